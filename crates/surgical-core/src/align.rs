@@ -1,0 +1,643 @@
+//! Building the bytes that replace one matched span: change only what the model changed.
+//!
+//! The file's span `S` matched the model's `oldText` `O` under some normalization, and the model
+//! wants `newText` `N` there. Where `O` and `N` agree, the model changed nothing, so the file's own
+//! bytes are kept; where they differ, `N` is written as given. The alignment runs in two steps:
+//!
+//! 1. Lines. `S` and `O` have the same lines (every normalization keeps line breaks), so a line diff
+//!    of `O` against `N` says which file lines are kept whole (with their own terminators), deleted,
+//!    inserted, or changed. Changed lines are paired with the new lines they most resemble; a line
+//!    that resembles none was rewritten and takes `N` as written.
+//! 2. Characters, inside each paired line: the file line and the old line are cut into *atoms*, the
+//!    shortest pieces that normalize to the same text on both sides (`—` against `-`, a no-break
+//!    space against a space, `ﬁ` against `fi`). A character diff of old against new keeps the file's
+//!    atom wherever the whole atom lies in an unchanged stretch. Trailing blanks are handled apart:
+//!    the file's stay unless the model changed the old line's.
+//!
+//! Inserted lines take the terminator of the place they land (`local_eol`); kept lines keep theirs.
+
+use similar::{capture_diff_slices, Algorithm, DiffOp};
+
+use crate::fold::is_line_blank;
+use crate::lines::{split_lines, split_model_lines, Line};
+use crate::normalize::{normalize, Fold};
+
+/// Something that differed between the file and `oldText` inside a matched span.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    /// Zero-based line within the span (the engine turns it into a file line number).
+    pub line: usize,
+    pub kind: DifferenceKind,
+}
+
+/// What differed, and whether the file's version was kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DifferenceKind {
+    /// The file has `file` where the model wrote `model` (quotes, dashes, special spaces, Unicode
+    /// forms, invalid UTF-8 shown as U+FFFD). `kept`: the file's characters stayed.
+    Text { file: String, model: String, kept: bool },
+    /// The line's trailing blanks differ. `kept`: the file's stayed.
+    TrailingWhitespace { file: String, model: String, kept: bool },
+    /// The line differed from `oldText` and the model rewrote it, so `newText` was written as given.
+    Rewritten,
+}
+
+/// The replacement bytes for one span, and what differed on the way.
+#[derive(Debug, Default)]
+pub(crate) struct Aligned {
+    pub bytes: Vec<u8>,
+    pub differences: Vec<Difference>,
+    /// A U+FFFD that `newText` wrote where no file bytes stood behind it (lines it rewrote): the
+    /// output line it is on.
+    pub fabricated_replacement_char: Option<usize>,
+    /// Lines completed so far in `bytes`: where differences are reported.
+    lines_out: usize,
+}
+
+/// How alike two lines must be (similar's ratio) to count as edited rather than rewritten.
+const EDITED_LINE_RATIO: f32 = 0.5;
+/// Beyond this many line pairs, changed blocks are paired by position instead of by best alignment.
+const MAX_PAIRING_CELLS: usize = 4096;
+
+/// Builds the bytes that replace `span` (which matched `old` under `fold`) so that the file reads
+/// `new` there. `old` and `new` use `\n` only.
+pub(crate) fn align(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[u8]) -> Aligned {
+    let mut out = Aligned::default();
+    let s_lines = split_lines(span);
+    let o_lines = split_model_lines(old);
+    let n_lines = split_model_lines(new);
+    let consistent =
+        s_lines.len() == o_lines.len() && s_lines.iter().zip(&o_lines).all(|(s, o)| s.eol.is_empty() != o.1);
+    if !consistent {
+        // Cannot happen for a real match (normalization keeps line breaks); stay safe regardless.
+        for (text, nl) in &n_lines {
+            push_written(&mut out, text, *nl, local_eol);
+        }
+        return out;
+    }
+
+    let o_keys: Vec<&str> = o_lines.iter().map(|l| l.0).collect();
+    let n_keys: Vec<&str> = n_lines.iter().map(|l| l.0).collect();
+    let ops = anchored_diff(&o_keys, &n_keys);
+    let mut last_eol = local_eol;
+    let mut i = 0;
+    while i < ops.len() {
+        if let DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } = ops[i]
+        {
+            for k in 0..len {
+                let s = &s_lines[old_index + k];
+                if fold != Fold::EXACT || s.content != o_keys[old_index + k].as_bytes() {
+                    let line = out.lines_out;
+                    note_differences(&mut out, s.content, o_keys[old_index + k], fold, line);
+                }
+                out.bytes.extend_from_slice(s.content);
+                push_eol(&mut out, s, n_lines[new_index + k].1, local_eol);
+                if !s.eol.is_empty() {
+                    last_eol = s.eol;
+                }
+            }
+            i += 1;
+            continue;
+        }
+        // A block of changes: everything up to the next Equal.
+        let (o_start, n_start) = old_new_start(&ops[i]);
+        let (mut o_end, mut n_end) = (o_start, n_start);
+        while i < ops.len() && !matches!(ops[i], DiffOp::Equal { .. }) {
+            let (o, n) = (ops[i].old_range(), ops[i].new_range());
+            o_end = o_end.max(o.end);
+            n_end = n_end.max(n.end);
+            i += 1;
+        }
+        let pairs = pair_lines(&o_keys[o_start..o_end], &n_keys[n_start..n_end]);
+        let mut next_pair = 0;
+        for n in n_start..n_end {
+            let (text, nl) = n_lines[n];
+            // A new line takes the terminator of the file line it stands in for, if any.
+            let replaced = o_start + (n - n_start);
+            let landing = if replaced < o_end && !s_lines[replaced].eol.is_empty() {
+                s_lines[replaced].eol
+            } else if o_end > o_start && !s_lines[o_end - 1].eol.is_empty() {
+                s_lines[o_end - 1].eol
+            } else {
+                last_eol
+            };
+            match pairs.get(next_pair) {
+                Some(&(po, pn)) if pn + n_start == n => {
+                    next_pair += 1;
+                    let o = o_start + po;
+                    let s = &s_lines[o];
+                    let line = out.lines_out;
+                    edit_line(&mut out, s.content, o_keys[o], text, fold, line);
+                    push_eol(&mut out, s, nl, local_eol);
+                    if !s.eol.is_empty() {
+                        last_eol = s.eol;
+                    }
+                }
+                _ => push_written(&mut out, text, nl, landing),
+            }
+        }
+        for o in o_start..o_end {
+            if !pairs.iter().any(|&(po, _)| po + o_start == o)
+                && s_lines[o].content != o_keys[o].as_bytes()
+                && fold != Fold::EXACT
+            {
+                let line = out.lines_out;
+                out.differences.push(Difference {
+                    line,
+                    kind: DifferenceKind::Rewritten,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// A diff that first sets aside the common prefix and suffix, so that among equally short diffs the
+/// one that changes what the model visibly changed wins (Myers alone may pair a changed line with
+/// an identical neighbour and delete the wrong copy).
+fn anchored_diff<T: PartialEq + Eq + std::hash::Hash + Ord>(old: &[T], new: &[T]) -> Vec<DiffOp> {
+    let pre = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let post = old[pre..]
+        .iter()
+        .rev()
+        .zip(new[pre..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut ops = Vec::new();
+    if pre > 0 {
+        ops.push(DiffOp::Equal {
+            old_index: 0,
+            new_index: 0,
+            len: pre,
+        });
+    }
+    let (o_mid, n_mid) = (&old[pre..old.len() - post], &new[pre..new.len() - post]);
+    match (o_mid.is_empty(), n_mid.is_empty()) {
+        (true, true) => {}
+        (true, false) => ops.push(DiffOp::Insert {
+            old_index: pre,
+            new_index: pre,
+            new_len: n_mid.len(),
+        }),
+        (false, true) => ops.push(DiffOp::Delete {
+            old_index: pre,
+            old_len: o_mid.len(),
+            new_index: pre,
+        }),
+        (false, false) => {
+            for op in capture_diff_slices(Algorithm::Myers, o_mid, n_mid) {
+                ops.push(shift(op, pre));
+            }
+        }
+    }
+    if post > 0 {
+        ops.push(DiffOp::Equal {
+            old_index: old.len() - post,
+            new_index: new.len() - post,
+            len: post,
+        });
+    }
+    ops
+}
+
+fn shift(op: DiffOp, by: usize) -> DiffOp {
+    match op {
+        DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } => DiffOp::Equal {
+            old_index: old_index + by,
+            new_index: new_index + by,
+            len,
+        },
+        DiffOp::Delete {
+            old_index,
+            old_len,
+            new_index,
+        } => DiffOp::Delete {
+            old_index: old_index + by,
+            old_len,
+            new_index: new_index + by,
+        },
+        DiffOp::Insert {
+            old_index,
+            new_index,
+            new_len,
+        } => DiffOp::Insert {
+            old_index: old_index + by,
+            new_index: new_index + by,
+            new_len,
+        },
+        DiffOp::Replace {
+            old_index,
+            old_len,
+            new_index,
+            new_len,
+        } => DiffOp::Replace {
+            old_index: old_index + by,
+            old_len,
+            new_index: new_index + by,
+            new_len,
+        },
+    }
+}
+
+fn old_new_start(op: &DiffOp) -> (usize, usize) {
+    (op.old_range().start, op.new_range().start)
+}
+
+fn push_eol(out: &mut Aligned, s: &Line<'_>, new_has_newline: bool, local_eol: &[u8]) {
+    if new_has_newline {
+        out.bytes
+            .extend_from_slice(if s.eol.is_empty() { local_eol } else { s.eol });
+        out.lines_out += 1;
+    }
+}
+
+fn push_written(out: &mut Aligned, text: &str, newline: bool, eol: &[u8]) {
+    if text.contains('\u{FFFD}') && out.fabricated_replacement_char.is_none() {
+        out.fabricated_replacement_char = Some(out.lines_out);
+    }
+    out.bytes.extend_from_slice(text.as_bytes());
+    if newline {
+        out.bytes.extend_from_slice(eol);
+        out.lines_out += 1;
+    }
+}
+
+/// Pairs old lines with the new lines they were edited into: the monotone pairing that maximizes
+/// total similarity, counting only pairs alike enough to be edits. Indices are block-relative.
+fn pair_lines(old: &[&str], new: &[&str]) -> Vec<(usize, usize)> {
+    let score = |o: &str, n: &str| -> Option<f32> {
+        let ratio = similar::TextDiff::from_chars(o, n).ratio();
+        (ratio >= EDITED_LINE_RATIO).then_some(ratio)
+    };
+    if old.is_empty() || new.is_empty() {
+        return Vec::new();
+    }
+    if old.len() * new.len() > MAX_PAIRING_CELLS {
+        return (0..old.len().min(new.len()))
+            .filter(|&k| score(old[k], new[k]).is_some())
+            .map(|k| (k, k))
+            .collect();
+    }
+    let (a, b) = (old.len(), new.len());
+    let mut best = vec![0f32; (a + 1) * (b + 1)];
+    let at = |i: usize, j: usize| i * (b + 1) + j;
+    let mut scores = vec![None; a * b];
+    for i in 1..=a {
+        for j in 1..=b {
+            let s = score(old[i - 1], new[j - 1]);
+            scores[(i - 1) * b + (j - 1)] = s;
+            let mut v = best[at(i - 1, j)].max(best[at(i, j - 1)]);
+            if let Some(s) = s {
+                v = v.max(best[at(i - 1, j - 1)] + s);
+            }
+            best[at(i, j)] = v;
+        }
+    }
+    let mut pairs = Vec::new();
+    let (mut i, mut j) = (a, b);
+    while i > 0 && j > 0 {
+        if best[at(i, j)] == best[at(i - 1, j)] {
+            i -= 1;
+        } else if best[at(i, j)] == best[at(i, j - 1)] {
+            j -= 1;
+        } else {
+            pairs.push((i - 1, j - 1));
+            i -= 1;
+            j -= 1;
+        }
+    }
+    pairs.reverse();
+    pairs
+}
+
+/// Splits trailing blanks (spaces, tabs, special spaces) off a line.
+fn split_trailing(line: &[u8]) -> (&[u8], &[u8]) {
+    let mut end = line.len();
+    loop {
+        let head = &line[..end];
+        let Some(c) = last_char(head) else { break };
+        if !is_line_blank(c) {
+            break;
+        }
+        end -= c.len_utf8();
+    }
+    (&line[..end], &line[end..])
+}
+
+fn last_char(bytes: &[u8]) -> Option<char> {
+    let start = bytes.len().checked_sub(4).unwrap_or(0);
+    (start..bytes.len()).find_map(|i| {
+        std::str::from_utf8(&bytes[i..]).ok().and_then(|s| {
+            let mut cs = s.chars();
+            let c = cs.next_back()?;
+            cs.next().is_none().then_some(c)
+        })
+    })
+}
+
+fn lossy(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// One changed line that the model edited: keep the file's characters where old and new agree.
+fn edit_line(out: &mut Aligned, s: &[u8], o: &str, n: &str, fold: Fold, line: usize) {
+    if s == o.as_bytes() {
+        out.bytes.extend_from_slice(n.as_bytes());
+        return;
+    }
+    let (s_body, s_tws) = split_trailing(s);
+    let (o_body, o_tws) = split_trailing(o.as_bytes());
+    let (n_body, n_tws) = split_trailing(n.as_bytes());
+    let (o_body, n_body) = (as_str(o_body), as_str(n_body));
+    match align_chars(s_body, o_body, n_body, fold, line, &mut out.differences) {
+        Some((body, fabricated)) => {
+            if fabricated && out.fabricated_replacement_char.is_none() {
+                out.fabricated_replacement_char = Some(line);
+            }
+            out.bytes.extend_from_slice(&body);
+        }
+        None => {
+            out.differences.push(Difference {
+                line,
+                kind: DifferenceKind::Rewritten,
+            });
+            if n_body.contains('\u{FFFD}') && out.fabricated_replacement_char.is_none() {
+                out.fabricated_replacement_char = Some(line);
+            }
+            out.bytes.extend_from_slice(n_body.as_bytes());
+        }
+    }
+    let kept = n_tws == o_tws;
+    if s_tws != o_tws {
+        out.differences.push(Difference {
+            line,
+            kind: DifferenceKind::TrailingWhitespace {
+                file: lossy(s_tws),
+                model: lossy(o_tws),
+                kept,
+            },
+        });
+    }
+    out.bytes.extend_from_slice(if kept { s_tws } else { n_tws });
+}
+
+fn as_str(b: &[u8]) -> &str {
+    std::str::from_utf8(b).expect("split of valid UTF-8 at a char boundary")
+}
+
+/// A piece of the file line and the piece of the old line it corresponds to.
+struct Atom {
+    file: std::ops::Range<usize>,
+    /// Char indices into the old line.
+    old: std::ops::Range<usize>,
+}
+
+/// Cuts `s` and `o` into atoms: the shortest runs that normalize to the same text under `fold`.
+/// `None` when they do not normalize to the same text at all.
+fn atoms(s: &[u8], o: &str, fold: Fold) -> Option<Vec<Atom>> {
+    let fold = fold.without_trim();
+    let ns = normalize(s, fold);
+    let no = normalize(o.as_bytes(), fold);
+    if ns.text != no.text {
+        return None;
+    }
+    let sp = ns.pieces(s);
+    let op = no.pieces(o.as_bytes());
+    // Char index of each byte offset in `o` that starts a piece.
+    let mut char_at = vec![0usize; o.len() + 1];
+    let mut k = 0;
+    for (b, _) in o.char_indices() {
+        char_at[b] = k;
+        k += 1;
+    }
+    char_at[o.len()] = k;
+    let mut atoms = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < sp.len() && j < op.len() {
+        let (si, oj) = (i, j);
+        let (mut s_end, mut o_end) = (sp[i].norm.end, op[j].norm.end);
+        i += 1;
+        j += 1;
+        while s_end != o_end {
+            if s_end < o_end {
+                s_end = sp.get(i)?.norm.end;
+                i += 1;
+            } else {
+                o_end = op.get(j)?.norm.end;
+                j += 1;
+            }
+        }
+        atoms.push(Atom {
+            file: sp[si].orig.start..sp[i - 1].orig.end,
+            old: char_at[op[oj].orig.start]..char_at[op[j - 1].orig.end],
+        });
+    }
+    (i == sp.len() && j == op.len()).then_some(atoms)
+}
+
+/// Records where an unchanged line of the file differs from the model's old line (notes only).
+fn note_differences(out: &mut Aligned, s: &[u8], o: &str, fold: Fold, line: usize) {
+    if s == o.as_bytes() {
+        return;
+    }
+    let (s_body, s_tws) = split_trailing(s);
+    let (o_body, o_tws) = split_trailing(o.as_bytes());
+    let o_chars: Vec<char> = as_str(o_body).chars().collect();
+    if let Some(atoms) = atoms(s_body, as_str(o_body), fold) {
+        for a in atoms {
+            let model: String = o_chars[a.old.clone()].iter().collect();
+            if s_body[a.file.clone()] != *model.as_bytes() {
+                out.differences.push(Difference {
+                    line,
+                    kind: DifferenceKind::Text {
+                        file: lossy(&s_body[a.file]),
+                        model,
+                        kept: true,
+                    },
+                });
+            }
+        }
+    }
+    if s_tws != o_tws {
+        out.differences.push(Difference {
+            line,
+            kind: DifferenceKind::TrailingWhitespace {
+                file: lossy(s_tws),
+                model: lossy(o_tws),
+                kept: true,
+            },
+        });
+    }
+}
+
+/// The character-level step for one edited line body.
+fn align_chars(
+    s: &[u8],
+    o: &str,
+    n: &str,
+    fold: Fold,
+    line: usize,
+    differences: &mut Vec<Difference>,
+) -> Option<(Vec<u8>, bool)> {
+    let atoms = atoms(s, o, fold)?;
+    let o_chars: Vec<char> = o.chars().collect();
+    let n_chars: Vec<char> = n.chars().collect();
+    let ops = anchored_diff(&o_chars, &n_chars);
+    // An atom is kept when one unchanged stretch covers all of it.
+    let mut atom_of = vec![usize::MAX; o_chars.len()];
+    for (idx, a) in atoms.iter().enumerate() {
+        for k in a.old.clone() {
+            atom_of[k] = idx;
+        }
+    }
+    let mut kept = vec![false; atoms.len()];
+    for op in &ops {
+        if let DiffOp::Equal { old_index, len, .. } = *op {
+            let first = atom_of.get(old_index).copied().unwrap_or(atoms.len());
+            for (idx, a) in atoms.iter().enumerate().skip(first) {
+                if a.old.start >= old_index + len {
+                    break;
+                }
+                if a.old.start >= old_index && a.old.end <= old_index + len {
+                    kept[idx] = true;
+                }
+            }
+        }
+    }
+    for (idx, a) in atoms.iter().enumerate() {
+        let model: String = o_chars[a.old.clone()].iter().collect();
+        if s[a.file.clone()] != *model.as_bytes() {
+            differences.push(Difference {
+                line,
+                kind: DifferenceKind::Text {
+                    file: lossy(&s[a.file.clone()]),
+                    model,
+                    kept: kept[idx],
+                },
+            });
+        }
+    }
+    let mut bytes = Vec::with_capacity(s.len() + n.len());
+    let mut fabricated = false;
+    let mut push = |bytes: &mut Vec<u8>, c: char| {
+        fabricated |= c == '\u{FFFD}';
+        bytes.extend_from_slice(c.encode_utf8(&mut [0u8; 4]).as_bytes());
+    };
+    for op in &ops {
+        match *op {
+            DiffOp::Equal { old_index, len, .. } => {
+                for k in old_index..old_index + len {
+                    let idx = atom_of[k];
+                    if !kept[idx] {
+                        push(&mut bytes, o_chars[k]);
+                    } else if atoms[idx].old.start == k {
+                        bytes.extend_from_slice(&s[atoms[idx].file.clone()]);
+                    }
+                }
+            }
+            DiffOp::Delete { .. } => {}
+            DiffOp::Insert { new_index, new_len, .. } | DiffOp::Replace { new_index, new_len, .. } => {
+                for &c in &n_chars[new_index..new_index + new_len] {
+                    push(&mut bytes, c);
+                }
+            }
+        }
+    }
+    Some((bytes, fabricated))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(span: &str, old: &str, new: &str, fold: Fold) -> String {
+        String::from_utf8(align(span.as_bytes(), old, new, fold, b"\n").bytes).unwrap()
+    }
+
+    #[test]
+    fn issue_examples() {
+        assert_eq!(
+            run(
+                "msg = \"a \u{2014} b\"; x = 1;   ",
+                "msg = \"a - b\"; x = 1;",
+                "msg = \"a - b\"; x = 2;",
+                Fold::UNICODE
+            ),
+            "msg = \"a \u{2014} b\"; x = 2;   "
+        );
+        assert_eq!(
+            run("range: 1\u{2013}5", "range: 1-5", "range: 10-50", Fold::UNICODE),
+            "range: 10\u{2013}50"
+        );
+        assert_eq!(
+            run(
+                "line one   \nline two  \n",
+                "line one\nline two\n",
+                "replaced\n",
+                Fold::TRAILING
+            ),
+            "replaced\n"
+        );
+    }
+
+    #[test]
+    fn kept_lines_keep_their_terminators() {
+        let out = align(b"a\r\nb\nc\r\n", "a\nb\nc\n", "a\nb\nX\nc\n", Fold::EXACT, b"\r\n");
+        assert_eq!(out.bytes, b"a\r\nb\nX\nc\r\n");
+    }
+
+    #[test]
+    fn rewritten_line_takes_new_text() {
+        assert_eq!(
+            run(
+                "x = \"a \u{2014} b\";",
+                "x = \"a - b\";",
+                "completely_different(call);",
+                Fold::UNICODE
+            ),
+            "completely_different(call);"
+        );
+    }
+
+    #[test]
+    fn nbsp_kept_and_reported() {
+        let out = align(
+            "\u{a0}\u{a0}return 2;\n".as_bytes(),
+            "  return 2;\n",
+            "  return 3;\n",
+            Fold::UNICODE,
+            b"\n",
+        );
+        assert_eq!(String::from_utf8(out.bytes).unwrap(), "\u{a0}\u{a0}return 3;\n");
+        assert!(out
+            .differences
+            .iter()
+            .any(|d| matches!(&d.kind, DifferenceKind::Text { file, kept: true, .. } if file == "\u{a0}")));
+    }
+
+    #[test]
+    fn invalid_bytes_survive_through_replacement_char() {
+        let out = align(
+            b"caf\xe9 = 1;",
+            "caf\u{FFFD} = 1;",
+            "caf\u{FFFD} = 2;",
+            Fold::EXACT,
+            b"\n",
+        );
+        assert_eq!(out.bytes, b"caf\xe9 = 2;");
+        assert_eq!(out.fabricated_replacement_char, None);
+    }
+
+    #[test]
+    fn trailing_changed_by_model_wins() {
+        assert_eq!(run("a = 1;   ", "a = 1; ", "a = 2;", Fold::TRAILING), "a = 2;");
+    }
+}

@@ -1,0 +1,566 @@
+//! Diffs of the real bytes before and after: a numbered diff for display and a unified patch.
+//!
+//! Both are computed from the original text, the new text and the list of replaced ranges, never
+//! from a normalized copy. Only the lines around each change are diffed (line diffs of the touched
+//! regions, then context from the untouched text around them), so the cost is linear in the size of
+//! the changes and the file, not quadratic in the file.
+//!
+//! The two renderings differ in what a line is:
+//! * the **patch** splits lines at `\n` only, as `diff -u` and `git apply` do, so a CR stays in the
+//!   line's content and `git apply` reproduces CRLF files and files without a final newline byte for
+//!   byte (bytes that are not valid UTF-8 are the one exception: a JSON string cannot carry them);
+//! * the **numbered diff** splits at every terminator (`\r\n`, `\r`, `\n`), as the line numbers a
+//!   model works with do, and makes changes no eye could see visible in changed lines: trailing
+//!   blanks become `·` and `→`, special and invisible characters `⟨U+00A0⟩`, invalid bytes `⟨0xE9⟩`,
+//!   and terminators `␍␊`/`␍`/`␊` where the changed lines do not all end alike.
+
+use std::fmt::Write as _;
+use std::ops::Range;
+
+use similar::{capture_diff_slices, Algorithm, DiffOp};
+
+use crate::fold::{is_invisible, is_line_blank};
+use crate::lines::{count_terminators, LineCounter};
+
+/// Lines of context around each change.
+pub const DEFAULT_CONTEXT: usize = 3;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Breaks {
+    /// `\n` only (patches).
+    Lf,
+    /// `\r\n`, `\r` and `\n` (display and line numbers).
+    Any,
+}
+
+impl Breaks {
+    /// End of the terminator that ends the line containing `pos`, or the text's end.
+    fn line_end(self, t: &[u8], pos: usize) -> usize {
+        let found = match self {
+            Breaks::Lf => memchr::memchr(b'\n', &t[pos..]).map(|i| pos + i + 1),
+            Breaks::Any => crate::lines::next_terminator(t, pos).map(|r| r.end),
+        };
+        found.unwrap_or(t.len())
+    }
+
+    /// Start of the line containing `pos`.
+    fn line_start(self, t: &[u8], pos: usize) -> usize {
+        match self {
+            Breaks::Lf => memchr::memrchr(b'\n', &t[..pos]).map_or(0, |i| i + 1),
+            Breaks::Any => {
+                // Between the CR and LF of a CRLF is not a line start.
+                let pos = if pos > 0 && pos < t.len() && t[pos - 1] == b'\r' && t[pos] == b'\n' {
+                    pos - 1
+                } else {
+                    pos
+                };
+                crate::lines::prev_terminator(t, pos).map_or(0, |r| r.end)
+            }
+        }
+    }
+
+    fn is_line_start(self, t: &[u8], pos: usize) -> bool {
+        pos == 0 || self.line_start(t, pos) == pos
+    }
+
+    /// Where the line after the one starting at `pos` starts.
+    fn next_line(self, t: &[u8], pos: usize) -> usize {
+        self.line_end(t, pos)
+    }
+
+    fn count(self, t: &[u8]) -> usize {
+        match self {
+            Breaks::Lf => memchr::memchr_iter(b'\n', t).count(),
+            Breaks::Any => count_terminators(t),
+        }
+    }
+
+    fn split(self, t: &[u8]) -> Vec<&[u8]> {
+        let mut lines = Vec::new();
+        let mut p = 0;
+        while p < t.len() {
+            let e = self.line_end(t, p);
+            lines.push(&t[p..e]);
+            p = e;
+        }
+        lines
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Tag {
+    Equal,
+    Delete,
+    Insert,
+}
+
+/// One line of a hunk. `old_no`/`new_no` are one-based; for a line missing on one side they are the
+/// number of the line it precedes there.
+#[derive(Clone, Debug)]
+struct Item<'a> {
+    tag: Tag,
+    old_no: usize,
+    new_no: usize,
+    line: &'a [u8],
+}
+
+/// Line-aligned regions around the changes: each starts and ends where both texts are at a line
+/// start (or both at their end), inside the unchanged stretches between changes. Changes whose lines
+/// touch share a region.
+fn regions(
+    old: &[u8],
+    new: &[u8],
+    changes: &[(Range<usize>, Range<usize>)],
+    breaks: Breaks,
+) -> Vec<(Range<usize>, Range<usize>)> {
+    let boundary = |po: usize, pn: usize| {
+        (po == old.len() && pn == new.len()) || (breaks.is_line_start(old, po) && breaks.is_line_start(new, pn))
+    };
+    let mut regions: Vec<(Range<usize>, Range<usize>)> = Vec::new();
+    let mut open = false; // the last region's end is not a boundary: the next change joins it
+    for (k, (o, n)) in changes.iter().enumerate() {
+        let ls = breaks.line_start(old, o.start);
+        let ls_new = n.start - (o.start - ls).min(n.start);
+        let joins = match regions.last() {
+            Some(last) => open || ls < last.0.end || ls_new < last.1.end || !boundary(ls, ls_new),
+            None => false,
+        };
+        if !joins {
+            let (ls, ls_new) = if boundary(ls, ls_new) { (ls, ls_new) } else { (0, 0) };
+            regions.push((ls..ls, ls_new..ls_new));
+        }
+        // Walk to the first boundary after the change, through unchanged text.
+        let limit = changes.get(k + 1).map_or(old.len(), |c| c.0.start);
+        let (mut le, mut pn) = (o.end, n.end);
+        while !boundary(le, pn) && le < limit {
+            let step = breaks.line_end(old, le) - le;
+            let step = step.max(1).min(limit - le);
+            le += step;
+            pn += step;
+        }
+        open = !boundary(le, pn);
+        let last = regions.last_mut().expect("pushed above");
+        last.0.end = le;
+        last.1.end = pn;
+    }
+    regions
+}
+
+/// Items of all hunks; `None` separates hunks.
+fn hunks<'a>(
+    old: &'a [u8],
+    new: &'a [u8],
+    changes: &[(Range<usize>, Range<usize>)],
+    breaks: Breaks,
+    context: usize,
+) -> Vec<Vec<Item<'a>>> {
+    let regions = regions(old, new, changes, breaks);
+    let mut old_lines = LineCounterB::new(old, breaks);
+    let mut new_lines = LineCounterB::new(new, breaks);
+    let mut all: Vec<Option<Item<'a>>> = Vec::new();
+    let mut prev_end: Option<(usize, usize, usize, usize)> = None; // old pos, new pos, old no, new no
+    for (o, n) in &regions {
+        let old_no = old_lines.line_at(o.start);
+        let new_no = new_lines.line_at(n.start);
+        // Context between the previous region (or the file start) and this one.
+        let (gap_old_start, gap_old_no, gap_new_no) = match prev_end {
+            Some((op, _, ono, nno)) => (op, ono, nno),
+            None => (0, 1, 1),
+        };
+        let gap_lines = breaks.count(&old[gap_old_start..o.start]);
+        let after_prev = if prev_end.is_some() { context.min(gap_lines) } else { 0 };
+        let before_this = context.min(gap_lines - after_prev);
+        let mut p = gap_old_start;
+        for k in 0..after_prev {
+            let e = breaks.next_line(old, p);
+            all.push(Some(Item {
+                tag: Tag::Equal,
+                old_no: gap_old_no + k,
+                new_no: gap_new_no + k,
+                line: &old[p..e],
+            }));
+            p = e;
+        }
+        if gap_lines > after_prev + before_this {
+            all.push(None);
+        }
+        let mut starts = Vec::new();
+        let mut q = o.start;
+        for _ in 0..before_this {
+            q = breaks.line_start(old, q - 1);
+            starts.push(q);
+        }
+        for (k, &s) in starts.iter().rev().enumerate() {
+            let e = breaks.next_line(old, s);
+            let back = starts.len() - k;
+            all.push(Some(Item {
+                tag: Tag::Equal,
+                old_no: old_no - back,
+                new_no: new_no - back,
+                line: &old[s..e],
+            }));
+        }
+        // The region itself.
+        let ol = breaks.split(&old[o.clone()]);
+        let nl = breaks.split(&new[n.clone()]);
+        for op in capture_diff_slices(Algorithm::Myers, &ol, &nl) {
+            for (tag, old_range, new_range) in op.iter_changes_ranges() {
+                let (oi, ni) = (old_range, new_range);
+                all.push(Some(match tag {
+                    Tag::Equal => Item {
+                        tag,
+                        old_no: old_no + oi,
+                        new_no: new_no + ni,
+                        line: ol[oi],
+                    },
+                    Tag::Delete => Item {
+                        tag,
+                        old_no: old_no + oi,
+                        new_no: new_no + ni,
+                        line: ol[oi],
+                    },
+                    Tag::Insert => Item {
+                        tag,
+                        old_no: old_no + oi,
+                        new_no: new_no + ni,
+                        line: nl[ni],
+                    },
+                }));
+            }
+        }
+        let o_end_no = old_lines.line_at(o.end);
+        let n_end_no = new_lines.line_at(n.end);
+        prev_end = Some((o.end, n.end, o_end_no, n_end_no));
+    }
+    if let Some((op, _, ono, nno)) = prev_end {
+        let mut p = op;
+        for k in 0..context {
+            if p >= old.len() {
+                break;
+            }
+            let e = breaks.next_line(old, p);
+            all.push(Some(Item {
+                tag: Tag::Equal,
+                old_no: ono + k,
+                new_no: nno + k,
+                line: &old[p..e],
+            }));
+            p = e;
+        }
+        if p < old.len() {
+            all.push(None);
+        }
+    }
+
+    // Split into hunks at the gaps, dropping hunks with nothing changed.
+    let mut out: Vec<Vec<Item<'a>>> = Vec::new();
+    let mut cur: Vec<Item<'a>> = Vec::new();
+    for item in all {
+        match item {
+            Some(i) => cur.push(i),
+            None => {
+                if cur.iter().any(|i| i.tag != Tag::Equal) {
+                    out.push(std::mem::take(&mut cur));
+                }
+                cur.clear();
+            }
+        }
+    }
+    if cur.iter().any(|i| i.tag != Tag::Equal) {
+        out.push(cur);
+    }
+    out.into_iter().map(|h| trim_context(h, context)).collect()
+}
+
+/// Drops equal lines farther than `context` from any change (regions may bring extra equal lines).
+fn trim_context(h: Vec<Item<'_>>, context: usize) -> Vec<Item<'_>> {
+    let changed: Vec<usize> = h
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| i.tag != Tag::Equal)
+        .map(|(k, _)| k)
+        .collect();
+    let (first, last) = (changed[0], *changed.last().expect("hunk has a change"));
+    h.into_iter()
+        .enumerate()
+        .filter(|(k, _)| *k + context >= first && *k <= last + context)
+        .map(|(_, i)| i)
+        .collect()
+}
+
+trait ChangeRanges {
+    fn iter_changes_ranges(&self) -> Vec<(Tag, usize, usize)>;
+}
+
+impl ChangeRanges for DiffOp {
+    /// Per line: tag, index in the old region, index in the new region.
+    fn iter_changes_ranges(&self) -> Vec<(Tag, usize, usize)> {
+        match *self {
+            DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } => (0..len).map(|k| (Tag::Equal, old_index + k, new_index + k)).collect(),
+            DiffOp::Delete {
+                old_index,
+                old_len,
+                new_index,
+            } => (0..old_len).map(|k| (Tag::Delete, old_index + k, new_index)).collect(),
+            DiffOp::Insert {
+                old_index,
+                new_index,
+                new_len,
+            } => (0..new_len).map(|k| (Tag::Insert, old_index, new_index + k)).collect(),
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => (0..old_len)
+                .map(|k| (Tag::Delete, old_index + k, new_index))
+                .chain((0..new_len).map(|k| (Tag::Insert, old_index + old_len, new_index + k)))
+                .collect(),
+        }
+    }
+}
+
+/// [`LineCounter`] for either kind of line break.
+struct LineCounterB<'a> {
+    any: LineCounter<'a>,
+    text: &'a [u8],
+    pos: usize,
+    line: usize,
+    breaks: Breaks,
+}
+
+impl<'a> LineCounterB<'a> {
+    fn new(text: &'a [u8], breaks: Breaks) -> Self {
+        LineCounterB {
+            any: LineCounter::new(text),
+            text,
+            pos: 0,
+            line: 1,
+            breaks,
+        }
+    }
+    fn line_at(&mut self, at: usize) -> usize {
+        match self.breaks {
+            Breaks::Any => self.any.line_at(at),
+            Breaks::Lf => {
+                self.line += memchr::memchr_iter(b'\n', &self.text[self.pos..at]).count();
+                self.pos = at;
+                self.line
+            }
+        }
+    }
+}
+
+/// A standard unified diff (`--- a/PATH`, `+++ b/PATH`, `@@` hunks) of `old` → `new`.
+///
+/// `changes` are the replaced ranges in file order (old range, new range), as
+/// [`crate::Applied::changes`] gives them. Empty when nothing changed.
+pub fn unified_patch(old: &[u8], new: &[u8], changes: &[(Range<usize>, Range<usize>)], path: &str) -> String {
+    let hunks = hunks(old, new, changes, Breaks::Lf, DEFAULT_CONTEXT);
+    if hunks.is_empty() {
+        return String::new();
+    }
+    let mut out = format!("--- a/{path}\n+++ b/{path}\n");
+    for h in &hunks {
+        let (os, oc, ns, nc) = header(h);
+        let _ = writeln!(out, "@@ -{} +{} @@", range(os, oc), range(ns, nc));
+        for item in h {
+            out.push(match item.tag {
+                Tag::Equal => ' ',
+                Tag::Delete => '-',
+                Tag::Insert => '+',
+            });
+            out.push_str(&String::from_utf8_lossy(item.line));
+            if !item.line.ends_with(b"\n") {
+                out.push_str("\n\\ No newline at end of file\n");
+            }
+        }
+    }
+    out
+}
+
+fn range(start: usize, count: usize) -> String {
+    if count == 1 {
+        start.to_string()
+    } else {
+        format!("{start},{count}")
+    }
+}
+
+fn header(h: &[Item<'_>]) -> (usize, usize, usize, usize) {
+    let oc = h.iter().filter(|i| i.tag != Tag::Insert).count();
+    let nc = h.iter().filter(|i| i.tag != Tag::Delete).count();
+    let os = h[0].old_no - usize::from(oc == 0);
+    let ns = h[0].new_no - usize::from(nc == 0);
+    (os, oc, ns, nc)
+}
+
+/// The display diff and the first changed line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NumberedDiff {
+    /// `+NN`/`-NN`/` NN` lines, `...` between hunks.
+    pub text: String,
+    /// One-based line of the new text where the first change is (for a pure deletion, the line
+    /// that now stands where the deleted lines were).
+    pub first_changed_line: Option<usize>,
+}
+
+/// A numbered diff for display; see the module docs for the markers.
+pub fn numbered_diff(old: &[u8], new: &[u8], changes: &[(Range<usize>, Range<usize>)]) -> NumberedDiff {
+    let hunks = hunks(old, new, changes, Breaks::Any, DEFAULT_CONTEXT);
+    let first_changed_line = hunks
+        .first()
+        .and_then(|h| h.iter().find(|i| i.tag != Tag::Equal))
+        .map(|i| i.new_no);
+    let max_no = hunks
+        .iter()
+        .flatten()
+        .map(|i| i.old_no.max(i.new_no))
+        .max()
+        .unwrap_or(1);
+    let width = max_no.to_string().len();
+    let mut text = String::new();
+    for (k, h) in hunks.iter().enumerate() {
+        if k > 0 || h[0].old_no > 1 {
+            let _ = writeln!(text, " {:>width$} ...", "");
+        }
+        let eols: Vec<&[u8]> = h
+            .iter()
+            .filter(|i| i.tag != Tag::Equal)
+            .map(|i| eol_of(i.line))
+            .collect();
+        let show_eol = eols.windows(2).any(|w| w[0] != w[1]);
+        for item in h {
+            let (sign, no) = match item.tag {
+                Tag::Equal => (' ', item.new_no),
+                Tag::Delete => ('-', item.old_no),
+                Tag::Insert => ('+', item.new_no),
+            };
+            let body = if item.tag == Tag::Equal {
+                let (content, _) = item.line.split_at(item.line.len() - eol_of(item.line).len());
+                String::from_utf8_lossy(content).into_owned()
+            } else {
+                marked(item.line, show_eol)
+            };
+            let _ = writeln!(text, "{sign}{no:>width$} {body}");
+            if item.tag != Tag::Equal && eol_of(item.line).is_empty() {
+                let _ = writeln!(text, " {:>width$} \\ No newline at end of file", "");
+            }
+        }
+    }
+    if let Some(last) = hunks.last().and_then(|h| h.last()) {
+        if last.new_no < count_lines(new) || last.old_no < count_lines(old) {
+            let _ = writeln!(text, " {:>width$} ...", "");
+        }
+    }
+    NumberedDiff {
+        text,
+        first_changed_line,
+    }
+}
+
+fn count_lines(t: &[u8]) -> usize {
+    count_terminators(t) + usize::from(!t.is_empty() && !t.ends_with(b"\n") && !t.ends_with(b"\r"))
+}
+
+fn eol_of(line: &[u8]) -> &[u8] {
+    if line.ends_with(b"\r\n") {
+        &line[line.len() - 2..]
+    } else if line.ends_with(b"\n") || line.ends_with(b"\r") {
+        &line[line.len() - 1..]
+    } else {
+        &[]
+    }
+}
+
+/// A changed line with what cannot be seen made visible.
+fn marked(line: &[u8], show_eol: bool) -> String {
+    let eol = eol_of(line);
+    let content = &line[..line.len() - eol.len()];
+    // Where trailing blanks start, in bytes.
+    let mut trail = content.len();
+    let text_end = String::from_utf8_lossy(content);
+    if std::str::from_utf8(content).is_ok() {
+        let trimmed = text_end.trim_end_matches(is_line_blank);
+        trail = trimmed.len();
+    }
+    let mut out = String::new();
+    for chunk in content.utf8_chunks() {
+        let base = chunk.valid().as_ptr() as usize - content.as_ptr() as usize;
+        for (i, c) in chunk.valid().char_indices() {
+            if base + i >= trail && (c == ' ' || c == '\t') {
+                out.push(if c == ' ' { '·' } else { '→' });
+            } else if is_invisible(c) {
+                let _ = write!(out, "⟨U+{:04X}⟩", c as u32);
+            } else {
+                out.push(c);
+            }
+        }
+        for b in chunk.invalid() {
+            let _ = write!(out, "⟨0x{b:02X}⟩");
+        }
+    }
+    if show_eol {
+        out.push_str(match eol {
+            b"\r\n" => "␍␊",
+            b"\r" => "␍",
+            b"\n" => "␊",
+            _ => "",
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn changes_of(old: &[u8], new: &[u8]) -> Vec<(Range<usize>, Range<usize>)> {
+        let pre = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+        let post = old[pre..]
+            .iter()
+            .rev()
+            .zip(new[pre..].iter().rev())
+            .take_while(|(a, b)| a == b)
+            .count();
+        vec![(pre..old.len() - post, pre..new.len() - post)]
+    }
+
+    #[test]
+    fn seed_shape() {
+        let old = b"const label = \"a \xe2\x80\x94 b\";\nlet x = 1;   \n\nfunction bar() {\n  return 2;\n}\n";
+        let new = b"const label = \"a \xe2\x80\x94 b\";\nlet x = 1;   \n\nfunction bar() {\n  return 3;\n}\n";
+        let d = numbered_diff(old, new, &changes_of(old, new));
+        assert_eq!(
+            d.text,
+            "   ...\n 2 let x = 1;   \n 3 \n 4 function bar() {\n-5   return 2;\n+5   return 3;\n 6 }\n"
+        );
+        assert_eq!(d.first_changed_line, Some(5));
+        let p = unified_patch(old, new, &changes_of(old, new), "x.ts");
+        assert!(p.contains("@@ -2,5 +2,5 @@\n"), "{p}");
+    }
+
+    #[test]
+    fn invisible_changes_are_marked() {
+        let old = b"a\nx = 1;   \nb\n";
+        let new = b"a\nx = 1;\nb\n";
+        let d = numbered_diff(old, new, &changes_of(old, new));
+        assert!(d.text.contains("-2 x = 1;···\n"), "{}", d.text);
+        let old = b"a\r\nb\r\n";
+        let new = b"a\r\nb\n";
+        let d = numbered_diff(old, new, &changes_of(old, new));
+        assert!(d.text.contains("-2 b␍␊") && d.text.contains("+2 b␊"), "{}", d.text);
+    }
+
+    #[test]
+    fn no_final_newline() {
+        let old = b"a\nb";
+        let new = b"a\nc";
+        let p = unified_patch(old, new, &changes_of(old, new), "f");
+        assert_eq!(p, "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n");
+    }
+}

@@ -1,0 +1,514 @@
+//! The engine: locate every edit in the original text, then splice all of them in one pass.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use aho_corasick::{AhoCorasick, MatchKind};
+
+use crate::align::{align, Difference};
+use crate::closest::closest_region;
+use crate::error::{EditError, MAX_LISTED};
+use crate::lines::{line_of, model_newlines, next_terminator, prev_terminator, LineCounter};
+use crate::normalize::{normalize, Fold, Normalized};
+
+/// One `oldText` → `newText` replacement, as a model sends it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edit {
+    /// The text to find. Line breaks in it match any line terminator in the file.
+    pub old_text: String,
+    /// What to put in its place. Its line breaks are written with the terminator used where it lands.
+    pub new_text: String,
+    /// Replace every occurrence instead of requiring exactly one.
+    pub replace_all: bool,
+}
+
+impl Edit {
+    /// An edit that must match exactly one place.
+    pub fn new(old_text: impl Into<String>, new_text: impl Into<String>) -> Edit {
+        Edit {
+            old_text: old_text.into(),
+            new_text: new_text.into(),
+            replace_all: false,
+        }
+    }
+
+    /// The same edit, replacing every occurrence when `yes`.
+    pub fn replace_all(self, yes: bool) -> Edit {
+        Edit {
+            replace_all: yes,
+            ..self
+        }
+    }
+}
+
+/// A matching tier, strictest first. Each is tried only when the ones before it found nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Strategy {
+    /// Bytes equal, except that line terminators never count (`\n` in `oldText` matches `\r\n`,
+    /// `\r` or `\n`) and bytes that are not valid UTF-8 match U+FFFD.
+    Exact,
+    /// Also ignores spaces and tabs at the ends of lines.
+    TrailingWhitespace,
+    /// Also folds NFKC forms, typographic quotes and dashes, and special spaces to ASCII.
+    Unicode,
+}
+
+impl Strategy {
+    /// Every tier, strictest first.
+    pub const ALL: [Strategy; 3] = [Strategy::Exact, Strategy::TrailingWhitespace, Strategy::Unicode];
+
+    /// The name used in results and options: `exact`, `trailing_whitespace`, `unicode`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Exact => "exact",
+            Strategy::TrailingWhitespace => "trailing_whitespace",
+            Strategy::Unicode => "unicode",
+        }
+    }
+
+    /// The tier with this name.
+    pub fn from_name(name: &str) -> Option<Strategy> {
+        Strategy::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    fn fold(self) -> Fold {
+        match self {
+            Strategy::Exact => Fold::EXACT,
+            Strategy::TrailingWhitespace => Fold::TRAILING,
+            Strategy::Unicode => Fold::UNICODE,
+        }
+    }
+}
+
+/// How [`apply`] matches. Build with [`Options::new`] and the setters; the value is immutable and
+/// reusable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    max_strategy: Strategy,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_strategy: Strategy::Unicode,
+        }
+    }
+}
+
+impl Options {
+    /// All tiers allowed.
+    pub fn new() -> Options {
+        Options::default()
+    }
+
+    /// Allow no tier looser than `strategy` (e.g. [`Strategy::Exact`] for exact matching only).
+    pub fn max_strategy(self, strategy: Strategy) -> Options {
+        Options { max_strategy: strategy }
+    }
+
+    /// The loosest tier allowed.
+    pub fn get_max_strategy(&self) -> Strategy {
+        self.max_strategy
+    }
+}
+
+/// One place an edit changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Occurrence {
+    /// Byte range replaced in the original text.
+    pub old: Range<usize>,
+    /// Byte range of the replacement in the new text.
+    pub new: Range<usize>,
+    /// One-based first and last line of `old` in the original (the last line is the one holding the
+    /// range's last byte).
+    pub old_lines: (usize, usize),
+    /// One-based first and last line of `new` in the new text; for an empty replacement, both are the
+    /// line where it was removed.
+    pub new_lines: (usize, usize),
+}
+
+/// How one edit was applied.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AppliedEdit {
+    pub index: usize,
+    pub strategy: Strategy,
+    /// In file order; one unless `replace_all`.
+    pub occurrences: Vec<Occurrence>,
+    /// What differed between the file and `oldText`, with one-based line numbers in the new text.
+    pub differences: Vec<Difference>,
+}
+
+/// The result of applying edits: the new text and where each edit went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Applied {
+    pub text: Vec<u8>,
+    /// In request order.
+    pub edits: Vec<AppliedEdit>,
+}
+
+impl Applied {
+    /// Every replaced range with its replacement, in file order: the input of [`crate::diff`].
+    pub fn changes(&self) -> Vec<(Range<usize>, Range<usize>)> {
+        let mut all: Vec<_> = self
+            .edits
+            .iter()
+            .flat_map(|e| e.occurrences.iter().map(|o| (o.old.clone(), o.new.clone())))
+            .collect();
+        all.sort_by_key(|c| c.0.start);
+        all
+    }
+}
+
+/// A needle in one normalized space.
+struct Needle {
+    text: String,
+    /// Its last line lost trailing blanks to normalization, so a match must end at a line end.
+    needs_line_end: bool,
+}
+
+fn needle(old: &str, fold: Fold) -> Needle {
+    let n = normalize(old.as_bytes(), fold);
+    let needs_line_end = fold.trim_trailing && !n.text.ends_with('\n') && {
+        let (_, tail) = old.rsplit_once('\n').unwrap_or(("", old));
+        tail.ends_with(|c| crate::fold::is_line_blank(c))
+    };
+    Needle {
+        text: n.text,
+        needs_line_end,
+    }
+}
+
+/// Every occurrence (start in normalized space) of each needle, overlapping ones included; only
+/// those that map back exactly to the original are kept. At most `cap` starts are kept per needle,
+/// but `counts` counts them all.
+fn find_all(hay: &Normalized, needles: &[&Needle], cap: &[usize]) -> (Vec<Vec<usize>>, Vec<usize>) {
+    let mut starts = vec![Vec::new(); needles.len()];
+    let mut counts = vec![0usize; needles.len()];
+    let mut ids: HashMap<&str, usize> = HashMap::new();
+    let mut patterns: Vec<&str> = Vec::new();
+    let mut by_pattern: Vec<Vec<usize>> = Vec::new();
+    for (k, n) in needles.iter().enumerate() {
+        if n.text.is_empty() {
+            continue;
+        }
+        let id = *ids.entry(n.text.as_str()).or_insert_with(|| {
+            patterns.push(n.text.as_str());
+            by_pattern.push(Vec::new());
+            patterns.len() - 1
+        });
+        by_pattern[id].push(k);
+    }
+    if patterns.is_empty() {
+        return (starts, counts);
+    }
+    let ac = AhoCorasick::builder()
+        .match_kind(MatchKind::Standard)
+        .build(&patterns)
+        .expect("needles are small enough for an automaton");
+    let text = hay.text.as_bytes();
+    for m in ac.find_overlapping_iter(&hay.text) {
+        let (start, end) = (m.start(), m.end());
+        if hay.orig_start(start).is_none() || hay.orig_end(end, false).is_none() {
+            continue;
+        }
+        let at_line_end = end == text.len() || text[end] == b'\n';
+        for &k in &by_pattern[m.pattern().as_usize()] {
+            if needles[k].needs_line_end && !at_line_end {
+                continue;
+            }
+            counts[k] += 1;
+            if starts[k].len() < cap[k] {
+                starts[k].push(start);
+            }
+        }
+    }
+    (starts, counts)
+}
+
+/// A resolved edit: its tier and its matched spans in the original.
+struct Resolved {
+    strategy: Strategy,
+    spans: Vec<Range<usize>>,
+}
+
+/// Applies `edits` to `text` (UTF-8, possibly with invalid bytes) and returns the new text.
+///
+/// Every edit is matched against the original text, never against the result of an earlier edit.
+/// Either every edit applies or an error says which one failed and why; the input is never partially
+/// edited. Bytes outside the matched spans are copied unchanged; inside a span, the file's own
+/// characters are kept wherever `oldText` and `newText` agree (see the crate docs).
+pub fn apply(text: &[u8], edits: &[Edit], options: &Options) -> Result<Applied, EditError> {
+    if let Some(index) = edits.iter().position(|e| e.old_text.is_empty()) {
+        return Err(EditError::EmptyOldText { index });
+    }
+    let olds: Vec<_> = edits.iter().map(|e| model_newlines(&e.old_text)).collect();
+    let news: Vec<_> = edits.iter().map(|e| model_newlines(&e.new_text)).collect();
+
+    // What a model cannot see never decides which occurrence it meant.
+    let invisible = normalize(text, Fold::INVISIBLE);
+    let inv_needles: Vec<Needle> = olds.iter().map(|o| needle(o, Fold::INVISIBLE)).collect();
+    let inv_refs: Vec<&Needle> = inv_needles.iter().collect();
+    let inv_caps: Vec<usize> = edits.iter().map(|_| MAX_LISTED).collect();
+    let (inv_starts, inv_counts) = find_all(&invisible, &inv_refs, &inv_caps);
+    for (index, edit) in edits.iter().enumerate() {
+        if !edit.replace_all && inv_counts[index] >= 2 {
+            let occurrences = listing(text, &invisible, &inv_starts[index]);
+            return Err(EditError::Ambiguous {
+                index,
+                strategy: None,
+                occurrences,
+                total: inv_counts[index],
+            });
+        }
+    }
+    drop(invisible);
+
+    let mut resolved: Vec<Option<Resolved>> = edits.iter().map(|_| None).collect();
+    let mut fallback: Vec<Option<Resolved>> = edits.iter().map(|_| None).collect();
+    for strategy in Strategy::ALL.into_iter().filter(|s| *s <= options.max_strategy) {
+        let pending: Vec<usize> = (0..edits.len()).filter(|&i| resolved[i].is_none()).collect();
+        if pending.is_empty() {
+            break;
+        }
+        let fold = strategy.fold();
+        let hay = normalize(text, fold);
+        let needles: Vec<Needle> = pending.iter().map(|&i| needle(&olds[i], fold)).collect();
+        let refs: Vec<&Needle> = needles.iter().collect();
+        let caps: Vec<usize> = pending
+            .iter()
+            .map(|&i| if edits[i].replace_all { usize::MAX } else { MAX_LISTED })
+            .collect();
+        let (starts, counts) = find_all(&hay, &refs, &caps);
+        for (k, &index) in pending.iter().enumerate() {
+            let count = counts[k];
+            if count == 0 {
+                continue;
+            }
+            if !edits[index].replace_all && count >= 2 {
+                let occurrences = listing(text, &hay, &starts[k]);
+                return Err(EditError::Ambiguous {
+                    index,
+                    strategy: Some(strategy),
+                    occurrences,
+                    total: count,
+                });
+            }
+            let len = needles[k].text.len();
+            let mut spans = Vec::new();
+            let mut last_end = 0;
+            for &start in &starts[k] {
+                let span = map_span(&hay, start, start + len, fold);
+                if span.start >= last_end {
+                    last_end = span.end;
+                    spans.push(span);
+                }
+            }
+            let found = Resolved { strategy, spans };
+            // replaceAll: a tier that misses occurrences a model cannot tell apart is not enough.
+            if edits[index].replace_all && count < inv_counts[index] {
+                if fallback[index].is_none() {
+                    fallback[index] = Some(found);
+                }
+                continue;
+            }
+            resolved[index] = Some(found);
+        }
+    }
+    for (r, f) in resolved.iter_mut().zip(fallback) {
+        if r.is_none() {
+            *r = f;
+        }
+    }
+    let missing: Vec<usize> = (0..edits.len()).filter(|&i| resolved[i].is_none()).collect();
+    if let Some((&index, rest)) = missing.split_first() {
+        let hint = closest_region(text, &olds[index]);
+        return Err(EditError::NotFound {
+            index,
+            also_failing: rest.to_vec(),
+            hint,
+        });
+    }
+    let resolved: Vec<Resolved> = resolved.into_iter().map(|r| r.expect("all resolved")).collect();
+    splice(text, &resolved, &olds, &news)
+}
+
+/// Maps a normalized match back to the original. For the tiers that trim, a match ending at a line
+/// end takes the line's trailing blanks along, so the line stays whole and alignment can keep them.
+fn map_span(hay: &Normalized, start: usize, end: usize, fold: Fold) -> Range<usize> {
+    let s = hay.orig_start(start).expect("checked by find_all");
+    let e = hay.orig_end(end, fold.trim_trailing).expect("checked by find_all");
+    s..e.max(s)
+}
+
+/// Line numbers and text of occurrences, for an `ambiguous` error.
+fn listing(text: &[u8], hay: &Normalized, starts: &[usize]) -> Vec<(usize, String)> {
+    let mut counter = LineCounter::new(text);
+    starts
+        .iter()
+        .filter_map(|&p| hay.orig_start(p))
+        .map(|at| {
+            let line = counter.line_at(at);
+            let begin = prev_terminator(text, at).map_or(0, |t| t.end);
+            let end = next_terminator(text, at).map_or(text.len(), |t| t.start);
+            let mut shown = String::from_utf8_lossy(&text[begin..end]).trim().to_string();
+            if shown.chars().count() > 100 {
+                shown = shown.chars().take(100).collect::<String>() + "...";
+            }
+            (line, shown)
+        })
+        .collect()
+}
+
+/// The terminator new lines take at a span: the first one at or after it, else the last before it,
+/// else `\n`. Spans are visited in order, so the forward search is reused (linear overall).
+struct LocalEol<'a> {
+    text: &'a [u8],
+    next: Option<Range<usize>>,
+    searched_from: usize,
+    last: Option<Option<Range<usize>>>,
+}
+
+impl<'a> LocalEol<'a> {
+    fn at(&mut self, pos: usize) -> &'a [u8] {
+        let text = self.text;
+        let stale = match &self.next {
+            Some(t) => t.start < pos,
+            None => pos < self.searched_from,
+        };
+        if stale || self.searched_from == usize::MAX {
+            self.next = next_terminator(text, pos);
+            self.searched_from = pos;
+        }
+        if let Some(t) = &self.next {
+            return &text[t.clone()];
+        }
+        let last = self.last.get_or_insert_with(|| prev_terminator(text, text.len()));
+        match last {
+            Some(t) => &text[t.clone()],
+            None => b"\n",
+        }
+    }
+}
+
+fn is_legacy_8bit(text: &[u8]) -> bool {
+    let mut invalid = false;
+    for chunk in text.utf8_chunks() {
+        if !chunk.valid().is_ascii() {
+            return false;
+        }
+        invalid |= !chunk.invalid().is_empty();
+    }
+    invalid
+}
+
+fn splice(
+    text: &[u8],
+    resolved: &[Resolved],
+    olds: &[std::borrow::Cow<'_, str>],
+    news: &[std::borrow::Cow<'_, str>],
+) -> Result<Applied, EditError> {
+    // (span, edit index) in file order.
+    let mut spans: Vec<(Range<usize>, usize)> = resolved
+        .iter()
+        .enumerate()
+        .flat_map(|(i, r)| r.spans.iter().map(move |s| (s.clone(), i)))
+        .collect();
+    spans.sort_by_key(|(s, i)| (s.start, s.end, *i));
+    for w in spans.windows(2) {
+        if w[1].0.start < w[0].0.end {
+            let (a, b) = (w[0].1.min(w[1].1), w[0].1.max(w[1].1));
+            return Err(EditError::Overlap {
+                first: a,
+                second: b,
+                line: line_of(text, w[1].0.start),
+            });
+        }
+    }
+
+    let mut eol = LocalEol {
+        text,
+        next: None,
+        searched_from: usize::MAX,
+        last: None,
+    };
+    let mut out = Vec::with_capacity(text.len() + news.iter().map(|n| n.len()).sum::<usize>());
+    let mut old_lines = LineCounter::new(text);
+    let mut legacy: Option<bool> = None;
+    let mut changed = vec![false; resolved.len()];
+    let mut placed: Vec<(usize, Range<usize>, Range<usize>, (usize, usize), Vec<Difference>)> = Vec::new();
+    let mut cursor = 0;
+    for (span, index) in &spans {
+        out.extend_from_slice(&text[cursor..span.start]);
+        let local = eol.at(span.start);
+        let fold = resolved[*index].strategy.fold();
+        let aligned = align(&text[span.clone()], &olds[*index], &news[*index], fold, local);
+        let first_line = old_lines.line_at(span.start);
+        let last_line = old_lines.line_at(span.end.saturating_sub(1).max(span.start));
+        if let Some(line) = aligned.fabricated_replacement_char {
+            return Err(EditError::FabricatedReplacementChar {
+                index: *index,
+                line: first_line + line,
+            });
+        }
+        if !aligned.bytes.is_ascii() {
+            let is_legacy = *legacy.get_or_insert_with(|| is_legacy_8bit(text));
+            if is_legacy && aligned.bytes.utf8_chunks().any(|c| !c.valid().is_ascii()) {
+                return Err(EditError::LegacyEncoding {
+                    index: *index,
+                    line: first_line,
+                });
+            }
+        }
+        changed[*index] |= aligned.bytes != text[span.clone()];
+        let new_start = out.len();
+        out.extend_from_slice(&aligned.bytes);
+        placed.push((
+            *index,
+            span.clone(),
+            new_start..out.len(),
+            (first_line, last_line),
+            aligned.differences,
+        ));
+        cursor = span.end;
+    }
+    out.extend_from_slice(&text[cursor..]);
+    if let Some(index) = changed.iter().position(|c| !c) {
+        let at = resolved[index].spans[0].start;
+        return Err(EditError::NoChange {
+            index,
+            line: line_of(text, at),
+        });
+    }
+
+    let mut new_lines = LineCounter::new(&out);
+    let mut edits: Vec<AppliedEdit> = resolved
+        .iter()
+        .enumerate()
+        .map(|(index, r)| AppliedEdit {
+            index,
+            strategy: r.strategy,
+            occurrences: Vec::new(),
+            differences: Vec::new(),
+        })
+        .collect();
+    for (index, old, new, old_range_lines, differences) in placed {
+        let first = new_lines.line_at(new.start);
+        let last = if new.is_empty() {
+            first
+        } else {
+            new_lines.line_at(new.end - 1)
+        };
+        let edit = &mut edits[index];
+        edit.differences.extend(differences.into_iter().map(|d| Difference {
+            line: first + d.line,
+            ..d
+        }));
+        edit.occurrences.push(Occurrence {
+            old,
+            new,
+            old_lines: old_range_lines,
+            new_lines: (first, last),
+        });
+    }
+    Ok(Applied { text: out, edits })
+}

@@ -1,0 +1,11 @@
+mod align;
+mod closest;
+mod edit;
+mod error;
+pub mod fold;
+pub mod lines;
+mod normalize;
+pub use align::{Difference, DifferenceKind};
+pub use edit::{apply, Applied, AppliedEdit, Edit, Occurrence, Options, Strategy};
+pub use error::{EditError, MAX_LISTED};
+pub mod diff;

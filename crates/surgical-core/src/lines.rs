@@ -1,0 +1,174 @@
+//! Lines and line terminators, bytes first.
+//!
+//! A line terminator is `\r\n`, a lone `\r`, or `\n`; it is part of the line it terminates. The last
+//! line of a text may have no terminator. An empty text has no lines; a text ending in a terminator
+//! has no empty line after it.
+
+use std::ops::Range;
+
+/// One line: its content and its terminator (empty for a last line without one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Line<'a> {
+    pub content: &'a [u8],
+    pub eol: &'a [u8],
+}
+
+/// The first line terminator at or after `from`: its range.
+pub fn next_terminator(text: &[u8], from: usize) -> Option<Range<usize>> {
+    let at = from + memchr::memchr2(b'\r', b'\n', &text[from..])?;
+    let len = if text[at] == b'\r' && text.get(at + 1) == Some(&b'\n') {
+        2
+    } else {
+        1
+    };
+    Some(at..at + len)
+}
+
+/// The last line terminator that ends at or before `to`.
+pub fn prev_terminator(text: &[u8], to: usize) -> Option<Range<usize>> {
+    let at = memchr::memrchr2(b'\r', b'\n', &text[..to])?;
+    if text[at] == b'\n' && at > 0 && text[at - 1] == b'\r' {
+        return Some(at - 1..at + 1);
+    }
+    if text[at] == b'\r' && text.get(at + 1) == Some(&b'\n') && at + 1 >= to {
+        // A CR whose LF lies past `to` ends no line before `to`; look further back.
+        return prev_terminator(text, at);
+    }
+    Some(at..at + 1)
+}
+
+/// Splits `text` into lines with any terminator.
+pub fn split_lines(text: &[u8]) -> Vec<Line<'_>> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    while start < text.len() {
+        match next_terminator(text, start) {
+            Some(t) => {
+                lines.push(Line {
+                    content: &text[start..t.start],
+                    eol: &text[t.clone()],
+                });
+                start = t.end;
+            }
+            None => {
+                lines.push(Line {
+                    content: &text[start..],
+                    eol: &[],
+                });
+                break;
+            }
+        }
+    }
+    lines
+}
+
+/// Splits a model-written text (already `\n`-only) into `(content, has_newline)` lines.
+pub fn split_model_lines(text: &str) -> Vec<(&str, bool)> {
+    let mut lines: Vec<(&str, bool)> = text
+        .split_inclusive('\n')
+        .map(|l| match l.strip_suffix('\n') {
+            Some(c) => (c, true),
+            None => (l, false),
+        })
+        .collect();
+    if lines.is_empty() && !text.is_empty() {
+        lines.push((text, false));
+    }
+    lines
+}
+
+/// Counts line terminators in `text`. A `\r` at the very end followed (outside `text`) by `\n` is
+/// still counted once, which is right for counting whole lines before a position that never splits
+/// a CRLF.
+pub fn count_terminators(text: &[u8]) -> usize {
+    let mut n = memchr::memchr_iter(b'\n', text).count();
+    for at in memchr::memchr_iter(b'\r', text) {
+        if text.get(at + 1) != Some(&b'\n') {
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Turns every `\r\n` and lone `\r` of a model-written text into `\n`: models cannot see carriage
+/// returns, so surgical treats any they send as plain line breaks.
+pub fn model_newlines(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains('\r') {
+        text.replace("\r\n", "\n").replace('\r', "\n").into()
+    } else {
+        text.into()
+    }
+}
+
+/// One-based line numbers of ascending byte positions, in one pass.
+pub struct LineCounter<'a> {
+    text: &'a [u8],
+    pos: usize,
+    line: usize,
+}
+
+impl<'a> LineCounter<'a> {
+    pub fn new(text: &'a [u8]) -> Self {
+        LineCounter { text, pos: 0, line: 1 }
+    }
+
+    /// The line that position `at` is on. Positions must not go backwards; a position right after a
+    /// terminator is on the next line.
+    pub fn line_at(&mut self, at: usize) -> usize {
+        assert!(at >= self.pos, "LineCounter positions must ascend");
+        let at = at.min(self.text.len());
+        self.line += count_terminators(&self.text[self.pos..at]);
+        // A CR just before `at` whose LF follows `at` was counted as a lone CR; it is not one.
+        if at > self.pos && self.text[at - 1] == b'\r' && self.text.get(at) == Some(&b'\n') {
+            self.line -= 1;
+            self.pos = at - 1;
+        } else {
+            self.pos = at;
+        }
+        self.line
+    }
+}
+
+/// The line a position is on, counted from the start (for error paths that look up one position).
+pub fn line_of(text: &[u8], at: usize) -> usize {
+    LineCounter::new(text).line_at(at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_all_terminators() {
+        let lines = split_lines(b"a\r\nb\rc\nd");
+        let got: Vec<_> = lines.iter().map(|l| (l.content, l.eol)).collect();
+        assert_eq!(
+            got,
+            vec![(&b"a"[..], &b"\r\n"[..]), (b"b", b"\r"), (b"c", b"\n"), (b"d", b"")]
+        );
+        assert!(split_lines(b"").is_empty());
+        assert_eq!(split_lines(b"x\n").len(), 1);
+    }
+
+    #[test]
+    fn counts_lines() {
+        let t = b"a\r\nb\rc\nd";
+        let mut c = LineCounter::new(t);
+        assert_eq!(c.line_at(0), 1);
+        assert_eq!(c.line_at(3), 2);
+        assert_eq!(c.line_at(5), 3);
+        assert_eq!(c.line_at(7), 4);
+        assert_eq!(line_of(t, 2), 1); // between CR and LF: still line 1
+        assert_eq!(line_of(t, 1), 1);
+    }
+
+    #[test]
+    fn terminators_around() {
+        let t = b"a\r\nb";
+        assert_eq!(next_terminator(t, 0), Some(1..3));
+        assert_eq!(prev_terminator(t, 4), Some(1..3));
+        assert_eq!(prev_terminator(t, 2), None);
+        assert_eq!(split_model_lines("a\nb"), vec![("a", true), ("b", false)]);
+        assert_eq!(split_model_lines("a\n"), vec![("a", true)]);
+    }
+}

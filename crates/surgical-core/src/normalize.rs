@@ -1,0 +1,535 @@
+//! Normalized views of a text, each with an exact map back to the original bytes.
+//!
+//! Every matching tier searches a *normalized* copy of the file and of `oldText`. A match found there
+//! is only useful if it can be turned back into a byte range of the original, so the normalizer
+//! records how it got from one to the other. It works in *units*: the smallest pieces of the
+//! original that normalize independently of their neighbours. A unit is one of:
+//!
+//! * a line terminator (`\r\n`, lone `\r`, or `\n`), which always normalizes to `\n`;
+//! * a maximal run of bytes that are not valid UTF-8, which normalizes to U+FFFD (so a model that
+//!   copied the replacement character from rendered output still matches, and the bytes themselves
+//!   are carried through by the splice, never the U+FFFD);
+//! * a run of trailing blanks at the end of a line, which normalizes to nothing when trimming is on;
+//! * a *segment* of non-ASCII text: a character and the following characters that Unicode
+//!   normalization could combine with it (see [`safe_before`]);
+//! * any other character.
+//!
+//! Only units whose normalized form differs from their original bytes are stored; everything in
+//! between is identity, so an LF file with plain text costs no map at all, and the map of a CRLF
+//! file costs one entry per line. Positions are `u32`: the file layer refuses files of 4 GiB or more
+//! long before they get here.
+//!
+//! A position in the normalized text maps back to the original only if it is not strictly inside a
+//! unit. A match that starts or ends inside a unit (a needle `i` inside the ligature `ﬁ`, say) has no
+//! exact counterpart in the original, and the matcher refuses it rather than widen it.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use unicode_normalization::char::{canonical_combining_class, decompose_compatible};
+use unicode_normalization::{is_nfkc_quick, IsNormalized, UnicodeNormalization};
+
+use crate::fold::{fold_typographic, is_special_space};
+
+/// What a normalization folds. Line terminators always fold to `\n` and invalid UTF-8 always folds to
+/// U+FFFD, since a model can see neither.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Fold {
+    /// Drop spaces and tabs (and, with `special_spaces` or `unicode`, special spaces) at line ends.
+    pub trim_trailing: bool,
+    /// Fold NBSP and the other special spaces to U+0020.
+    pub special_spaces: bool,
+    /// NFKC, then typographic quotes and dashes to ASCII (implies `special_spaces`).
+    pub unicode: bool,
+}
+
+impl Fold {
+    /// The `exact` tier: only line terminators (and invalid UTF-8) fold.
+    pub const EXACT: Fold = Fold {
+        trim_trailing: false,
+        special_spaces: false,
+        unicode: false,
+    };
+    /// The `trailing_whitespace` tier.
+    pub const TRAILING: Fold = Fold {
+        trim_trailing: true,
+        special_spaces: false,
+        unicode: false,
+    };
+    /// The `unicode` tier.
+    pub const UNICODE: Fold = Fold {
+        trim_trailing: true,
+        special_spaces: true,
+        unicode: true,
+    };
+    /// Everything a model cannot see, and nothing it can: used to decide ambiguity.
+    pub const INVISIBLE: Fold = Fold {
+        trim_trailing: true,
+        special_spaces: true,
+        unicode: false,
+    };
+
+    /// The same fold without trimming: used inside one line whose trailing blanks were split off.
+    pub fn without_trim(self) -> Fold {
+        Fold {
+            trim_trailing: false,
+            ..self
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Unit {
+    orig_start: u32,
+    orig_len: u32,
+    norm_start: u32,
+    norm_len: u32,
+}
+
+impl Unit {
+    fn orig_end(&self) -> usize {
+        (self.orig_start + self.orig_len) as usize
+    }
+    fn norm_end(&self) -> usize {
+        (self.norm_start + self.norm_len) as usize
+    }
+}
+
+/// A normalized text and its map back to the original bytes.
+#[derive(Debug, Clone)]
+pub(crate) struct Normalized {
+    /// Always valid UTF-8, whatever the input was.
+    pub text: String,
+    /// Units whose normalized form differs from the original, in order.
+    units: Vec<Unit>,
+}
+
+/// One unit of a normalized text, with identity stretches split per character.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Piece {
+    pub orig: Range<usize>,
+    pub norm: Range<usize>,
+}
+
+/// Normalizes `input` under `fold`.
+pub(crate) fn normalize(input: &[u8], fold: Fold) -> Normalized {
+    let mut b = Builder {
+        input,
+        fold,
+        out: String::with_capacity(input.len()),
+        units: Vec::new(),
+        pending: None,
+    };
+    let mut base = 0;
+    for chunk in input.utf8_chunks() {
+        let valid = chunk.valid();
+        b.valid(valid, base, fold.trim_trailing);
+        base += valid.len();
+        let invalid = chunk.invalid();
+        if !invalid.is_empty() {
+            b.flush_pending();
+            b.changed(base..base + invalid.len(), "\u{FFFD}");
+            base += invalid.len();
+        }
+    }
+    b.line_end();
+    Normalized {
+        text: b.out,
+        units: b.units,
+    }
+}
+
+/// Whether a normalization boundary may stand right before `c`: NFKC of a text split there equals
+/// the two halves normalized apart. True when `c` is a starter that cannot compose with what precedes
+/// it and whose compatibility decomposition also starts with such a starter. ASCII always qualifies.
+pub(crate) fn safe_before(c: char) -> bool {
+    if c.is_ascii() {
+        return true;
+    }
+    fn stable_starter(c: char) -> bool {
+        canonical_combining_class(c) == 0 && is_nfkc_quick(std::iter::once(c)) != IsNormalized::Maybe
+    }
+    if !stable_starter(c) {
+        return false;
+    }
+    let mut first = None;
+    decompose_compatible(c, |d| {
+        if first.is_none() {
+            first = Some(d);
+        }
+    });
+    first.is_none_or(stable_starter)
+}
+
+struct Builder<'a> {
+    input: &'a [u8],
+    fold: Fold,
+    out: String,
+    units: Vec<Unit>,
+    /// Original byte range of blanks seen since the last non-blank, while trimming.
+    pending: Option<(usize, usize)>,
+}
+
+impl Builder<'_> {
+    fn changed(&mut self, orig: Range<usize>, norm: &str) {
+        self.units.push(Unit {
+            orig_start: orig.start as u32,
+            orig_len: orig.len() as u32,
+            norm_start: self.out.len() as u32,
+            norm_len: norm.len() as u32,
+        });
+        self.out.push_str(norm);
+    }
+
+    fn pend(&mut self, start: usize, end: usize) {
+        match &mut self.pending {
+            Some((_, e)) => *e = end,
+            None => self.pending = Some((start, end)),
+        }
+    }
+
+    /// Blanks followed by something visible are not trailing: emit them as they normalize.
+    fn flush_pending(&mut self) {
+        if let Some((start, end)) = self.pending.take() {
+            let input = self.input;
+            let text = std::str::from_utf8(&input[start..end]).expect("blanks are valid UTF-8");
+            self.valid(text, start, false);
+        }
+    }
+
+    /// Blanks followed by a line end (or the end of the text) are trailing: one unit, normalized away.
+    fn line_end(&mut self) {
+        if let Some((start, end)) = self.pending.take() {
+            self.changed(start..end, "");
+        }
+    }
+
+    fn valid(&mut self, s: &str, base: usize, trim: bool) {
+        let bytes = s.as_bytes();
+        if !trim && !self.fold.special_spaces && !self.fold.unicode {
+            // The exact tier: only carriage returns change, so jump between them.
+            let mut i = 0;
+            while let Some(off) = memchr::memchr(b'\r', &bytes[i..]) {
+                let r = i + off;
+                self.out.push_str(&s[i..r]);
+                let len = if bytes.get(r + 1) == Some(&b'\n') { 2 } else { 1 };
+                self.changed(base + r..base + r + len, "\n");
+                i = r + len;
+            }
+            self.out.push_str(&s[i..]);
+            return;
+        }
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\r' => {
+                    let len = if bytes.get(i + 1) == Some(&b'\n') { 2 } else { 1 };
+                    self.line_end();
+                    self.changed(base + i..base + i + len, "\n");
+                    i += len;
+                }
+                b'\n' => {
+                    self.line_end();
+                    self.out.push('\n');
+                    i += 1;
+                }
+                b' ' | b'\t' if trim => {
+                    self.pend(base + i, base + i + 1);
+                    i += 1;
+                }
+                0..=0x7f => {
+                    self.flush_pending();
+                    let start = i;
+                    i += 1;
+                    while i < bytes.len() && bytes[i] < 0x80 && !matches!(bytes[i], b'\r' | b'\n' | b' ' | b'\t') {
+                        i += 1;
+                    }
+                    // NFKC may compose the run's last letter with a following mark
+                    // (`e` + U+0301): leave that letter to a segment of its own.
+                    let composes = self.fold.unicode
+                        && i < bytes.len()
+                        && bytes[i] >= 0x80
+                        && !s[i..].chars().next().is_some_and(safe_before);
+                    if composes {
+                        i -= 1;
+                    }
+                    self.out.push_str(&s[start..i]);
+                    if composes {
+                        i = self.segment(s, base, i, trim);
+                    }
+                }
+                _ => i = self.segment(s, base, i, trim),
+            }
+        }
+    }
+
+    /// Normalizes the segment that starts at `start` (a character and the marks that may compose with
+    /// it) and returns where it ends.
+    fn segment(&mut self, s: &str, base: usize, start: usize, trim: bool) -> usize {
+        let mut i = start;
+        let mut chars = s[i..].chars();
+        i += chars.next().map_or(1, char::len_utf8);
+        for d in chars {
+            if safe_before(d) {
+                break;
+            }
+            i += d.len_utf8();
+        }
+        let segment = &s[start..i];
+        let norm = self.fold_segment(segment);
+        let blank = !norm.is_empty() && norm.bytes().all(|b| b == b' ' || b == b'\t');
+        if trim && blank {
+            self.pend(base + start, base + i);
+        } else {
+            self.flush_pending();
+            if norm == segment {
+                self.out.push_str(segment);
+            } else {
+                self.changed(base + start..base + i, &norm);
+            }
+        }
+        i
+    }
+
+    fn fold_segment<'s>(&self, segment: &'s str) -> Cow<'s, str> {
+        if self.fold.unicode {
+            let untouched = is_nfkc_quick(segment.chars()) == IsNormalized::Yes
+                && segment.chars().all(|c| fold_typographic(c).is_none());
+            if untouched {
+                return Cow::Borrowed(segment);
+            }
+            return Cow::Owned(segment.nfkc().map(|c| fold_typographic(c).unwrap_or(c)).collect());
+        }
+        if self.fold.special_spaces && segment.chars().any(is_special_space) {
+            return Cow::Owned(
+                segment
+                    .chars()
+                    .map(|c| if is_special_space(c) { ' ' } else { c })
+                    .collect(),
+            );
+        }
+        Cow::Borrowed(segment)
+    }
+}
+
+impl Normalized {
+    /// The original position of normalized position `p`, before any unit that starts there, or `None`
+    /// when `p` is strictly inside a unit.
+    fn base(&self, p: usize) -> Option<(usize, usize)> {
+        let idx = self.units.partition_point(|u| (u.norm_start as usize) < p);
+        match idx.checked_sub(1).map(|i| self.units[i]) {
+            Some(u) if u.norm_end() > p => None,
+            Some(u) => Some((u.orig_end() + (p - u.norm_end()), idx)),
+            None => Some((p, idx)),
+        }
+    }
+
+    /// Skips units that normalize to nothing (trailing blanks) at normalized position `p`.
+    fn skip_empty(&self, p: usize, mut orig: usize, mut idx: usize) -> usize {
+        while let Some(u) = self.units.get(idx) {
+            if u.norm_start as usize != p || u.norm_len != 0 {
+                break;
+            }
+            orig = u.orig_end();
+            idx += 1;
+        }
+        orig
+    }
+
+    /// Where a match starting at normalized position `p` starts in the original: after any trailing
+    /// blanks of the previous line. `None` when `p` is inside a unit.
+    pub fn orig_start(&self, p: usize) -> Option<usize> {
+        let (orig, idx) = self.base(p)?;
+        Some(self.skip_empty(p, orig, idx))
+    }
+
+    /// Where a match ending at normalized position `p` ends in the original. With `take_trailing`,
+    /// trailing blanks that were normalized away at `p` are included, so the line they end stays
+    /// whole. `None` when `p` is inside a unit.
+    pub fn orig_end(&self, p: usize, take_trailing: bool) -> Option<usize> {
+        let (orig, idx) = self.base(p)?;
+        Some(if take_trailing {
+            self.skip_empty(p, orig, idx)
+        } else {
+            orig
+        })
+    }
+
+    /// Every unit in order, identity stretches split per character. The original ranges tile
+    /// `orig` and the normalized ranges tile `self.text`.
+    pub fn pieces(&self, orig: &[u8]) -> Vec<Piece> {
+        let mut pieces = Vec::new();
+        let (mut o, mut n) = (0usize, 0usize);
+        let identity = |pieces: &mut Vec<Piece>, o: &mut usize, n: &mut usize, end: usize| {
+            let text = std::str::from_utf8(&orig[*o..end]).expect("identity stretches are valid UTF-8");
+            for c in text.chars() {
+                let len = c.len_utf8();
+                pieces.push(Piece {
+                    orig: *o..*o + len,
+                    norm: *n..*n + len,
+                });
+                *o += len;
+                *n += len;
+            }
+        };
+        for u in &self.units {
+            identity(&mut pieces, &mut o, &mut n, u.orig_start as usize);
+            pieces.push(Piece {
+                orig: o..u.orig_end(),
+                norm: n..u.norm_end(),
+            });
+            o = u.orig_end();
+            n = u.norm_end();
+        }
+        identity(&mut pieces, &mut o, &mut n, orig.len());
+        pieces
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn reference(s: &str, fold: Fold) -> String {
+        let le = s.replace("\r\n", "\n").replace('\r', "\n");
+        let folded: String = if fold.unicode {
+            le.nfkc().map(|c| fold_typographic(c).unwrap_or(c)).collect()
+        } else if fold.special_spaces {
+            le.chars().map(|c| if is_special_space(c) { ' ' } else { c }).collect()
+        } else {
+            le
+        };
+        if !fold.trim_trailing {
+            return folded;
+        }
+        folded
+            .split('\n')
+            .map(|l| l.trim_end_matches([' ', '\t']))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    const FOLDS: [Fold; 4] = [Fold::EXACT, Fold::TRAILING, Fold::UNICODE, Fold::INVISIBLE];
+
+    #[test]
+    fn crlf_and_trailing() {
+        let n = normalize(b"a  \r\nb\rc \n", Fold::TRAILING);
+        assert_eq!(n.text, "a\nb\nc\n");
+        assert_eq!(n.orig_start(2), Some(5)); // 'b'
+        assert_eq!(n.orig_end(1, false), Some(1)); // after 'a'
+        assert_eq!(n.orig_end(1, true), Some(3)); // after the trailing blanks
+        assert_eq!(n.orig_start(1), Some(3)); // the line ending, after the blanks
+    }
+
+    #[test]
+    fn ligature_is_atomic() {
+        let n = normalize("x\u{FB01}y".as_bytes(), Fold::UNICODE);
+        assert_eq!(n.text, "xfiy");
+        assert_eq!(n.orig_start(1), Some(1));
+        assert_eq!(n.orig_start(2), None); // inside the ligature
+        assert_eq!(n.orig_end(3, false), Some(4));
+    }
+
+    #[test]
+    fn invalid_utf8_is_one_unit() {
+        let n = normalize(b"a\xff\xfeb", Fold::EXACT);
+        assert_eq!(n.text, "a\u{FFFD}\u{FFFD}b");
+        let n = normalize(b"a\xe2\x82b", Fold::EXACT);
+        assert_eq!(n.text, "a\u{FFFD}b");
+        assert_eq!(n.orig_start(4), Some(3));
+    }
+
+    #[test]
+    fn decomposed_accent_composes() {
+        let n = normalize("cafe\u{301} ok".as_bytes(), Fold::UNICODE);
+        assert_eq!(n.text, "caf\u{e9} ok");
+        assert_eq!(n.orig_start(3), Some(3));
+        assert_eq!(n.orig_end(5, false), Some(6));
+    }
+
+    fn nasty_string() -> impl Strategy<Value = String> {
+        let alphabet = prop::sample::select(vec![
+            "a",
+            "e",
+            "b",
+            " ",
+            "\t",
+            "\n",
+            "\r",
+            "\r\n",
+            "\u{301}",
+            "\u{308}",
+            "\u{323}",
+            "\u{E9}",
+            "\u{FB01}",
+            "\u{A0}",
+            "\u{202F}",
+            "\u{3000}",
+            "\u{2014}",
+            "\u{201C}",
+            "\u{2019}",
+            "\u{1100}",
+            "\u{1161}",
+            "\u{11A8}",
+            "\u{AC00}",
+            "\u{F73}",
+            "\u{F71}",
+            "\u{F72}",
+            "\u{344}",
+            "\u{212B}",
+            "\u{FF21}",
+            "\u{2126}",
+            "\u{1E0A}",
+            "\u{3099}",
+            "\u{304B}",
+            "\u{FF76}",
+            "\u{FF9E}",
+            "\u{2460}",
+            "\u{1F600}",
+            "\u{FDFA}",
+        ]);
+        prop::collection::vec(alphabet, 0..40).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn segments_normalize_like_the_whole(s in nasty_string()) {
+            for fold in FOLDS {
+                prop_assert_eq!(normalize(s.as_bytes(), fold).text, reference(&s, fold), "{:?}", fold);
+            }
+        }
+
+        #[test]
+        fn pieces_tile_both_sides(bytes in prop::collection::vec(any::<u8>(), 0..64), s in nasty_string()) {
+            for input in [bytes, s.into_bytes()] {
+                for fold in FOLDS {
+                    let n = normalize(&input, fold);
+                    let pieces = n.pieces(&input);
+                    let (mut o, mut p) = (0, 0);
+                    for piece in &pieces {
+                        prop_assert_eq!(piece.orig.start, o);
+                        prop_assert_eq!(piece.norm.start, p);
+                        prop_assert!(n.orig_end(piece.norm.start, false).is_some());
+                        let start = n.orig_start(piece.norm.start).unwrap();
+                        prop_assert!(start >= piece.orig.start || piece.norm.is_empty());
+                        o = piece.orig.end;
+                        p = piece.norm.end;
+                    }
+                    prop_assert_eq!(o, input.len());
+                    prop_assert_eq!(p, n.text.len());
+                    // Identity pieces map straight through; units map to their start.
+                    for piece in pieces.iter().filter(|pc| !pc.norm.is_empty()) {
+                        prop_assert_eq!(n.orig_start(piece.norm.start), Some(piece.orig.start));
+                        prop_assert_eq!(n.orig_end(piece.norm.end, false), Some(piece.orig.end));
+                        for inner in piece.norm.start + 1..piece.norm.end {
+                            if n.text.is_char_boundary(inner) && piece.orig.len() != piece.norm.len() {
+                                prop_assert_eq!(n.orig_start(inner), None);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

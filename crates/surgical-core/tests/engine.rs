@@ -1,0 +1,289 @@
+//! Each tier, each error, and the examples from the issue, through the public API.
+
+mod common;
+use common::*;
+use surgical_core::{apply, DifferenceKind, Edit, EditError, Options, Strategy};
+
+fn strategy_of(text: &str, old: &str, new: &str) -> Strategy {
+    apply(text.as_bytes(), &[Edit::new(old, new)], &Options::new())
+        .unwrap()
+        .edits[0]
+        .strategy
+}
+
+#[test]
+fn seed_report_scenario_touches_only_the_target() {
+    let original = "const label = \"a \u{2014} b\";\nlet x = 1;   \n\nfunction bar() {\n  return 2;\n}\n";
+    let got = edit1(original, "\u{a0}\u{a0}return 2;", "\u{a0}\u{a0}return 3;").unwrap();
+    assert_eq!(got, original.replace("return 2;", "return 3;"));
+    assert_eq!(
+        strategy_of(original, "\u{a0}\u{a0}return 2;", "\u{a0}\u{a0}return 3;"),
+        Strategy::Unicode
+    );
+}
+
+#[test]
+fn exact_tier_ignores_line_endings_only() {
+    assert_eq!(edit1("a\r\nb\r\nc\r\n", "a\nb\n", "a\nB\n").unwrap(), "a\r\nB\r\nc\r\n");
+    assert_eq!(edit1("a\rb\rc\r", "b\nc", "x\ny\nz").unwrap(), "a\rx\ry\rz\r");
+    assert_eq!(strategy_of("a\r\nb\r\n", "a\nb", "a\nc"), Strategy::Exact);
+}
+
+#[test]
+fn mixed_endings_stay_per_line() {
+    let text = "one\r\ntwo\nthree\r\nfour\n";
+    assert_eq!(
+        edit1(text, "two\nthree\n", "two\n2.5\nthree\n").unwrap(),
+        "one\r\ntwo\n2.5\nthree\r\nfour\n"
+    );
+}
+
+#[test]
+fn trailing_whitespace_tier() {
+    let text = "line one   \nline two  \nline three\n";
+    assert_eq!(
+        edit1(text, "line one\nline two\n", "replaced\n").unwrap(),
+        "replaced\nline three\n"
+    );
+    assert_eq!(
+        strategy_of(text, "line one\nline two\n", "x\n"),
+        Strategy::TrailingWhitespace
+    );
+    // An unchanged line keeps its trailing blanks.
+    assert_eq!(
+        edit1(text, "line one\nline two", "line one\nline 2").unwrap(),
+        "line one   \nline 2  \nline three\n"
+    );
+}
+
+#[test]
+fn unicode_tier_keeps_the_files_characters() {
+    assert_eq!(
+        edit1(
+            "msg = \"a \u{2014} b\"; x = 1;   \n",
+            "msg = \"a - b\"; x = 1;",
+            "msg = \"a - b\"; x = 2;"
+        )
+        .unwrap(),
+        "msg = \"a \u{2014} b\"; x = 2;   \n"
+    );
+    assert_eq!(
+        edit1("range: 1\u{2013}5\n", "range: 1-5", "range: 10-50").unwrap(),
+        "range: 10\u{2013}50\n"
+    );
+    assert_eq!(
+        edit1("say(\u{201C}hi\u{201D});\n", "say(\"hi\");", "say(\"hello\");").unwrap(),
+        "say(\u{201C}hello\u{201D});\n"
+    );
+    // NFKC: a full-width letter and a ligature in the file.
+    assert_eq!(
+        edit1("x = \u{FF21}1; e\u{FB01}x\n", "x = A1; efix", "x = A2; efix").unwrap(),
+        "x = \u{FF21}2; e\u{FB01}x\n"
+    );
+}
+
+#[test]
+fn unicode_tier_reports_what_it_normalized() {
+    let a = apply(
+        "  return\u{a0}2;\n".as_bytes(),
+        &[Edit::new("return 2;", "return 3;")],
+        &Options::new(),
+    )
+    .unwrap();
+    let d = &a.edits[0].differences;
+    assert!(
+        d.iter().any(|d| d.line == 1
+            && matches!(&d.kind, DifferenceKind::Text { file, model, kept: true } if file == "\u{a0}" && model == " ")),
+        "{d:?}"
+    );
+}
+
+#[test]
+fn rewritten_lines_take_new_text() {
+    assert_eq!(
+        edit1("a \u{2014} b\nkeep\n", "a - b\nkeep", "totally new content here\nkeep").unwrap(),
+        "totally new content here\nkeep\n"
+    );
+}
+
+#[test]
+fn invisible_differences_never_disambiguate() {
+    // Byte-exact match exists once, but a copy differing only by trailing blanks exists too.
+    let err = edit1("x = 1;\nx = 1;  \n", "x = 1;", "x = 2;").unwrap_err();
+    assert!(
+        matches!(
+            err,
+            EditError::Ambiguous {
+                strategy: None,
+                total: 2,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    // Only a line ending differs.
+    let err = edit1("x = 1;\r\nx = 1;\n", "x = 1;\n", "x = 2;\n").unwrap_err();
+    assert!(matches!(err, EditError::Ambiguous { .. }));
+    // Only a no-break space differs.
+    let err = edit1("a b\na\u{a0}b\n", "a b", "c").unwrap_err();
+    assert!(matches!(err, EditError::Ambiguous { .. }));
+    assert!(
+        err.to_string().contains("line 1") && err.to_string().contains("line 2"),
+        "{err}"
+    );
+}
+
+#[test]
+fn visible_differences_do_disambiguate() {
+    assert_eq!(
+        edit1("s = \"a\";\ns = \u{201C}a\u{201D};\n", "s = \"a\";", "s = \"b\";").unwrap(),
+        "s = \"b\";\ns = \u{201C}a\u{201D};\n"
+    );
+    assert_eq!(
+        edit1("a - b\na \u{2014} b\n", "a - b", "c").unwrap(),
+        "c\na \u{2014} b\n"
+    );
+}
+
+#[test]
+fn ambiguous_at_a_fuzzy_tier_lists_every_occurrence() {
+    let err = edit1(
+        "s = \u{201C}a\u{201D};\ns = \u{2018}a\u{2019};\nt\ns = \u{201E}a\u{201F};\n",
+        "s = \"a\";",
+        "x",
+    )
+    .unwrap_err();
+    // Quotes of two kinds: the double-quoted ones match, the single-quoted one does not.
+    match err {
+        EditError::Ambiguous {
+            strategy: Some(Strategy::Unicode),
+            occurrences,
+            total: 2,
+            ..
+        } => {
+            assert_eq!(occurrences.iter().map(|o| o.0).collect::<Vec<_>>(), vec![1, 4]);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn replace_all() {
+    let edits = [Edit::new("foo", "bar").replace_all(true)];
+    let a = apply(b"foo foo\nfoo\n", &edits, &Options::new()).unwrap();
+    assert_eq!(a.text, b"bar bar\nbar\n");
+    assert_eq!(a.edits[0].occurrences.len(), 3);
+    // Occurrences that differ only invisibly are all replaced.
+    let edits = [Edit::new("x = 1;", "x = 2;").replace_all(true)];
+    let a = apply(b"x = 1;\nx = 1;  \n", &edits, &Options::new()).unwrap();
+    assert_eq!(a.text, b"x = 2;\nx = 2;  \n");
+    // Overlapping candidates are taken left to right.
+    let a = apply(b"aaa", &[Edit::new("aa", "b").replace_all(true)], &Options::new()).unwrap();
+    assert_eq!(a.text, b"ba");
+}
+
+#[test]
+fn errors() {
+    assert!(matches!(
+        edit1("abc", "", "x"),
+        Err(EditError::EmptyOldText { index: 0 })
+    ));
+    let err = edit1(
+        "fn main() {\n    let x = 1;\n}\n",
+        "    let x = 2;\n",
+        "    let x = 3;\n",
+    )
+    .unwrap_err();
+    assert_eq!(err.code(), "not_found");
+    assert!(err.to_string().contains("line"), "{err}");
+    let err = edit1("abc\n", "abc", "abc").unwrap_err();
+    assert!(matches!(err, EditError::NoChange { index: 0, line: 1 }));
+    let edits = [Edit::new("abc", "x"), Edit::new("bcd", "y")];
+    let err = apply(b"abcd\n", &edits, &Options::new()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            EditError::Overlap {
+                first: 0,
+                second: 1,
+                line: 1
+            }
+        ),
+        "{err:?}"
+    );
+    assert_eq!(err.code(), "overlap");
+}
+
+#[test]
+fn edits_match_the_original_not_each_other() {
+    let edits = [Edit::new("a", "b"), Edit::new("b", "c")];
+    let a = apply(b"a\nb\n", &edits, &Options::new()).unwrap();
+    assert_eq!(a.text, b"b\nc\n");
+}
+
+#[test]
+fn max_strategy_caps_the_tiers() {
+    let opts = Options::new().max_strategy(Strategy::Exact);
+    let err = apply("a\u{a0}b\n".as_bytes(), &[Edit::new("a b", "c")], &opts).unwrap_err();
+    assert_eq!(err.code(), "not_found");
+}
+
+#[test]
+fn invalid_utf8_is_carried_through() {
+    let text = b"caf\xe9 = 1;\nname = \"x\";\n";
+    assert_eq!(
+        edit1_bytes(text, "name = \"x\";", "name = \"y\";").unwrap(),
+        b"caf\xe9 = 1;\nname = \"y\";\n"
+    );
+    // An edit next to the invalid byte, oldText copied from lossy output.
+    assert_eq!(
+        edit1_bytes(text, "caf\u{FFFD} = 1;", "caf\u{FFFD} = 2;").unwrap(),
+        b"caf\xe9 = 2;\nname = \"x\";\n"
+    );
+    // newText never fabricates U+FFFD in text it rewrites.
+    let err = edit1_bytes(text, "caf\u{FFFD} = 1;", "completely \u{FFFD} different").unwrap_err();
+    assert_eq!(err.code(), "invalid_input");
+}
+
+#[test]
+fn legacy_8bit_files_refuse_non_ascii_insertions() {
+    let latin1 = b"caf\xe9\nname\n";
+    assert_eq!(edit1_bytes(latin1, "name", "nom").unwrap(), b"caf\xe9\nnom\n");
+    let err = edit1_bytes(latin1, "name", "n\u{e9}e").unwrap_err();
+    assert!(matches!(err, EditError::LegacyEncoding { .. }));
+    // A UTF-8 file with one stray byte is not legacy.
+    assert!(edit1_bytes(b"\xc3\xa9\xff\nname\n", "name", "n\u{e9}e").is_ok());
+}
+
+#[test]
+fn final_newline_presence_is_kept() {
+    assert_eq!(edit1("a\nb", "b", "c").unwrap(), "a\nc");
+    assert_eq!(edit1("a\r\nb", "a\nb", "x\ny\nz").unwrap(), "x\r\ny\r\nz");
+}
+
+#[test]
+fn line_numbers_are_reported() {
+    let a = apply(b"l1\nl2\nl3\nl4\n", &[Edit::new("l3\n", "x\ny\n")], &Options::new()).unwrap();
+    let o = &a.edits[0].occurrences[0];
+    assert_eq!(o.old_lines, (3, 3));
+    assert_eq!(o.new_lines, (3, 4));
+}
+
+#[test]
+fn matches_inside_a_combined_character_are_refused() {
+    // "fi" occurs only inside the ligature: no exact counterpart, so not found rather than widened.
+    let err = edit1("e\u{FB01}x\n", "i", "j").unwrap_err();
+    assert_eq!(err.code(), "not_found");
+}
+
+#[test]
+fn identical_neighbour_lines_keep_their_terminators() {
+    let file = b"\nkaz\rkaz\nkaz\nkaz\n";
+    let a = apply(
+        file,
+        &[Edit::new("kaz\nkaz\nkaz\nkaz", "kaz\nkx = 1;z\nkaz\nkaz")],
+        &Options::new(),
+    )
+    .unwrap();
+    assert_eq!(String::from_utf8_lossy(&a.text), "\nkaz\rkx = 1;z\nkaz\nkaz\n");
+}

@@ -1,0 +1,227 @@
+//! The byte-faithfulness properties, over arbitrary content.
+//!
+//! Files are built from a planted target (the text a model means, rendered with what a model cannot
+//! see or gets wrong: CRLF/CR/LF, trailing blanks, no-break spaces, typographic quotes and dashes,
+//! NFKC forms) inside arbitrary surroundings (random bytes, invalid UTF-8, BOMs, multi-byte text)
+//! that cannot contain the needle. Whatever the engine does, it must never change a byte outside the
+//! target, a line the model left alone must come back byte for byte, and the patch must reproduce
+//! the result. Set PROPTEST_CASES for longer runs (see the README).
+
+mod common;
+use common::*;
+use proptest::prelude::*;
+use surgical_core::{apply, Edit, Options};
+
+/// Surroundings: no ASCII letters, so the needle (which has letters) cannot occur there.
+fn surroundings() -> impl Strategy<Value = Vec<u8>> {
+    let piece = prop_oneof![
+        Just(b"\n".to_vec()),
+        Just(b"\r\n".to_vec()),
+        Just(b"\r".to_vec()),
+        Just(b"  ".to_vec()),
+        Just(b"\t".to_vec()),
+        Just(b"123 = {};".to_vec()),
+        Just("\u{a0}".as_bytes().to_vec()),
+        Just("\u{e9}\u{4e2d}\u{1f600}".as_bytes().to_vec()),
+        Just("\u{2014}\u{201c}".as_bytes().to_vec()),
+        Just(b"\xff\xfe".to_vec()),
+        Just(b"\xe2\x82".to_vec()),
+        Just(b"\xef\xbb\xbf".to_vec()),
+        Just("\u{301}".as_bytes().to_vec()),
+        prop::collection::vec(
+            any::<u8>().prop_filter("no letters", |b| !b.is_ascii_alphabetic()),
+            0..6
+        ),
+    ];
+    prop::collection::vec(piece, 0..12).prop_map(|v| v.concat())
+}
+
+/// A target line as the model writes it: words of letters and ASCII punctuation.
+fn model_line() -> impl Strategy<Value = String> {
+    let word = prop_oneof![
+        "[a-z]{1,6}",
+        Just("\"q\"".to_string()),
+        Just("'s'".to_string()),
+        Just("a-b".to_string()),
+        Just("x = 1;".to_string()),
+        Just("fi".to_string()),
+    ];
+    prop::collection::vec(word, 1..5).prop_map(|w| format!("k{}z", w.join(" ")))
+}
+
+/// How the file renders one model line: each visible ASCII character may become a look-alike, and
+/// the line may get trailing blanks and any terminator.
+#[derive(Debug, Clone)]
+struct Render {
+    swaps: Vec<bool>,
+    trailing: &'static str,
+    eol: &'static str,
+}
+
+fn render() -> impl Strategy<Value = Render> {
+    (
+        prop::collection::vec(prop::bool::weighted(0.15), 64),
+        prop::sample::select(vec!["", "", " ", "  \t", "\u{a0}"]),
+        prop::sample::select(vec!["\n", "\r\n", "\r"]),
+    )
+        .prop_map(|(swaps, trailing, eol)| Render { swaps, trailing, eol })
+}
+
+fn look_alike(c: char) -> Option<&'static str> {
+    Some(match c {
+        '"' => "\u{201C}",
+        '\'' => "\u{2019}",
+        '-' => "\u{2014}",
+        ' ' => "\u{a0}",
+        'A'..='Z' => return None,
+        'a' => "\u{FF41}", // full-width a (NFKC folds it)
+        _ => return None,
+    })
+}
+
+fn render_line(line: &str, r: &Render) -> String {
+    let mut out = String::new();
+    for (k, c) in line.chars().enumerate() {
+        match look_alike(c) {
+            Some(alt) if r.swaps[k % r.swaps.len()] && k > 0 => out.push_str(alt),
+            _ => out.push(c),
+        }
+    }
+    out.push_str(r.trailing);
+    out
+}
+
+#[derive(Debug, Clone)]
+struct Case {
+    prefix: Vec<u8>,
+    lines: Vec<String>,
+    renders: Vec<Render>,
+    suffix: Vec<u8>,
+    /// Which line the model changes, and into what.
+    changed: usize,
+    replacement: String,
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    (
+        surroundings(),
+        prop::collection::vec((model_line(), render()), 1..5),
+        surroundings(),
+        any::<prop::sample::Index>(),
+        model_line(),
+    )
+        .prop_map(|(prefix, lines, suffix, idx, replacement)| {
+            let changed = idx.index(lines.len());
+            let (lines, renders) = lines.into_iter().unzip();
+            Case {
+                prefix,
+                lines,
+                renders,
+                suffix,
+                changed,
+                replacement,
+            }
+        })
+}
+
+impl Case {
+    /// File bytes, and the byte range of each rendered line (content + trailing + terminator).
+    fn file(&self) -> (Vec<u8>, Vec<std::ops::Range<usize>>) {
+        let mut f = self.prefix.clone();
+        // The target starts on a fresh line so the prefix cannot glue onto it.
+        f.extend_from_slice(b"\n");
+        let mut ranges = Vec::new();
+        for (line, r) in self.lines.iter().zip(&self.renders) {
+            let start = f.len();
+            f.extend_from_slice(render_line(line, r).as_bytes());
+            f.extend_from_slice(r.eol.as_bytes());
+            ranges.push(start..f.len());
+        }
+        f.extend_from_slice(&self.suffix);
+        (f, ranges)
+    }
+
+    fn old_text(&self) -> String {
+        self.lines.join("\n")
+    }
+
+    fn new_text(&self) -> String {
+        let mut lines = self.lines.clone();
+        lines[self.changed] = self.replacement.clone();
+        lines.join("\n")
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// One fuzzy edit: nothing outside the target changes, and the target's lines the model did not
+    /// change come back byte for byte (their look-alikes, trailing blanks and terminators included).
+    #[test]
+    fn fuzzy_edit_is_byte_faithful(c in case()) {
+        let (file, ranges) = c.file();
+        let result = apply_checked(&file, &[Edit::new(c.old_text(), c.new_text())], &Options::new());
+        let applied = match result {
+            Ok(a) => a,
+            Err(e) => {
+                // The needle is planted once; the only acceptable refusal is "no change".
+                prop_assert_eq!(e.code(), "no_change", "{}", e);
+                prop_assert_eq!(&c.lines[c.changed], &c.replacement);
+                return Ok(());
+            }
+        };
+        let out = &applied.text;
+        let changed = &ranges[c.changed];
+        // Everything before the changed line, and everything after it, is the original.
+        prop_assert_eq!(&out[..changed.start], &file[..changed.start]);
+        let tail = file.len() - changed.end;
+        prop_assert_eq!(&out[out.len() - tail..], &file[changed.end..]);
+        // The changed line keeps its terminator, unless it was the last of the needle (whose
+        // terminator lies outside the match and so is kept anyway).
+        let eol = c.renders[c.changed].eol.as_bytes();
+        prop_assert!(out[..out.len() - tail].ends_with(eol));
+    }
+
+    /// Arbitrary bytes and arbitrary (ASCII) edits: whatever happens, bytes between edits survive and
+    /// the patch reproduces the result (checked inside apply_checked).
+    #[test]
+    fn arbitrary_bytes_and_edits(file in prop::collection::vec(prop_oneof![any::<u8>(), Just(b'a'), Just(b'\n'), Just(b'\r'), Just(b' ')], 0..200),
+                                 old in "[a \n]{1,4}", new in "[ab \n]{0,4}", all in any::<bool>()) {
+        let _ = apply_checked(&file, &[Edit::new(old, new).replace_all(all)], &Options::new());
+    }
+
+    /// Several edits in one call, each planted once: each lands on its own target only.
+    #[test]
+    fn many_edits_are_independent(cases in prop::collection::vec(case(), 1..4)) {
+        let mut file = Vec::new();
+        let mut edits = Vec::new();
+        let mut spans = Vec::new();
+        for (k, c) in cases.iter().enumerate() {
+            // Make each needle unique with a numbered marker line right after it.
+            let mut c = c.clone();
+            c.lines.push(format!("mark{k}x"));
+            c.renders.push(Render { swaps: vec![false], trailing: "", eol: "\n" });
+            let base = file.len();
+            file.extend_from_slice(&c.file().0);
+            spans.push(base..file.len());
+            edits.push(Edit::new(c.old_text(), c.new_text()));
+        }
+        match apply_checked(&file, &edits, &Options::new()) {
+            Ok(a) => {
+                for e in &a.edits {
+                    for o in &e.occurrences {
+                        prop_assert!(o.old.start >= spans[e.index].start && o.old.end <= spans[e.index].end);
+                    }
+                }
+            }
+            Err(e) => prop_assert!(matches!(e.code(), "no_change" | "ambiguous"), "{}", e),
+        }
+    }
+}
+
+#[test]
+fn utf8_bom_is_just_bytes_to_the_core() {
+    // The file layer strips the BOM; even if it reaches the core, it is never touched.
+    let a = apply(b"\xef\xbb\xbfa\nb\n", &[Edit::new("b", "c")], &Options::new()).unwrap();
+    assert_eq!(a.text, b"\xef\xbb\xbfa\nc\n");
+}

@@ -1,0 +1,79 @@
+/*!
+The file layer of surgical: read a file, decode it to UTF-8 for editing,
+encode the edited text back, and write it atomically.
+
+Everything here serves one promise: every byte an edit does not target is
+written back identical. So this crate never guesses and never repairs.
+Encodings are told apart only by byte-order marks, bytes that are not valid
+UTF-8 are carried through untouched, and content that cannot be decoded
+exactly (UTF-32, malformed UTF-16, binary data) is refused with an error
+instead of being decoded lossily.
+
+# Overview
+
+* [`read`] (or [`read_with_limit`]) returns a file's raw bytes and a
+  [`FileInfo`] recording where it really lives (symlinks resolved) and its
+  mode and owner.
+* [`decode`] turns those bytes into a [`Decoded`]: the [`Encoding`] plus
+  the text as UTF-8 without any byte-order mark. [`read_decoded`] does both
+  steps.
+* [`encode`] is the exact inverse of [`decode`]: for any `bytes` that
+  decode, `encode(d.encoding, &d.text)` gives back `bytes`.
+* [`write_atomic`] replaces the file through a temporary file and a rename,
+  keeping its mode (and owner, when possible), then reads it back to check.
+* Every failure is an [`FsError`], whose message names the path, says what
+  happened and what to do, and whose [`FsError::code`] is a stable tag.
+
+This crate is Unix only.
+
+# Example
+
+Read a UTF-8 file with a byte-order mark and CRLF line endings, change one
+word and write it back; the BOM and the line endings survive untouched.
+
+```
+use surgical_fs::{encode, read_decoded, write_atomic, Encoding};
+
+let dir = tempfile::tempdir()?;
+let path = dir.path().join("greeting.txt");
+std::fs::write(&path, b"\xEF\xBB\xBFhello world\r\n")?;
+
+let (info, decoded) = read_decoded(&path)?;
+assert_eq!(decoded.encoding, Encoding::Utf8Bom);
+assert_eq!(decoded.text, b"hello world\r\n");
+
+let mut text = decoded.text;
+text.splice(..5, b"howdy".iter().copied());
+write_atomic(&info, &encode(decoded.encoding, &text)?)?;
+
+assert_eq!(std::fs::read(&path)?, b"\xEF\xBB\xBFhowdy world\r\n");
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+
+Errors explain themselves:
+
+```
+use surgical_fs::read;
+
+let dir = tempfile::tempdir()?;
+let err = read(dir.path()).unwrap_err();
+assert_eq!(err.code(), "not_a_file");
+assert!(err.to_string().ends_with(
+    "is a directory, not a file; give the path of a file inside it",
+));
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+*/
+
+#![deny(missing_docs)]
+
+#[cfg(not(unix))]
+compile_error!("surgical-fs supports Unix only");
+
+mod encoding;
+mod error;
+mod file;
+
+pub use crate::encoding::{decode, encode, Decoded, Encoding};
+pub use crate::error::FsError;
+pub use crate::file::{read, read_decoded, read_with_limit, write_atomic, FileInfo, DEFAULT_SIZE_LIMIT};
