@@ -1,1 +1,225 @@
-fn main() {}
+//! The `surgical` command: the machine interface (`surgical call`), an edit command for people,
+//! and a demo of the promise.
+
+mod demo;
+
+use std::io::{IsTerminal, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use serde_json::{json, Value};
+use surgical_tool::{call, ToolResult};
+
+const ABOUT: &str = "Byte-faithful edits for coding agents.
+
+surgical finds what each edit targets (exactly, or through line endings, trailing whitespace, \
+quotes, dashes and special spaces a model cannot see or gets wrong), applies it, and writes back \
+every byte the edit does not target unchanged: CRLF, lone CR, mixed endings, BOMs, UTF-16, invalid \
+UTF-8, smart quotes, no-break spaces, trailing whitespace. Inside a fuzzy match only what the model \
+changed is changed; the file's own characters stay. Diffs and patches are computed from the real \
+bytes before and after.";
+
+const AFTER: &str = "Examples:
+  surgical demo
+  echo '{\"path\":\"src/x.ts\",\"edits\":[{\"oldText\":\"a\",\"newText\":\"b\"}]}' | surgical call edit --root .
+  surgical edit src/x.ts --old 'return 2;' --new 'return 3;' --dry-run
+  surgical edit src/x.ts --edits edits.json
+
+Exit status: 0 when the edit applied, 1 when the tool reports an error (the file is untouched), \
+2 for usage errors.";
+
+#[derive(Parser)]
+#[command(name = "surgical", version, about = ABOUT, after_help = AFTER, max_term_width = 100)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Machine interface: read a tool call as JSON on stdin, print the result object as JSON.
+    ///
+    /// The edit call is {"path": "...", "edits": [{"oldText": "...", "newText": "...", "replaceAll"?: bool}]},
+    /// or a single top-level oldText/newText; aliases file_path, old_string/new_string and
+    /// oldString/newString are accepted; optional "dryRun", "maxStrategy" (exact, trailing_whitespace,
+    /// unicode) and "expectedHash". The result is {"ok": true, "text", "path", "diff", "patch",
+    /// "firstChangedLine", "edits": [{"index", "strategy", "startLine", "endLine", ...}], ...} or
+    /// {"ok": false, "text", "error": {"code", "message", "editIndex"?}}.
+    Call(CallArgs),
+    /// Edit a file from the command line and show a colored diff.
+    Edit(EditArgs),
+    /// Replay the seed bug report's scenario on a sample file and show the faithful result.
+    Demo(DemoArgs),
+}
+
+#[derive(Args)]
+struct CallArgs {
+    /// The tool to call.
+    #[arg(value_parser = clap::builder::PossibleValuesParser::new(surgical_tool::TOOLS))]
+    tool: String,
+    /// Directory that relative paths in the call resolve against.
+    #[arg(long, default_value = ".")]
+    root: PathBuf,
+}
+
+#[derive(Args)]
+struct EditArgs {
+    /// The file to edit.
+    file: PathBuf,
+    /// The text to replace (copied from the file; line breaks match any line ending).
+    #[arg(long, requires = "new", conflicts_with = "edits", allow_hyphen_values = true)]
+    old: Option<String>,
+    /// The replacement text.
+    #[arg(long, requires = "old", allow_hyphen_values = true)]
+    new: Option<String>,
+    /// Replace every occurrence of --old instead of requiring exactly one.
+    #[arg(long, requires = "old")]
+    replace_all: bool,
+    /// A JSON file with the edits: an array of {"oldText", "newText"} or an object with "edits".
+    #[arg(long, value_name = "FILE.json", required_unless_present = "old")]
+    edits: Option<PathBuf>,
+    /// Show what would change without writing.
+    #[arg(long)]
+    dry_run: bool,
+    /// The loosest matching tier allowed: exact, trailing_whitespace or unicode.
+    #[arg(long, value_name = "TIER", value_parser = ["exact", "trailing_whitespace", "unicode"])]
+    max_strategy: Option<String>,
+    /// Print the JSON result object instead of a diff.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct DemoArgs {
+    /// Where to write the sample file (default: a new temporary directory).
+    #[arg(long)]
+    dir: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Call(args) => run_call(args),
+        Command::Edit(args) => run_edit(args),
+        Command::Demo(args) => demo::run(args.dir),
+    }
+}
+
+fn exit_for(result: &ToolResult) -> ExitCode {
+    if result.is_ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+fn run_call(args: CallArgs) -> ExitCode {
+    let mut input = Vec::new();
+    let result = match std::io::stdin().read_to_end(&mut input) {
+        Err(e) => ToolResult::Error(surgical_tool::ToolError::new(
+            "io",
+            format!("could not read stdin: {e}"),
+        )),
+        Ok(_) => match std::str::from_utf8(&input) {
+            Err(e) => ToolResult::Error(surgical_tool::ToolError::invalid_input(format!(
+                "the tool call on stdin is not valid UTF-8 ({e})"
+            ))),
+            Ok(text) => match serde_json::from_str::<Value>(text) {
+                Err(e) => ToolResult::Error(surgical_tool::ToolError::invalid_input(format!(
+                    "the tool call on stdin is not valid JSON: {e}"
+                ))),
+                Ok(v) => call(&args.tool, &v, &args.root),
+            },
+        },
+    };
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{}", result.to_json());
+    exit_for(&result)
+}
+
+fn usage_error(message: &str) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(2)
+}
+
+fn run_edit(args: EditArgs) -> ExitCode {
+    let path = args.file.to_string_lossy().into_owned();
+    let mut request = match (&args.old, &args.new, &args.edits) {
+        (Some(old), Some(new), _) => {
+            json!({"path": path, "oldText": old, "newText": new, "replaceAll": args.replace_all})
+        }
+        (_, _, Some(file)) => {
+            let text = match std::fs::read_to_string(file) {
+                Ok(t) => t,
+                Err(e) => return usage_error(&format!("cannot read {}: {e}", file.display())),
+            };
+            match serde_json::from_str::<Value>(&text) {
+                Ok(Value::Array(edits)) => json!({"path": path, "edits": edits}),
+                Ok(Value::Object(mut obj)) => {
+                    obj.insert("path".into(), Value::String(path.clone()));
+                    Value::Object(obj)
+                }
+                Ok(_) => return usage_error(&format!("{}: expected an array of edits or an object", file.display())),
+                Err(e) => return usage_error(&format!("{} is not valid JSON: {e}", file.display())),
+            }
+        }
+        _ => return usage_error("give --old and --new, or --edits FILE.json"),
+    };
+    if args.dry_run {
+        request["dryRun"] = Value::Bool(true);
+    }
+    if let Some(tier) = &args.max_strategy {
+        request["maxStrategy"] = Value::String(tier.clone());
+    }
+    let result = call("edit", &request, std::path::Path::new("."));
+    if args.json {
+        println!("{}", result.to_json());
+        return exit_for(&result);
+    }
+    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    match &result {
+        ToolResult::Edit(s) => {
+            let mut out = std::io::stdout().lock();
+            let (summary, _) = s.text.split_once("\n\n").unwrap_or((&s.text, ""));
+            let _ = writeln!(out, "{}\n", paint(summary, "1", color));
+            let _ = write!(out, "{}", colored_diff(&s.diff, color));
+        }
+        ToolResult::Error(e) => {
+            eprintln!(
+                "{} {}",
+                paint(&format!("error ({}):", e.code), "1;31", color),
+                e.message
+            );
+        }
+    }
+    exit_for(&result)
+}
+
+fn paint(text: &str, code: &str, color: bool) -> String {
+    if color {
+        format!("\x1b[{code}m{text}\x1b[0m")
+    } else {
+        text.to_string()
+    }
+}
+
+/// Colors a numbered diff: removed lines red, added lines green, skipped lines dim.
+pub(crate) fn colored_diff(diff: &str, color: bool) -> String {
+    let mut out = String::new();
+    for line in diff.lines() {
+        let code = match line.as_bytes().first() {
+            Some(b'-') => "31",
+            Some(b'+') => "32",
+            _ if line.trim_start().starts_with("...") || line.trim_start().starts_with('\\') => "2",
+            _ => "",
+        };
+        if code.is_empty() || !color {
+            out.push_str(line);
+        } else {
+            out.push_str(&paint(line, code, true));
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -79,7 +79,11 @@ pub(crate) fn align(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[
     let o_keys: Vec<&str> = o_lines.iter().map(|l| l.0).collect();
     let n_keys: Vec<&str> = n_lines.iter().map(|l| l.0).collect();
     let ops = anchored_diff(&o_keys, &n_keys);
-    let mut last_eol = local_eol;
+    let mut last_eol = if s_lines[0].eol.is_empty() {
+        local_eol
+    } else {
+        s_lines[0].eol
+    };
     let mut i = 0;
     while i < ops.len() {
         if let DiffOp::Equal {

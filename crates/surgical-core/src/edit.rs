@@ -359,25 +359,42 @@ fn listing(text: &[u8], hay: &Normalized, starts: &[usize]) -> Vec<(usize, Strin
         .collect()
 }
 
-/// The terminator new lines take at a span: the first one at or after it, else the last before it,
-/// else `\n`. Spans are visited in order, so the forward search is reused (linear overall).
+/// The terminator that new lines take at a span: the one that ends the span's last line in the file
+/// (inside the span or right after it), else the last one before the span, else `\n`. Spans are
+/// visited in order, so the forward search is reused (linear overall).
 struct LocalEol<'a> {
     text: &'a [u8],
     next: Option<Range<usize>>,
-    searched_from: usize,
+    searched_from: Option<usize>,
     last: Option<Option<Range<usize>>>,
 }
 
 impl<'a> LocalEol<'a> {
-    fn at(&mut self, pos: usize) -> &'a [u8] {
+    fn new(text: &'a [u8]) -> Self {
+        LocalEol {
+            text,
+            next: None,
+            searched_from: None,
+            last: None,
+        }
+    }
+
+    fn at(&mut self, span: &Range<usize>) -> &'a [u8] {
         let text = self.text;
-        let stale = match &self.next {
-            Some(t) => t.start < pos,
-            None => pos < self.searched_from,
+        // The span's last line ends inside it when the span ends with a terminator.
+        let from = if span.end > span.start && matches!(text[span.end - 1], b'\n' | b'\r') {
+            crate::lines::prev_terminator(text, span.end).map_or(span.end, |t| t.start)
+        } else {
+            span.end
         };
-        if stale || self.searched_from == usize::MAX {
-            self.next = next_terminator(text, pos);
-            self.searched_from = pos;
+        let fresh = match (&self.next, self.searched_from) {
+            (Some(t), Some(_)) => t.start >= from,
+            (None, Some(searched)) => searched <= from,
+            (_, None) => false,
+        };
+        if !fresh {
+            self.next = next_terminator(text, from);
+            self.searched_from = Some(from);
         }
         if let Some(t) = &self.next {
             return &text[t.clone()];
@@ -425,12 +442,7 @@ fn splice(
         }
     }
 
-    let mut eol = LocalEol {
-        text,
-        next: None,
-        searched_from: usize::MAX,
-        last: None,
-    };
+    let mut eol = LocalEol::new(text);
     let mut out = Vec::with_capacity(text.len() + news.iter().map(|n| n.len()).sum::<usize>());
     let mut old_lines = LineCounter::new(text);
     let mut legacy: Option<bool> = None;
@@ -439,7 +451,7 @@ fn splice(
     let mut cursor = 0;
     for (span, index) in &spans {
         out.extend_from_slice(&text[cursor..span.start]);
-        let local = eol.at(span.start);
+        let local = eol.at(span);
         let fold = resolved[*index].strategy.fold();
         let aligned = align(&text[span.clone()], &olds[*index], &news[*index], fold, local);
         let first_line = old_lines.line_at(span.start);

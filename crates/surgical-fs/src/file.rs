@@ -256,23 +256,37 @@ fn sync_dir(dir: &Path) -> io::Result<()> {
     }
 }
 
+/// Reads the file back in fixed-size chunks (memory stays bounded whatever the file's size) and
+/// compares it with what was written.
 fn verify(target: &Path, expected: &[u8]) -> Result<(), FsError> {
-    let actual = fs::read(target).map_err(|e| io_error(target, OP_VERIFY, e))?;
-    if actual == expected {
-        return Ok(());
-    }
-    let first_diff = actual
-        .iter()
-        .zip(expected)
-        .position(|(a, b)| a != b)
-        .unwrap_or_else(|| actual.len().min(expected.len()));
+    let mut file = File::open(target).map_err(|e| io_error(target, OP_VERIFY, e))?;
+    let mut buf = vec![0u8; 1 << 16];
+    let mut offset = 0usize;
+    let first_diff = loop {
+        let n = match file.read(&mut buf) {
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(io_error(target, OP_VERIFY, e)),
+        };
+        let want = &expected[offset.min(expected.len())..(offset + n).min(expected.len())];
+        if let Some(p) = buf[..n].iter().zip(want).position(|(a, b)| a != b) {
+            break Some(offset + p);
+        }
+        if n == 0 {
+            break (offset != expected.len()).then_some(offset);
+        }
+        if want.len() < n {
+            break Some(offset + want.len());
+        }
+        offset += n;
+    };
+    let Some(first_diff) = first_diff else { return Ok(()) };
     Err(io_error(
         target,
         OP_VERIFY,
         io::Error::other(format!(
-            "verification after write failed: the file holds {} bytes but {} were written, first \
-             difference at byte offset {first_diff}; another process may have written to it",
-            actual.len(),
+            "verification after write failed: the file read back differs from the {} bytes written, first \
+             at byte offset {first_diff}; another process may have written to it",
             expected.len()
         )),
     ))
@@ -628,7 +642,11 @@ mod tests {
         assert_eq!(err.code(), "io");
         let msg = err.to_string();
         assert!(msg.contains("verification after write failed"), "{msg}");
-        assert!(msg.contains("first difference at byte offset 3"), "{msg}");
+        assert!(msg.contains("first at byte offset 3"), "{msg}");
+        let err = verify(&path, b"abcXY").unwrap_err();
+        assert!(err.to_string().contains("first at byte offset 4"), "{err}");
+        let err = verify(&path, b"abc").unwrap_err();
+        assert!(err.to_string().contains("first at byte offset 3"), "{err}");
     }
 
     #[test]

@@ -1,1 +1,157 @@
+//! The tool-call layer of surgical: JSON in, one result object out.
+//!
+//! This crate is what every front end shares — the `surgical call` command line, the MCP server and
+//! the language bindings. It parses tool calls as models really write them ([`parse_edit_request`]),
+//! runs them against the file system through `surgical-fs` and the engine in `surgical-core`, and
+//! returns the result object of the machine interface ([`ToolResult`]), whose field names are a
+//! contract: fields are added, never renamed.
+//!
+//! ```no_run
+//! use serde_json::json;
+//! let result = surgical_tool::call("edit", &json!({
+//!     "path": "src/lib.rs",
+//!     "edits": [{"oldText": "let x = 1;", "newText": "let x = 2;"}]
+//! }), std::path::Path::new("."));
+//! println!("{}", result.to_json());
+//! ```
 
+mod edit;
+mod report;
+mod request;
+
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::Value;
+
+pub use crate::edit::run_edit;
+pub use crate::request::{parse_edit_request, EditRequest};
+
+/// The tools this crate serves.
+pub const TOOLS: [&str; 1] = ["edit"];
+
+/// A failed tool call: a stable code, a message for the model, and what it concerns.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolError {
+    /// `not_found`, `ambiguous`, `overlap`, `no_change`, `empty_old_text`, `file_not_found`,
+    /// `permission_denied`, `not_a_file`, `binary_file`, `unsupported_encoding`, `too_large`,
+    /// `stale`, `invalid_input`, `io`.
+    pub code: &'static str,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edit_index: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// For `ambiguous`: the one-based line of each occurrence listed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<usize>,
+}
+
+impl ToolError {
+    pub fn new(code: &'static str, message: impl Into<String>) -> ToolError {
+        ToolError {
+            code,
+            message: message.into(),
+            edit_index: None,
+            path: None,
+            lines: Vec::new(),
+        }
+    }
+
+    pub fn invalid_input(message: impl Into<String>) -> ToolError {
+        ToolError::new("invalid_input", message)
+    }
+}
+
+/// Where one edit landed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EditReport {
+    pub index: usize,
+    /// The tier that matched: `exact`, `trailing_whitespace` or `unicode`.
+    pub strategy: &'static str,
+    /// One-based lines of the new text in the file after the edit (first occurrence to last).
+    pub start_line: usize,
+    pub end_line: usize,
+    /// One-based lines the edit replaced in the file before it.
+    pub old_start_line: usize,
+    pub old_end_line: usize,
+    /// How many places changed (more than one only with `replaceAll`).
+    pub occurrences: usize,
+    /// What differed between the file and `oldText` and what was done about it, in words.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub normalized: Vec<String>,
+}
+
+/// A successful edit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EditSuccess {
+    /// What the model reads: where each edit landed, what was normalized, and the diff.
+    pub text: String,
+    pub path: String,
+    /// Numbered diff for display (`+NN`/`-NN`/` NN`), invisible changes marked.
+    pub diff: String,
+    /// Unified diff of the file's real bytes; `git apply` reproduces the new file.
+    pub patch: String,
+    pub first_changed_line: Option<usize>,
+    pub edits: Vec<EditReport>,
+    /// `utf-8`, `utf-8-bom`, `utf-16le` or `utf-16be`.
+    pub encoding: &'static str,
+    /// SHA-256 (hex) of the file's bytes before and after.
+    pub hash_before: String,
+    pub hash_after: String,
+    /// True when nothing was written (`dryRun`).
+    pub dry_run: bool,
+}
+
+/// The result object of every tool call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ToolResult {
+    Edit(Box<EditSuccess>),
+    Error(ToolError),
+}
+
+impl ToolResult {
+    pub fn is_ok(&self) -> bool {
+        !matches!(self, ToolResult::Error(_))
+    }
+
+    /// The text a model should read.
+    pub fn text(&self) -> String {
+        match self {
+            ToolResult::Edit(s) => s.text.clone(),
+            ToolResult::Error(e) => format!("Error ({}): {}", e.code, e.message),
+        }
+    }
+
+    /// The JSON object of the machine interface: `{"ok": true, ...}` or
+    /// `{"ok": false, "text": ..., "error": {"code", "message", "editIndex"?, ...}}`.
+    pub fn to_json(&self) -> Value {
+        match self {
+            ToolResult::Edit(s) => {
+                let mut v = serde_json::to_value(s).expect("serializable");
+                v.as_object_mut()
+                    .expect("object")
+                    .insert("ok".into(), Value::Bool(true));
+                v
+            }
+            ToolResult::Error(e) => serde_json::json!({"ok": false, "text": self.text(), "error": e}),
+        }
+    }
+}
+
+/// Runs tool `name` with JSON `input`, resolving relative paths against `root`.
+pub fn call(name: &str, input: &Value, root: &Path) -> ToolResult {
+    match name {
+        "edit" => match parse_edit_request(input) {
+            Ok(req) => run_edit(&req, root),
+            Err(e) => ToolResult::Error(e),
+        },
+        other => ToolResult::Error(ToolError::invalid_input(format!(
+            "unknown tool `{other}`; the tools are: {}",
+            TOOLS.join(", ")
+        ))),
+    }
+}

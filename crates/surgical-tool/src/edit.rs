@@ -1,0 +1,185 @@
+//! The `edit` tool: read, decode, apply, encode, write, verify, report.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use sha2::{Digest, Sha256};
+use surgical_core::{apply, diff, EditError, Options};
+use surgical_fs::{Encoding, FsError};
+
+use crate::report::describe_differences;
+use crate::{EditReport, EditRequest, EditSuccess, ToolError, ToolResult};
+
+/// Runs a parsed `edit` call. Relative paths resolve against `root`. On any error the file is
+/// untouched.
+pub fn run_edit(req: &EditRequest, root: &Path) -> ToolResult {
+    match run(req, root) {
+        Ok(s) => ToolResult::Edit(Box::new(s)),
+        Err(e) => ToolResult::Error(e),
+    }
+}
+
+/// SHA-256 of `bytes`, lowercase hex.
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    let mut s = String::with_capacity(64);
+    for b in digest {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+fn fs_error(e: FsError, shown: &str) -> ToolError {
+    let mut message = e.to_string();
+    if e.code() == "file_not_found" {
+        message.push_str(" To create a new file, use the write tool.");
+    }
+    ToolError {
+        path: Some(shown.to_string()),
+        ..ToolError::new(e.code(), message)
+    }
+}
+
+fn edit_error(e: EditError, shown: &str) -> ToolError {
+    let lines = match &e {
+        EditError::Ambiguous { occurrences, .. } => occurrences.iter().map(|o| o.0).collect(),
+        _ => Vec::new(),
+    };
+    ToolError {
+        code: e.code(),
+        message: format!("{shown}: {e}"),
+        edit_index: Some(e.edit_index()),
+        path: Some(shown.to_string()),
+        lines,
+    }
+}
+
+fn run(req: &EditRequest, root: &Path) -> Result<EditSuccess, ToolError> {
+    let shown = req.path.as_str();
+    let full = root.join(&req.path);
+    let (info, raw) = surgical_fs::read(&full).map_err(|e| fs_error(e, shown))?;
+    let hash_before = sha256_hex(&raw);
+    if let Some(expected) = &req.expected_hash {
+        if !expected.eq_ignore_ascii_case(&hash_before) {
+            return Err(ToolError {
+                path: Some(shown.to_string()),
+                ..ToolError::new(
+                    "stale",
+                    format!(
+                        "{shown} changed since you read it (its hash is now {hash_before}, you expected {expected}). \
+                         Read it again and redo the edit against what it holds now."
+                    ),
+                )
+            });
+        }
+    }
+    let decoded = surgical_fs::decode(raw).map_err(|e| fs_error(e.with_path(Path::new(shown)), shown))?;
+    let encoding = decoded.encoding;
+    let options = Options::new().max_strategy(req.max_strategy.unwrap_or(surgical_core::Strategy::Unicode));
+    let applied = apply(&decoded.text, &req.edits, &options).map_err(|e| edit_error(e, shown))?;
+    let new_raw: Cow<'_, [u8]> = match encoding {
+        Encoding::Utf8 => Cow::Borrowed(&applied.text),
+        other => Cow::Owned(surgical_fs::encode(other, &applied.text).map_err(|e| fs_error(e, shown))?),
+    };
+    if !req.dry_run {
+        surgical_fs::write_atomic(&info, &new_raw).map_err(|e| fs_error(e, shown))?;
+    }
+    let hash_after = sha256_hex(&new_raw);
+
+    let changes = applied.changes();
+    let shown_diff = diff::numbered_diff(&decoded.text, &applied.text, &changes);
+    // The patch is of the bytes on disk, so `git apply` works on the file itself (BOM included);
+    // UTF-16 files get a patch of their text, since patches are UTF-8.
+    let patch = match encoding {
+        Encoding::Utf8Bom => {
+            let bom = encoding.bom();
+            let mut old_raw = Vec::with_capacity(bom.len() + decoded.text.len());
+            old_raw.extend_from_slice(bom);
+            old_raw.extend_from_slice(&decoded.text);
+            let shifted: Vec<_> = changes
+                .iter()
+                .map(|(o, n)| {
+                    (
+                        o.start + bom.len()..o.end + bom.len(),
+                        n.start + bom.len()..n.end + bom.len(),
+                    )
+                })
+                .collect();
+            diff::unified_patch(&old_raw, &new_raw, &shifted, shown)
+        }
+        _ => diff::unified_patch(&decoded.text, &applied.text, &changes, shown),
+    };
+
+    let reports: Vec<EditReport> = applied
+        .edits
+        .iter()
+        .map(|e| {
+            let first = e.occurrences.first().expect("an applied edit has an occurrence");
+            let last = e.occurrences.last().expect("an applied edit has an occurrence");
+            EditReport {
+                index: e.index,
+                strategy: e.strategy.name(),
+                start_line: first.new_lines.0,
+                end_line: last.new_lines.1,
+                old_start_line: first.old_lines.0,
+                old_end_line: last.old_lines.1,
+                occurrences: e.occurrences.len(),
+                normalized: describe_differences(&e.differences),
+            }
+        })
+        .collect();
+
+    let mut text = String::new();
+    let n = reports.len();
+    let _ = writeln!(
+        text,
+        "{} {shown}: {n} edit{} applied{}.",
+        if req.dry_run {
+            "Dry run, nothing written. Would edit"
+        } else {
+            "Edited"
+        },
+        if n == 1 { "" } else { "s" },
+        if encoding == Encoding::Utf8 {
+            String::new()
+        } else {
+            format!(" (file encoding {} kept)", encoding.name())
+        }
+    );
+    for r in &reports {
+        let lines = if r.start_line == r.end_line {
+            format!("line {}", r.start_line)
+        } else {
+            format!("lines {}-{}", r.start_line, r.end_line)
+        };
+        let times = if r.occurrences > 1 {
+            format!(", {} occurrences", r.occurrences)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            text,
+            "edits[{}]: now at {lines} (matched {}{times}).",
+            r.index, r.strategy
+        );
+        for note in &r.normalized {
+            let _ = writeln!(text, "  {note}");
+        }
+    }
+    text.push('\n');
+    text.push_str(&shown_diff.text);
+
+    Ok(EditSuccess {
+        text,
+        path: shown.to_string(),
+        diff: shown_diff.text,
+        patch,
+        first_changed_line: shown_diff.first_changed_line,
+        edits: reports,
+        encoding: encoding.name(),
+        hash_before,
+        hash_after,
+        dry_run: req.dry_run,
+    })
+}

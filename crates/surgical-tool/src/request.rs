@@ -1,0 +1,199 @@
+//! Parsing tool-call JSON the way models really write it.
+
+use serde_json::{Map, Value};
+use surgical_core::{Edit, Strategy};
+
+use crate::ToolError;
+
+/// A parsed `edit` tool call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EditRequest {
+    /// The path as the model gave it (relative to the root, or absolute).
+    pub path: String,
+    pub edits: Vec<Edit>,
+    /// Compute everything, write nothing.
+    pub dry_run: bool,
+    /// The loosest matching tier allowed (`maxStrategy`).
+    pub max_strategy: Option<Strategy>,
+    /// The file's SHA-256 (hex) as the caller last saw it; the edit fails with `stale` if it changed.
+    pub expected_hash: Option<String>,
+}
+
+const PATH_KEYS: [&str; 4] = ["path", "file_path", "filePath", "file"];
+const OLD_KEYS: [&str; 6] = ["oldText", "old_text", "old_string", "oldString", "old_str", "old"];
+const NEW_KEYS: [&str; 6] = ["newText", "new_text", "new_string", "newString", "new_str", "new"];
+const ALL_KEYS: [&str; 2] = ["replaceAll", "replace_all"];
+
+fn invalid(message: impl Into<String>) -> ToolError {
+    ToolError::invalid_input(message)
+}
+
+/// The first of `keys` present in `obj`, with the key used.
+fn pick<'a>(obj: &'a Map<String, Value>, keys: &[&'static str]) -> Option<(&'static str, &'a Value)> {
+    keys.iter().find_map(|k| obj.get(*k).map(|v| (*k, v)))
+}
+
+fn string(obj: &Map<String, Value>, keys: &[&'static str], what: &str) -> Result<Option<String>, ToolError> {
+    match pick(obj, keys) {
+        None | Some((_, Value::Null)) => Ok(None),
+        Some((_, Value::String(s))) => Ok(Some(s.clone())),
+        Some((k, v)) => Err(invalid(format!("{what}: `{k}` must be a string, not {}", kind(v)))),
+    }
+}
+
+fn boolean(obj: &Map<String, Value>, keys: &[&'static str], what: &str) -> Result<bool, ToolError> {
+    match pick(obj, keys) {
+        None | Some((_, Value::Null)) => Ok(false),
+        Some((_, Value::Bool(b))) => Ok(*b),
+        // Models sometimes quote booleans.
+        Some((_, Value::String(s))) if s == "true" || s == "false" => Ok(s == "true"),
+        Some((k, v)) => Err(invalid(format!("{what}: `{k}` must be true or false, not {}", kind(v)))),
+    }
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn one_edit(obj: &Map<String, Value>, what: &str) -> Result<Option<Edit>, ToolError> {
+    let old = string(obj, &OLD_KEYS, what)?;
+    let new = string(obj, &NEW_KEYS, what)?;
+    let replace_all = boolean(obj, &ALL_KEYS, what)?;
+    match (old, new) {
+        (None, None) => Ok(None),
+        (Some(_), None) => Err(invalid(format!(
+            "{what}: newText is missing. Give newText (an empty string deletes oldText)."
+        ))),
+        (None, Some(_)) => Err(invalid(format!("{what}: oldText is missing."))),
+        (Some(o), Some(n)) => Ok(Some(Edit::new(o, n).replace_all(replace_all))),
+    }
+}
+
+/// Parses an `edit` call: `{"path", "edits": [{"oldText", "newText", "replaceAll"?}]}`, or a single
+/// top-level `oldText`/`newText`; `edits` may be a JSON string; aliases `file_path`,
+/// `old_string`/`new_string`, `oldString`/`newString` are accepted; unknown keys are ignored.
+pub fn parse_edit_request(value: &Value) -> Result<EditRequest, ToolError> {
+    let obj = value
+        .as_object()
+        .ok_or_else(|| invalid(format!("the edit call must be a JSON object, not {}", kind(value))))?;
+    let path = string(obj, &PATH_KEYS, "path")?
+        .filter(|p| !p.is_empty())
+        .ok_or_else(|| invalid("path is missing: give the path of the file to edit (\"path\": \"src/main.rs\")."))?;
+
+    let mut edits = Vec::new();
+    let parsed_string;
+    let list = match obj.get("edits") {
+        None | Some(Value::Null) => None,
+        Some(Value::Array(a)) => Some(a),
+        Some(Value::String(s)) => {
+            parsed_string = serde_json::from_str::<Value>(s).map_err(|e| {
+                invalid(format!(
+                    "edits is a string but not valid JSON ({e}); send edits as an array"
+                ))
+            })?;
+            match &parsed_string {
+                Value::Array(a) => Some(a),
+                other => return Err(invalid(format!("edits must be an array, not {}", kind(other)))),
+            }
+        }
+        Some(other) => {
+            return Err(invalid(format!(
+                "edits must be an array of {{oldText, newText}}, not {}",
+                kind(other)
+            )))
+        }
+    };
+    if let Some(list) = list {
+        for (i, item) in list.iter().enumerate() {
+            let what = format!("edits[{i}]");
+            let o = item
+                .as_object()
+                .ok_or_else(|| invalid(format!("{what} must be an object, not {}", kind(item))))?;
+            match one_edit(o, &what)? {
+                Some(e) => edits.push(e),
+                None => return Err(invalid(format!("{what} has no oldText/newText."))),
+            }
+        }
+    }
+    if let Some(top) = one_edit(obj, "the call")? {
+        if !edits.is_empty() {
+            return Err(invalid(
+                "give either edits or a single top-level oldText/newText, not both",
+            ));
+        }
+        edits.push(top);
+    }
+    if edits.is_empty() {
+        return Err(invalid(
+            "no edits: give edits: [{\"oldText\": ..., \"newText\": ...}] or a top-level oldText/newText",
+        ));
+    }
+
+    let max_strategy = match string(obj, &["maxStrategy", "max_strategy"], "maxStrategy")? {
+        None => None,
+        Some(name) => Some(Strategy::from_name(&name).ok_or_else(|| {
+            let names: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
+            invalid(format!(
+                "maxStrategy `{name}` is not a tier; use one of {}",
+                names.join(", ")
+            ))
+        })?),
+    };
+    Ok(EditRequest {
+        path,
+        edits,
+        dry_run: boolean(obj, &["dryRun", "dry_run"], "dryRun")?,
+        max_strategy,
+        expected_hash: string(obj, &["expectedHash", "expected_hash"], "expectedHash")?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn shapes_models_send() {
+        let r = parse_edit_request(&json!({"path": "a", "edits": [{"oldText": "x", "newText": "y"}]})).unwrap();
+        assert_eq!(r.edits, vec![Edit::new("x", "y")]);
+        let r =
+            parse_edit_request(&json!({"file_path": "a", "old_string": "x", "new_string": "y", "replace_all": true}))
+                .unwrap();
+        assert_eq!(r.edits, vec![Edit::new("x", "y").replace_all(true)]);
+        let r = parse_edit_request(&json!({"path": "a", "oldString": "x", "newString": ""})).unwrap();
+        assert_eq!(r.edits, vec![Edit::new("x", "")]);
+        let r = parse_edit_request(
+            &json!({"path": "a", "edits": "[{\"oldText\":\"x\",\"newText\":\"y\",\"replaceAll\":true}]", "extra": 1}),
+        )
+        .unwrap();
+        assert_eq!(r.edits, vec![Edit::new("x", "y").replace_all(true)]);
+    }
+
+    #[test]
+    fn wrong_shapes_are_invalid_input() {
+        for bad in [
+            json!([]),
+            json!({"edits": []}),
+            json!({"path": "a"}),
+            json!({"path": 3, "oldText": "x", "newText": "y"}),
+            json!({"path": "a", "oldText": "x"}),
+            json!({"path": "a", "oldText": 1, "newText": "y"}),
+            json!({"path": "a", "edits": "not json"}),
+            json!({"path": "a", "edits": [1]}),
+            json!({"path": "a", "edits": {"oldText": "x"}}),
+            json!({"path": "a", "oldText": "x", "newText": "y", "replaceAll": 2}),
+            json!({"path": "a", "oldText": "x", "newText": "y", "maxStrategy": "loose"}),
+        ] {
+            let err = parse_edit_request(&bad).unwrap_err();
+            assert_eq!(err.code, "invalid_input", "{bad}");
+        }
+    }
+}
