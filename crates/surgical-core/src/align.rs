@@ -118,8 +118,7 @@ pub(crate) fn align(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[
         }
         let pairs = pair_lines(&o_keys[o_start..o_end], &n_keys[n_start..n_end]);
         let mut next_pair = 0;
-        for n in n_start..n_end {
-            let (text, nl) = n_lines[n];
+        for (n, &(text, nl)) in n_lines.iter().enumerate().take(n_end).skip(n_start) {
             // A new line takes the terminator of the file line it stands in for, if any.
             let replaced = o_start + (n - n_start);
             let landing = if replaced < o_end && !s_lines[replaced].eol.is_empty() {
@@ -337,7 +336,7 @@ fn split_trailing(line: &[u8]) -> (&[u8], &[u8]) {
 }
 
 fn last_char(bytes: &[u8]) -> Option<char> {
-    let start = bytes.len().checked_sub(4).unwrap_or(0);
+    let start = bytes.len().saturating_sub(4);
     (start..bytes.len()).find_map(|i| {
         std::str::from_utf8(&bytes[i..]).ok().and_then(|s| {
             let mut cs = s.chars();

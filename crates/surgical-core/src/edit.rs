@@ -170,7 +170,7 @@ fn needle(old: &str, fold: Fold) -> Needle {
     let n = normalize(old.as_bytes(), fold);
     let needs_line_end = fold.trim_trailing && !n.text.ends_with('\n') && {
         let (_, tail) = old.rsplit_once('\n').unwrap_or(("", old));
-        tail.ends_with(|c| crate::fold::is_line_blank(c))
+        tail.ends_with(crate::fold::is_line_blank)
     };
     Needle {
         text: n.text,
@@ -418,6 +418,9 @@ fn is_legacy_8bit(text: &[u8]) -> bool {
     invalid
 }
 
+/// One occurrence spliced: edit index, old range, new range, old lines, differences.
+type Placed = (usize, Range<usize>, Range<usize>, (usize, usize), Vec<Difference>);
+
 fn splice(
     text: &[u8],
     resolved: &[Resolved],
@@ -447,7 +450,7 @@ fn splice(
     let mut old_lines = LineCounter::new(text);
     let mut legacy: Option<bool> = None;
     let mut changed = vec![false; resolved.len()];
-    let mut placed: Vec<(usize, Range<usize>, Range<usize>, (usize, usize), Vec<Difference>)> = Vec::new();
+    let mut placed: Vec<Placed> = Vec::new();
     let mut cursor = 0;
     for (span, index) in &spans {
         out.extend_from_slice(&text[cursor..span.start]);

@@ -247,7 +247,7 @@ fn unsupported(detail: String) -> FsError {
 fn decode_utf16(bytes: &[u8], encoding: Encoding) -> Result<Decoded, FsError> {
     let name = encoding.name().to_uppercase();
     let body = &bytes[2..];
-    if body.len() % 2 != 0 {
+    if !body.len().is_multiple_of(2) {
         return Err(unsupported(format!(
             "it starts with the {name} byte-order mark but has an odd number of bytes ({}), so \
              the last byte (offset {}) is half a code unit: the file is truncated or not {name}; \

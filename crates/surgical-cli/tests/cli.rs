@@ -1,0 +1,179 @@
+//! The `surgical` binary on real files: exit codes, usage errors, metadata, links, dry runs, output.
+
+use std::io::Write;
+use std::os::unix::fs::{symlink, PermissionsExt};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{json, Value};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_surgical"))
+}
+
+fn call(root: &Path, input: &str) -> (Output, Value) {
+    let mut child = bin()
+        .args(["call", "edit", "--root"])
+        .arg(root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let v = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (out, v)
+}
+
+#[test]
+fn success_result_has_the_contract_fields() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("x.ts"), "a\r\nb\r\n").unwrap();
+    let (out, v) = call(
+        dir.path(),
+        r#"{"path": "x.ts", "edits": [{"oldText": "b", "newText": "c"}]}"#,
+    );
+    assert_eq!(out.status.code(), Some(0));
+    for key in [
+        "ok",
+        "text",
+        "path",
+        "diff",
+        "patch",
+        "firstChangedLine",
+        "edits",
+        "hashBefore",
+        "hashAfter",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}: {v}");
+    }
+    assert_eq!(v["firstChangedLine"], json!(2));
+    assert_eq!(
+        v["edits"][0],
+        json!({"index": 0, "strategy": "exact", "startLine": 2, "endLine": 2,
+        "oldStartLine": 2, "oldEndLine": 2, "occurrences": 1})
+    );
+    assert_eq!(std::fs::read(dir.path().join("x.ts")).unwrap(), b"a\r\nc\r\n");
+}
+
+#[test]
+fn tool_errors_exit_1_and_leave_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("x.txt");
+    std::fs::write(&file, "one\ntwo\n").unwrap();
+    let (out, v) = call(dir.path(), r#"{"path": "x.txt", "oldText": "twoo", "newText": "3"}"#);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(v["ok"], json!(false));
+    assert_eq!(v["error"]["code"], json!("not_found"));
+    assert_eq!(v["error"]["editIndex"], json!(0));
+    assert!(v["text"].as_str().unwrap().contains("Closest region"), "{v}");
+    assert_eq!(std::fs::read(&file).unwrap(), b"one\ntwo\n");
+
+    let (out, v) = call(dir.path(), "{not json");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(v["error"]["code"], json!("invalid_input"));
+    let (_, v) = call(dir.path(), r#"{"path": "missing.txt", "oldText": "a", "newText": "b"}"#);
+    assert_eq!(v["error"]["code"], json!("file_not_found"));
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    let (_, v) = call(dir.path(), r#"{"path": "sub", "oldText": "a", "newText": "b"}"#);
+    assert_eq!(v["error"]["code"], json!("not_a_file"));
+    let (_, v) = call(
+        dir.path(),
+        r#"{"path": "x.txt", "oldText": "one", "newText": "1", "expectedHash": "00"}"#,
+    );
+    assert_eq!(v["error"]["code"], json!("stale"));
+    assert_eq!(std::fs::read(&file).unwrap(), b"one\ntwo\n");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(bin().output().unwrap().status.code(), Some(2));
+    assert_eq!(
+        bin().args(["call", "nosuchtool"]).output().unwrap().status.code(),
+        Some(2)
+    );
+    assert_eq!(bin().args(["edit", "f.txt"]).output().unwrap().status.code(), Some(2));
+    assert_eq!(
+        bin()
+            .args(["edit", "f.txt", "--old", "a"])
+            .output()
+            .unwrap()
+            .status
+            .code(),
+        Some(2)
+    );
+    let help = bin().arg("--help").output().unwrap();
+    assert_eq!(help.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&help.stdout).contains("Exit status"));
+}
+
+#[test]
+fn mode_and_symlinks_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("real.sh");
+    std::fs::write(&target, "echo 1\n").unwrap();
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o751)).unwrap();
+    symlink("real.sh", dir.path().join("link.sh")).unwrap();
+    let (out, _) = call(
+        dir.path(),
+        r#"{"path": "link.sh", "oldText": "echo 1", "newText": "echo 2"}"#,
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(std::fs::symlink_metadata(dir.path().join("link.sh"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(std::fs::read(&target).unwrap(), b"echo 2\n");
+    assert_eq!(std::fs::metadata(&target).unwrap().permissions().mode() & 0o7777, 0o751);
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(leftovers.len(), 2, "temp files left behind: {leftovers:?}");
+}
+
+#[test]
+fn edit_command_for_people() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a.txt");
+    std::fs::write(&file, "x = 1   \ny = 2\n").unwrap();
+    let out = bin()
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .args(["edit", "a.txt", "--old", "x = 1", "--new", "x = 10", "--dry-run"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("Dry run"), "{stdout}");
+    assert!(
+        stdout.contains("-1 x = 1···") && stdout.contains("+1 x = 10···"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains('\x1b'), "no color when piped");
+    assert_eq!(std::fs::read(&file).unwrap(), b"x = 1   \ny = 2\n");
+    let out = bin()
+        .current_dir(dir.path())
+        .args(["edit", "a.txt", "--old", "y = 2", "--new", "y = 3"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(std::fs::read(&file).unwrap(), b"x = 1   \ny = 3\n");
+    let out = bin()
+        .current_dir(dir.path())
+        .args(["edit", "a.txt", "--old", "nope", "--new", "y"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not_found"));
+}
+
+#[test]
+fn demo_runs_and_checks_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin().args(["demo", "--dir"]).arg(dir.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(!stdout.contains("NO") && !stdout.contains("UNEXPECTED"), "{stdout}");
+}
