@@ -482,16 +482,14 @@ fn marked(line: &[u8], show_eol: bool) -> String {
     let eol = eol_of(line);
     let content = &line[..line.len() - eol.len()];
     // Where trailing blanks start, in bytes.
-    let mut trail = content.len();
-    let text_end = String::from_utf8_lossy(content);
-    if std::str::from_utf8(content).is_ok() {
-        let trimmed = text_end.trim_end_matches(is_line_blank);
-        trail = trimmed.len();
-    }
+    let trail = match std::str::from_utf8(content) {
+        Ok(text) => text.trim_end_matches(is_line_blank).len(),
+        Err(_) => content.len() - content.iter().rev().take_while(|b| matches!(b, b' ' | b'\t')).count(),
+    };
     let mut out = String::new();
-    for chunk in content.utf8_chunks() {
-        let base = chunk.valid().as_ptr() as usize - content.as_ptr() as usize;
-        for (i, c) in chunk.valid().char_indices() {
+    for (valid, invalid) in crate::lines::utf8_pieces(content) {
+        let base = valid.as_ptr() as usize - content.as_ptr() as usize;
+        for (i, c) in valid.char_indices() {
             if base + i >= trail && (c == ' ' || c == '\t') {
                 out.push(if c == ' ' { '·' } else { '→' });
             } else if is_invisible(c) {
@@ -500,7 +498,7 @@ fn marked(line: &[u8], show_eol: bool) -> String {
                 out.push(c);
             }
         }
-        for b in chunk.invalid() {
+        for b in invalid {
             let _ = write!(out, "⟨0x{b:02X}⟩");
         }
     }

@@ -9,7 +9,7 @@ use crate::align::{align, Difference};
 use crate::closest::closest_region;
 use crate::error::{EditError, MAX_LISTED};
 use crate::lines::{line_of, model_newlines, next_terminator, prev_terminator, LineCounter};
-use crate::normalize::{normalize, Fold, Normalized};
+use crate::normalize::{normalize, normalize_into, Fold, Normalized};
 
 /// One `oldText` → `newText` replacement, as a model sends it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -173,7 +173,7 @@ fn needle(old: &str, fold: Fold) -> Needle {
         tail.ends_with(crate::fold::is_line_blank)
     };
     Needle {
-        text: n.text,
+        text: n.text.into_owned(),
         needs_line_end,
     }
 }
@@ -206,7 +206,7 @@ fn find_all(hay: &Normalized, needles: &[&Needle], cap: &[usize]) -> (Vec<Vec<us
         .build(&patterns)
         .expect("needles are small enough for an automaton");
     let text = hay.text.as_bytes();
-    for m in ac.find_overlapping_iter(&hay.text) {
+    for m in ac.find_overlapping_iter(hay.text.as_ref()) {
         let (start, end) = (m.start(), m.end());
         if hay.orig_start(start).is_none() || hay.orig_end(end, false).is_none() {
             continue;
@@ -261,7 +261,7 @@ pub fn apply(text: &[u8], edits: &[Edit], options: &Options) -> Result<Applied, 
             });
         }
     }
-    drop(invisible);
+    let mut spare = invisible.into_buffer();
 
     let mut resolved: Vec<Option<Resolved>> = edits.iter().map(|_| None).collect();
     let mut fallback: Vec<Option<Resolved>> = edits.iter().map(|_| None).collect();
@@ -271,7 +271,7 @@ pub fn apply(text: &[u8], edits: &[Edit], options: &Options) -> Result<Applied, 
             break;
         }
         let fold = strategy.fold();
-        let hay = normalize(text, fold);
+        let hay = normalize_into(text, fold, std::mem::take(&mut spare));
         let needles: Vec<Needle> = pending.iter().map(|&i| needle(&olds[i], fold)).collect();
         let refs: Vec<&Needle> = needles.iter().collect();
         let caps: Vec<usize> = pending
@@ -313,6 +313,7 @@ pub fn apply(text: &[u8], edits: &[Edit], options: &Options) -> Result<Applied, 
             }
             resolved[index] = Some(found);
         }
+        spare = hay.into_buffer();
     }
     for (r, f) in resolved.iter_mut().zip(fallback) {
         if r.is_none() {
@@ -328,6 +329,7 @@ pub fn apply(text: &[u8], edits: &[Edit], options: &Options) -> Result<Applied, 
             hint,
         });
     }
+    drop(spare);
     let resolved: Vec<Resolved> = resolved.into_iter().map(|r| r.expect("all resolved")).collect();
     splice(text, &resolved, &olds, &news)
 }
@@ -409,11 +411,14 @@ impl<'a> LocalEol<'a> {
 
 fn is_legacy_8bit(text: &[u8]) -> bool {
     let mut invalid = false;
-    for chunk in text.utf8_chunks() {
-        if !chunk.valid().is_ascii() {
+    if std::str::from_utf8(text).is_ok() {
+        return false;
+    }
+    for (valid, bad) in crate::lines::utf8_pieces(text) {
+        if !valid.is_ascii() {
             return false;
         }
-        invalid |= !chunk.invalid().is_empty();
+        invalid |= !bad.is_empty();
     }
     invalid
 }
@@ -467,7 +472,7 @@ fn splice(
         }
         if !aligned.bytes.is_ascii() {
             let is_legacy = *legacy.get_or_insert_with(|| is_legacy_8bit(text));
-            if is_legacy && aligned.bytes.utf8_chunks().any(|c| !c.valid().is_ascii()) {
+            if is_legacy && crate::lines::utf8_pieces(&aligned.bytes).any(|(valid, _)| !valid.is_ascii()) {
                 return Err(EditError::LegacyEncoding {
                     index: *index,
                     line: first_line,

@@ -97,9 +97,11 @@ impl Unit {
 
 /// A normalized text and its map back to the original bytes.
 #[derive(Debug, Clone)]
-pub(crate) struct Normalized {
-    /// Always valid UTF-8, whatever the input was.
-    pub text: String,
+pub(crate) struct Normalized<'a> {
+    /// Always valid UTF-8, whatever the input was. Borrowed when normalization changes nothing
+    /// (the exact tier on a valid UTF-8 text without carriage returns), so the common case copies
+    /// nothing.
+    pub text: Cow<'a, str>,
     /// Units whose normalized form differs from the original, in order.
     units: Vec<Unit>,
 }
@@ -112,29 +114,45 @@ pub(crate) struct Piece {
 }
 
 /// Normalizes `input` under `fold`.
-pub(crate) fn normalize(input: &[u8], fold: Fold) -> Normalized {
+pub(crate) fn normalize(input: &[u8], fold: Fold) -> Normalized<'_> {
+    normalize_into(input, fold, String::new())
+}
+
+/// Normalizes `input` under `fold`, building into `buffer` (cleared first) when a copy is needed:
+/// passing the buffer of a normalization that is no longer needed saves a large allocation and its
+/// page faults.
+pub(crate) fn normalize_into(input: &[u8], fold: Fold, mut buffer: String) -> Normalized<'_> {
+    assert!(
+        input.len() <= u32::MAX as usize,
+        "texts of 4 GiB or more are not supported"
+    );
+    if fold == Fold::EXACT && memchr::memchr(b'\r', input).is_none() {
+        if let Ok(text) = std::str::from_utf8(input) {
+            return Normalized {
+                text: Cow::Borrowed(text),
+                units: Vec::new(),
+            };
+        }
+    }
+    buffer.clear();
+    buffer.reserve(input.len());
     let mut b = Builder {
-        input,
         fold,
-        out: String::with_capacity(input.len()),
+        out: buffer,
         units: Vec::new(),
-        pending: None,
     };
     let mut base = 0;
-    for chunk in input.utf8_chunks() {
-        let valid = chunk.valid();
-        b.valid(valid, base, fold.trim_trailing);
+    for (valid, invalid) in crate::lines::utf8_pieces(input) {
+        // Blanks right before invalid bytes are not trailing: only line ends and the text's end trim.
+        b.valid(valid, base, invalid.is_empty());
         base += valid.len();
-        let invalid = chunk.invalid();
         if !invalid.is_empty() {
-            b.flush_pending();
             b.changed(base..base + invalid.len(), "\u{FFFD}");
             base += invalid.len();
         }
     }
-    b.line_end();
     Normalized {
-        text: b.out,
+        text: Cow::Owned(b.out),
         units: b.units,
     }
 }
@@ -161,16 +179,20 @@ pub(crate) fn safe_before(c: char) -> bool {
     first.is_none_or(stable_starter)
 }
 
-struct Builder<'a> {
-    input: &'a [u8],
+/// How many bytes of trailing blanks end `line` under `fold`.
+fn trailing_blanks(line: &str, fold: Fold) -> usize {
+    let special = fold.special_spaces || fold.unicode;
+    let kept = line.trim_end_matches(|c: char| c == ' ' || c == '\t' || special && is_special_space(c));
+    line.len() - kept.len()
+}
+
+struct Builder {
     fold: Fold,
     out: String,
     units: Vec<Unit>,
-    /// Original byte range of blanks seen since the last non-blank, while trimming.
-    pending: Option<(usize, usize)>,
 }
 
-impl Builder<'_> {
+impl Builder {
     fn changed(&mut self, orig: Range<usize>, norm: &str) {
         self.units.push(Unit {
             orig_start: orig.start as u32,
@@ -181,33 +203,12 @@ impl Builder<'_> {
         self.out.push_str(norm);
     }
 
-    fn pend(&mut self, start: usize, end: usize) {
-        match &mut self.pending {
-            Some((_, e)) => *e = end,
-            None => self.pending = Some((start, end)),
-        }
-    }
-
-    /// Blanks followed by something visible are not trailing: emit them as they normalize.
-    fn flush_pending(&mut self) {
-        if let Some((start, end)) = self.pending.take() {
-            let input = self.input;
-            let text = std::str::from_utf8(&input[start..end]).expect("blanks are valid UTF-8");
-            self.valid(text, start, false);
-        }
-    }
-
-    /// Blanks followed by a line end (or the end of the text) are trailing: one unit, normalized away.
-    fn line_end(&mut self) {
-        if let Some((start, end)) = self.pending.take() {
-            self.changed(start..end, "");
-        }
-    }
-
-    fn valid(&mut self, s: &str, base: usize, trim: bool) {
+    /// A valid stretch, line by line. `ends_text`: its last line ends the text, so that line's
+    /// trailing blanks are trailing even without a terminator.
+    fn valid(&mut self, s: &str, base: usize, ends_text: bool) {
         let bytes = s.as_bytes();
-        if !trim && !self.fold.special_spaces && !self.fold.unicode {
-            // The exact tier: only carriage returns change, so jump between them.
+        if self.fold == Fold::EXACT {
+            // Only carriage returns change: jump between them.
             let mut i = 0;
             while let Some(off) = memchr::memchr(b'\r', &bytes[i..]) {
                 let r = i + off;
@@ -219,76 +220,99 @@ impl Builder<'_> {
             self.out.push_str(&s[i..]);
             return;
         }
-        let mut i = 0;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\r' => {
-                    let len = if bytes.get(i + 1) == Some(&b'\n') { 2 } else { 1 };
-                    self.line_end();
-                    self.changed(base + i..base + i + len, "\n");
-                    i += len;
+        let mut start = 0;
+        while start < bytes.len() {
+            let (end, term) = match memchr::memchr2(b'\r', b'\n', &bytes[start..]) {
+                Some(off) => {
+                    let at = start + off;
+                    (
+                        at,
+                        if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
+                            2
+                        } else {
+                            1
+                        },
+                    )
                 }
-                b'\n' => {
-                    self.line_end();
-                    self.out.push('\n');
-                    i += 1;
-                }
-                b' ' | b'\t' if trim => {
-                    self.pend(base + i, base + i + 1);
-                    i += 1;
-                }
-                0..=0x7f => {
-                    self.flush_pending();
-                    let start = i;
-                    i += 1;
-                    while i < bytes.len() && bytes[i] < 0x80 && !matches!(bytes[i], b'\r' | b'\n' | b' ' | b'\t') {
-                        i += 1;
-                    }
-                    // NFKC may compose the run's last letter with a following mark
-                    // (`e` + U+0301): leave that letter to a segment of its own.
-                    let composes = self.fold.unicode
-                        && i < bytes.len()
-                        && bytes[i] >= 0x80
-                        && !s[i..].chars().next().is_some_and(safe_before);
-                    if composes {
-                        i -= 1;
-                    }
-                    self.out.push_str(&s[start..i]);
-                    if composes {
-                        i = self.segment(s, base, i, trim);
-                    }
-                }
-                _ => i = self.segment(s, base, i, trim),
+                None => (bytes.len(), 0),
+            };
+            let line = &s[start..end];
+            let trailing = if self.fold.trim_trailing && (term > 0 || ends_text) {
+                trailing_blanks(line, self.fold)
+            } else {
+                0
+            };
+            let body_end = end - trailing;
+            self.body(&s[start..body_end], base + start);
+            if trailing > 0 {
+                self.changed(base + body_end..base + end, "");
             }
+            if term == 1 && bytes[end] == b'\n' {
+                self.out.push('\n');
+            } else if term > 0 {
+                self.changed(base + end..base + end + term, "\n");
+            }
+            start = end + term;
         }
     }
 
-    /// Normalizes the segment that starts at `start` (a character and the marks that may compose with
-    /// it) and returns where it ends.
-    fn segment(&mut self, s: &str, base: usize, start: usize, trim: bool) -> usize {
-        let mut i = start;
-        let mut chars = s[i..].chars();
-        i += chars.next().map_or(1, char::len_utf8);
+    /// The content of a line (no terminator, no trailing blanks).
+    fn body(&mut self, s: &str, base: usize) {
+        if s.is_ascii() || !self.fold.special_spaces && !self.fold.unicode {
+            self.out.push_str(s);
+            return;
+        }
+        if !self.fold.unicode {
+            // Special spaces only: a character-for-character map.
+            let mut copied = 0;
+            for (i, c) in s.char_indices().filter(|(_, c)| is_special_space(*c)) {
+                self.out.push_str(&s[copied..i]);
+                self.changed(base + i..base + i + c.len_utf8(), " ");
+                copied = i + c.len_utf8();
+            }
+            self.out.push_str(&s[copied..]);
+            return;
+        }
+        let bytes = s.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let run_end = bytes[i..]
+                .iter()
+                .position(|&b| b >= 0x80)
+                .map_or(bytes.len(), |p| i + p);
+            if run_end == bytes.len() {
+                self.out.push_str(&s[i..]);
+                return;
+            }
+            // NFKC may compose the run's last letter with a following mark (`e` + U+0301): that
+            // letter starts the segment instead.
+            let composes = run_end > i && !s[run_end..].chars().next().is_some_and(safe_before);
+            let seg_start = if composes { run_end - 1 } else { run_end };
+            self.out.push_str(&s[i..seg_start]);
+            i = self.segment(s, base, seg_start);
+        }
+    }
+
+    /// Normalizes the segment that starts at `start` (a character and the marks that may compose
+    /// with it) and returns where it ends.
+    fn segment(&mut self, s: &str, base: usize, start: usize) -> usize {
+        let mut end = start;
+        let mut chars = s[start..].chars();
+        end += chars.next().map_or(1, char::len_utf8);
         for d in chars {
             if safe_before(d) {
                 break;
             }
-            i += d.len_utf8();
+            end += d.len_utf8();
         }
-        let segment = &s[start..i];
+        let segment = &s[start..end];
         let norm = self.fold_segment(segment);
-        let blank = !norm.is_empty() && norm.bytes().all(|b| b == b' ' || b == b'\t');
-        if trim && blank {
-            self.pend(base + start, base + i);
+        if norm == segment {
+            self.out.push_str(segment);
         } else {
-            self.flush_pending();
-            if norm == segment {
-                self.out.push_str(segment);
-            } else {
-                self.changed(base + start..base + i, &norm);
-            }
+            self.changed(base + start..base + end, &norm);
         }
-        i
+        end
     }
 
     fn fold_segment<'s>(&self, segment: &'s str) -> Cow<'s, str> {
@@ -312,7 +336,15 @@ impl Builder<'_> {
     }
 }
 
-impl Normalized {
+impl Normalized<'_> {
+    /// The text's buffer, for reuse by the next normalization (empty if the text was borrowed).
+    pub fn into_buffer(self) -> String {
+        match self.text {
+            Cow::Owned(s) => s,
+            Cow::Borrowed(_) => String::new(),
+        }
+    }
+
     /// The original position of normalized position `p`, before any unit that starts there, or `None`
     /// when `p` is strictly inside a unit.
     fn base(&self, p: usize) -> Option<(usize, usize)> {

@@ -20,9 +20,13 @@ pub fn run_edit(req: &EditRequest, root: &Path) -> ToolResult {
     }
 }
 
-/// SHA-256 of `bytes`, lowercase hex.
-pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
+/// SHA-256 of the concatenated `parts`, lowercase hex.
+pub(crate) fn sha256_hex(parts: &[&[u8]]) -> String {
+    let mut hasher = Sha256::new();
+    for part in parts {
+        hasher.update(part);
+    }
+    let digest = hasher.finalize();
     let mut s = String::with_capacity(64);
     for b in digest {
         let _ = write!(s, "{b:02x}");
@@ -59,7 +63,20 @@ fn run(req: &EditRequest, root: &Path) -> Result<EditSuccess, ToolError> {
     let shown = req.path.as_str();
     let full = root.join(&req.path);
     let (info, raw) = surgical_fs::read(&full).map_err(|e| fs_error(e, shown))?;
-    let hash_before = sha256_hex(&raw);
+    // UTF-16 files are transcoded by `decode`, so their hash is taken first; for UTF-8 the decoded
+    // text is the file minus its BOM, and hashing runs on the other core while the engine works.
+    let utf16_hash = matches!(raw.get(..2), Some([0xff, 0xfe] | [0xfe, 0xff])).then(|| sha256_hex(&[&raw]));
+    let decoded = surgical_fs::decode(raw).map_err(|e| fs_error(e.with_path(Path::new(shown)), shown))?;
+    let encoding = decoded.encoding;
+    let options = Options::new().max_strategy(req.max_strategy.unwrap_or(surgical_core::Strategy::Unicode));
+    let (hash_before, applied) = std::thread::scope(|scope| {
+        let hashing = scope.spawn(|| match &utf16_hash {
+            Some(h) => h.clone(),
+            None => sha256_hex(&[encoding.bom(), &decoded.text]),
+        });
+        let applied = apply(&decoded.text, &req.edits, &options);
+        (hashing.join().expect("hashing does not panic"), applied)
+    });
     if let Some(expected) = &req.expected_hash {
         if !expected.eq_ignore_ascii_case(&hash_before) {
             return Err(ToolError {
@@ -74,18 +91,18 @@ fn run(req: &EditRequest, root: &Path) -> Result<EditSuccess, ToolError> {
             });
         }
     }
-    let decoded = surgical_fs::decode(raw).map_err(|e| fs_error(e.with_path(Path::new(shown)), shown))?;
-    let encoding = decoded.encoding;
-    let options = Options::new().max_strategy(req.max_strategy.unwrap_or(surgical_core::Strategy::Unicode));
-    let applied = apply(&decoded.text, &req.edits, &options).map_err(|e| edit_error(e, shown))?;
+    let applied = applied.map_err(|e| edit_error(e, shown))?;
     let new_raw: Cow<'_, [u8]> = match encoding {
         Encoding::Utf8 => Cow::Borrowed(&applied.text),
         other => Cow::Owned(surgical_fs::encode(other, &applied.text).map_err(|e| fs_error(e, shown))?),
     };
-    if !req.dry_run {
-        surgical_fs::write_atomic(&info, &new_raw).map_err(|e| fs_error(e, shown))?;
-    }
-    let hash_after = sha256_hex(&new_raw);
+    let hash_after = std::thread::scope(|scope| {
+        let hashing = scope.spawn(|| sha256_hex(&[&new_raw]));
+        if !req.dry_run {
+            surgical_fs::write_atomic(&info, &new_raw).map_err(|e| fs_error(e, shown))?;
+        }
+        Ok(hashing.join().expect("hashing does not panic"))
+    })?;
 
     let changes = applied.changes();
     let shown_diff = diff::numbered_diff(&decoded.text, &applied.text, &changes);

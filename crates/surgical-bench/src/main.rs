@@ -1,0 +1,268 @@
+//! `surgical-bench`: how fast real edits are, and how much memory they take, against plain I/O.
+//!
+//! ```text
+//! cargo run --release -p surgical-bench                 # 1, 10 and 100 MB files, 5 runs each
+//! cargo run --release -p surgical-bench -- --sizes 1,10 --runs 3
+//! ```
+//!
+//! For each file size it times, as the median of several runs, on a file in the page cache:
+//! * `read+write`: `std::fs::read`, then write a temp file in the same directory, fsync, rename —
+//!   the least any atomic edit tool must do;
+//! * `exact` and `fuzzy`: a whole `edit` tool call (read, decode, match, splice, diff, atomic write,
+//!   read-back verification). The fuzzy call's oldText uses ASCII quotes, a hyphen and spaces where
+//!   the file has typographic quotes, an em dash and no-break spaces, so every tier runs over the
+//!   whole file;
+//! * the engine alone (no I/O) for both;
+//! * peak memory (the child process's VmHWM) of the exact and the fuzzy call, and its ratio to the
+//!   file size.
+//!
+//! Then it applies 1,000, 10,000 and 100,000 edits in one call to a 10 MB file, to show the cost
+//! grows linearly with the number of edits. Prints a Markdown table.
+
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use surgical_core::{apply, Edit, Options};
+
+const MB: usize = 1 << 20;
+
+/// A source-like file of about `size` bytes with one target line in the middle. Every 7th line has
+/// trailing spaces, every 13th a non-ASCII character, so normalization has real work to do.
+fn make_file(size: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(size + 256);
+    let mut i = 0usize;
+    let mut target_done = false;
+    while out.len() < size {
+        if !target_done && out.len() >= size / 2 {
+            out.extend_from_slice(
+                "    let message = \u{201C}ready \u{2014} set\u{201D};\u{a0}\u{a0}// target\n".as_bytes(),
+            );
+            target_done = true;
+            continue;
+        }
+        let line = match i % 13 {
+            0 => format!("    // caf\u{e9} {i}: r\u{e9}sum\u{e9} of the \u{4e2d}\u{6587} block\n"),
+            _ if i % 7 == 0 => format!("    let value_{i} = compute({i}, \"item-{i}\");   \n"),
+            _ => format!("    let value_{i} = compute({i}, \"item-{i}\");\n"),
+        };
+        out.extend_from_slice(line.as_bytes());
+        i += 1;
+    }
+    out
+}
+
+fn exact_call() -> Value {
+    json!({"path": "bench.rs", "edits": [{
+        "oldText": "    let message = \u{201C}ready \u{2014} set\u{201D};\u{a0}\u{a0}// target",
+        "newText": "    let message = \u{201C}go \u{2014} now\u{201D};\u{a0}\u{a0}// target"
+    }]})
+}
+
+fn fuzzy_call() -> Value {
+    json!({"path": "bench.rs", "edits": [{
+        "oldText": "    let message = \"ready - set\";  // target",
+        "newText": "    let message = \"go - now\";  // target"
+    }]})
+}
+
+fn edits_of(call: &Value) -> Vec<Edit> {
+    call["edits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| Edit::new(e["oldText"].as_str().unwrap(), e["newText"].as_str().unwrap()))
+        .collect()
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn ms(d: Duration) -> String {
+    let ms = d.as_secs_f64() * 1000.0;
+    if ms < 10.0 {
+        format!("{ms:.2} ms")
+    } else {
+        format!("{ms:.0} ms")
+    }
+}
+
+fn baseline_rw(path: &Path) -> Duration {
+    let start = Instant::now();
+    let bytes = fs::read(path).unwrap();
+    let tmp = path.with_extension("tmp");
+    let mut f = File::create(&tmp).unwrap();
+    f.write_all(&bytes).unwrap();
+    f.sync_all().unwrap();
+    drop(f);
+    fs::rename(&tmp, path).unwrap();
+    File::open(path.parent().unwrap()).unwrap().sync_all().unwrap();
+    start.elapsed()
+}
+
+fn timed_call(dir: &Path, original: &[u8], call: &Value) -> Duration {
+    fs::write(dir.join("bench.rs"), original).unwrap();
+    let start = Instant::now();
+    let result = surgical_tool::call("edit", call, dir);
+    let took = start.elapsed();
+    assert!(result.is_ok(), "{}", result.text());
+    took
+}
+
+/// Runs one call in a child process and returns its peak resident memory in bytes.
+fn peak_memory(dir: &Path, original: &[u8], call: &Value) -> usize {
+    fs::write(dir.join("bench.rs"), original).unwrap();
+    let call_file = dir.join("call.json");
+    fs::write(&call_file, call.to_string()).unwrap();
+    let out = Command::new(std::env::current_exe().unwrap())
+        .arg("child")
+        .arg(dir)
+        .arg(&call_file)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.trim()
+        .parse::<usize>()
+        .unwrap_or_else(|_| panic!("child said {text:?} {}", String::from_utf8_lossy(&out.stderr)))
+}
+
+fn vm_hwm() -> usize {
+    let status = fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<usize>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+fn child(dir: &Path, call_file: &Path) {
+    let call: Value = serde_json::from_str(&fs::read_to_string(call_file).unwrap()).unwrap();
+    let result = surgical_tool::call("edit", &call, dir);
+    assert!(result.is_ok(), "{}", result.text());
+    println!("{}", vm_hwm());
+}
+
+fn many_edits(dir: &Path, count: usize) -> (usize, Duration, Duration) {
+    let mut text = Vec::with_capacity(10 * MB);
+    let mut i = 0;
+    while text.len() < 10 * MB {
+        text.extend_from_slice(format!("let v{i} = compute({i});\n").as_bytes());
+        i += 1;
+    }
+    let step = (i / count).max(1);
+    let edits: Vec<Value> = (0..count)
+        .map(|k| {
+            let n = k * step;
+            json!({"oldText": format!("let v{n} = compute({n});\n"), "newText": format!("let v{n} = compute({n}) + 1;\n")})
+        })
+        .collect();
+    let call = json!({"path": "bench.rs", "edits": edits});
+    let core_edits = edits_of(&call);
+    let start = Instant::now();
+    let applied = apply(&text, &core_edits, &Options::new()).unwrap();
+    let core = start.elapsed();
+    assert_eq!(applied.edits.len(), count);
+    let whole = timed_call(dir, &text, &call);
+    (text.len(), core, whole)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("child") {
+        child(Path::new(&args[2]), Path::new(&args[3]));
+        return;
+    }
+    if args.get(1).map(String::as_str) == Some("make-file") {
+        // For profiling by hand: surgical-bench make-file MB PATH
+        fs::write(&args[3], make_file(args[2].parse::<usize>().unwrap() * MB)).unwrap();
+        return;
+    }
+    let mut sizes = vec![1, 10, 100];
+    let mut runs = 5;
+    let mut it = args.iter().skip(1);
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--sizes" => {
+                sizes = it
+                    .next()
+                    .expect("--sizes N,N")
+                    .split(',')
+                    .map(|s| s.parse().unwrap())
+                    .collect()
+            }
+            "--runs" => runs = it.next().expect("--runs N").parse().unwrap(),
+            other => panic!("unknown argument {other}; use --sizes 1,10,100 --runs 5"),
+        }
+    }
+    let tmp = tempfile::tempdir_in(
+        std::env::var_os("BENCH_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(std::env::temp_dir),
+    )
+    .unwrap();
+    let dir = tmp.path();
+    println!("| file | read+write (fsync, rename) | exact edit | ratio | fuzzy edit | ratio | engine only: exact / fuzzy | peak memory exact / fuzzy |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for size in sizes {
+        let original = make_file(size * MB);
+        let path = dir.join("bench.rs");
+        let base = median(
+            (0..runs)
+                .map(|_| {
+                    fs::write(&path, &original).unwrap();
+                    baseline_rw(&path)
+                })
+                .collect(),
+        );
+        let exact = median((0..runs).map(|_| timed_call(dir, &original, &exact_call())).collect());
+        let fuzzy = median((0..runs).map(|_| timed_call(dir, &original, &fuzzy_call())).collect());
+        let core_time = |call: &Value| {
+            let edits = edits_of(call);
+            median(
+                (0..runs)
+                    .map(|_| {
+                        let start = Instant::now();
+                        let a = apply(&original, &edits, &Options::new()).unwrap();
+                        std::hint::black_box(a);
+                        start.elapsed()
+                    })
+                    .collect(),
+            )
+        };
+        let (core_exact, core_fuzzy) = (core_time(&exact_call()), core_time(&fuzzy_call()));
+        let peak_exact = peak_memory(dir, &original, &exact_call());
+        let peak_fuzzy = peak_memory(dir, &original, &fuzzy_call());
+        let len = original.len() as f64;
+        println!(
+            "| {size} MB | {} | {} | {:.2}x | {} | {:.2}x | {} / {} | {:.0} MB ({:.1}x) / {:.0} MB ({:.1}x) |",
+            ms(base),
+            ms(exact),
+            exact.as_secs_f64() / base.as_secs_f64(),
+            ms(fuzzy),
+            fuzzy.as_secs_f64() / base.as_secs_f64(),
+            ms(core_exact),
+            ms(core_fuzzy),
+            peak_exact as f64 / MB as f64,
+            peak_exact as f64 / len,
+            peak_fuzzy as f64 / MB as f64,
+            peak_fuzzy as f64 / len,
+        );
+    }
+    println!();
+    println!("| edits in one call (10 MB file) | engine only | whole call | per edit (whole call) |");
+    println!("|---|---|---|---|");
+    for count in [1_000, 10_000, 100_000] {
+        let (_, core, whole) = many_edits(dir, count);
+        println!(
+            "| {count} | {} | {} | {:.1} µs |",
+            ms(core),
+            ms(whole),
+            whole.as_secs_f64() * 1e6 / count as f64
+        );
+    }
+}
