@@ -46,7 +46,7 @@ fn make_file(size: usize) -> Vec<u8> {
         }
         let line = match i % 13 {
             0 => format!("    // caf\u{e9} {i}: r\u{e9}sum\u{e9} of the \u{4e2d}\u{6587} block\n"),
-            _ if i % 7 == 0 => format!("    let value_{i} = compute({i}, \"item-{i}\");   \n"),
+            _ if i.is_multiple_of(7) => format!("    let value_{i} = compute({i}, \"item-{i}\");   \n"),
             _ => format!("    let value_{i} = compute({i}, \"item-{i}\");\n"),
         };
         out.extend_from_slice(line.as_bytes());
