@@ -1,15 +1,13 @@
 //! The engine: locate every edit in the original text, then splice all of them in one pass.
 
-use std::collections::HashMap;
 use std::ops::Range;
-
-use aho_corasick::{AhoCorasick, MatchKind};
 
 use crate::align::{align, Difference};
 use crate::closest::closest_region;
 use crate::error::{EditError, MAX_LISTED};
 use crate::lines::{line_of, model_newlines, next_terminator, prev_terminator, LineCounter};
-use crate::normalize::{normalize, normalize_into, Fold, Normalized};
+use crate::normalize::{normalize_into, Fold, Normalized};
+use crate::search::{find_all, invisible_occurrences, needle, Needle};
 
 /// One `oldText` → `newText` replacement, as a model sends it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -159,72 +157,6 @@ impl Applied {
     }
 }
 
-/// A needle in one normalized space.
-struct Needle {
-    text: String,
-    /// Its last line lost trailing blanks to normalization, so a match must end at a line end.
-    needs_line_end: bool,
-}
-
-fn needle(old: &str, fold: Fold) -> Needle {
-    let n = normalize(old.as_bytes(), fold);
-    let needs_line_end = fold.trim_trailing && !n.text.ends_with('\n') && {
-        let (_, tail) = old.rsplit_once('\n').unwrap_or(("", old));
-        tail.ends_with(crate::fold::is_line_blank)
-    };
-    Needle {
-        text: n.text.into_owned(),
-        needs_line_end,
-    }
-}
-
-/// Every occurrence (start in normalized space) of each needle, overlapping ones included; only
-/// those that map back exactly to the original are kept. At most `cap` starts are kept per needle,
-/// but `counts` counts them all.
-fn find_all(hay: &Normalized, needles: &[&Needle], cap: &[usize]) -> (Vec<Vec<usize>>, Vec<usize>) {
-    let mut starts = vec![Vec::new(); needles.len()];
-    let mut counts = vec![0usize; needles.len()];
-    let mut ids: HashMap<&str, usize> = HashMap::new();
-    let mut patterns: Vec<&str> = Vec::new();
-    let mut by_pattern: Vec<Vec<usize>> = Vec::new();
-    for (k, n) in needles.iter().enumerate() {
-        if n.text.is_empty() {
-            continue;
-        }
-        let id = *ids.entry(n.text.as_str()).or_insert_with(|| {
-            patterns.push(n.text.as_str());
-            by_pattern.push(Vec::new());
-            patterns.len() - 1
-        });
-        by_pattern[id].push(k);
-    }
-    if patterns.is_empty() {
-        return (starts, counts);
-    }
-    let ac = AhoCorasick::builder()
-        .match_kind(MatchKind::Standard)
-        .build(&patterns)
-        .expect("needles are small enough for an automaton");
-    let text = hay.text.as_bytes();
-    for m in ac.find_overlapping_iter(hay.text.as_ref()) {
-        let (start, end) = (m.start(), m.end());
-        if hay.orig_start(start).is_none() || hay.orig_end(end, false).is_none() {
-            continue;
-        }
-        let at_line_end = end == text.len() || text[end] == b'\n';
-        for &k in &by_pattern[m.pattern().as_usize()] {
-            if needles[k].needs_line_end && !at_line_end {
-                continue;
-            }
-            counts[k] += 1;
-            if starts[k].len() < cap[k] {
-                starts[k].push(start);
-            }
-        }
-    }
-    (starts, counts)
-}
-
 /// A resolved edit: its tier and its matched spans in the original.
 struct Resolved {
     strategy: Strategy,
@@ -245,24 +177,22 @@ pub fn apply(text: &[u8], edits: &[Edit], options: &Options) -> Result<Applied, 
     let news: Vec<_> = edits.iter().map(|e| model_newlines(&e.new_text)).collect();
 
     // What a model cannot see never decides which occurrence it meant.
-    let invisible = normalize(text, Fold::INVISIBLE);
-    let inv_needles: Vec<Needle> = olds.iter().map(|o| needle(o, Fold::INVISIBLE)).collect();
-    let inv_refs: Vec<&Needle> = inv_needles.iter().collect();
-    let inv_caps: Vec<usize> = edits.iter().map(|_| MAX_LISTED).collect();
-    let (inv_starts, inv_counts) = find_all(&invisible, &inv_refs, &inv_caps);
+    let old_refs: Vec<&str> = olds.iter().map(|o| o.as_ref()).collect();
+    let invisible = invisible_occurrences(text, &old_refs);
+    let inv_counts: Vec<usize> = invisible.iter().map(|(count, _)| *count).collect();
     for (index, edit) in edits.iter().enumerate() {
-        if !edit.replace_all && inv_counts[index] >= 2 {
-            let occurrences = listing(text, &invisible, &inv_starts[index]);
+        let (total, starts) = &invisible[index];
+        if !edit.replace_all && *total >= 2 {
+            let occurrences = listing(text, starts);
             return Err(EditError::Ambiguous {
                 index,
                 strategy: None,
                 occurrences,
-                total: inv_counts[index],
+                total: *total,
             });
         }
     }
-    let mut spare = invisible.into_buffer();
-
+    let mut spare = String::new();
     let mut resolved: Vec<Option<Resolved>> = edits.iter().map(|_| None).collect();
     let mut fallback: Vec<Option<Resolved>> = edits.iter().map(|_| None).collect();
     for strategy in Strategy::ALL.into_iter().filter(|s| *s <= options.max_strategy) {
@@ -285,7 +215,8 @@ pub fn apply(text: &[u8], edits: &[Edit], options: &Options) -> Result<Applied, 
                 continue;
             }
             if !edits[index].replace_all && count >= 2 {
-                let occurrences = listing(text, &hay, &starts[k]);
+                let origins: Vec<usize> = starts[k].iter().filter_map(|&p| hay.orig_start(p)).collect();
+                let occurrences = listing(text, &origins);
                 return Err(EditError::Ambiguous {
                     index,
                     strategy: Some(strategy),
@@ -342,13 +273,12 @@ fn map_span(hay: &Normalized, start: usize, end: usize, fold: Fold) -> Range<usi
     s..e.max(s)
 }
 
-/// Line numbers and text of occurrences, for an `ambiguous` error.
-fn listing(text: &[u8], hay: &Normalized, starts: &[usize]) -> Vec<(usize, String)> {
+/// Line numbers and text of occurrences (ascending original positions), for an `ambiguous` error.
+fn listing(text: &[u8], starts: &[usize]) -> Vec<(usize, String)> {
     let mut counter = LineCounter::new(text);
     starts
         .iter()
-        .filter_map(|&p| hay.orig_start(p))
-        .map(|at| {
+        .map(|&at| {
             let line = counter.line_at(at);
             let begin = prev_terminator(text, at).map_or(0, |t| t.end);
             let end = next_terminator(text, at).map_or(text.len(), |t| t.start);

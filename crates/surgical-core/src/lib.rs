@@ -9,3 +9,4 @@ pub use align::{Difference, DifferenceKind};
 pub use edit::{apply, Applied, AppliedEdit, Edit, Occurrence, Options, Strategy};
 pub use error::{EditError, MAX_LISTED};
 pub mod diff;
+mod search;

@@ -1,0 +1,293 @@
+//! Finding needles in normalized text: every tier's search, and the invisible-difference count.
+
+use std::collections::{BTreeSet, HashMap};
+
+use aho_corasick::{AhoCorasick, MatchKind};
+
+use crate::error::MAX_LISTED;
+use crate::fold::is_line_blank;
+use crate::lines::{next_terminator, prev_terminator};
+use crate::normalize::{normalize, Fold, Normalized};
+
+/// A needle in one normalized space.
+pub(crate) struct Needle {
+    pub text: String,
+    /// Its last line lost trailing blanks to normalization, so a match must end at a line end.
+    pub needs_line_end: bool,
+}
+
+pub(crate) fn needle(old: &str, fold: Fold) -> Needle {
+    let n = normalize(old.as_bytes(), fold);
+    let needs_line_end = fold.trim_trailing && !n.text.ends_with('\n') && {
+        let (_, tail) = old.rsplit_once('\n').unwrap_or(("", old));
+        tail.ends_with(crate::fold::is_line_blank)
+    };
+    Needle {
+        text: n.text.into_owned(),
+        needs_line_end,
+    }
+}
+
+/// Every occurrence (start in normalized space) of each needle, overlapping ones included; only
+/// those that map back exactly to the original are kept. At most `cap` starts are kept per needle,
+/// but `counts` counts them all.
+pub(crate) fn find_all(hay: &Normalized, needles: &[&Needle], cap: &[usize]) -> (Vec<Vec<usize>>, Vec<usize>) {
+    let mut starts = vec![Vec::new(); needles.len()];
+    let mut counts = vec![0usize; needles.len()];
+    let mut ids: HashMap<&str, usize> = HashMap::new();
+    let mut patterns: Vec<&str> = Vec::new();
+    let mut by_pattern: Vec<Vec<usize>> = Vec::new();
+    for (k, n) in needles.iter().enumerate() {
+        if n.text.is_empty() {
+            continue;
+        }
+        let id = *ids.entry(n.text.as_str()).or_insert_with(|| {
+            patterns.push(n.text.as_str());
+            by_pattern.push(Vec::new());
+            patterns.len() - 1
+        });
+        by_pattern[id].push(k);
+    }
+    if patterns.is_empty() {
+        return (starts, counts);
+    }
+    let ac = AhoCorasick::builder()
+        .match_kind(MatchKind::Standard)
+        .build(&patterns)
+        .expect("needles are small enough for an automaton");
+    let text = hay.text.as_bytes();
+    for m in ac.find_overlapping_iter(hay.text.as_ref()) {
+        let (start, end) = (m.start(), m.end());
+        if hay.orig_start(start).is_none() || hay.orig_end(end, false).is_none() {
+            continue;
+        }
+        let at_line_end = end == text.len() || text[end] == b'\n';
+        for &k in &by_pattern[m.pattern().as_usize()] {
+            if needles[k].needs_line_end && !at_line_end {
+                continue;
+            }
+            counts[k] += 1;
+            if starts[k].len() < cap[k] {
+                starts[k].push(start);
+            }
+        }
+    }
+    (starts, counts)
+}
+
+/// Anchor hits beyond this many for one needle make the windowed search dearer than one pass over
+/// the whole normalized text, which is then used instead.
+const MAX_ANCHOR_HITS: usize = 256;
+/// A window (the lines an occurrence could span) larger than this also falls back to the full pass,
+/// so a file of very long lines never costs more than one pass per needle.
+const MAX_WINDOW: usize = 1 << 16;
+
+/// The longest run of `old` that invisible folding leaves alone (no blanks, line breaks, special
+/// spaces or U+FFFD), and how many line breaks come before it.
+fn anchor(old: &str) -> Option<(&str, usize)> {
+    let mut best: Option<(usize, usize)> = None;
+    let mut start: Option<usize> = None;
+    for (i, c) in old.char_indices().chain(std::iter::once((old.len(), '\n'))) {
+        let folds = c == '\n' || c == '\r' || c == '\u{FFFD}' || is_line_blank(c);
+        match (folds, start) {
+            (false, None) => start = Some(i),
+            (true, Some(s)) => {
+                if best.is_none_or(|(bs, be)| i - s > be - bs) {
+                    best = Some((s, i));
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    let (s, e) = best?;
+    Some((&old[s..e], old[..s].matches('\n').count()))
+}
+
+/// For each needle, its occurrences when everything a model cannot see is ignored (line endings,
+/// trailing blanks, special spaces): the count, and the first [`MAX_LISTED`] starts in the original,
+/// ascending.
+///
+/// Every such occurrence contains the needle's anchor (its longest run that this folding leaves
+/// alone) verbatim, so one multi-pattern pass over the original finds the candidates, and only the
+/// few lines around each are normalized. Needles without a usable anchor, or whose anchor is too
+/// common, share one pass over the fully normalized text instead. Either way the cost is linear in
+/// the file, and the common case copies nothing.
+pub(crate) fn invisible_occurrences(text: &[u8], olds: &[&str]) -> Vec<(usize, Vec<usize>)> {
+    let needles: Vec<Needle> = olds.iter().map(|o| needle(o, Fold::INVISIBLE)).collect();
+    let anchors: Vec<Option<(&str, usize)>> = olds.iter().map(|o| anchor(o)).collect();
+    let mut windowed: Vec<bool> = vec![true; olds.len()];
+    let mut ids: HashMap<&str, usize> = HashMap::new();
+    let mut patterns: Vec<&str> = Vec::new();
+    let mut by_pattern: Vec<Vec<usize>> = Vec::new();
+    for (k, a) in anchors.iter().enumerate() {
+        match a {
+            Some((run, _)) if !needles[k].text.is_empty() => {
+                let id = *ids.entry(run).or_insert_with(|| {
+                    patterns.push(run);
+                    by_pattern.push(Vec::new());
+                    patterns.len() - 1
+                });
+                by_pattern[id].push(k);
+            }
+            _ => windowed[k] = false,
+        }
+    }
+    let mut hits: Vec<Vec<usize>> = vec![Vec::new(); olds.len()];
+    if !patterns.is_empty() {
+        let ac = AhoCorasick::builder()
+            .match_kind(MatchKind::Standard)
+            .build(&patterns)
+            .expect("anchors are small enough for an automaton");
+        for m in ac.find_overlapping_iter(text) {
+            for &k in &by_pattern[m.pattern().as_usize()] {
+                if !windowed[k] {
+                    continue;
+                }
+                if hits[k].len() == MAX_ANCHOR_HITS {
+                    windowed[k] = false;
+                    hits[k] = Vec::new();
+                } else {
+                    hits[k].push(m.start());
+                }
+            }
+        }
+    }
+
+    let mut found: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); olds.len()];
+    for k in 0..olds.len() {
+        if !windowed[k] {
+            continue;
+        }
+        let (_, before) = anchors[k].expect("windowed needles have anchors");
+        let breaks = olds[k].matches('\n').count();
+        for &p in &hits[k] {
+            let Some(window) = window_around(text, p, before, breaks - before + 2) else {
+                windowed[k] = false;
+                break;
+            };
+            search_window(text, window, &needles[k], &mut found[k]);
+        }
+    }
+
+    let fallback: Vec<usize> = (0..olds.len()).filter(|&k| !windowed[k]).collect();
+    let mut result: Vec<(usize, Vec<usize>)> = found
+        .into_iter()
+        .map(|set| (set.len(), set.into_iter().take(MAX_LISTED).collect()))
+        .collect();
+    if !fallback.is_empty() {
+        let hay = normalize(text, Fold::INVISIBLE);
+        let refs: Vec<&Needle> = fallback.iter().map(|&k| &needles[k]).collect();
+        let caps = vec![MAX_LISTED; refs.len()];
+        let (starts, counts) = find_all(&hay, &refs, &caps);
+        for (i, &k) in fallback.iter().enumerate() {
+            let origins = starts[i].iter().filter_map(|&p| hay.orig_start(p)).collect();
+            result[k] = (counts[i], origins);
+        }
+    }
+    result
+}
+
+/// The whole lines from `up` lines above position `p`'s line to `down` lines below it (each line with
+/// its terminator), or `None` when that is too large to be worth a window.
+fn window_around(text: &[u8], p: usize, up: usize, down: usize) -> Option<std::ops::Range<usize>> {
+    let mut start = prev_terminator(text, p).map_or(0, |t| t.end);
+    for _ in 0..up {
+        let Some(t) = prev_terminator(text, start) else { break };
+        start = prev_terminator(text, t.start).map_or(0, |u| u.end);
+    }
+    let mut end = p;
+    for _ in 0..down {
+        match next_terminator(text, end) {
+            Some(t) => end = t.end,
+            None => {
+                end = text.len();
+                break;
+            }
+        }
+    }
+    (end - start <= MAX_WINDOW).then_some(start..end)
+}
+
+/// Adds the original starts of the needle's occurrences inside `window` to `found`. The window is
+/// whole lines, so it normalizes exactly as the same lines do in the whole text.
+fn search_window(text: &[u8], window: std::ops::Range<usize>, needle: &Needle, found: &mut BTreeSet<usize>) {
+    let at_eof = window.end == text.len();
+    let hay = normalize(&text[window.clone()], Fold::INVISIBLE);
+    let h = hay.text.as_bytes();
+    let n = needle.text.as_bytes();
+    let finder = memchr::memmem::Finder::new(n);
+    let mut from = 0;
+    while let Some(off) = finder.find(&h[from..]) {
+        let (q, end) = (from + off, from + off + n.len());
+        from = q + 1;
+        let at_line_end = if end == h.len() { at_eof } else { h[end] == b'\n' };
+        if needle.needs_line_end && !at_line_end {
+            continue;
+        }
+        if let (Some(start), Some(_)) = (hay.orig_start(q), hay.orig_end(end, false)) {
+            found.insert(window.start + start);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The plain way: normalize everything, search everything.
+    fn reference(text: &[u8], old: &str) -> (usize, Vec<usize>) {
+        let hay = normalize(text, Fold::INVISIBLE);
+        let n = needle(old, Fold::INVISIBLE);
+        let (starts, counts) = find_all(&hay, &[&n], &[MAX_LISTED]);
+        (counts[0], starts[0].iter().filter_map(|&p| hay.orig_start(p)).collect())
+    }
+
+    #[test]
+    fn anchors() {
+        assert_eq!(anchor("  return x;\n}"), Some(("return", 0)));
+        assert_eq!(anchor("a\nbb\nccc dd"), Some(("ccc", 2)));
+        assert_eq!(anchor(" \n\t"), None);
+    }
+
+    #[test]
+    fn finds_what_differs_only_invisibly() {
+        let text = b"x = 1;\r\nx = 1;  \nx\xc2\xa0= 1;\n";
+        let got = invisible_occurrences(text, &["x = 1;"]);
+        assert_eq!(got[0], reference(text, "x = 1;"));
+        assert_eq!(got[0].0, 3);
+    }
+
+    proptest! {
+        #[test]
+        fn windows_agree_with_the_full_pass(
+            pieces in prop::collection::vec(prop::sample::select(vec![
+                "a", "b", "ab", " ", "\t", "\n", "\r\n", "\r", "\u{a0}", "\u{2014}", "\u{FFFD}", "x = 1;",
+            ]), 0..60),
+            invalid in prop::collection::vec(prop::sample::select(vec![&b"\xff"[..], b"\xe2\x82", b""]), 0..3),
+            start in any::<prop::sample::Index>(),
+            len in 1usize..12,
+        ) {
+            let mut text = pieces.concat().into_bytes();
+            for (i, bad) in invalid.iter().enumerate() {
+                let at = (i * 7) % (text.len() + 1);
+                if std::str::from_utf8(&text[..at]).is_ok() {
+                    text.splice(at..at, bad.iter().copied());
+                }
+            }
+            let source = pieces.concat();
+            let chars: Vec<char> = source.chars().collect();
+            if chars.is_empty() {
+                return Ok(());
+            }
+            let s = start.index(chars.len());
+            let old: String = chars[s..(s + len).min(chars.len())].iter().collect();
+            let old = old.replace("\r\n", "\n").replace('\r', "\n");
+            if old.is_empty() {
+                return Ok(());
+            }
+            prop_assert_eq!(&invisible_occurrences(&text, &[&old])[0], &reference(&text, &old), "{:?} in {:?}", old, String::from_utf8_lossy(&text));
+        }
+    }
+}
