@@ -1,12 +1,77 @@
+/*!
+The edit engine of surgical, with no I/O: find what each edit targets, exactly or fuzzily, splice
+it in, and say precisely what changed.
+
+The promise this crate keeps: **every byte outside the spans an edit targets comes back
+identical**, whatever the text holds — CRLF, lone CR, mixed line endings, invalid UTF-8, smart
+quotes, no-break spaces, trailing whitespace — and inside a fuzzily matched span only what the
+model changed is changed.
+
+# Overview
+
+* [`apply`] takes the file's text (bytes: UTF-8 that may contain invalid sequences; the file layer
+  strips BOMs and transcodes UTF-16) and a list of [`Edit`]s, and returns an [`Applied`]: the new
+  text, and for each edit the [`Strategy`] (tier) that matched, where it landed ([`Occurrence`]) and
+  what differed between the file and `oldText` ([`Difference`]).
+* Tiers run strictest first: [`Strategy::Exact`] (line terminators never count),
+  [`Strategy::TrailingWhitespace`], [`Strategy::Unicode`] (NFKC, typographic quotes and dashes,
+  special spaces). A tier applies only when it finds exactly one occurrence, and differences a
+  model cannot see (line endings, trailing blanks, special spaces) never decide between
+  occurrences. [`Options`] caps the loosest tier.
+* Every failure is an [`EditError`]: which edit, what went wrong, what to do — written for a
+  model to act on. On error nothing is returned but the error; the caller writes nothing.
+* [`diff::numbered_diff`] and [`diff::unified_patch`] render what changed, from the real bytes
+  before and after.
+
+# Example
+
+The scenario of the bug report this project answers: the model copied `oldText` from rendered
+output, where two spaces of indentation came out as no-break spaces. The file has an em dash and
+trailing spaces on lines no edit targets.
+
+```
+use surgical_core::{apply, diff, Edit, Options, Strategy};
+
+let file = "const label = \"a \u{2014} b\";\nlet x = 1;   \n\nfunction bar() {\n  return 2;\n}\n";
+let edit = Edit::new("\u{a0}\u{a0}return 2;", "\u{a0}\u{a0}return 3;");
+let applied = apply(file.as_bytes(), &[edit], &Options::new())?;
+
+// Only `2` became `3`: the em dash, the trailing spaces and the file's own spaces are intact.
+assert_eq!(applied.text, file.replace("return 2;", "return 3;").as_bytes());
+assert_eq!(applied.edits[0].strategy, Strategy::Unicode);
+assert_eq!(applied.edits[0].occurrences[0].new_lines, (5, 5));
+
+// The diff is computed from the real bytes before and after.
+let shown = diff::numbered_diff(file.as_bytes(), &applied.text, &applied.changes());
+assert!(shown.text.contains("-5   return 2;\n+5   return 3;\n"));
+# Ok::<(), surgical_core::EditError>(())
+```
+
+# Trade-offs
+
+* Matching is done in normalized copies of the text, each with an exact map back to the original
+  bytes (see the `normalize` module): that keeps every tier a plain substring search (one
+  Aho–Corasick pass for all edits), linear in the file, at the price of one normalized copy per
+  fuzzy tier. The exact view of an LF-only UTF-8 text is borrowed, not copied.
+* A match that would start or end inside a unit that normalization combined (a ligature, a base
+  letter with its combining accent) has no exact counterpart in the original; it is refused
+  rather than widened, so an edit never swallows a character the model did not include.
+* Keeping the file's characters inside a span relies on aligning `oldText` with `newText` (line
+  diff, then character diff on lines the model edited). When the model rewrote a line (less than
+  half alike), the new line is written as given: guessing further would risk putting a file
+  character where the model meant its own.
+*/
+
 mod align;
 mod closest;
+pub mod diff;
 mod edit;
 mod error;
 pub mod fold;
 pub mod lines;
 mod normalize;
+mod search;
+
 pub use align::{Difference, DifferenceKind};
 pub use edit::{apply, Applied, AppliedEdit, Edit, Occurrence, Options, Strategy};
 pub use error::{EditError, MAX_LISTED};
-pub mod diff;
-mod search;

@@ -11,6 +11,9 @@ use surgical_fs::{Encoding, FsError};
 use crate::report::describe_differences;
 use crate::{EditReport, EditRequest, EditSuccess, ToolError, ToolResult};
 
+/// At most this many lines of the diff go into `text`.
+const MAX_DIFF_LINES_IN_TEXT: usize = 400;
+
 /// Runs a parsed `edit` call. Relative paths resolve against `root`. On any error the file is
 /// untouched.
 pub fn run_edit(req: &EditRequest, root: &Path) -> ToolResult {
@@ -185,7 +188,22 @@ fn run(req: &EditRequest, root: &Path) -> Result<EditSuccess, ToolError> {
         }
     }
     text.push('\n');
-    text.push_str(&shown_diff.text);
+    // A model's context is finite: a huge diff (thousands of edits in one call) is cut in `text`,
+    // and stays whole in `diff`.
+    let total = shown_diff.text.lines().count();
+    if total > MAX_DIFF_LINES_IN_TEXT {
+        for line in shown_diff.text.lines().take(MAX_DIFF_LINES_IN_TEXT) {
+            text.push_str(line);
+            text.push('\n');
+        }
+        let _ = writeln!(
+            text,
+            "... ({} more diff lines not shown here; the full diff is in `diff`)",
+            total - MAX_DIFF_LINES_IN_TEXT
+        );
+    } else {
+        text.push_str(&shown_diff.text);
+    }
 
     Ok(EditSuccess {
         text,
