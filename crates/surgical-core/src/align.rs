@@ -159,10 +159,8 @@ pub(crate) fn align(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[
     out
 }
 
-/// A diff that first sets aside the common prefix and suffix, so that among equally short diffs the
-/// one that changes what the model visibly changed wins (Myers alone may pair a changed line with
-/// an identical neighbour and delete the wrong copy).
-fn anchored_diff<T: PartialEq + Eq + std::hash::Hash + Ord>(old: &[T], new: &[T]) -> Vec<DiffOp> {
+/// The lengths of the longest common prefix and, after it, the longest common suffix.
+pub(crate) fn common_affixes<T: PartialEq>(old: &[T], new: &[T]) -> (usize, usize) {
     let pre = old.iter().zip(new).take_while(|(a, b)| a == b).count();
     let post = old[pre..]
         .iter()
@@ -170,6 +168,14 @@ fn anchored_diff<T: PartialEq + Eq + std::hash::Hash + Ord>(old: &[T], new: &[T]
         .zip(new[pre..].iter().rev())
         .take_while(|(a, b)| a == b)
         .count();
+    (pre, post)
+}
+
+/// A diff that first sets aside the common prefix and suffix, so that among equally short diffs the
+/// one that changes what the model visibly changed wins (Myers alone may pair a changed line with
+/// an identical neighbour and delete the wrong copy).
+fn anchored_diff<T: PartialEq + Eq + std::hash::Hash + Ord>(old: &[T], new: &[T]) -> Vec<DiffOp> {
+    let (pre, post) = common_affixes(old, new);
     let mut ops = Vec::new();
     if pre > 0 {
         ops.push(DiffOp::Equal {
@@ -379,17 +385,22 @@ fn edit_line(out: &mut Aligned, s: &[u8], o: &str, n: &str, fold: Fold, line: us
         }
     }
     let kept = n_tws == o_tws;
-    if s_tws != o_tws {
+    note_trailing(out, line, s_tws, o_tws, kept);
+    out.bytes.extend_from_slice(if kept { s_tws } else { n_tws });
+}
+
+/// Records that a line's trailing blanks differ between the file and `oldText`.
+fn note_trailing(out: &mut Aligned, line: usize, file: &[u8], model: &[u8], kept: bool) {
+    if file != model {
         out.differences.push(Difference {
             line,
             kind: DifferenceKind::TrailingWhitespace {
-                file: lossy(s_tws),
-                model: lossy(o_tws),
+                file: lossy(file),
+                model: lossy(model),
                 kept,
             },
         });
     }
-    out.bytes.extend_from_slice(if kept { s_tws } else { n_tws });
 }
 
 fn as_str(b: &[u8]) -> &str {
@@ -469,16 +480,7 @@ fn note_differences(out: &mut Aligned, s: &[u8], o: &str, fold: Fold, line: usiz
             }
         }
     }
-    if s_tws != o_tws {
-        out.differences.push(Difference {
-            line,
-            kind: DifferenceKind::TrailingWhitespace {
-                file: lossy(s_tws),
-                model: lossy(o_tws),
-                kept: true,
-            },
-        });
-    }
+    note_trailing(out, line, s_tws, o_tws, true);
 }
 
 /// The character-level step for one edited line body.

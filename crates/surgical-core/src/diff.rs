@@ -518,13 +518,7 @@ mod tests {
     use super::*;
 
     fn changes_of(old: &[u8], new: &[u8]) -> Vec<(Range<usize>, Range<usize>)> {
-        let pre = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-        let post = old[pre..]
-            .iter()
-            .rev()
-            .zip(new[pre..].iter().rev())
-            .take_while(|(a, b)| a == b)
-            .count();
+        let (pre, post) = crate::align::common_affixes(old, new);
         vec![(pre..old.len() - post, pre..new.len() - post)]
     }
 
