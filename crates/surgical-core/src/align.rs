@@ -94,10 +94,8 @@ pub(crate) fn align(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[
         {
             for k in 0..len {
                 let s = &s_lines[old_index + k];
-                if fold != Fold::EXACT || s.content != o_keys[old_index + k].as_bytes() {
-                    let line = out.lines_out;
-                    note_differences(&mut out, s.content, o_keys[old_index + k], fold, line);
-                }
+                let line = out.lines_out;
+                note_differences(&mut out, s.content, o_keys[old_index + k], fold, line);
                 out.bytes.extend_from_slice(s.content);
                 push_eol(&mut out, s, n_lines[new_index + k].1, local_eol);
                 if !s.eol.is_empty() {
@@ -144,10 +142,7 @@ pub(crate) fn align(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[
             }
         }
         for o in o_start..o_end {
-            if !pairs.iter().any(|&(po, _)| po + o_start == o)
-                && s_lines[o].content != o_keys[o].as_bytes()
-                && fold != Fold::EXACT
-            {
+            if !pairs.iter().any(|&(po, _)| po + o_start == o) && s_lines[o].content != o_keys[o].as_bytes() {
                 let line = out.lines_out;
                 out.differences.push(Difference {
                     line,
