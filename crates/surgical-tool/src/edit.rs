@@ -64,7 +64,7 @@ fn edit_error(e: EditError, shown: &str) -> ToolError {
 
 fn run(req: &EditRequest, root: &Path) -> Result<EditSuccess, ToolError> {
     let shown = req.path.as_str();
-    let full = root.join(&req.path);
+    let full = crate::resolve_path(root, &req.path)?;
     let (info, raw) = surgical_fs::read(&full).map_err(|e| fs_error(e, shown))?;
     // UTF-16 files are transcoded by `decode`, so their hash is taken first; for UTF-8 the decoded
     // text is the file minus its BOM, and hashing runs on the other core while the engine works.

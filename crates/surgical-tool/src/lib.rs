@@ -142,6 +142,12 @@ impl ToolResult {
     }
 }
 
+/// Resolves a path from a tool call against the root: the one place where every tool turns a
+/// model's path into a file system path.
+pub fn resolve_path(root: &Path, path: &str) -> Result<std::path::PathBuf, ToolError> {
+    Ok(root.join(path))
+}
+
 /// Runs tool `name` with JSON `input`, resolving relative paths against `root`.
 pub fn call(name: &str, input: &Value, root: &Path) -> ToolResult {
     match name {
