@@ -87,6 +87,36 @@ pub enum FsError {
         /// The limit that was exceeded.
         limit: u64,
     },
+    /// The path leads outside the root the caller may edit: `..`, an absolute path elsewhere, or a
+    /// symbolic link (at any level) whose target lies outside.
+    #[error(
+        "{} is outside the workspace root {}{}; surgical only edits files inside the root. Use a path \
+         inside it (relative to the root)",
+        .path.display(),
+        .root.display(),
+        via(.path, .resolved)
+    )]
+    OutsideRoot {
+        /// The path as given by the caller.
+        path: PathBuf,
+        /// Where it leads, symlinks resolved.
+        resolved: PathBuf,
+        /// The root, symlinks resolved.
+        root: PathBuf,
+    },
+    /// The file changed between reading it and replacing it: another process wrote it, replaced
+    /// it, or swapped in a symbolic link. Nothing was written.
+    #[error(
+        "{} changed while the edit was being prepared ({detail}); nothing was written. Read the file \
+         again and redo the edit against what it holds now",
+        .path.display()
+    )]
+    Changed {
+        /// The file.
+        path: PathBuf,
+        /// What changed.
+        detail: String,
+    },
     /// Any other I/O failure.
     ///
     /// `op` names the step that failed, phrased to read as "could not
@@ -112,7 +142,8 @@ impl FsError {
     /// A stable, machine-readable tag for the kind of error.
     ///
     /// One of `"file_not_found"`, `"permission_denied"`, `"not_a_file"`,
-    /// `"binary_file"`, `"unsupported_encoding"`, `"too_large"` or `"io"`.
+    /// `"binary_file"`, `"unsupported_encoding"`, `"too_large"`, `"outside_root"`, `"stale"` or
+    /// `"io"`.
     pub fn code(&self) -> &'static str {
         match self {
             FsError::NotFound { .. } => "file_not_found",
@@ -122,6 +153,8 @@ impl FsError {
             FsError::UnsupportedEncoding { .. } => "unsupported_encoding",
             FsError::TooLarge { .. } => "too_large",
             FsError::Io { .. } => "io",
+            FsError::OutsideRoot { .. } => "outside_root",
+            FsError::Changed { .. } => "stale",
         }
     }
 
@@ -131,7 +164,9 @@ impl FsError {
             FsError::NotFound { path }
             | FsError::PermissionDenied { path, .. }
             | FsError::NotAFile { path, .. }
-            | FsError::TooLarge { path, .. } => Some(path),
+            | FsError::TooLarge { path, .. }
+            | FsError::OutsideRoot { path, .. }
+            | FsError::Changed { path, .. } => Some(path),
             FsError::Binary { path, .. } | FsError::UnsupportedEncoding { path, .. } | FsError::Io { path, .. } => {
                 path.as_deref()
             }
@@ -156,6 +191,15 @@ impl FsError {
     }
 }
 
+/// ", which leads to X" when the resolved path says more than the given one.
+fn via(path: &Path, resolved: &Path) -> String {
+    if path == resolved {
+        String::new()
+    } else {
+        format!(" (it leads to {})", resolved.display())
+    }
+}
+
 // The `op` values of `FsError::Io`. They read as "could not <op> <path>".
 pub(crate) const OP_STAT: &str = "inspect";
 pub(crate) const OP_RESOLVE: &str = "resolve symlinks in";
@@ -169,7 +213,8 @@ pub(crate) const OP_CHMOD: &str = "copy the permissions to the temporary file fo
 pub(crate) const OP_RENAME: &str = "rename the temporary file over";
 pub(crate) const OP_SYNC_DIR: &str = "sync the directory of";
 pub(crate) const OP_VERIFY: &str = "verify";
-pub(crate) const OP_INVALID_PATH: &str = "write";
+pub(crate) const OP_LOCK: &str = "lock the directory of";
+pub(crate) const OP_WRITE_IN_PLACE: &str = "rewrite in place (it has several hard links)";
 
 /// Maps an I/O error from reading `path` to the most specific variant.
 pub(crate) fn read_error(path: &Path, op: &'static str, err: io::Error) -> FsError {
@@ -268,8 +313,11 @@ fn binary_message(path: &Option<PathBuf>, offset: usize, guess: Option<Encoding>
 fn io_message(op: &str, path: &Option<PathBuf>, source: &io::Error) -> String {
     let mut msg = format!("could not {op} {}: {source}", subject(path));
     let note = match op {
-        OP_CREATE_TEMP | OP_WRITE_TEMP | OP_SYNC_TEMP | OP_CHOWN | OP_CHMOD | OP_RENAME | OP_INVALID_PATH => {
+        OP_CREATE_TEMP | OP_WRITE_TEMP | OP_SYNC_TEMP | OP_CHOWN | OP_CHMOD | OP_RENAME | OP_LOCK => {
             "; the file was left unchanged (check free space and the directory, then retry)"
+        }
+        OP_WRITE_IN_PLACE => {
+            "; the file may be partly rewritten: restore it with `surgical undo` (or the undo tool), then retry"
         }
         OP_SYNC_DIR => "; the new content is in place but may not survive a crash (re-read the file to confirm)",
         OP_VERIFY => "; re-read the file before editing it again",

@@ -1,13 +1,17 @@
-use std::ffi::{OsStr, OsString};
-use std::fs::{self, File, OpenOptions, Permissions};
+use std::ffi::{CString, OsStr, OsString};
+use std::fs::{self, File, Permissions};
 use std::io::{self, Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use crate::error::{
-    read_error, write_error, OP_CHMOD, OP_CHOWN, OP_CREATE_TEMP, OP_INVALID_PATH, OP_OPEN, OP_READ, OP_RENAME,
-    OP_RESOLVE, OP_STAT, OP_SYNC_DIR, OP_SYNC_TEMP, OP_VERIFY, OP_WRITE_TEMP,
+    read_error, write_error, OP_CHMOD, OP_CHOWN, OP_CREATE_TEMP, OP_LOCK, OP_OPEN, OP_READ, OP_RENAME, OP_RESOLVE,
+    OP_STAT, OP_SYNC_DIR, OP_SYNC_TEMP, OP_VERIFY, OP_WRITE_IN_PLACE, OP_WRITE_TEMP,
 };
 use crate::{decode, Decoded, FsError};
 
@@ -45,6 +49,270 @@ pub struct FileInfo {
     /// The number of bytes read, which is the length of the returned
     /// buffer.
     pub len: u64,
+    /// How many hard links the file has. With more than one, [`write_atomic`] rewrites the file in
+    /// place so every name keeps seeing the same content (see there).
+    pub nlink: u64,
+    /// The directory holding the file, opened when the file was read: every later step works
+    /// relative to it, so swapping a directory on the path for a link cannot redirect the write.
+    dir: Arc<OwnedFd>,
+    /// The file's name in `dir`.
+    name: OsString,
+    /// What identifies this version of the file: checked again right before it is replaced.
+    identity: Identity,
+}
+
+/// Device, inode, size, modification and change times: if any differs, the file was changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Identity {
+    dev: u64,
+    ino: u64,
+    size: i64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+}
+
+impl Identity {
+    fn of(st: &libc::stat) -> Identity {
+        Identity {
+            dev: st.st_dev,
+            ino: st.st_ino,
+            size: st.st_size,
+            mtime: (st.st_mtime, st.st_mtime_nsec),
+            ctime: (st.st_ctime, st.st_ctime_nsec),
+        }
+    }
+}
+
+/// A file to be read and replaced, pinned to the directory that holds it (see [`open_target`]).
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// The path as given.
+    pub requested: PathBuf,
+    /// The path with every symlink resolved.
+    pub real_path: PathBuf,
+    dir: Arc<OwnedFd>,
+    name: OsString,
+}
+
+/// How long [`Target::lock`] waits for another surgical process editing in the same directory.
+pub const LOCK_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Resolves `path` (following symlinks) and opens the directory that holds the file.
+///
+/// From here on, reading ([`Target::read`]), locking ([`Target::lock`]) and writing
+/// ([`write_atomic`]) work relative to that open directory and never follow a symlink in the
+/// file's own name: a directory or file swapped for a link after this call cannot redirect them.
+///
+/// # Errors
+///
+/// [`FsError::NotFound`] for a missing path or a dangling link, [`FsError::NotAFile`] for `/`,
+/// [`FsError::PermissionDenied`] and [`FsError::Io`] otherwise.
+pub fn open_target(path: &Path) -> Result<Target, FsError> {
+    let real_path = fs::canonicalize(path).map_err(|e| read_error(path, OP_RESOLVE, e))?;
+    let (Some(parent), Some(name)) = (real_path.parent(), real_path.file_name()) else {
+        return Err(FsError::NotAFile {
+            path: path.to_path_buf(),
+            kind: "directory",
+        });
+    };
+    let dir = open_dir(parent).map_err(|e| read_error(path, OP_OPEN, e))?;
+    Ok(Target {
+        requested: path.to_path_buf(),
+        name: name.to_os_string(),
+        real_path,
+        dir: Arc::new(dir),
+    })
+}
+
+/// Opens a directory for `*at` calls and locking.
+pub(crate) fn open_dir(path: &Path) -> io::Result<OwnedFd> {
+    let c = cstring(path.as_os_str())?;
+    // SAFETY: `c` is a valid NUL-terminated string; the returned fd is owned below.
+    let fd = unsafe { libc::open(c.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `fd` is a freshly opened descriptor that nothing else owns.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+fn cstring(s: &OsStr) -> io::Result<CString> {
+    CString::new(s.as_bytes()).map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path contains a NUL byte"))
+}
+
+/// `fstatat` without following a symlink in `name`.
+fn stat_at(dir: &OwnedFd, name: &OsStr) -> io::Result<libc::stat> {
+    let c = cstring(name)?;
+    let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
+    // SAFETY: valid fd, valid C string, `st` is written by the call on success.
+    let rc = unsafe { libc::fstatat(dir.as_raw_fd(), c.as_ptr(), st.as_mut_ptr(), libc::AT_SYMLINK_NOFOLLOW) };
+    if rc != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: fstatat succeeded, so `st` is initialized.
+    Ok(unsafe { st.assume_init() })
+}
+
+/// `openat` relative to `dir`, never following a symlink in `name`.
+fn open_at(dir: &OwnedFd, name: &OsStr, flags: libc::c_int, mode: libc::mode_t) -> io::Result<File> {
+    let c = cstring(name)?;
+    // SAFETY: valid fd and C string; the returned fd is owned by the File below.
+    let fd = unsafe {
+        libc::openat(
+            dir.as_raw_fd(),
+            c.as_ptr(),
+            flags | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+            mode as libc::c_uint,
+        )
+    };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `fd` is a freshly opened descriptor that nothing else owns.
+    Ok(unsafe { File::from_raw_fd(fd) })
+}
+
+fn unlink_at(dir: &OwnedFd, name: &OsStr) {
+    if let Ok(c) = cstring(name) {
+        // SAFETY: valid fd and C string. Failure is fine: the name may already be gone.
+        unsafe { libc::unlinkat(dir.as_raw_fd(), c.as_ptr(), 0) };
+    }
+}
+
+fn kind_of(mode: libc::mode_t) -> Option<&'static str> {
+    match mode & libc::S_IFMT {
+        libc::S_IFREG => None,
+        libc::S_IFDIR => Some("directory"),
+        libc::S_IFIFO => Some("fifo"),
+        libc::S_IFSOCK => Some("socket"),
+        libc::S_IFBLK => Some("block device"),
+        libc::S_IFCHR => Some("character device"),
+        _ => Some("other"),
+    }
+}
+
+/// Holds an exclusive advisory lock on a directory; released on drop.
+///
+/// Every surgical process takes it before reading a file it will replace and keeps it until the
+/// replacement is in place, so two surgical processes never interleave read-modify-write cycles
+/// on files of the same directory. The directory is locked, not the file, because an atomic write
+/// replaces the file's inode (a lock on it would be lost with it). Other programs do not take this
+/// lock; the identity re-check in [`write_atomic`] catches their writes.
+#[derive(Debug)]
+pub struct DirLock {
+    dir: Arc<OwnedFd>,
+}
+
+impl Drop for DirLock {
+    fn drop(&mut self) {
+        // SAFETY: valid fd; unlocking cannot fail in a way that matters here.
+        unsafe { libc::flock(self.dir.as_raw_fd(), libc::LOCK_UN) };
+    }
+}
+
+impl Target {
+    pub(crate) fn dir_fd(&self) -> &OwnedFd {
+        &self.dir
+    }
+
+    /// Waits (up to [`LOCK_TIMEOUT`]) for the exclusive lock on the file's directory.
+    ///
+    /// # Errors
+    ///
+    /// [`FsError::Io`] if the lock cannot be had in time (another surgical process holds it).
+    pub fn lock(&self) -> Result<DirLock, FsError> {
+        let start = Instant::now();
+        let mut pause = Duration::from_millis(1);
+        loop {
+            // SAFETY: valid fd.
+            if unsafe { libc::flock(self.dir.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+                return Ok(DirLock {
+                    dir: Arc::clone(&self.dir),
+                });
+            }
+            let err = io::Error::last_os_error();
+            if err.raw_os_error() != Some(libc::EWOULDBLOCK) {
+                return Err(io_error(&self.requested, OP_LOCK, err));
+            }
+            if start.elapsed() > LOCK_TIMEOUT {
+                return Err(io_error(
+                    &self.requested,
+                    OP_LOCK,
+                    io::Error::other("another surgical process has been editing in this directory for over a minute"),
+                ));
+            }
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(50));
+        }
+    }
+
+    /// Reads the whole file, of at most `limit` bytes. See [`read_with_limit`].
+    pub fn read(&self, limit: u64) -> Result<(FileInfo, Vec<u8>), FsError> {
+        let path = self.requested.as_path();
+        // Check the type before opening: opening a FIFO for reading blocks until a writer shows up.
+        let st = stat_at(&self.dir, &self.name).map_err(|e| read_error(path, OP_STAT, e))?;
+        if st.st_mode & libc::S_IFMT == libc::S_IFLNK {
+            return Err(FsError::Changed {
+                path: path.to_path_buf(),
+                detail: "it was replaced by a symbolic link".into(),
+            });
+        }
+        if let Some(kind) = kind_of(st.st_mode) {
+            return Err(FsError::NotAFile {
+                path: path.to_path_buf(),
+                kind,
+            });
+        }
+        check_size(path, st.st_size as u64, limit)?;
+        // O_NONBLOCK guards against a FIFO swapped in since the check above; it changes nothing for
+        // regular files. O_NOCTTY likewise for ttys. O_NOFOLLOW refuses a link swapped in.
+        let mut file = open_at(
+            &self.dir,
+            &self.name,
+            libc::O_RDONLY | libc::O_NONBLOCK | libc::O_NOCTTY,
+            0,
+        )
+        .map_err(|e| match e.raw_os_error() {
+            Some(libc::ELOOP) => FsError::Changed {
+                path: path.to_path_buf(),
+                detail: "it was replaced by a symbolic link".into(),
+            },
+            _ => read_error(path, OP_OPEN, e),
+        })?;
+        let meta = file.metadata().map_err(|e| read_error(path, OP_STAT, e))?;
+        check_regular(path, &meta)?;
+        check_size(path, meta.len(), limit)?;
+        let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
+        // SAFETY: valid fd; `st` is written on success.
+        if unsafe { libc::fstat(file.as_raw_fd(), st.as_mut_ptr()) } != 0 {
+            return Err(read_error(path, OP_STAT, io::Error::last_os_error()));
+        }
+        // SAFETY: fstat succeeded.
+        let st = unsafe { st.assume_init() };
+
+        let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+        // Read one byte past the limit to notice a file that grew meanwhile.
+        (&mut file)
+            .take(limit.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(|e| read_error(path, OP_READ, e))?;
+        let len = bytes.len() as u64;
+        check_size(path, len, limit)?;
+
+        let info = FileInfo {
+            requested: path.to_path_buf(),
+            real_path: self.real_path.clone(),
+            mode: meta.mode() & 0o7777,
+            uid: meta.uid(),
+            gid: meta.gid(),
+            len,
+            nlink: meta.nlink(),
+            dir: Arc::clone(&self.dir),
+            name: self.name.clone(),
+            identity: Identity::of(&st),
+        };
+        Ok((info, bytes))
+    }
 }
 
 /// Reads a whole regular file, refusing anything over
@@ -81,42 +349,7 @@ pub fn read(path: &Path) -> Result<(FileInfo, Vec<u8>), FsError> {
 ///
 /// Errors name `path` as given, not the resolved path.
 pub fn read_with_limit(path: &Path, limit: u64) -> Result<(FileInfo, Vec<u8>), FsError> {
-    // Check the type before opening: opening a FIFO for reading blocks
-    // until a writer shows up.
-    let meta = fs::metadata(path).map_err(|e| read_error(path, OP_STAT, e))?;
-    check_regular(path, &meta)?;
-    check_size(path, meta.len(), limit)?;
-
-    let real_path = fs::canonicalize(path).map_err(|e| read_error(path, OP_RESOLVE, e))?;
-    // O_NONBLOCK guards against a FIFO swapped in since the check above;
-    // it changes nothing for regular files. O_NOCTTY likewise for ttys.
-    let mut file = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
-        .open(&real_path)
-        .map_err(|e| read_error(path, OP_OPEN, e))?;
-    let meta = file.metadata().map_err(|e| read_error(path, OP_STAT, e))?;
-    check_regular(path, &meta)?;
-    check_size(path, meta.len(), limit)?;
-
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    // Read one byte past the limit to notice a file that grew meanwhile.
-    (&mut file)
-        .take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|e| read_error(path, OP_READ, e))?;
-    let len = bytes.len() as u64;
-    check_size(path, len, limit)?;
-
-    let info = FileInfo {
-        requested: path.to_path_buf(),
-        real_path,
-        mode: meta.mode() & 0o7777,
-        uid: meta.uid(),
-        gid: meta.gid(),
-        len,
-    };
-    Ok((info, bytes))
+    open_target(path)?.read(limit)
 }
 
 /// Reads and decodes a file in one step: [`read`] followed by [`decode`].
@@ -172,43 +405,138 @@ pub fn read_decoded(path: &Path) -> Result<(FileInfo, Decoded), FsError> {
 /// Errors name `info.real_path`.
 pub fn write_atomic(info: &FileInfo, bytes: &[u8]) -> Result<(), FsError> {
     let target = info.real_path.as_path();
-    let name = target.file_name().ok_or_else(|| FsError::Io {
-        path: Some(target.to_path_buf()),
-        op: OP_INVALID_PATH,
-        source: io::Error::new(io::ErrorKind::InvalidInput, "the path does not name a file"),
-    })?;
-    let dir = match target.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-
-    // Dropping `tmp` on any early return removes the temporary file.
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&temp_prefix(name))
-        .suffix(".tmp")
-        .rand_bytes(8)
-        .tempfile_in(dir)
-        .map_err(|e| write_error(target, OP_CREATE_TEMP, e))?;
-    tmp.as_file_mut()
-        .write_all(bytes)
-        .map_err(|e| write_error(target, OP_WRITE_TEMP, e))?;
-    copy_owner(tmp.as_file(), info)?;
-    tmp.as_file()
-        .set_permissions(Permissions::from_mode(info.mode & 0o7777))
-        .map_err(|e| io_error(target, OP_CHMOD, e))?;
-    tmp.as_file()
-        .sync_all()
-        .map_err(|e| write_error(target, OP_SYNC_TEMP, e))?;
-    // On failure the returned error holds the temporary file, and dropping
-    // it removes the file.
-    tmp.persist(target)
-        .map_err(|e| write_error(target, OP_RENAME, e.error))?;
-
-    sync_dir(dir).map_err(|e| io_error(target, OP_SYNC_DIR, e))?;
-    verify(target, bytes)
+    remove_stale_temps(&info.dir);
+    if info.nlink > 1 {
+        return write_in_place(info, bytes);
+    }
+    let (tmp_name, mut tmp) = create_temp(&info.dir, &info.name).map_err(|e| write_error(target, OP_CREATE_TEMP, e))?;
+    let result = (|| {
+        tmp.write_all(bytes)
+            .map_err(|e| write_error(target, OP_WRITE_TEMP, e))?;
+        copy_owner(&tmp, info)?;
+        tmp.set_permissions(Permissions::from_mode(info.mode & 0o7777))
+            .map_err(|e| io_error(target, OP_CHMOD, e))?;
+        tmp.sync_all().map_err(|e| write_error(target, OP_SYNC_TEMP, e))?;
+        recheck(info)?;
+        rename_at(&info.dir, &tmp_name, &info.name).map_err(|e| write_error(target, OP_RENAME, e))
+    })();
+    if let Err(e) = result {
+        unlink_at(&info.dir, &tmp_name);
+        return Err(e);
+    }
+    sync_fd(&info.dir).map_err(|e| io_error(target, OP_SYNC_DIR, e))?;
+    verify(info, bytes)
 }
 
-/// `.<name>.surgical-<pid>-`; tempfile appends the random part and `.tmp`.
+/// For a file with several hard links: renaming a new file over one name would leave the other
+/// names with the old content, so the content is rewritten in place instead (after the same
+/// identity re-check). This is not atomic: a crash in the middle can leave a partial file, which
+/// `surgical undo` repairs from its journal.
+fn write_in_place(info: &FileInfo, bytes: &[u8]) -> Result<(), FsError> {
+    let target = info.real_path.as_path();
+    recheck(info)?;
+    let mut file = open_at(&info.dir, &info.name, libc::O_WRONLY, 0).map_err(|e| write_error(target, OP_OPEN, e))?;
+    file.write_all(bytes)
+        .map_err(|e| write_error(target, OP_WRITE_IN_PLACE, e))?;
+    file.set_len(bytes.len() as u64)
+        .map_err(|e| write_error(target, OP_WRITE_IN_PLACE, e))?;
+    file.sync_all().map_err(|e| write_error(target, OP_WRITE_IN_PLACE, e))?;
+    verify(info, bytes)
+}
+
+/// Fails with [`FsError::Changed`] unless the file is still the very version that was read.
+fn recheck(info: &FileInfo) -> Result<(), FsError> {
+    let changed = |detail: &str| FsError::Changed {
+        path: info.requested.clone(),
+        detail: detail.to_string(),
+    };
+    match stat_at(&info.dir, &info.name) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Err(changed("it was deleted")),
+        Err(e) => Err(io_error(&info.real_path, OP_STAT, e)),
+        Ok(st) if st.st_mode & libc::S_IFMT == libc::S_IFLNK => Err(changed("it was replaced by a symbolic link")),
+        Ok(st) if Identity::of(&st) != info.identity => Err(changed("another program modified or replaced it")),
+        Ok(_) => Ok(()),
+    }
+}
+
+fn rename_at(dir: &OwnedFd, from: &OsStr, to: &OsStr) -> io::Result<()> {
+    let (from, to) = (cstring(from)?, cstring(to)?);
+    // SAFETY: valid fd and C strings.
+    if unsafe { libc::renameat(dir.as_raw_fd(), from.as_ptr(), dir.as_raw_fd(), to.as_ptr()) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+fn sync_fd(dir: &OwnedFd) -> io::Result<()> {
+    // SAFETY: valid fd.
+    if unsafe { libc::fsync(dir.as_raw_fd()) } != 0 {
+        let err = io::Error::last_os_error();
+        // Some filesystems cannot fsync a directory; the data itself is already synced.
+        if err.raw_os_error() != Some(libc::EINVAL) {
+            return Err(err);
+        }
+    }
+    Ok(())
+}
+
+/// Creates `.<name>.surgical-<pid>-<random>.tmp` in `dir`, exclusively, mode 0600.
+fn create_temp(dir: &OwnedFd, name: &OsStr) -> io::Result<(OsString, File)> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut last = None;
+    for _ in 0..16 {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        let random = nanos
+            ^ COUNTER
+                .fetch_add(1, Ordering::Relaxed)
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut tmp = temp_prefix(name);
+        tmp.push(format!("{random:016x}.tmp"));
+        match open_at(dir, &tmp, libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL, 0o600) {
+            Ok(f) => return Ok((tmp, f)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::other("could not pick a temporary name")))
+}
+
+/// Removes temporary files of surgical's own naming left in `dir` by processes that no longer
+/// run (killed mid-write). Best effort: a failure here never fails the write.
+fn remove_stale_temps(dir: &OwnedFd) {
+    let Ok(entries) = fs::read_dir(format!("/proc/self/fd/{}", dir.as_raw_fd())) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = temp_owner(name.as_bytes()) else {
+            continue;
+        };
+        if pid == std::process::id() {
+            continue;
+        }
+        // SAFETY: kill with signal 0 only checks whether the process exists.
+        let alive = unsafe { libc::kill(pid as libc::pid_t, 0) } == 0
+            || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM);
+        if !alive {
+            unlink_at(dir, &name);
+        }
+    }
+}
+
+/// The pid in a name of the form `.<name>.surgical-<pid>-<hex>.tmp`.
+fn temp_owner(name: &[u8]) -> Option<u32> {
+    let text = std::str::from_utf8(name).ok()?;
+    let rest = text.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (_, tail) = rest.rsplit_once(".surgical-")?;
+    let (pid, random) = tail.split_once('-')?;
+    (random.len() == 16 && random.bytes().all(|b| b.is_ascii_hexdigit())).then_some(())?;
+    pid.parse().ok()
+}
+
+/// `.<name>.surgical-<pid>-`; the random part and `.tmp` follow.
 fn temp_prefix(name: &OsStr) -> OsString {
     let name = name.as_bytes();
     let name = &name[..name.len().min(MAX_TEMP_NAME_STEM)];
@@ -247,19 +575,11 @@ fn is_root() -> bool {
     unsafe { libc::geteuid() == 0 }
 }
 
-fn sync_dir(dir: &Path) -> io::Result<()> {
-    match File::open(dir)?.sync_all() {
-        // Some filesystems cannot fsync a directory; there is nothing more
-        // we can do there, and the data itself is already synced.
-        Err(e) if e.raw_os_error() == Some(libc::EINVAL) => Ok(()),
-        other => other,
-    }
-}
-
 /// Reads the file back in fixed-size chunks (memory stays bounded whatever the file's size) and
 /// compares it with what was written.
-fn verify(target: &Path, expected: &[u8]) -> Result<(), FsError> {
-    let mut file = File::open(target).map_err(|e| io_error(target, OP_VERIFY, e))?;
+fn verify(info: &FileInfo, expected: &[u8]) -> Result<(), FsError> {
+    let target = info.real_path.as_path();
+    let mut file = open_at(&info.dir, &info.name, libc::O_RDONLY, 0).map_err(|e| io_error(target, OP_VERIFY, e))?;
     let mut buf = vec![0u8; 1 << 16];
     let mut offset = 0usize;
     let first_diff = loop {
@@ -448,8 +768,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f.rs");
         fs::write(&path, b"1").unwrap();
-        let (info, _) = read(&path).unwrap();
         for content in [&b"22"[..], b"", b"333"] {
+            let (info, _) = read(&path).unwrap();
             write_atomic(&info, content).unwrap();
             assert_eq!(fs::read(&path).unwrap(), content);
         }
@@ -457,28 +777,91 @@ mod tests {
     }
 
     #[test]
-    fn failed_rename_removes_temp_and_keeps_target() {
-        // Renaming a file over a directory fails with EISDIR, even for root,
-        // after the temporary file has been written.
+    fn changes_between_read_and_write_are_refused() {
         let dir = tempfile::tempdir().unwrap();
-        let victim = dir.path().join("victim");
-        fs::create_dir(&victim).unwrap();
-        fs::write(victim.join("inside"), b"keep").unwrap();
-        let info = FileInfo {
-            requested: victim.clone(),
-            real_path: victim.clone(),
-            mode: 0o644,
-            uid: 0,
-            gid: 0,
-            len: 0,
-        };
-        let err = write_atomic(&info, b"data").unwrap_err();
-        assert_eq!(err.code(), "io", "{err}");
-        let msg = err.to_string();
-        assert!(msg.contains("rename the temporary file over"), "{msg}");
-        assert!(msg.contains("left unchanged"), "{msg}");
-        assert_eq!(names(dir.path()), ["victim"]);
-        assert_eq!(fs::read(victim.join("inside")).unwrap(), b"keep");
+        let path = dir.path().join("f");
+        // Modified by another program: the identity re-check refuses, nothing is written.
+        fs::write(&path, b"one").unwrap();
+        let (info, _) = read(&path).unwrap();
+        std::thread::sleep(Duration::from_millis(5));
+        fs::write(&path, b"two!").unwrap();
+        let err = write_atomic(&info, b"mine").unwrap_err();
+        assert_eq!(err.code(), "stale", "{err}");
+        assert_eq!(fs::read(&path).unwrap(), b"two!");
+        // Replaced by a directory.
+        let (info, _) = read(&path).unwrap();
+        fs::remove_file(&path).unwrap();
+        fs::create_dir(&path).unwrap();
+        fs::write(path.join("inside"), b"keep").unwrap();
+        assert_eq!(write_atomic(&info, b"data").unwrap_err().code(), "stale");
+        assert_eq!(fs::read(path.join("inside")).unwrap(), b"keep");
+        // Replaced by a link pointing elsewhere: the link and its target stay as they are.
+        fs::remove_dir_all(&path).unwrap();
+        fs::write(&path, b"x").unwrap();
+        let (info, _) = read(&path).unwrap();
+        let elsewhere = dir.path().join("elsewhere");
+        fs::write(&elsewhere, b"outside").unwrap();
+        fs::remove_file(&path).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, &path).unwrap();
+        assert_eq!(write_atomic(&info, b"data").unwrap_err().code(), "stale");
+        assert_eq!(fs::read(&elsewhere).unwrap(), b"outside");
+        // No temporary file is left behind by any of this.
+        assert_eq!(names(dir.path()), ["elsewhere", "f"]);
+    }
+
+    #[test]
+    fn hard_links_keep_seeing_the_new_content() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a");
+        let b = dir.path().join("b");
+        fs::write(&a, b"old content").unwrap();
+        fs::hard_link(&a, &b).unwrap();
+        let (info, _) = read(&a).unwrap();
+        assert_eq!(info.nlink, 2);
+        write_atomic(&info, b"new").unwrap();
+        assert_eq!(fs::read(&a).unwrap(), b"new");
+        assert_eq!(fs::read(&b).unwrap(), b"new");
+        assert_eq!(fs::metadata(&a).unwrap().ino(), fs::metadata(&b).unwrap().ino());
+        assert_eq!(names(dir.path()), ["a", "b"]);
+    }
+
+    #[test]
+    fn stale_temp_files_of_dead_writers_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        fs::write(&path, b"x").unwrap();
+        // A pid that cannot be running (beyond pid_max), and one that is (ours is skipped; 1 is init).
+        let dead = dir.path().join(".f.surgical-4194305-0123456789abcdef.tmp");
+        let alive = dir.path().join(".f.surgical-1-0123456789abcdef.tmp");
+        let other = dir.path().join(".f.surgical-x.tmp");
+        for p in [&dead, &alive, &other] {
+            fs::write(p, b"partial").unwrap();
+        }
+        let (info, _) = read(&path).unwrap();
+        write_atomic(&info, b"y").unwrap();
+        let left = names(dir.path());
+        assert!(
+            !left.contains(&".f.surgical-4194305-0123456789abcdef.tmp".to_string()),
+            "{left:?}"
+        );
+        assert!(left.contains(&".f.surgical-1-0123456789abcdef.tmp".to_string()));
+        assert!(left.contains(&".f.surgical-x.tmp".to_string()));
+    }
+
+    #[test]
+    fn lock_excludes_other_holders() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        fs::write(&path, b"x").unwrap();
+        let first = open_target(&path).unwrap();
+        let guard = first.lock().unwrap();
+        // A second open of the same directory (another process would do the same) must wait.
+        let second = open_target(&path).unwrap();
+        // SAFETY: valid fd.
+        let busy = unsafe { libc::flock(second.dir.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        assert_eq!(busy, -1);
+        drop(guard);
+        let _ = second.lock().unwrap();
     }
 
     #[test]
@@ -639,15 +1022,16 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v");
         fs::write(&path, b"abcX").unwrap();
-        verify(&path, b"abcX").unwrap();
-        let err = verify(&path, b"abcd").unwrap_err();
+        let (info, _) = read(&path).unwrap();
+        verify(&info, b"abcX").unwrap();
+        let err = verify(&info, b"abcd").unwrap_err();
         assert_eq!(err.code(), "io");
         let msg = err.to_string();
         assert!(msg.contains("verification after write failed"), "{msg}");
         assert!(msg.contains("first at byte offset 3"), "{msg}");
-        let err = verify(&path, b"abcXY").unwrap_err();
+        let err = verify(&info, b"abcXY").unwrap_err();
         assert!(err.to_string().contains("first at byte offset 4"), "{err}");
-        let err = verify(&path, b"abc").unwrap_err();
+        let err = verify(&info, b"abc").unwrap_err();
         assert!(err.to_string().contains("first at byte offset 3"), "{err}");
     }
 

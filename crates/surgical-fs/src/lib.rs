@@ -73,7 +73,12 @@ compile_error!("surgical-fs supports Unix only");
 mod encoding;
 mod error;
 mod file;
+mod sandbox;
 
 pub use crate::encoding::{decode, encode, Decoded, Encoding};
 pub use crate::error::FsError;
-pub use crate::file::{read, read_decoded, read_with_limit, write_atomic, FileInfo, DEFAULT_SIZE_LIMIT};
+pub use crate::file::{
+    open_target, read, read_decoded, read_with_limit, write_atomic, DirLock, FileInfo, Target, DEFAULT_SIZE_LIMIT,
+    LOCK_TIMEOUT,
+};
+pub use crate::sandbox::Root;
