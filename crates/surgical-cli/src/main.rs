@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use serde_json::{json, Value};
-use surgical_tool::{call, ToolResult};
+use surgical_tool::ToolResult;
 
 const ABOUT: &str = "Byte-faithful edits for coding agents.
 
@@ -51,6 +51,44 @@ enum Command {
     Edit(EditArgs),
     /// Replay the seed bug report's scenario on a sample file and show the faithful result.
     Demo(DemoArgs),
+    /// Restore a file to its content before the last edit made through surgical.
+    ///
+    /// Refused (exit 1, code "stale") if the file changed since that edit. Each undo goes one edit
+    /// further back. The journal lives in <root>/.surgical/ (last 100 edits, files up to 16 MiB).
+    Undo(UndoArgs),
+}
+
+/// Limits shared by the commands that edit.
+#[derive(Args)]
+struct Limits {
+    /// Refuse files larger than this many bytes (code "too_large"). Default: 1 GiB.
+    #[arg(long, value_name = "BYTES")]
+    max_file_size: Option<u64>,
+    /// Do not keep the undo journal in <root>/.surgical/.
+    #[arg(long)]
+    no_undo: bool,
+}
+
+impl Limits {
+    fn config(&self, root: &std::path::Path) -> surgical_tool::Config {
+        let mut config = surgical_tool::Config::new(root).undo(!self.no_undo);
+        if let Some(bytes) = self.max_file_size {
+            config = config.max_file_size(bytes);
+        }
+        config
+    }
+}
+
+#[derive(Args)]
+struct UndoArgs {
+    /// The file to restore.
+    file: String,
+    /// Directory that the path resolves against (and that holds the journal).
+    #[arg(long, default_value = ".")]
+    root: PathBuf,
+    /// Print the JSON result object instead of a diff.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -58,9 +96,12 @@ struct CallArgs {
     /// The tool to call.
     #[arg(value_parser = clap::builder::PossibleValuesParser::new(surgical_tool::TOOLS))]
     tool: String,
-    /// Directory that relative paths in the call resolve against.
+    /// Directory that relative paths in the call resolve against; paths leading outside it are
+    /// refused (code "outside_root").
     #[arg(long, default_value = ".")]
     root: PathBuf,
+    #[command(flatten)]
+    limits: Limits,
 }
 
 #[derive(Args)]
@@ -88,6 +129,12 @@ struct EditArgs {
     /// Print the JSON result object instead of a diff.
     #[arg(long)]
     json: bool,
+    /// The workspace root (holds the undo journal). Default: the current directory if the file is
+    /// inside it, else the file's directory.
+    #[arg(long)]
+    root: Option<PathBuf>,
+    #[command(flatten)]
+    limits: Limits,
 }
 
 #[derive(Args)]
@@ -103,6 +150,7 @@ fn main() -> ExitCode {
         Command::Call(args) => run_call(args),
         Command::Edit(args) => run_edit(args),
         Command::Demo(args) => demo::run(args.dir),
+        Command::Undo(args) => run_undo(args),
     }
 }
 
@@ -114,9 +162,17 @@ fn exit_for(result: &ToolResult) -> ExitCode {
     }
 }
 
+/// Tool calls larger than this are refused as `invalid_input` without being parsed.
+const MAX_REQUEST_BYTES: u64 = 256 << 20;
+
 fn run_call(args: CallArgs) -> ExitCode {
     let mut input = Vec::new();
-    let result = match std::io::stdin().read_to_end(&mut input) {
+    let read = std::io::stdin().take(MAX_REQUEST_BYTES + 1).read_to_end(&mut input);
+    let result = match read {
+        Ok(n) if n as u64 > MAX_REQUEST_BYTES => ToolResult::Error(surgical_tool::ToolError::invalid_input(format!(
+            "the tool call on stdin is over {} MiB; split it into several calls",
+            MAX_REQUEST_BYTES >> 20
+        ))),
         Err(e) => ToolResult::Error(surgical_tool::ToolError::new(
             "io",
             format!("could not read stdin: {e}"),
@@ -129,7 +185,7 @@ fn run_call(args: CallArgs) -> ExitCode {
                 Err(e) => ToolResult::Error(surgical_tool::ToolError::invalid_input(format!(
                     "the tool call on stdin is not valid JSON: {e}"
                 ))),
-                Ok(v) => call(&args.tool, &v, &args.root),
+                Ok(v) => surgical_tool::call_with(&args.tool, &v, &args.limits.config(&args.root)),
             },
         },
     };
@@ -143,8 +199,25 @@ fn usage_error(message: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// The root for a file named on the command line by a person (not a model): the given `--root`,
+/// else the current directory when the file is inside it, else the file's own directory.
+fn root_for(file: &std::path::Path, root: Option<&PathBuf>) -> (PathBuf, String) {
+    if let Some(root) = root {
+        return (root.clone(), file.to_string_lossy().into_owned());
+    }
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let real = std::fs::canonicalize(file).unwrap_or_else(|_| cwd.join(file));
+    match std::fs::canonicalize(&cwd) {
+        Ok(cwd_real) if real.starts_with(&cwd_real) => (cwd, file.to_string_lossy().into_owned()),
+        _ => match (real.parent(), real.file_name()) {
+            (Some(dir), Some(name)) => (dir.to_path_buf(), name.to_string_lossy().into_owned()),
+            _ => (cwd, file.to_string_lossy().into_owned()),
+        },
+    }
+}
+
 fn run_edit(args: EditArgs) -> ExitCode {
-    let path = args.file.to_string_lossy().into_owned();
+    let (root, path) = root_for(&args.file, args.root.as_ref());
     let mut request = match (&args.old, &args.new, &args.edits) {
         (Some(old), Some(new), _) => {
             json!({"path": path, "oldText": old, "newText": new, "replaceAll": args.replace_all})
@@ -172,7 +245,7 @@ fn run_edit(args: EditArgs) -> ExitCode {
     if let Some(tier) = &args.max_strategy {
         request["maxStrategy"] = Value::String(tier.clone());
     }
-    let result = call("edit", &request, std::path::Path::new("."));
+    let result = surgical_tool::call_with("edit", &request, &args.limits.config(&root));
     if args.json {
         println!("{}", result.to_json());
         return exit_for(&result);
@@ -192,6 +265,28 @@ fn run_edit(args: EditArgs) -> ExitCode {
                 e.message
             );
         }
+    }
+    exit_for(&result)
+}
+
+fn run_undo(args: UndoArgs) -> ExitCode {
+    let result = surgical_tool::call("undo", &json!({"path": args.file}), &args.root);
+    if args.json {
+        println!("{}", result.to_json());
+        return exit_for(&result);
+    }
+    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    match &result {
+        ToolResult::Edit(s) => {
+            let (summary, _) = s.text.split_once("\n\n").unwrap_or((&s.text, ""));
+            println!("{}\n", paint(summary, "1", color));
+            print!("{}", colored_diff(&s.diff, color));
+        }
+        ToolResult::Error(e) => eprintln!(
+            "{} {}",
+            paint(&format!("error ({}):", e.code), "1;31", color),
+            e.message
+        ),
     }
     exit_for(&result)
 }

@@ -129,6 +129,7 @@ fn mode_and_symlinks_are_kept() {
     let leftovers: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name())
+        .filter(|n| n != ".surgical")
         .collect();
     assert_eq!(leftovers.len(), 2, "temp files left behind: {leftovers:?}");
 }

@@ -355,6 +355,27 @@ impl<'a> LineCounterB<'a> {
     }
 }
 
+/// The one change between two whole texts (their common prefix and suffix set aside), in the form
+/// [`unified_patch`] and [`numbered_diff`] take; empty when the texts are equal. For callers that
+/// replace a whole file rather than apply edits (writes, undo).
+pub fn whole_change(old: &[u8], new: &[u8]) -> Vec<(Range<usize>, Range<usize>)> {
+    if old == new {
+        return Vec::new();
+    }
+    let (pre, post) = crate::align::common_affixes(old, new);
+    // Never split a CRLF or a UTF-8 sequence between the change and the text around it.
+    let pre = back_to_boundary(old, pre);
+    let post = post.min(old.len() - pre).min(new.len() - pre);
+    vec![(pre..old.len() - post, pre..new.len() - post)]
+}
+
+fn back_to_boundary(t: &[u8], mut at: usize) -> usize {
+    while at > 0 && (t.get(at).is_some_and(|b| (b & 0xC0) == 0x80) || t[at - 1] == b'\r') {
+        at -= 1;
+    }
+    at
+}
+
 /// A standard unified diff (`--- a/PATH`, `+++ b/PATH`, `@@` hunks) of `old` → `new`.
 ///
 /// `changes` are the replaced ranges in file order (old range, new range), as

@@ -6,25 +6,31 @@ use std::path::Path;
 
 use sha2::{Digest, Sha256};
 use surgical_core::{apply, diff, EditError, Options};
-use surgical_fs::{Encoding, FsError};
+use surgical_fs::{Encoding, FsError, Root};
 
+use crate::journal::Journal;
 use crate::report::describe_differences;
-use crate::{EditReport, EditRequest, EditSuccess, ToolError, ToolResult};
+use crate::{Config, EditReport, EditRequest, EditSuccess, ToolError, ToolResult};
 
 /// At most this many lines of the diff go into `text`.
 const MAX_DIFF_LINES_IN_TEXT: usize = 400;
 
-/// Runs a parsed `edit` call. Relative paths resolve against `root`. On any error the file is
+/// Runs a parsed `edit` call with the default [`Config`] for `root`. On any error the file is
 /// untouched.
 pub fn run_edit(req: &EditRequest, root: &Path) -> ToolResult {
-    match run(req, root) {
+    run_edit_with(req, &Config::new(root))
+}
+
+/// Runs a parsed `edit` call. On any error the file is untouched.
+pub fn run_edit_with(req: &EditRequest, config: &Config) -> ToolResult {
+    match run(req, config) {
         Ok(s) => ToolResult::Edit(Box::new(s)),
         Err(e) => ToolResult::Error(e),
     }
 }
 
 /// SHA-256 of the concatenated `parts`, lowercase hex.
-pub(crate) fn sha256_hex(parts: &[&[u8]]) -> String {
+pub fn sha256_hex(parts: &[&[u8]]) -> String {
     let mut hasher = Sha256::new();
     for part in parts {
         hasher.update(part);
@@ -37,7 +43,7 @@ pub(crate) fn sha256_hex(parts: &[&[u8]]) -> String {
     s
 }
 
-fn fs_error(e: FsError, shown: &str) -> ToolError {
+pub(crate) fn fs_error(e: FsError, shown: &str) -> ToolError {
     let mut message = e.to_string();
     if e.code() == "file_not_found" {
         message.push_str(" To create a new file, use the write tool.");
@@ -62,10 +68,18 @@ fn edit_error(e: EditError, shown: &str) -> ToolError {
     }
 }
 
-fn run(req: &EditRequest, root: &Path) -> Result<EditSuccess, ToolError> {
+fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
     let shown = req.path.as_str();
-    let full = crate::resolve_path(root, &req.path)?;
-    let (info, raw) = surgical_fs::read(&full).map_err(|e| fs_error(e, shown))?;
+    let root = Root::new(&config.root).map_err(|e| fs_error(e, shown))?;
+    let target = root.open(shown).map_err(|e| fs_error(e, shown))?;
+    // Held from before the read until the new content is in place: another surgical process editing
+    // in this directory waits instead of losing this update or having its own lost.
+    let _lock = if req.dry_run {
+        None
+    } else {
+        Some(target.lock().map_err(|e| fs_error(e, shown))?)
+    };
+    let (info, raw) = target.read(config.max_file_size).map_err(|e| fs_error(e, shown))?;
     // UTF-16 files are transcoded by `decode`, so their hash is taken first; for UTF-8 the decoded
     // text is the file minus its BOM, and hashing runs on the other core while the engine works.
     let utf16_hash = matches!(raw.get(..2), Some([0xff, 0xfe] | [0xfe, 0xff])).then(|| sha256_hex(&[&raw]));
@@ -82,16 +96,7 @@ fn run(req: &EditRequest, root: &Path) -> Result<EditSuccess, ToolError> {
     });
     if let Some(expected) = &req.expected_hash {
         if !expected.eq_ignore_ascii_case(&hash_before) {
-            return Err(ToolError {
-                path: Some(shown.to_string()),
-                ..ToolError::new(
-                    "stale",
-                    format!(
-                        "{shown} changed since you read it (its hash is now {hash_before}, you expected {expected}). \
-                         Read it again and redo the edit against what it holds now."
-                    ),
-                )
-            });
+            return Err(stale_error(shown, &hash_before, expected));
         }
     }
     let applied = applied.map_err(|e| edit_error(e, shown))?;
@@ -99,13 +104,35 @@ fn run(req: &EditRequest, root: &Path) -> Result<EditSuccess, ToolError> {
         Encoding::Utf8 => Cow::Borrowed(&applied.text),
         other => Cow::Owned(surgical_fs::encode(other, &applied.text).map_err(|e| fs_error(e, shown))?),
     };
-    let hash_after = std::thread::scope(|scope| {
+    // The journal saves the old content before the file is replaced, while the other core hashes
+    // the new content.
+    let journal = (config.undo && !req.dry_run).then(|| Journal::new(&root));
+    let utf16_before = match (&journal, encoding) {
+        (Some(_), Encoding::Utf16Le | Encoding::Utf16Be) => surgical_fs::encode(encoding, &decoded.text).ok(),
+        _ => None,
+    };
+    let before_parts: Vec<&[u8]> = match &utf16_before {
+        Some(raw) => vec![raw],
+        None => vec![encoding.bom(), &decoded.text],
+    };
+    let (hash_after, pending) = std::thread::scope(|scope| {
         let hashing = scope.spawn(|| sha256_hex(&[&new_raw]));
-        if !req.dry_run {
-            surgical_fs::write_atomic(&info, &new_raw).map_err(|e| fs_error(e, shown))?;
+        let pending = journal.as_ref().and_then(|j| j.begin(&info.real_path, &before_parts));
+        (hashing.join().expect("hashing does not panic"), pending)
+    });
+    let entry = match (&journal, pending) {
+        (Some(j), Some(p)) => p.finish(j, &hash_before, &hash_after),
+        _ => None,
+    };
+    if !req.dry_run {
+        if let Err(e) = surgical_fs::write_atomic(&info, &new_raw) {
+            if let Some(entry) = &entry {
+                entry.discard();
+            }
+            return Err(fs_error(e, shown));
         }
-        Ok(hashing.join().expect("hashing does not panic"))
-    })?;
+    }
+    let undo_available = entry.is_some();
 
     let changes = applied.changes();
     let shown_diff = diff::numbered_diff(&decoded.text, &applied.text, &changes);
@@ -216,5 +243,19 @@ fn run(req: &EditRequest, root: &Path) -> Result<EditSuccess, ToolError> {
         hash_before,
         hash_after,
         dry_run: req.dry_run,
+        undo_available,
     })
+}
+
+pub(crate) fn stale_error(shown: &str, now: &str, expected: &str) -> ToolError {
+    ToolError {
+        path: Some(shown.to_string()),
+        ..ToolError::new(
+            "stale",
+            format!(
+                "{shown} changed since you read it (its hash is now {now}, you expected {expected}). Read it \
+                 again and redo the edit against what it holds now."
+            ),
+        )
+    }
 }

@@ -16,19 +16,60 @@
 //! ```
 
 mod edit;
+mod journal;
 mod report;
 mod request;
+mod undo;
 
 use std::path::Path;
 
 use serde::Serialize;
 use serde_json::Value;
 
-pub use crate::edit::run_edit;
+pub use crate::edit::{run_edit, run_edit_with, sha256_hex};
+pub use crate::journal::{JOURNAL_DIR, MAX_ENTRIES as UNDO_MAX_ENTRIES, MAX_FILE_BYTES as UNDO_MAX_FILE_BYTES};
 pub use crate::request::{parse_edit_request, EditRequest};
+pub use crate::undo::run_undo;
 
 /// The tools this crate serves.
-pub const TOOLS: [&str; 1] = ["edit"];
+pub const TOOLS: [&str; 2] = ["edit", "undo"];
+
+/// How tool calls run: the workspace root and the limits. Build with [`Config::new`] and the
+/// setters; immutable once built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Every path must lead inside this directory (see `surgical_fs::Root`).
+    pub root: std::path::PathBuf,
+    /// Files larger than this are refused with `too_large` (default `surgical_fs::DEFAULT_SIZE_LIMIT`,
+    /// 1 GiB).
+    pub max_file_size: u64,
+    /// Keep the undo journal in `<root>/.surgical/` (default true).
+    pub undo: bool,
+}
+
+impl Config {
+    /// The defaults for `root`.
+    pub fn new(root: &Path) -> Config {
+        Config {
+            root: root.to_path_buf(),
+            max_file_size: surgical_fs::DEFAULT_SIZE_LIMIT,
+            undo: true,
+        }
+    }
+
+    /// The same with another size limit.
+    pub fn max_file_size(self, bytes: u64) -> Config {
+        Config {
+            max_file_size: bytes,
+            ..self
+        }
+    }
+
+    /// The same with the undo journal on or off.
+    pub fn undo(self, on: bool) -> Config {
+        Config { undo: on, ..self }
+    }
+}
 
 /// A failed tool call: a stable code, a message for the model, and what it concerns.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -104,6 +145,8 @@ pub struct EditSuccess {
     pub hash_after: String,
     /// True when nothing was written (`dryRun`).
     pub dry_run: bool,
+    /// Whether `surgical undo` (or the `undo` tool) can restore the content before this change.
+    pub undo_available: bool,
 }
 
 /// The result object of every tool call.
@@ -144,15 +187,29 @@ impl ToolResult {
 
 /// Resolves a path from a tool call against the root: the one place where every tool turns a
 /// model's path into a file system path.
+///
+/// The path must lead inside `root` (symlinks followed; see `surgical_fs::Root` for the policy),
+/// else `outside_root`. It need not exist.
 pub fn resolve_path(root: &Path, path: &str) -> Result<std::path::PathBuf, ToolError> {
-    Ok(root.join(path))
+    surgical_fs::Root::new(root)
+        .and_then(|r| r.resolve(path))
+        .map_err(|e| edit::fs_error(e, path))
 }
 
-/// Runs tool `name` with JSON `input`, resolving relative paths against `root`.
+/// Runs tool `name` with JSON `input` and the default [`Config`] for `root`.
 pub fn call(name: &str, input: &Value, root: &Path) -> ToolResult {
+    call_with(name, input, &Config::new(root))
+}
+
+/// Runs tool `name` with JSON `input`.
+pub fn call_with(name: &str, input: &Value, config: &Config) -> ToolResult {
     match name {
         "edit" => match parse_edit_request(input) {
-            Ok(req) => run_edit(&req, root),
+            Ok(req) => run_edit_with(&req, config),
+            Err(e) => ToolResult::Error(e),
+        },
+        "undo" => match request::parse_path_request(input, "undo") {
+            Ok(path) => run_undo(&path, config),
             Err(e) => ToolResult::Error(e),
         },
         other => ToolResult::Error(ToolError::invalid_input(format!(

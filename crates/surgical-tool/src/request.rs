@@ -76,6 +76,20 @@ fn one_edit(obj: &Map<String, Value>, what: &str) -> Result<Option<Edit>, ToolEr
     }
 }
 
+/// Parses a call that names only a file (`undo`): `{"path": ...}` or an alias.
+pub fn parse_path_request(value: &Value, tool: &str) -> Result<String, ToolError> {
+    let obj = value
+        .as_object()
+        .ok_or_else(|| invalid(format!("the {tool} call must be a JSON object, not {}", kind(value))))?;
+    string(obj, &PATH_KEYS, "path")?
+        .filter(|p| !p.is_empty())
+        .ok_or_else(|| {
+            invalid(format!(
+                "path is missing: give the path of the file to {tool} (\"path\": \"src/main.rs\")."
+            ))
+        })
+}
+
 /// Parses an `edit` call: `{"path", "edits": [{"oldText", "newText", "replaceAll"?}]}`, or a single
 /// top-level `oldText`/`newText`; `edits` may be a JSON string; aliases `file_path`,
 /// `old_string`/`new_string`, `oldString`/`newString` are accepted; unknown keys are ignored.
