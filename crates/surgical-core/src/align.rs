@@ -40,6 +40,8 @@ pub enum DifferenceKind {
     TrailingWhitespace { file: String, model: String, kept: bool },
     /// The line differed from `oldText` and the model rewrote it, so `newText` was written as given.
     Rewritten,
+    /// What a looser tier forgave (indentation, spacing, escapes, a paraphrase), in words.
+    Note(String),
 }
 
 /// The replacement bytes for one span, and what differed on the way.
@@ -169,7 +171,7 @@ pub(crate) fn common_affixes<T: PartialEq>(old: &[T], new: &[T]) -> (usize, usiz
 /// A diff that first sets aside the common prefix and suffix, so that among equally short diffs the
 /// one that changes what the model visibly changed wins (Myers alone may pair a changed line with
 /// an identical neighbour and delete the wrong copy).
-fn anchored_diff<T: PartialEq + Eq + std::hash::Hash + Ord>(old: &[T], new: &[T]) -> Vec<DiffOp> {
+pub(crate) fn anchored_diff<T: PartialEq + Eq + std::hash::Hash + Ord>(old: &[T], new: &[T]) -> Vec<DiffOp> {
     let (pre, post) = common_affixes(old, new);
     let mut ops = Vec::new();
     if pre > 0 {

@@ -18,7 +18,11 @@ fn key(line: &[u8]) -> String {
     normalize(line, Fold::UNICODE).text.trim().to_string()
 }
 
-/// A compact description of the file region closest to `old` and how it differs.
+/// At most this many regions are shown.
+const MAX_REGIONS: usize = 3;
+
+/// A compact description of the one to three file regions closest to `old`, and line by line how
+/// each differs.
 pub(crate) fn closest_region(text: &[u8], old: &str) -> String {
     let file_lines = split_lines(text);
     let old_lines: Vec<&str> = old.strip_suffix('\n').unwrap_or(old).split('\n').collect();
@@ -26,6 +30,7 @@ pub(crate) fn closest_region(text: &[u8], old: &str) -> String {
     if file_lines.is_empty() {
         return "The file is empty. Use the write tool to give it content.".to_string();
     }
+    let file_keys: Vec<String> = file_lines.iter().map(|l| key(l.content)).collect();
 
     // Vote for region starts: file line i equal to needle line k suggests a start at i - k.
     let mut wanted: HashMap<&str, Vec<usize>> = HashMap::new();
@@ -35,67 +40,122 @@ pub(crate) fn closest_region(text: &[u8], old: &str) -> String {
         }
     }
     let mut votes: HashMap<usize, usize> = HashMap::new();
-    if !wanted.is_empty() {
-        for (i, line) in file_lines.iter().enumerate() {
-            let k = key(line.content);
-            if let Some(ks) = wanted.get(k.as_str()) {
-                for &kk in ks {
-                    if i >= kk {
-                        *votes.entry(i - kk).or_default() += k.len();
-                    }
-                }
+    for (i, k) in file_keys.iter().enumerate() {
+        if let Some(ks) = wanted.get(k.as_str()) {
+            for &kk in ks {
+                *votes.entry(i.saturating_sub(kk)).or_default() += k.len();
             }
         }
     }
-    let start = match votes
-        .into_iter()
-        .max_by_key(|&(start, v)| (v, std::cmp::Reverse(start)))
-    {
-        Some((start, _)) => start,
-        None => match best_by_bigrams(&file_lines, &old_keys) {
-            Some((i, k)) => i.saturating_sub(k),
+    let mut ranked: Vec<(usize, usize)> = votes.into_iter().map(|(start, v)| (v, start)).collect();
+    ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let best = ranked.first().map_or(0, |r| r.0);
+    let mut starts: Vec<usize> = Vec::new();
+    for &(v, start) in &ranked {
+        if starts.len() == MAX_REGIONS || v * 2 < best {
+            break;
+        }
+        if starts.iter().all(|&s| s.abs_diff(start) >= old_lines.len().max(1)) {
+            starts.push(start);
+        }
+    }
+    if starts.is_empty() {
+        match best_by_bigrams(&file_lines, &old_keys) {
+            Some((i, k)) => starts.push(i.saturating_sub(k)),
             None => {
                 return "No line of the file resembles oldText. Read the file again and copy oldText from it \
                         exactly."
                     .to_string()
             }
-        },
-    };
-
-    let end = (start + old_lines.len()).min(file_lines.len());
-    let mut out = String::new();
-    let mut same = 0;
-    let mut body = String::new();
-    for (k, i) in (start..end).enumerate().take(MAX_SHOWN) {
-        let file = String::from_utf8_lossy(file_lines[i].content);
-        let mine = old_lines.get(k).copied().unwrap_or("");
-        let mark = if *file == *mine {
-            same += 1;
-            String::new()
-        } else {
-            format!("   <- {}", describe_difference(&file, mine))
-        };
-        body.push_str(&format!("{:>6} | {}{}\n", i + 1, shorten(&file), mark));
+        }
     }
-    if end - start > MAX_SHOWN {
-        body.push_str(&format!("       ... ({} more lines)\n", end - start - MAX_SHOWN));
+    let mut out = String::from(if starts.len() == 1 {
+        "Closest region"
+    } else {
+        "Closest regions"
+    });
+    out.push_str(" (file lines, with what differs from oldText):\n");
+    for start in starts {
+        out.push_str(&render_region(&file_lines, &file_keys, start, &old_lines, &old_keys));
     }
-    if old_lines.len() > end - start {
-        body.push_str(&format!(
-            "       (oldText has {} more lines after the end of the file)\n",
-            old_lines.len() - (end - start)
-        ));
-    }
-    out.push_str(&format!(
-        "Closest region: lines {}-{} ({} of {} lines identical):\n{}",
-        start + 1,
-        end.max(start + 1),
-        same,
-        old_lines.len(),
-        body
-    ));
     out.push_str("Copy oldText exactly from these lines (re-read them if unsure) and retry.");
     out
+}
+
+/// One region, diffed line by line against `oldText` so that a missing or extra line shows as one.
+fn render_region(
+    file_lines: &[crate::lines::Line<'_>],
+    file_keys: &[String],
+    start: usize,
+    old_lines: &[&str],
+    old_keys: &[String],
+) -> String {
+    let end = (start + old_lines.len() + 2).min(file_lines.len());
+    let fk: Vec<&str> = file_keys[start..end].iter().map(String::as_str).collect();
+    let ok: Vec<&str> = old_keys.iter().map(String::as_str).collect();
+    let mut rows: Vec<String> = Vec::new();
+    let mut identical = 0;
+    let mut last_file = start;
+    let file_text = |i: usize| String::from_utf8_lossy(file_lines[i].content).into_owned();
+    for op in similar::capture_diff_slices(similar::Algorithm::Myers, &ok, &fk) {
+        let (o, f) = (op.old_range(), op.new_range());
+        let pairs = o.len().min(f.len());
+        for j in 0..pairs {
+            let (k, i) = (o.start + j, start + f.start + j);
+            let file = file_text(i);
+            if similar::TextDiff::from_chars(file.as_str(), old_lines[k]).ratio() < 0.5 {
+                // Too unlike to be the same line: one is missing, the other extra.
+                rows.push(format!(
+                    "       - oldText line {} is not in the file here: {:?}\n",
+                    k + 1,
+                    shorten(old_lines[k])
+                ));
+                rows.push(format!(
+                    "{:>6} | {}   <- this file line is not in your oldText\n",
+                    i + 1,
+                    shorten(&file)
+                ));
+                continue;
+            }
+            let mark = if file == old_lines[k] {
+                identical += 1;
+                String::new()
+            } else {
+                format!("   <- {}", describe_difference(&file, old_lines[k]))
+            };
+            rows.push(format!("{:>6} | {}{mark}\n", i + 1, shorten(&file)));
+            last_file = i;
+        }
+        for (k, line) in old_lines.iter().enumerate().take(o.end).skip(o.start + pairs) {
+            rows.push(format!(
+                "       - oldText line {} is not in the file here: {:?}\n",
+                k + 1,
+                shorten(line)
+            ));
+        }
+        for i in start + f.start + pairs..start + f.end {
+            rows.push(format!(
+                "{:>6} | {}   <- this file line is not in your oldText\n",
+                i + 1,
+                shorten(&file_text(i))
+            ));
+        }
+    }
+    // Trailing file lines that only the extra context brought in are not part of the region.
+    while rows.last().is_some_and(|r| r.ends_with("not in your oldText\n")) {
+        rows.pop();
+    }
+    let shown = rows.len().min(MAX_SHOWN);
+    let mut body: String = rows[..shown].concat();
+    if rows.len() > shown {
+        body.push_str(&format!("       ... ({} more lines)\n", rows.len() - shown));
+    }
+    format!(
+        "lines {}-{} ({identical} of {} oldText lines identical):\n{body}",
+        start + 1,
+        last_file.max(start) + 1,
+        old_lines.len()
+    )
 }
 
 fn shorten(s: &str) -> String {
@@ -209,8 +269,19 @@ mod tests {
         let text = b"fn a() {\n    let x = 1;\n    call(x);\n}\n";
         let hint = closest_region(text, "fn a() {\n    let x = 2;\n    call(x);\n");
         assert!(hint.contains("lines 1-3"), "{hint}");
+        assert!(!hint.contains("Closest regions"), "{hint}");
         assert!(hint.contains("column 13"), "{hint}");
         assert!(hint.contains("2 of 3"), "{hint}");
+    }
+
+    #[test]
+    fn missing_lines_and_several_regions() {
+        let text = b"fn a() {\n    one();\n    two();\n}\nfn b() {\n    one();\n    two();\n}\n";
+        let hint = closest_region(text, "fn a() {\n    one();\n    three();\n    two();\n}\n");
+        assert!(hint.contains("oldText line 3 is not in the file here"), "{hint}");
+        let hint = closest_region(text, "    one();\n    two();\n    zzz();\n");
+        assert!(hint.contains("Closest regions"), "{hint}");
+        assert!(hint.contains("lines 2-3") && hint.contains("lines 6-7"), "{hint}");
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! The engine: locate every edit in the original text, then splice all of them in one pass.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
-use crate::align::{align, Difference};
+use crate::align::{align, Difference, DifferenceKind};
 use crate::closest::closest_region;
 use crate::error::{EditError, MAX_LISTED};
 use crate::lines::{line_of, model_newlines, next_terminator, prev_terminator, LineCounter};
+use crate::loose::{find, FileLines, Found};
 use crate::normalize::{normalize_into, Fold, Normalized};
 use crate::search::{find_all, invisible_occurrences, needle, Needle};
 
@@ -49,11 +51,34 @@ pub enum Strategy {
     TrailingWhitespace,
     /// Also folds NFKC forms, typographic quotes and dashes, and special spaces to ASCII.
     Unicode,
+    /// Whole lines that match after a uniform change of indentation, or with tabs and spaces
+    /// exchanged; `newText` is re-indented the same way, in the file's own style.
+    Indentation,
+    /// Whole lines that match when runs of spaces and tabs count as one space, indentation is
+    /// ignored, and blank lines are skipped on both sides.
+    WhitespaceRuns,
+    /// `oldText` arrived over-escaped (`\\n` for a newline, `\\t`, `\\"`): unescaped, it matches
+    /// by one of the tiers above, and `newText` is unescaped the same way.
+    Escapes,
+    /// Opt-in: a near match for a paraphrased line or two, anchored by equal lines, with a
+    /// similarity threshold and a margin over the next best region (see the `SIMILAR_*` constants).
+    Similar,
 }
 
 impl Strategy {
     /// Every tier, strictest first.
-    pub const ALL: [Strategy; 3] = [Strategy::Exact, Strategy::TrailingWhitespace, Strategy::Unicode];
+    pub const ALL: [Strategy; 7] = [
+        Strategy::Exact,
+        Strategy::TrailingWhitespace,
+        Strategy::Unicode,
+        Strategy::Indentation,
+        Strategy::WhitespaceRuns,
+        Strategy::Escapes,
+        Strategy::Similar,
+    ];
+
+    /// The tiers that search text (the others work on lines or rewrite `oldText`).
+    const TEXT: [Strategy; 3] = [Strategy::Exact, Strategy::TrailingWhitespace, Strategy::Unicode];
 
     /// The name used in results and options: `exact`, `trailing_whitespace`, `unicode`.
     pub fn name(self) -> &'static str {
@@ -61,6 +86,10 @@ impl Strategy {
             Strategy::Exact => "exact",
             Strategy::TrailingWhitespace => "trailing_whitespace",
             Strategy::Unicode => "unicode",
+            Strategy::Indentation => "indentation",
+            Strategy::WhitespaceRuns => "whitespace_runs",
+            Strategy::Escapes => "escapes",
+            Strategy::Similar => "similar",
         }
     }
 
@@ -73,7 +102,7 @@ impl Strategy {
         match self {
             Strategy::Exact => Fold::EXACT,
             Strategy::TrailingWhitespace => Fold::TRAILING,
-            Strategy::Unicode => Fold::UNICODE,
+            _ => Fold::UNICODE,
         }
     }
 }
@@ -86,15 +115,16 @@ pub struct Options {
 }
 
 impl Default for Options {
+    /// Every tier but the opt-in [`Strategy::Similar`].
     fn default() -> Self {
         Options {
-            max_strategy: Strategy::Unicode,
+            max_strategy: Strategy::Escapes,
         }
     }
 }
 
 impl Options {
-    /// All tiers allowed.
+    /// Every tier allowed but the opt-in [`Strategy::Similar`].
     pub fn new() -> Options {
         Options::default()
     }
@@ -161,6 +191,24 @@ impl Applied {
 struct Resolved {
     strategy: Strategy,
     spans: Vec<Range<usize>>,
+    /// The fold the spans matched under (what alignment may treat as equal).
+    fold: Fold,
+    /// `oldText`/`newText` as rewritten by a tier that rewrites them (line-based tiers, escapes).
+    rewrite: Option<(String, String)>,
+    /// What that tier forgave, for the model.
+    note: Option<String>,
+}
+
+impl Resolved {
+    fn text(strategy: Strategy, spans: Vec<Range<usize>>) -> Resolved {
+        Resolved {
+            strategy,
+            spans,
+            fold: strategy.fold(),
+            rewrite: None,
+            note: None,
+        }
+    }
 }
 
 /// Applies `edits` to `text` (UTF-8, possibly with invalid bytes) and returns the new text.
@@ -175,14 +223,26 @@ pub fn apply(text: &[u8], edits: &[Edit], options: &Options) -> Result<Applied, 
     }
     let olds: Vec<_> = edits.iter().map(|e| model_newlines(&e.old_text)).collect();
     let news: Vec<_> = edits.iter().map(|e| model_newlines(&e.new_text)).collect();
+    let replace_all: Vec<bool> = edits.iter().map(|e| e.replace_all).collect();
+    let resolved = locate(text, &olds, &news, &replace_all, options)?;
+    splice(text, &resolved, &olds, &news)
+}
 
+/// Finds where every edit goes: the tiers, strictest first, each for the edits still unresolved.
+fn locate(
+    text: &[u8],
+    olds: &[Cow<'_, str>],
+    news: &[Cow<'_, str>],
+    replace_all: &[bool],
+    options: &Options,
+) -> Result<Vec<Resolved>, EditError> {
     // What a model cannot see never decides which occurrence it meant.
     let old_refs: Vec<&str> = olds.iter().map(|o| o.as_ref()).collect();
     let invisible = invisible_occurrences(text, &old_refs);
     let inv_counts: Vec<usize> = invisible.iter().map(|(count, _)| *count).collect();
-    for (index, edit) in edits.iter().enumerate() {
+    for (index, all) in replace_all.iter().enumerate() {
         let (total, starts) = &invisible[index];
-        if !edit.replace_all && *total >= 2 {
+        if !all && *total >= 2 {
             let occurrences = listing(text, starts);
             return Err(EditError::Ambiguous {
                 index,
@@ -193,10 +253,10 @@ pub fn apply(text: &[u8], edits: &[Edit], options: &Options) -> Result<Applied, 
         }
     }
     let mut spare = String::new();
-    let mut resolved: Vec<Option<Resolved>> = edits.iter().map(|_| None).collect();
-    let mut fallback: Vec<Option<Resolved>> = edits.iter().map(|_| None).collect();
-    for strategy in Strategy::ALL.into_iter().filter(|s| *s <= options.max_strategy) {
-        let pending: Vec<usize> = (0..edits.len()).filter(|&i| resolved[i].is_none()).collect();
+    let mut resolved: Vec<Option<Resolved>> = olds.iter().map(|_| None).collect();
+    let mut fallback: Vec<Option<Resolved>> = olds.iter().map(|_| None).collect();
+    for strategy in Strategy::TEXT.into_iter().filter(|s| *s <= options.max_strategy) {
+        let pending: Vec<usize> = (0..olds.len()).filter(|&i| resolved[i].is_none()).collect();
         if pending.is_empty() {
             break;
         }
@@ -206,7 +266,7 @@ pub fn apply(text: &[u8], edits: &[Edit], options: &Options) -> Result<Applied, 
         let refs: Vec<&Needle> = needles.iter().collect();
         let caps: Vec<usize> = pending
             .iter()
-            .map(|&i| if edits[i].replace_all { usize::MAX } else { MAX_LISTED })
+            .map(|&i| if replace_all[i] { usize::MAX } else { MAX_LISTED })
             .collect();
         let (starts, counts) = find_all(&hay, &refs, &caps);
         for (k, &index) in pending.iter().enumerate() {
@@ -214,7 +274,7 @@ pub fn apply(text: &[u8], edits: &[Edit], options: &Options) -> Result<Applied, 
             if count == 0 {
                 continue;
             }
-            if !edits[index].replace_all && count >= 2 {
+            if !replace_all[index] && count >= 2 {
                 let origins: Vec<usize> = starts[k].iter().filter_map(|&p| hay.orig_start(p)).collect();
                 let occurrences = listing(text, &origins);
                 return Err(EditError::Ambiguous {
@@ -234,9 +294,9 @@ pub fn apply(text: &[u8], edits: &[Edit], options: &Options) -> Result<Applied, 
                     spans.push(span);
                 }
             }
-            let found = Resolved { strategy, spans };
+            let found = Resolved::text(strategy, spans);
             // replaceAll: a tier that misses occurrences a model cannot tell apart is not enough.
-            if edits[index].replace_all && count < inv_counts[index] {
+            if replace_all[index] && count < inv_counts[index] {
                 if fallback[index].is_none() {
                     fallback[index] = Some(found);
                 }
@@ -246,12 +306,14 @@ pub fn apply(text: &[u8], edits: &[Edit], options: &Options) -> Result<Applied, 
         }
         spare = hay.into_buffer();
     }
+    drop(spare);
     for (r, f) in resolved.iter_mut().zip(fallback) {
         if r.is_none() {
             *r = f;
         }
     }
-    let missing: Vec<usize> = (0..edits.len()).filter(|&i| resolved[i].is_none()).collect();
+    locate_loose(text, olds, news, replace_all, options, &mut resolved)?;
+    let missing: Vec<usize> = (0..olds.len()).filter(|&i| resolved[i].is_none()).collect();
     if let Some((&index, rest)) = missing.split_first() {
         let hint = closest_region(text, &olds[index]);
         return Err(EditError::NotFound {
@@ -260,9 +322,119 @@ pub fn apply(text: &[u8], edits: &[Edit], options: &Options) -> Result<Applied, 
             hint,
         });
     }
-    drop(spare);
-    let resolved: Vec<Resolved> = resolved.into_iter().map(|r| r.expect("all resolved")).collect();
-    splice(text, &resolved, &olds, &news)
+    Ok(resolved.into_iter().map(|r| r.expect("all resolved")).collect())
+}
+
+/// The tiers past `unicode`, for the edits still unresolved: the line-based ones, then escapes
+/// (which unescapes `oldText` and tries every tier before it again), then the opt-in `similar`.
+fn locate_loose(
+    text: &[u8],
+    olds: &[Cow<'_, str>],
+    news: &[Cow<'_, str>],
+    replace_all: &[bool],
+    options: &Options,
+    resolved: &mut [Option<Resolved>],
+) -> Result<(), EditError> {
+    let mut file: Option<FileLines<'_>> = None;
+    for strategy in [
+        Strategy::Indentation,
+        Strategy::WhitespaceRuns,
+        Strategy::Escapes,
+        Strategy::Similar,
+    ] {
+        if strategy > options.max_strategy {
+            break;
+        }
+        for index in 0..olds.len() {
+            if resolved[index].is_some() {
+                continue;
+            }
+            if strategy == Strategy::Escapes {
+                let (old, new) = (unescape(&olds[index]), unescape(&news[index]));
+                if old == olds[index] {
+                    continue;
+                }
+                let inner = Options {
+                    max_strategy: Strategy::WhitespaceRuns,
+                };
+                let (old, new) = (Cow::Owned(old), Cow::Owned(new));
+                match locate(
+                    text,
+                    std::slice::from_ref(&old),
+                    std::slice::from_ref(&new),
+                    &replace_all[index..=index],
+                    &inner,
+                ) {
+                    Ok(mut found) => {
+                        let mut r = found.pop().expect("one edit, one result");
+                        let (o, n) = r.rewrite.take().unwrap_or((old.into_owned(), new.into_owned()));
+                        let tier = r.strategy.name();
+                        r.note = Some(match r.note {
+                            Some(inner_note) => format!("oldText was over-escaped; unescaped, it matched ({tier}): {inner_note}; newText was unescaped the same way"),
+                            None => format!("oldText was over-escaped (\\n, \\t or \\\" for a newline, tab or quote); unescaped, it matched ({tier}), and newText was unescaped the same way"),
+                        });
+                        r.rewrite = Some((o, n));
+                        r.strategy = Strategy::Escapes;
+                        resolved[index] = Some(r);
+                    }
+                    Err(EditError::NotFound { .. }) => {}
+                    Err(e) => return Err(e.for_edit(index)),
+                }
+                continue;
+            }
+            let file = file.get_or_insert_with(|| FileLines::new(text));
+            match find(strategy, file, &olds[index], &news[index]) {
+                Found::None => {}
+                Found::One(m) => {
+                    resolved[index] = Some(Resolved {
+                        strategy,
+                        spans: vec![m.span],
+                        fold: Fold::EXACT,
+                        rewrite: Some((m.old, m.new)),
+                        note: Some(m.note),
+                    });
+                }
+                Found::Many(firsts) => {
+                    let starts: Vec<usize> = firsts.iter().map(|&i| file.line_start(i)).collect();
+                    let occurrences = listing(text, &starts[..starts.len().min(MAX_LISTED)]);
+                    return Err(EditError::Ambiguous {
+                        index,
+                        strategy: Some(strategy),
+                        occurrences,
+                        total: firsts.len(),
+                    });
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `oldText` as a model meant it when it escaped what it should not have: `\n`, `\t`, `\r`, `\"`,
+/// `\'` and `\\` become the characters they stand for.
+fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            let replacement = match chars.peek() {
+                Some('n') => Some('\n'),
+                Some('t') => Some('\t'),
+                Some('r') => Some('\n'),
+                Some('"') => Some('"'),
+                Some('\'') => Some('\''),
+                Some('\\') => Some('\\'),
+                _ => None,
+            };
+            if let Some(r) = replacement {
+                chars.next();
+                out.push(r);
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Maps a normalized match back to the original. For the tiers that trim, a match ending at a line
@@ -390,8 +562,21 @@ fn splice(
     for (span, index) in &spans {
         out.extend_from_slice(&text[cursor..span.start]);
         let local = eol.at(span);
-        let fold = resolved[*index].strategy.fold();
-        let aligned = align(&text[span.clone()], &olds[*index], &news[*index], fold, local);
+        let r = &resolved[*index];
+        let (old, new) = match &r.rewrite {
+            Some((o, n)) => (o.as_str(), n.as_str()),
+            None => (olds[*index].as_ref(), news[*index].as_ref()),
+        };
+        let mut aligned = align(&text[span.clone()], old, new, r.fold, local);
+        if let Some(note) = &r.note {
+            aligned.differences.insert(
+                0,
+                Difference {
+                    line: 0,
+                    kind: DifferenceKind::Note(note.clone()),
+                },
+            );
+        }
         let first_line = old_lines.line_at(span.start);
         let last_line = old_lines.line_at(span.end.saturating_sub(1).max(span.start));
         if let Some(line) = aligned.fabricated_replacement_char {

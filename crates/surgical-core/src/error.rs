@@ -44,6 +44,20 @@ pub enum EditError {
 pub const MAX_LISTED: usize = 20;
 
 impl EditError {
+    /// The same error, reported for edit `index` (errors of a nested search name edit 0).
+    pub(crate) fn for_edit(mut self, new_index: usize) -> EditError {
+        match &mut self {
+            EditError::EmptyOldText { index }
+            | EditError::NotFound { index, .. }
+            | EditError::Ambiguous { index, .. }
+            | EditError::NoChange { index, .. }
+            | EditError::FabricatedReplacementChar { index, .. }
+            | EditError::LegacyEncoding { index, .. } => *index = new_index,
+            EditError::Overlap { .. } => {}
+        }
+        self
+    }
+
     /// The stable error code of the machine interface.
     pub fn code(&self) -> &'static str {
         match self {

@@ -69,9 +69,11 @@ mod edit;
 mod error;
 pub mod fold;
 pub mod lines;
+mod loose;
 mod normalize;
 mod search;
 
 pub use align::{Difference, DifferenceKind};
 pub use edit::{apply, Applied, AppliedEdit, Edit, Occurrence, Options, Strategy};
 pub use error::{EditError, MAX_LISTED};
+pub use loose::{SIMILAR_MARGIN, SIMILAR_MAX_DIFFERING_LINES, SIMILAR_MIN_ANCHOR_CHARS, SIMILAR_THRESHOLD};

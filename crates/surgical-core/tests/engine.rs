@@ -287,3 +287,78 @@ fn identical_neighbour_lines_keep_their_terminators() {
     .unwrap();
     assert_eq!(String::from_utf8_lossy(&a.text), "\nkaz\rkx = 1;z\nkaz\nkaz\n");
 }
+
+#[test]
+fn indentation_tier_reindents_in_the_files_style() {
+    let file = "impl A {\r\n\tfn f(&self) {\r\n\t\tlet x = 1;\r\n\t\tx\r\n\t}\r\n}\r\n";
+    let old = "fn f(&self) {\n    let x = 1;\n    x\n}";
+    let new = "fn f(&self) {\n    let x = 1;\n    if x > 0 {\n        return x;\n    }\n    x\n}";
+    let a = apply(file.as_bytes(), &[Edit::new(old, new)], &Options::new()).unwrap();
+    assert_eq!(a.edits[0].strategy, Strategy::Indentation);
+    assert_eq!(
+        String::from_utf8(a.text).unwrap(),
+        "impl A {\r\n\tfn f(&self) {\r\n\t\tlet x = 1;\r\n\t\tif x > 0 {\r\n\t\t\treturn x;\r\n\t\t}\r\n\t\tx\r\n\t}\r\n}\r\n"
+    );
+    assert!(matches!(&a.edits[0].differences[0].kind, DifferenceKind::Note(n) if n.contains("tabs")));
+}
+
+#[test]
+fn whitespace_runs_tier() {
+    let file = "let  a   =  1;\n\n\nlet b = 2;\n";
+    let a = apply(
+        file.as_bytes(),
+        &[Edit::new("let a = 1;\nlet b = 2;", "let a = 1;\nlet b = 3;")],
+        &Options::new(),
+    )
+    .unwrap();
+    assert_eq!(a.edits[0].strategy, Strategy::WhitespaceRuns);
+    assert_eq!(a.text, b"let  a   =  1;\n\n\nlet b = 3;\n");
+}
+
+#[test]
+fn escapes_tier_unescapes_both_sides() {
+    let file = "fn f() {\n    println!(\"hi\");\n}\n";
+    let old = "fn f() {\\n    println!(\\\"hi\\\");\\n}";
+    let new = "fn f() {\\n    println!(\\\"hello\\\");\\n}";
+    let a = apply(file.as_bytes(), &[Edit::new(old, new)], &Options::new()).unwrap();
+    assert_eq!(a.edits[0].strategy, Strategy::Escapes);
+    assert_eq!(a.text, b"fn f() {\n    println!(\"hello\");\n}\n");
+}
+
+#[test]
+fn similar_tier_is_opt_in() {
+    let file = "fn main() {\n    let total = compute(items);\n    println!(\"{}\", total);\n}\n";
+    let old = "fn main() {\n    let total = compute(item);\n    println!(\"{}\", total);\n}\n";
+    let new = "fn main() {\n    let total = compute(item);\n    println!(\"sum {}\", total);\n}\n";
+    let err = apply(file.as_bytes(), &[Edit::new(old, new)], &Options::new()).unwrap_err();
+    assert_eq!(err.code(), "not_found");
+    let opts = Options::new().max_strategy(Strategy::Similar);
+    let a = apply(file.as_bytes(), &[Edit::new(old, new)], &opts).unwrap();
+    assert_eq!(a.edits[0].strategy, Strategy::Similar);
+    assert_eq!(
+        a.text,
+        b"fn main() {\n    let total = compute(items);\n    println!(\"sum {}\", total);\n}\n"
+    );
+}
+
+#[test]
+fn loose_tiers_refuse_ambiguity() {
+    let file = "\tif x {\n\t\ty();\n\t}\n\tif x {\n\t\ty();\n\t}\n";
+    let err = apply(
+        file.as_bytes(),
+        &[Edit::new("if x {\n    y();\n}", "z")],
+        &Options::new(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            EditError::Ambiguous {
+                strategy: Some(Strategy::Indentation),
+                total: 2,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}

@@ -225,3 +225,105 @@ fn utf8_bom_is_just_bytes_to_the_core() {
     let a = apply(b"\xef\xbb\xbfa\nb\n", &[Edit::new("b", "c")], &Options::new()).unwrap();
     assert_eq!(a.text, b"\xef\xbb\xbfa\nc\n");
 }
+
+/// A block of code lines as the file holds it (indented with tabs or spaces, at some depth) and as
+/// the model wrote it (four spaces per level, no extra depth).
+#[derive(Debug, Clone)]
+struct LooseCase {
+    pre: Vec<u8>,
+    /// Indentation level and text of each line.
+    lines: Vec<(usize, String)>,
+    tabs: bool,
+    width: usize,
+    shift: usize,
+    post: Vec<u8>,
+    crlf: bool,
+    changed: usize,
+}
+
+fn loose_case() -> impl Strategy<Value = LooseCase> {
+    (
+        surroundings(),
+        prop::collection::vec((0usize..3, "[a-z]{1,5}( [a-z]{1,5}){0,2}"), 2..6),
+        any::<bool>(),
+        prop::sample::select(vec![2usize, 4, 8]),
+        0usize..3,
+        surroundings(),
+        any::<bool>(),
+        any::<prop::sample::Index>(),
+    )
+        .prop_map(|(pre, lines, tabs, width, shift, post, crlf, idx)| {
+            let changed = idx.index(lines.len());
+            LooseCase {
+                pre,
+                lines,
+                tabs,
+                width,
+                shift,
+                post,
+                crlf,
+                changed,
+            }
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// The line-based tiers: nothing outside the block changes, and the block's lines the model did
+    /// not change come back byte for byte.
+    #[test]
+    fn loose_tiers_are_byte_faithful(case in loose_case()) {
+        let LooseCase { pre, lines, tabs, width, shift, post, crlf, changed } = case;
+        let eol = if crlf { "\r\n" } else { "\n" };
+        let render_file = |level: usize| if tabs { "\t".repeat(level + shift) } else { " ".repeat(width * (level + shift)) };
+        let mut file = pre.clone();
+        file.extend_from_slice(b"\n");
+        let block_start = file.len();
+        let mut line_ranges = Vec::new();
+        for (i, (level, text)) in lines.iter().enumerate() {
+            let start = file.len();
+            // Distinct lines: a numbered suffix keeps the block from matching itself elsewhere.
+            file.extend_from_slice(format!("{}{text} n{i}{eol}", render_file(*level)).as_bytes());
+            line_ranges.push(start..file.len());
+        }
+        let block_end = file.len();
+        file.extend_from_slice(&post);
+        let model = |level: usize, text: &str, i: usize| format!("{}{text} n{i}", "    ".repeat(level));
+        let old: Vec<String> = lines.iter().enumerate().map(|(i, (l, t))| model(*l, t, i)).collect();
+        let mut new = old.clone();
+        new[changed] = format!("{}changed line", "    ".repeat(lines[changed].0));
+        let result = apply(&file, &[Edit::new(old.join("\n") + "\n", new.join("\n") + "\n")], &Options::new());
+        let a = match result {
+            Ok(a) => a,
+            Err(e) => {
+                // Refusing is allowed (e.g. the block's lines repeat); placing wrongly is not.
+                prop_assert!(matches!(e.code(), "not_found" | "ambiguous"), "{}", e);
+                return Ok(());
+            }
+        };
+        if std::env::var_os("SURGICAL_TIER_STATS").is_some() {
+            eprintln!("tier {}", a.edits[0].strategy.name());
+        }
+        let out = &a.text;
+        prop_assert_eq!(&out[..block_start], &file[..block_start]);
+        let tail = file.len() - block_end;
+        prop_assert_eq!(&out[out.len() - tail..], &file[block_end..]);
+        // Unchanged lines of the block are the file's bytes, in order.
+        let mut at = block_start;
+        for (i, r) in line_ranges.iter().enumerate() {
+            if i == changed {
+                let nl = out[at..].iter().position(|&b| b == b'\n').unwrap() + 1;
+                if a.edits[0].strategy == surgical_core::Strategy::Indentation {
+                    // Re-indented into the file's own style and depth.
+                    let want = format!("{}changed line{eol}", render_file(lines[i].0));
+                    prop_assert_eq!(String::from_utf8_lossy(&out[at..at + nl]), want);
+                }
+                at += nl;
+                continue;
+            }
+            prop_assert_eq!(&out[at..at + r.len()], &file[r.clone()], "line {}", i);
+            at += r.len();
+        }
+    }
+}

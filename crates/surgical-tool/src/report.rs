@@ -60,6 +60,7 @@ pub(crate) fn describe_differences(differences: &[Difference]) -> Vec<String> {
                 describe_ws(file),
                 describe_ws(model)
             ),
+            DifferenceKind::Note(note) => note.clone(),
             DifferenceKind::Rewritten => {
                 "differed from oldText and you rewrote it, so newText was written as given".to_string()
             }
