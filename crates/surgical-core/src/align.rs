@@ -278,7 +278,7 @@ fn push_written(out: &mut Aligned, text: &str, newline: bool, eol: &[u8]) {
 
 /// Pairs old lines with the new lines they were edited into: the monotone pairing that maximizes
 /// total similarity, counting only pairs alike enough to be edits. Indices are block-relative.
-fn pair_lines(old: &[&str], new: &[&str]) -> Vec<(usize, usize)> {
+pub(crate) fn pair_lines(old: &[&str], new: &[&str]) -> Vec<(usize, usize)> {
     let score = |o: &str, n: &str| -> Option<f32> {
         let ratio = similar::TextDiff::from_chars(o, n).ratio();
         (ratio >= EDITED_LINE_RATIO).then_some(ratio)

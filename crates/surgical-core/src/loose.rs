@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
 
-use crate::align::anchored_diff;
+use crate::align::{anchored_diff, pair_lines};
 use crate::edit::Strategy;
 use crate::lines::{split_lines, split_model_lines};
 use crate::normalize::{normalize, Fold};
@@ -497,13 +497,33 @@ fn transport(
                 }
             }
             _ => {
+                // Lines the model edited (rather than rewrote) are edited on the file's own line, so
+                // its spacing, quotes and indentation survive around the change.
+                let edited = pair_lines(&o_keys[o.clone()], &n_keys[n.clone()]);
+                let mut from_file: Vec<Option<String>> = vec![None; n.len()];
+                for &(po, pn) in &edited {
+                    if let Some(p) = c.pairs[o.start + po] {
+                        // Indentation apart: the file's when the model kept its own, else re-indented.
+                        let (f_ind, f_body) = split_indent_owned(file_line(p));
+                        let (o_ind, o_body) = split_indent(o_keys[o.start + po]);
+                        let (n_ind, n_body) = split_indent(n_keys[n.start + pn]);
+                        let body = transport_line(&f_body, o_body, n_body);
+                        from_file[pn] = Some(if n_ind == o_ind {
+                            f_ind + &body
+                        } else {
+                            fix(&format!("{n_ind}{body}"))
+                        });
+                    }
+                }
                 for k in o {
                     if let Some(p) = c.pairs[k] {
                         flush(&mut items, &mut next, p);
                         next = p + 1;
                     }
                 }
-                items.extend(n.map(|j| fix(n_keys[j])));
+                for (j, line) in n.clone().zip(from_file) {
+                    items.push(line.unwrap_or_else(|| fix(n_keys[j])));
+                }
             }
         }
     }
@@ -518,6 +538,135 @@ fn transport(
         new: new_text,
         note: c.note,
     }
+}
+
+fn split_indent(line: &str) -> (&str, &str) {
+    let body = line.trim_start_matches([' ', '\t']);
+    (&line[..line.len() - body.len()], body)
+}
+
+fn split_indent_owned(line: String) -> (String, String) {
+    let (indent, body) = split_indent(&line);
+    (indent.to_string(), body.to_string())
+}
+
+/// Where a character of the model's `oldText` line is in the file's line.
+#[derive(Clone, Copy, Debug)]
+enum Slot {
+    /// The same character, at this index.
+    Same(usize),
+    /// Part of a stretch the file writes differently (`    ` for `\t`, `"` for `“`): the file's
+    /// stretch, and the model's stretch it stands for.
+    Differs { file: (usize, usize), old: (usize, usize) },
+    /// Only the model has it.
+    Missing,
+}
+
+/// Replays the model's edit of one line (`old` → `new`) on the file's version of it (`file`): where
+/// the model kept characters, the file's own characters for them are written (its tabs, quotes,
+/// extra spaces); where it changed them, its new characters are.
+fn transport_line(file: &str, old: &str, new: &str) -> String {
+    let f: Vec<char> = file.chars().collect();
+    let o: Vec<char> = old.chars().collect();
+    let n: Vec<char> = new.chars().collect();
+    let mut slots = vec![Slot::Missing; o.len()];
+    for op in anchored_diff(&o, &f) {
+        match op {
+            similar::DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } => {
+                for k in 0..len {
+                    slots[old_index + k] = Slot::Same(new_index + k);
+                }
+            }
+            similar::DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => {
+                let slot = Slot::Differs {
+                    file: (new_index, new_index + new_len),
+                    old: (old_index, old_index + old_len),
+                };
+                for s in &mut slots[old_index..old_index + old_len] {
+                    *s = slot;
+                }
+            }
+            _ => {}
+        }
+    }
+    // File-only characters (those no character of `old` maps to) stick to the character before
+    // them: `run_end[j]` is where the file-only run starting at `j` ends.
+    let mut mapped = vec![false; f.len()];
+    for slot in &slots {
+        match *slot {
+            Slot::Same(j) => mapped[j] = true,
+            Slot::Differs { file: (a, b), .. } => mapped[a..b].iter_mut().for_each(|m| *m = true),
+            Slot::Missing => {}
+        }
+    }
+    let mut run_end = vec![0; f.len() + 1];
+    run_end[f.len()] = f.len();
+    for j in (0..f.len()).rev() {
+        run_end[j] = if mapped[j] { j } else { run_end[j + 1] };
+    }
+    let mut out = String::with_capacity(file.len() + new.len());
+    let mut at = 0; // next file character not yet written or dropped
+    for op in anchored_diff(&o, &n) {
+        let kept = op.old_range();
+        let is_kept = matches!(op, similar::DiffOp::Equal { .. });
+        let mut k = kept.start;
+        while k < kept.end {
+            match slots[k] {
+                Slot::Same(j) if j >= at => {
+                    if is_kept {
+                        let end = run_end[j + 1];
+                        out.extend(&f[at..end]);
+                        at = end;
+                    } else {
+                        // File-only characters before a removed one (extra spaces) stay.
+                        out.extend(&f[at..j]);
+                        at = j + 1;
+                    }
+                    k += 1;
+                }
+                Slot::Differs {
+                    file: (fa, fb),
+                    old: (oa, ob),
+                } if fa >= at && oa == k => {
+                    let whole = ob <= kept.end;
+                    if is_kept && whole {
+                        let end = run_end[fb];
+                        out.extend(&f[at..end]);
+                        at = end;
+                        k = ob;
+                        continue;
+                    } else {
+                        out.extend(&f[at..fa]);
+                        if is_kept {
+                            out.extend(&o[k..ob.min(kept.end)]);
+                        }
+                        k = ob.min(kept.end);
+                    }
+                    at = fb;
+                }
+                _ => {
+                    if is_kept {
+                        out.push(o[k]);
+                    }
+                    k += 1;
+                }
+            }
+        }
+        if !is_kept {
+            out.extend(&n[op.new_range()]);
+        }
+    }
+    out.extend(f.get(at..).unwrap_or(&[]));
+    out
 }
 
 #[cfg(test)]
@@ -558,6 +707,27 @@ mod tests {
         let text = "a  =   1;\n\n\nb = 2;\nc = 3;\n";
         let (out, _) = run(Strategy::WhitespaceRuns, text, "a = 1;\nb = 2;", "a = 1;\nb = 20;").unwrap();
         assert_eq!(out, "a  =   1;\n\n\nb = 20;\nc = 3;\n");
+    }
+
+    #[test]
+    fn edited_lines_keep_the_files_spacing() {
+        assert_eq!(
+            transport_line("let  a   =  1;  ", "let a = 1;", "let a = 2;"),
+            "let  a   =  2;  "
+        );
+        assert_eq!(
+            transport_line("\tx = \u{201C}a\u{201D}", "x = \"a\"", "x = \"b\""),
+            "\tx = \u{201C}b\u{201D}"
+        );
+        assert_eq!(
+            transport_line("compute(items)", "compute(item)", "compute(item, x)"),
+            "compute(items, x)"
+        );
+        assert_eq!(
+            transport_line("\tfoo(a,  b)", "    foo(a, b)", "    foo(a, b) /*E*/"),
+            "\tfoo(a,  b) /*E*/"
+        );
+        assert_eq!(transport_line("x = \u{2014}1", "x = -1", "x = -2"), "x = \u{2014}2");
     }
 
     #[test]

@@ -362,3 +362,4 @@ fn loose_tiers_refuse_ambiguity() {
         "{err:?}"
     );
 }
+
