@@ -76,4 +76,7 @@ mod search;
 pub use align::{Difference, DifferenceKind};
 pub use edit::{apply, Applied, AppliedEdit, Edit, Occurrence, Options, Strategy};
 pub use error::{EditError, MAX_LISTED};
-pub use loose::{SIMILAR_MARGIN, SIMILAR_MAX_DIFFERING_LINES, SIMILAR_MIN_ANCHOR_CHARS, SIMILAR_THRESHOLD};
+pub use loose::{
+    SIMILAR_MARGIN, SIMILAR_MAX_DIFFERING_LINES, SIMILAR_MIN_ANCHOR_CHARS, SIMILAR_MIN_EQUAL_LINES,
+    SIMILAR_MIN_LINE_RATIO, SIMILAR_THRESHOLD,
+};

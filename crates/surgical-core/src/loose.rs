@@ -31,8 +31,11 @@ pub const SIMILAR_MARGIN: f32 = 0.1;
 pub const SIMILAR_MAX_DIFFERING_LINES: usize = 2;
 /// `similar`: the equal lines must hold at least this many characters (and 40% of the needle's).
 pub const SIMILAR_MIN_ANCHOR_CHARS: usize = 12;
-/// `similar`: a differing line must still be at least this alike.
-const SIMILAR_MIN_LINE_RATIO: f32 = 0.5;
+/// `similar`: a differing line must still be at least this alike (a line made up rather than
+/// misremembered is refused).
+pub const SIMILAR_MIN_LINE_RATIO: f32 = 0.7;
+/// `similar`: at least this many lines must be equal.
+pub const SIMILAR_MIN_EQUAL_LINES: usize = 2;
 /// `indentation`: tab widths tried when tabs and spaces are mixed between file and `oldText`.
 const TAB_WIDTHS: [usize; 4] = [4, 2, 8, 3];
 
@@ -413,7 +416,9 @@ fn similar(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate> {
                 acceptable &= ratio >= SIMILAR_MIN_LINE_RATIO;
             }
         }
-        let anchored = anchor_chars >= SIMILAR_MIN_ANCHOR_CHARS && anchor_chars * 10 >= needle_chars * 4;
+        let anchored = anchor_chars >= SIMILAR_MIN_ANCHOR_CHARS
+            && anchor_chars * 10 >= needle_chars * 4
+            && n - differing >= SIMILAR_MIN_EQUAL_LINES;
         let score = total / n as f32;
         if acceptable && anchored && differing <= SIMILAR_MAX_DIFFERING_LINES {
             scored.push((score, w));
