@@ -9,7 +9,7 @@ use crate::error::{EditError, MAX_LISTED};
 use crate::lines::{line_of, model_newlines, next_terminator, prev_terminator, LineCounter};
 use crate::loose::{find, FileLines, Found};
 use crate::normalize::{normalize_into, Fold, Normalized};
-use crate::search::{find_all, invisible_occurrences, needle, Needle};
+use crate::search::{find_all, invisible_occurrences, needle, Needle, Scope};
 
 /// One `oldText` → `newText` replacement, as a model sends it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,6 +112,7 @@ impl Strategy {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     max_strategy: Strategy,
+    scope: Scope,
 }
 
 impl Default for Options {
@@ -119,6 +120,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             max_strategy: Strategy::Escapes,
+            scope: Scope::default(),
         }
     }
 }
@@ -131,7 +133,36 @@ impl Options {
 
     /// Allow no tier looser than `strategy` (e.g. [`Strategy::Exact`] for exact matching only).
     pub fn max_strategy(self, strategy: Strategy) -> Options {
-        Options { max_strategy: strategy }
+        Options {
+            max_strategy: strategy,
+            ..self
+        }
+    }
+
+    /// Count only matches inside `range` (byte offsets of the text given to [`apply`]), for
+    /// uniqueness too. Bytes outside the matched spans are kept as always; this only narrows where
+    /// edits may land (a patch's `@@` anchor, the lines after the previous hunk).
+    pub fn within(self, range: Range<usize>) -> Options {
+        Options {
+            scope: Scope {
+                within: Some(range),
+                ..self.scope
+            },
+            ..self
+        }
+    }
+
+    /// Count only matches that are whole lines: starting at a line start and ending at a line end
+    /// (or right after a terminator, when `oldText` ends with a line break, or at the end of the
+    /// text). For callers whose edits are made of lines (patch hunks, SEARCH/REPLACE blocks).
+    pub fn whole_lines(self, yes: bool) -> Options {
+        Options {
+            scope: Scope {
+                whole_lines: yes,
+                ..self.scope
+            },
+            ..self
+        }
     }
 
     /// The loosest tier allowed.
@@ -238,7 +269,7 @@ fn locate(
 ) -> Result<Vec<Resolved>, EditError> {
     // What a model cannot see never decides which occurrence it meant.
     let old_refs: Vec<&str> = olds.iter().map(|o| o.as_ref()).collect();
-    let invisible = invisible_occurrences(text, &old_refs);
+    let invisible = invisible_occurrences(text, &old_refs, &options.scope);
     let inv_counts: Vec<usize> = invisible.iter().map(|(count, _)| *count).collect();
     for (index, all) in replace_all.iter().enumerate() {
         let (total, starts) = &invisible[index];
@@ -268,7 +299,7 @@ fn locate(
             .iter()
             .map(|&i| if replace_all[i] { usize::MAX } else { MAX_LISTED })
             .collect();
-        let (starts, counts) = find_all(&hay, &refs, &caps);
+        let (starts, counts) = find_all(&hay, &refs, &caps, &options.scope, text, fold.trim_trailing);
         for (k, &index) in pending.iter().enumerate() {
             let count = counts[k];
             if count == 0 {
@@ -356,6 +387,7 @@ fn locate_loose(
                 }
                 let inner = Options {
                     max_strategy: Strategy::WhitespaceRuns,
+                    scope: options.scope.clone(),
                 };
                 let (old, new) = (Cow::Owned(old), Cow::Owned(new));
                 match locate(
@@ -383,7 +415,7 @@ fn locate_loose(
                 continue;
             }
             let file = file.get_or_insert_with(|| FileLines::new(text));
-            match find(strategy, file, &olds[index], &news[index]) {
+            match find(strategy, file, &olds[index], &news[index], &options.scope) {
                 Found::None => {}
                 Found::One(m) => {
                     resolved[index] = Some(Resolved {

@@ -22,6 +22,7 @@ use crate::align::{anchored_diff, pair_lines};
 use crate::edit::Strategy;
 use crate::lines::{split_lines, split_model_lines};
 use crate::normalize::{normalize, Fold};
+use crate::search::Scope;
 
 /// `similar`: the least mean line similarity (0 to 1) a region must reach.
 pub const SIMILAR_THRESHOLD: f32 = 0.8;
@@ -168,18 +169,22 @@ pub(crate) enum Found {
 }
 
 /// Runs tier `tier` (one of the line-based ones) for one edit.
-pub(crate) fn find(tier: Strategy, file: &FileLines<'_>, old: &str, new: &str) -> Found {
+pub(crate) fn find(tier: Strategy, file: &FileLines<'_>, old: &str, new: &str, scope: &Scope) -> Found {
     let needle = needle_lines(old);
     if needle.iter().all(|l| l.key.is_empty()) {
         return Found::None;
     }
     let ends_with_newline = old.ends_with('\n');
-    let found = match tier {
+    let mut found = match tier {
         Strategy::Indentation => indentation(file, &needle),
         Strategy::WhitespaceRuns => whitespace_runs(file, &needle),
         Strategy::Similar => similar(file, &needle),
         _ => Vec::new(),
     };
+    // Whole lines by construction; only the range can rule a region out.
+    if let Some(r) = &scope.within {
+        found.retain(|c| file.lines[c.first].start >= r.start && file.lines[c.last].content_end <= r.end);
+    }
     match found.len() {
         0 => Found::None,
         1 => {
@@ -680,7 +685,7 @@ mod tests {
 
     fn run(tier: Strategy, text: &str, old: &str, new: &str) -> Option<(String, String)> {
         let file = FileLines::new(text.as_bytes());
-        match find(tier, &file, old, new) {
+        match find(tier, &file, old, new, &crate::search::Scope::default()) {
             Found::One(m) => {
                 let mut out = text.to_string();
                 let replaced =

@@ -1,6 +1,7 @@
 //! Finding needles in normalized text: every tier's search, and the invisible-difference count.
 
 use std::collections::{BTreeSet, HashMap};
+use std::ops::Range;
 
 use aho_corasick::{AhoCorasick, MatchKind};
 
@@ -31,7 +32,50 @@ pub(crate) fn needle(old: &str, fold: Fold) -> Needle {
 /// Every occurrence (start in normalized space) of each needle, overlapping ones included; only
 /// those that map back exactly to the original are kept. At most `cap` starts are kept per needle,
 /// but `counts` counts them all.
-pub(crate) fn find_all(hay: &Normalized, needles: &[&Needle], cap: &[usize]) -> (Vec<Vec<usize>>, Vec<usize>) {
+/// Where matches may lie, in the original text (see [`crate::Options::within`] and
+/// [`crate::Options::whole_lines`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Scope {
+    pub within: Option<Range<usize>>,
+    pub whole_lines: bool,
+}
+
+impl Scope {
+    /// Whether a match of original bytes `start..end` of `text` counts.
+    pub fn accepts(&self, text: &[u8], start: usize, end: usize) -> bool {
+        if let Some(r) = &self.within {
+            if start < r.start || end > r.end {
+                return false;
+            }
+        }
+        !self.whole_lines || (is_line_start(text, start) && is_line_end(text, end))
+    }
+
+    pub fn is_everything(&self) -> bool {
+        self.within.is_none() && !self.whole_lines
+    }
+}
+
+/// Right after a terminator, or at the start.
+fn is_line_start(text: &[u8], p: usize) -> bool {
+    p == 0 || text[p - 1] == b'\n' || (text[p - 1] == b'\r' && text.get(p) != Some(&b'\n'))
+}
+
+/// Right before a terminator, right after one, or at the end.
+fn is_line_end(text: &[u8], p: usize) -> bool {
+    p == text.len()
+        || matches!(text[p], b'\r' | b'\n') && !(p > 0 && text[p - 1] == b'\r' && text[p] == b'\n')
+        || is_line_start(text, p)
+}
+
+pub(crate) fn find_all(
+    hay: &Normalized,
+    needles: &[&Needle],
+    cap: &[usize],
+    scope: &Scope,
+    orig: &[u8],
+    take_trailing: bool,
+) -> (Vec<Vec<usize>>, Vec<usize>) {
     let mut starts = vec![Vec::new(); needles.len()];
     let mut counts = vec![0usize; needles.len()];
     let mut ids: HashMap<&str, usize> = HashMap::new();
@@ -58,7 +102,10 @@ pub(crate) fn find_all(hay: &Normalized, needles: &[&Needle], cap: &[usize]) -> 
     let text = hay.text.as_bytes();
     for m in ac.find_overlapping_iter(hay.text.as_ref()) {
         let (start, end) = (m.start(), m.end());
-        if hay.orig_start(start).is_none() || hay.orig_end(end, false).is_none() {
+        let (Some(o_start), Some(o_end)) = (hay.orig_start(start), hay.orig_end(end, take_trailing)) else {
+            continue;
+        };
+        if !scope.is_everything() && !scope.accepts(orig, o_start, o_end.max(o_start)) {
             continue;
         }
         let at_line_end = end == text.len() || text[end] == b'\n';
@@ -113,7 +160,7 @@ fn anchor(old: &str) -> Option<(&str, usize)> {
 /// few lines around each are normalized. Needles without a usable anchor, or whose anchor is too
 /// common, share one pass over the fully normalized text instead. Either way the cost is linear in
 /// the file, and the common case copies nothing.
-pub(crate) fn invisible_occurrences(text: &[u8], olds: &[&str]) -> Vec<(usize, Vec<usize>)> {
+pub(crate) fn invisible_occurrences(text: &[u8], olds: &[&str], scope: &Scope) -> Vec<(usize, Vec<usize>)> {
     let needles: Vec<Needle> = olds.iter().map(|o| needle(o, Fold::INVISIBLE)).collect();
     let anchors: Vec<Option<(&str, usize)>> = olds.iter().map(|o| anchor(o)).collect();
     let mut windowed: Vec<bool> = vec![true; olds.len()];
@@ -166,7 +213,7 @@ pub(crate) fn invisible_occurrences(text: &[u8], olds: &[&str]) -> Vec<(usize, V
                 windowed[k] = false;
                 break;
             };
-            search_window(text, window, &needles[k], &mut found[k]);
+            search_window(text, window, &needles[k], scope, &mut found[k]);
         }
     }
 
@@ -179,7 +226,7 @@ pub(crate) fn invisible_occurrences(text: &[u8], olds: &[&str]) -> Vec<(usize, V
         let hay = normalize(text, Fold::INVISIBLE);
         let refs: Vec<&Needle> = fallback.iter().map(|&k| &needles[k]).collect();
         let caps = vec![MAX_LISTED; refs.len()];
-        let (starts, counts) = find_all(&hay, &refs, &caps);
+        let (starts, counts) = find_all(&hay, &refs, &caps, scope, text, true);
         for (i, &k) in fallback.iter().enumerate() {
             let origins = starts[i].iter().filter_map(|&p| hay.orig_start(p)).collect();
             result[k] = (counts[i], origins);
@@ -211,7 +258,13 @@ fn window_around(text: &[u8], p: usize, up: usize, down: usize) -> Option<std::o
 
 /// Adds the original starts of the needle's occurrences inside `window` to `found`. The window is
 /// whole lines, so it normalizes exactly as the same lines do in the whole text.
-fn search_window(text: &[u8], window: std::ops::Range<usize>, needle: &Needle, found: &mut BTreeSet<usize>) {
+fn search_window(
+    text: &[u8],
+    window: std::ops::Range<usize>,
+    needle: &Needle,
+    scope: &Scope,
+    found: &mut BTreeSet<usize>,
+) {
     let at_eof = window.end == text.len();
     let hay = normalize(&text[window.clone()], Fold::INVISIBLE);
     let h = hay.text.as_bytes();
@@ -225,8 +278,11 @@ fn search_window(text: &[u8], window: std::ops::Range<usize>, needle: &Needle, f
         if needle.needs_line_end && !at_line_end {
             continue;
         }
-        if let (Some(start), Some(_)) = (hay.orig_start(q), hay.orig_end(end, false)) {
-            found.insert(window.start + start);
+        if let (Some(start), Some(stop)) = (hay.orig_start(q), hay.orig_end(end, true)) {
+            let (start, stop) = (window.start + start, window.start + stop.max(start));
+            if scope.accepts(text, start, stop) {
+                found.insert(start);
+            }
         }
     }
 }
@@ -240,7 +296,7 @@ mod tests {
     fn reference(text: &[u8], old: &str) -> (usize, Vec<usize>) {
         let hay = normalize(text, Fold::INVISIBLE);
         let n = needle(old, Fold::INVISIBLE);
-        let (starts, counts) = find_all(&hay, &[&n], &[MAX_LISTED]);
+        let (starts, counts) = find_all(&hay, &[&n], &[MAX_LISTED], &Scope::default(), text, true);
         (counts[0], starts[0].iter().filter_map(|&p| hay.orig_start(p)).collect())
     }
 
@@ -254,7 +310,7 @@ mod tests {
     #[test]
     fn finds_what_differs_only_invisibly() {
         let text = b"x = 1;\r\nx = 1;  \nx\xc2\xa0= 1;\n";
-        let got = invisible_occurrences(text, &["x = 1;"]);
+        let got = invisible_occurrences(text, &["x = 1;"], &Scope::default());
         assert_eq!(got[0], reference(text, "x = 1;"));
         assert_eq!(got[0].0, 3);
     }
@@ -287,7 +343,7 @@ mod tests {
             if old.is_empty() {
                 return Ok(());
             }
-            prop_assert_eq!(&invisible_occurrences(&text, &[&old])[0], &reference(&text, &old), "{:?} in {:?}", old, String::from_utf8_lossy(&text));
+            prop_assert_eq!(&invisible_occurrences(&text, &[&old], &Scope::default())[0], &reference(&text, &old), "{:?} in {:?}", old, String::from_utf8_lossy(&text));
         }
     }
 }

@@ -363,3 +363,30 @@ fn loose_tiers_refuse_ambiguity() {
     );
 }
 
+#[test]
+fn scope_narrows_where_edits_may_land() {
+    // Whole lines: `bar` inside `foo bar` no longer competes with the line `bar`.
+    let text = b"foo bar\nbar\n";
+    let err = apply(text, &[Edit::new("bar", "baz")], &Options::new()).unwrap_err();
+    assert_eq!(err.code(), "ambiguous");
+    let a = apply(text, &[Edit::new("bar", "baz")], &Options::new().whole_lines(true)).unwrap();
+    assert_eq!(a.text, b"foo bar\nbaz\n");
+    let a = apply(text, &[Edit::new("bar\n", "baz\n")], &Options::new().whole_lines(true)).unwrap();
+    assert_eq!(a.text, b"foo bar\nbaz\n");
+    // Within a range: the second of two identical lines.
+    let text = b"x = 1;\r\nx = 1;\r\n";
+    let a = apply(text, &[Edit::new("x = 1;", "x = 2;")], &Options::new().within(8..16)).unwrap();
+    assert_eq!(a.text, b"x = 1;\r\nx = 2;\r\n");
+    let err = apply(text, &[Edit::new("x = 1;", "x = 2;")], &Options::new().within(9..16)).unwrap_err();
+    assert_eq!(err.code(), "not_found");
+    // The line-based tiers respect the range too.
+    let text = b"\tif a {\n\t\tb();\n\t}\n\tif a {\n\t\tb();\n\t}\n";
+    let a = apply(
+        text,
+        &[Edit::new("if a {\n    b();\n}", "if a {\n    c();\n}")],
+        &Options::new().within(18..36),
+    )
+    .unwrap();
+    assert_eq!(a.edits[0].strategy, Strategy::Indentation);
+    assert_eq!(a.text, b"\tif a {\n\t\tb();\n\t}\n\tif a {\n\t\tc();\n\t}\n");
+}
