@@ -377,10 +377,12 @@ impl Normalized<'_> {
 
     /// Where a match ending at normalized position `p` ends in the original. With `take_trailing`,
     /// trailing blanks that were normalized away at `p` are included, so the line they end stays
-    /// whole. `None` when `p` is inside a unit.
+    /// whole (unless `p` follows a line break: then they make up a blank line of their own, which
+    /// the match does not reach). `None` when `p` is inside a unit.
     pub fn orig_end(&self, p: usize, take_trailing: bool) -> Option<usize> {
         let (orig, idx) = self.base(p)?;
-        Some(if take_trailing {
+        let after_break = p > 0 && self.text.as_bytes()[p - 1] == b'\n';
+        Some(if take_trailing && !after_break {
             self.skip_empty(p, orig, idx)
         } else {
             orig

@@ -390,3 +390,18 @@ fn scope_narrows_where_edits_may_land() {
     assert_eq!(a.edits[0].strategy, Strategy::Indentation);
     assert_eq!(a.text, b"\tif a {\n\t\tb();\n\t}\n\tif a {\n\t\tc();\n\t}\n");
 }
+
+#[test]
+fn a_match_ending_in_a_line_break_never_swallows_a_blank_line_after_it() {
+    // Found by the patch formats' property tests: the tab-only line 2 must survive.
+    let a = apply(b"foo  \n\t\nbar\n", &[Edit::new("foo\n", "FOO\n")], &Options::new()).unwrap();
+    assert_eq!(a.edits[0].strategy, Strategy::TrailingWhitespace);
+    assert_eq!(a.text, b"FOO\n\t\nbar\n");
+    let a = apply(
+        "x \u{a0}\n \nz\n".as_bytes(),
+        &[Edit::new("x\n", "y\n")],
+        &Options::new(),
+    )
+    .unwrap();
+    assert_eq!(a.text, b"y\n \nz\n");
+}
