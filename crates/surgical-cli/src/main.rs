@@ -25,6 +25,9 @@ const AFTER: &str = "Examples:
   echo '{\"path\":\"src/x.ts\",\"edits\":[{\"oldText\":\"a\",\"newText\":\"b\"}]}' | surgical call edit --root .
   surgical edit src/x.ts --old 'return 2;' --new 'return 3;' --dry-run
   surgical edit src/x.ts --edits edits.json
+  surgical mcp --root /path/to/project          (an MCP server on stdio, for agents and IDEs)
+  surgical tools --format anthropic             (the tool definitions, to wire them by hand)
+  surgical apply fix.patch --dry-run            (apply_patch, SEARCH/REPLACE or unified diff; all files or none)
 
 Exit status: 0 when the edit applied, 1 when the tool reports an error (the file is untouched), \
 2 for usage errors.";
@@ -43,9 +46,12 @@ enum Command {
     /// The edit call is {"path": "...", "edits": [{"oldText": "...", "newText": "...", "replaceAll"?: bool}]},
     /// or a single top-level oldText/newText; aliases file_path, old_string/new_string and
     /// oldString/newString are accepted; optional "dryRun", "maxStrategy" (exact, trailing_whitespace,
-    /// unicode) and "expectedHash". The result is {"ok": true, "text", "path", "diff", "patch",
+    /// unicode, indentation, whitespace_runs, escapes [default], similar) and "expectedHash". The result is {"ok": true, "text", "path", "diff", "patch",
     /// "firstChangedLine", "edits": [{"index", "strategy", "startLine", "endLine", ...}], ...} or
     /// {"ok": false, "text", "error": {"code", "message", "editIndex"?}}.
+    /// The read call is {"path", "startLine"?, "endLine"?, "limit"?}; the write call is {"path",
+    /// "content", "lineEnding"?, "encoding"?, "expectedHash"?, "dryRun"?}; `surgical tools` prints
+    /// every tool's JSON Schema.
     Call(CallArgs),
     /// Edit a file from the command line and show a colored diff.
     Edit(EditArgs),
@@ -56,6 +62,67 @@ enum Command {
     /// Refused (exit 1, code "stale") if the file changed since that edit. Each undo goes one edit
     /// further back. The journal lives in <root>/.surgical/ (last 100 edits, files up to 16 MiB).
     Undo(UndoArgs),
+    /// Serve the tools (read, edit, write, apply_patch, undo) to MCP clients over stdio (Model Context Protocol).
+    ///
+    /// Register the command `surgical mcp --root /path/to/project` with the client (see the README).
+    /// Stdout carries the protocol only; one log line per call goes to stderr. Tool failures are
+    /// tool results the model sees. Exit status: 0 when the client closes the connection, 1 if the
+    /// server fails, 2 for usage errors.
+    Mcp(McpArgs),
+    /// Print the tool definitions (names, descriptions, JSON Schemas) as a JSON array, for people
+    /// who wire the tools into an API call by hand.
+    Tools(ToolsArgs),
+    /// Apply a patch: an apply_patch patch (*** Begin Patch), SEARCH/REPLACE blocks, or a unified diff
+    /// (git diff, diff -u); the format is detected.
+    ///
+    /// All files or none: if any hunk of any file fails, nothing is written. Prints where each hunk
+    /// landed and a colored diff per file (or the JSON result with --json). Exit status: 0 applied, 1
+    /// the patch failed (no file changed), 2 usage errors.
+    Apply(ApplyArgs),
+}
+
+#[derive(Args)]
+struct ApplyArgs {
+    /// The patch file, or - for stdin.
+    patch: PathBuf,
+    /// Directory the patch's paths resolve against; paths leading outside it are refused.
+    #[arg(long, default_value = ".")]
+    root: PathBuf,
+    /// Show what would change without writing.
+    #[arg(long)]
+    dry_run: bool,
+    /// Print the JSON result object instead of a diff.
+    #[arg(long)]
+    json: bool,
+    /// The format, if detection should not decide: apply_patch, search_replace or unified_diff.
+    #[arg(long, value_parser = ["apply_patch", "search_replace", "unified_diff", "auto"])]
+    format: Option<String>,
+    /// The file for SEARCH/REPLACE blocks or diff hunks that name none.
+    #[arg(long, value_name = "FILE")]
+    path: Option<String>,
+    /// The loosest matching tier allowed (exact, trailing_whitespace, unicode, indentation, whitespace_runs).
+    #[arg(long, value_name = "TIER")]
+    max_strategy: Option<String>,
+    #[command(flatten)]
+    limits: Limits,
+}
+
+#[derive(Args)]
+struct McpArgs {
+    /// The workspace root: relative paths in tool calls resolve against it, and paths leading outside
+    /// it are refused (code "outside_root").
+    #[arg(long, default_value = ".")]
+    root: PathBuf,
+    #[command(flatten)]
+    limits: Limits,
+}
+
+#[derive(Args)]
+struct ToolsArgs {
+    /// mcp: MCP Tool objects (as tools/list returns them); anthropic: Messages API tools; openai:
+    /// Chat Completions tools.
+    #[arg(long, default_value = "mcp", value_parser = surgical_mcp::Format::NAMES)]
+    format: String,
 }
 
 /// Limits shared by the commands that edit.
@@ -123,8 +190,9 @@ struct EditArgs {
     /// Show what would change without writing.
     #[arg(long)]
     dry_run: bool,
-    /// The loosest matching tier allowed: exact, trailing_whitespace or unicode.
-    #[arg(long, value_name = "TIER", value_parser = ["exact", "trailing_whitespace", "unicode"])]
+    /// The loosest matching tier allowed: exact, trailing_whitespace, unicode, indentation,
+    /// whitespace_runs, escapes (the default) or similar (opt-in near matches).
+    #[arg(long, value_name = "TIER", value_parser = ["exact", "trailing_whitespace", "unicode", "indentation", "whitespace_runs", "escapes", "similar"])]
     max_strategy: Option<String>,
     /// Print the JSON result object instead of a diff.
     #[arg(long)]
@@ -151,7 +219,30 @@ fn main() -> ExitCode {
         Command::Edit(args) => run_edit(args),
         Command::Demo(args) => demo::run(args.dir),
         Command::Undo(args) => run_undo(args),
+        Command::Mcp(args) => run_mcp(args),
+        Command::Tools(args) => run_tools(args),
+        Command::Apply(args) => run_apply(args),
     }
+}
+
+fn run_mcp(args: McpArgs) -> ExitCode {
+    if !args.root.is_dir() {
+        return usage_error(&format!("--root {} is not a directory", args.root.display()));
+    }
+    match surgical_mcp::run_stdio(args.limits.config(&args.root)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("surgical mcp: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run_tools(args: ToolsArgs) -> ExitCode {
+    let format = surgical_mcp::Format::parse(&args.format).expect("clap checked the format name");
+    let defs = serde_json::to_string_pretty(&surgical_mcp::definitions(format)).expect("definitions serialize");
+    println!("{defs}");
+    ExitCode::SUCCESS
 }
 
 fn exit_for(result: &ToolResult) -> ExitCode {
@@ -258,6 +349,7 @@ fn run_edit(args: EditArgs) -> ExitCode {
             let _ = writeln!(out, "{}\n", paint(summary, "1", color));
             let _ = write!(out, "{}", colored_diff(&s.diff, color));
         }
+        ToolResult::Read(_) | ToolResult::Write(_) | ToolResult::Patch(_) => print!("{}", result.text()),
         ToolResult::Error(e) => {
             eprintln!(
                 "{} {}",
@@ -282,11 +374,76 @@ fn run_undo(args: UndoArgs) -> ExitCode {
             println!("{}\n", paint(summary, "1", color));
             print!("{}", colored_diff(&s.diff, color));
         }
+        ToolResult::Read(_) | ToolResult::Write(_) | ToolResult::Patch(_) => print!("{}", result.text()),
         ToolResult::Error(e) => eprintln!(
             "{} {}",
             paint(&format!("error ({}):", e.code), "1;31", color),
             e.message
         ),
+    }
+    exit_for(&result)
+}
+
+fn run_apply(args: ApplyArgs) -> ExitCode {
+    let mut patch = Vec::new();
+    let read = if args.patch.as_os_str() == "-" {
+        std::io::stdin()
+            .take(MAX_REQUEST_BYTES + 1)
+            .read_to_end(&mut patch)
+            .map(|_| ())
+    } else {
+        std::fs::read(&args.patch).map(|bytes| patch = bytes)
+    };
+    if let Err(e) = read {
+        return usage_error(&format!("cannot read {}: {e}", args.patch.display()));
+    }
+    let Ok(patch) = String::from_utf8(patch) else {
+        return usage_error(&format!("{} is not UTF-8 text", args.patch.display()));
+    };
+    let mut request = json!({"patch": patch, "dryRun": args.dry_run});
+    for (key, value) in [
+        ("format", &args.format),
+        ("path", &args.path),
+        ("maxStrategy", &args.max_strategy),
+    ] {
+        if let Some(v) = value {
+            request[key] = Value::String(v.clone());
+        }
+    }
+    let result = surgical_tool::call_with("apply_patch", &request, &args.limits.config(&args.root));
+    if args.json {
+        println!("{}", result.to_json());
+        return exit_for(&result);
+    }
+    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    match &result {
+        ToolResult::Patch(s) => {
+            let mut out = std::io::stdout().lock();
+            let (summary, _) = s.text.split_once("\n\n").unwrap_or((&s.text, ""));
+            let _ = writeln!(out, "{}", paint(summary.trim_end(), "1", color));
+            for file in s
+                .files
+                .iter()
+                .filter(|f| !f.diff.is_empty() && f.action != "add" && f.action != "delete")
+            {
+                let _ = writeln!(
+                    out,
+                    "\n{}",
+                    paint(
+                        &format!("--- {}", file.moved_to.as_ref().unwrap_or(&file.path)),
+                        "1",
+                        color
+                    )
+                );
+                let _ = write!(out, "{}", colored_diff(&file.diff, color));
+            }
+        }
+        ToolResult::Error(e) => eprintln!(
+            "{} {}",
+            paint(&format!("error ({}):", e.code), "1;31", color),
+            e.message
+        ),
+        _ => print!("{}", result.text()),
     }
     exit_for(&result)
 }

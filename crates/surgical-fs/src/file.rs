@@ -404,11 +404,21 @@ pub fn read_decoded(path: &Path) -> Result<(FileInfo, Decoded), FsError> {
 ///
 /// Errors name `info.real_path`.
 pub fn write_atomic(info: &FileInfo, bytes: &[u8]) -> Result<(), FsError> {
+    write_atomic_keeping_old(info, bytes, None).map(|_| ())
+}
+
+/// [`write_atomic`], and, when `keep_old_at` is given, the replaced version is kept at that path
+/// as a hard link made right before the rename (after the identity re-check), so saving the old
+/// content costs no copy. Returns whether it was kept: not for files rewritten in place (several
+/// hard links), nor where a link cannot be made (another filesystem); the caller then saves the
+/// old content itself.
+pub fn write_atomic_keeping_old(info: &FileInfo, bytes: &[u8], keep_old_at: Option<&Path>) -> Result<bool, FsError> {
     let target = info.real_path.as_path();
     remove_stale_temps(&info.dir);
     if info.nlink > 1 {
-        return write_in_place(info, bytes);
+        return write_in_place(info, bytes).map(|_| false);
     }
+    let mut kept = false;
     let (tmp_name, mut tmp) = create_temp(&info.dir, &info.name).map_err(|e| write_error(target, OP_CREATE_TEMP, e))?;
     let result = (|| {
         tmp.write_all(bytes)
@@ -418,14 +428,31 @@ pub fn write_atomic(info: &FileInfo, bytes: &[u8]) -> Result<(), FsError> {
             .map_err(|e| io_error(target, OP_CHMOD, e))?;
         tmp.sync_all().map_err(|e| write_error(target, OP_SYNC_TEMP, e))?;
         recheck(info)?;
+        if let Some(keep) = keep_old_at {
+            kept = link_out(&info.dir, &info.name, keep).is_ok();
+        }
         rename_at(&info.dir, &tmp_name, &info.name).map_err(|e| write_error(target, OP_RENAME, e))
     })();
     if let Err(e) = result {
         unlink_at(&info.dir, &tmp_name);
+        if kept {
+            let _ = fs::remove_file(keep_old_at.expect("kept implies a path"));
+        }
         return Err(e);
     }
     sync_fd(&info.dir).map_err(|e| io_error(target, OP_SYNC_DIR, e))?;
-    verify(info, bytes)
+    verify(info, bytes)?;
+    Ok(kept)
+}
+
+/// `linkat(dir/name → to)`, never following a link in `name`.
+fn link_out(dir: &OwnedFd, name: &OsStr, to: &Path) -> io::Result<()> {
+    let (from, to) = (cstring(name)?, cstring(to.as_os_str())?);
+    // SAFETY: valid fd and C strings.
+    if unsafe { libc::linkat(dir.as_raw_fd(), from.as_ptr(), libc::AT_FDCWD, to.as_ptr(), 0) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
 }
 
 /// For a file with several hard links: renaming a new file over one name would leave the other
@@ -807,6 +834,24 @@ mod tests {
         assert_eq!(fs::read(&elsewhere).unwrap(), b"outside");
         // No temporary file is left behind by any of this.
         assert_eq!(names(dir.path()), ["elsewhere", "f"]);
+    }
+
+    #[test]
+    fn the_replaced_version_can_be_kept_without_a_copy() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let keep = dir.path().join("kept");
+        fs::write(&path, b"old").unwrap();
+        let (info, _) = read(&path).unwrap();
+        assert!(write_atomic_keeping_old(&info, b"new", Some(&keep)).unwrap());
+        assert_eq!(fs::read(&path).unwrap(), b"new");
+        assert_eq!(fs::read(&keep).unwrap(), b"old");
+        assert_eq!(fs::metadata(&keep).unwrap().nlink(), 1);
+        // A file rewritten in place (several links) cannot be kept that way.
+        fs::hard_link(&path, dir.path().join("g")).unwrap();
+        let (info, _) = read(&path).unwrap();
+        assert!(!write_atomic_keeping_old(&info, b"newer", Some(&dir.path().join("kept2"))).unwrap());
+        assert!(!dir.path().join("kept2").exists());
     }
 
     #[test]

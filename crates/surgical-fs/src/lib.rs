@@ -70,15 +70,17 @@ assert!(err.to_string().ends_with(
 #[cfg(not(unix))]
 compile_error!("surgical-fs supports Unix only");
 
+mod create;
 mod encoding;
 mod error;
 mod file;
 mod sandbox;
 
+pub use crate::create::{write_new, DEFAULT_NEW_FILE_MODE};
 pub use crate::encoding::{decode, encode, Decoded, Encoding};
 pub use crate::error::FsError;
 pub use crate::file::{
-    open_target, read, read_decoded, read_with_limit, write_atomic, DirLock, FileInfo, Target, DEFAULT_SIZE_LIMIT,
-    LOCK_TIMEOUT,
+    open_target, read, read_decoded, read_with_limit, write_atomic, write_atomic_keeping_old, DirLock, FileInfo,
+    Target, DEFAULT_SIZE_LIMIT, LOCK_TIMEOUT,
 };
 pub use crate::sandbox::Root;

@@ -65,6 +65,8 @@ fn edit_error(e: EditError, shown: &str) -> ToolError {
         edit_index: Some(e.edit_index()),
         path: Some(shown.to_string()),
         lines,
+        hunk_index: None,
+        patch_line: None,
     }
 }
 
@@ -85,7 +87,10 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
     let utf16_hash = matches!(raw.get(..2), Some([0xff, 0xfe] | [0xfe, 0xff])).then(|| sha256_hex(&[&raw]));
     let decoded = surgical_fs::decode(raw).map_err(|e| fs_error(e.with_path(Path::new(shown)), shown))?;
     let encoding = decoded.encoding;
-    let options = Options::new().max_strategy(req.max_strategy.unwrap_or(surgical_core::Strategy::Unicode));
+    let options = match req.max_strategy {
+        Some(max) => Options::new().max_strategy(max),
+        None => Options::new(),
+    };
     let (hash_before, applied) = std::thread::scope(|scope| {
         let hashing = scope.spawn(|| match &utf16_hash {
             Some(h) => h.clone(),
@@ -104,34 +109,47 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
         Encoding::Utf8 => Cow::Borrowed(&applied.text),
         other => Cow::Owned(surgical_fs::encode(other, &applied.text).map_err(|e| fs_error(e, shown))?),
     };
-    // The journal saves the old content before the file is replaced, while the other core hashes
-    // the new content.
+    // The undo journal keeps the replaced version: as a hard link to the old file made right before
+    // the rename (no copy), or, where that cannot be, from the bytes in memory. The other core
+    // hashes the new content meanwhile.
     let journal = (config.undo && !req.dry_run).then(|| Journal::new(&root));
-    let utf16_before = match (&journal, encoding) {
-        (Some(_), Encoding::Utf16Le | Encoding::Utf16Be) => surgical_fs::encode(encoding, &decoded.text).ok(),
-        _ => None,
-    };
-    let before_parts: Vec<&[u8]> = match &utf16_before {
-        Some(raw) => vec![raw],
-        None => vec![encoding.bom(), &decoded.text],
-    };
-    let (hash_after, pending) = std::thread::scope(|scope| {
+    let pending = journal.as_ref().and_then(|j| j.prepare(&info.real_path, info.len));
+    let (hash_after, written) = std::thread::scope(|scope| {
         let hashing = scope.spawn(|| sha256_hex(&[&new_raw]));
-        let pending = journal.as_ref().and_then(|j| j.begin(&info.real_path, &before_parts));
-        (hashing.join().expect("hashing does not panic"), pending)
+        let written = if req.dry_run {
+            Ok(false)
+        } else {
+            surgical_fs::write_atomic_keeping_old(&info, &new_raw, pending.as_ref().map(|p| p.before_path()))
+        };
+        (hashing.join().expect("hashing does not panic"), written)
     });
-    let entry = match (&journal, pending) {
-        (Some(j), Some(p)) => p.finish(j, &hash_before, &hash_after),
-        _ => None,
-    };
-    if !req.dry_run {
-        if let Err(e) = surgical_fs::write_atomic(&info, &new_raw) {
-            if let Some(entry) = &entry {
-                entry.discard();
+    let kept = match written {
+        Ok(kept) => kept,
+        Err(e) => {
+            if let Some(p) = pending {
+                p.discard();
             }
             return Err(fs_error(e, shown));
         }
-    }
+    };
+    let entry = match (&journal, pending) {
+        (Some(j), Some(p)) => {
+            let saved = kept
+                || match encoding {
+                    Encoding::Utf16Le | Encoding::Utf16Be => {
+                        surgical_fs::encode(encoding, &decoded.text).is_ok_and(|raw| p.save(&[&raw]))
+                    }
+                    _ => p.save(&[encoding.bom(), &decoded.text]),
+                };
+            if saved {
+                p.finish(j, &hash_before, &hash_after)
+            } else {
+                p.discard();
+                None
+            }
+        }
+        _ => None,
+    };
     let undo_available = entry.is_some();
 
     let changes = applied.changes();

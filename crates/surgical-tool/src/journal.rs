@@ -64,11 +64,34 @@ impl Entry {
 /// An entry whose content is saved but whose metadata is not written yet.
 pub(crate) struct Pending {
     dir: PathBuf,
+    before: PathBuf,
     path: String,
     time: u64,
 }
 
 impl Pending {
+    /// Where the old content goes (a hard link made by the write, or [`Pending::save`]).
+    pub fn before_path(&self) -> &Path {
+        self.before.as_path()
+    }
+
+    /// Writes the old content from memory; false if it could not be written.
+    pub fn save(&self, before: &[&[u8]]) -> bool {
+        let write = || -> io::Result<()> {
+            let mut f = fs::File::create(&self.before)?;
+            for part in before {
+                f.write_all(part)?;
+            }
+            Ok(())
+        };
+        write().is_ok()
+    }
+
+    /// Drops the entry (the edit failed).
+    pub fn discard(self) {
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+
     /// Writes the metadata (last: an entry without it is incomplete and ignored), then prunes.
     pub fn finish(self, journal: &Journal, hash_before: &str, hash_after: &str) -> Option<Entry> {
         let meta = Meta {
@@ -112,12 +135,11 @@ impl Journal {
             .into_owned()
     }
 
-    /// Saves `before` (given in parts, e.g. a BOM and the text) as the content of `real_path` before
-    /// an edit; [`Pending::finish`] completes the entry once the new content's hash is known. `None`
-    /// when the file is too large to journal or the journal cannot be written (the edit goes ahead;
-    /// it just cannot be undone).
-    pub fn begin(&self, real_path: &Path, before: &[&[u8]]) -> Option<Pending> {
-        let len: u64 = before.iter().map(|p| p.len() as u64).sum();
+    /// Starts an entry for `real_path` (of `len` bytes) before an edit: a directory whose `before`
+    /// file the write then fills ([`Pending::before_path`], [`Pending::save`]) and whose metadata
+    /// [`Pending::finish`] writes. `None` when the file is too large to journal or the journal
+    /// cannot be written (the edit goes ahead; it just cannot be undone).
+    pub fn prepare(&self, real_path: &Path, len: u64) -> Option<Pending> {
         if len > MAX_FILE_BYTES {
             return None;
         }
@@ -126,23 +148,21 @@ impl Journal {
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap_or_default();
         let dir = self.dir.join(format!("{:023}-{}", now.as_nanos(), std::process::id()));
-        let write = || -> io::Result<()> {
-            fs::create_dir(&dir)?;
-            let mut f = fs::File::create(dir.join("before"))?;
-            for part in before {
-                f.write_all(part)?;
-            }
-            Ok(())
-        };
-        if write().is_err() {
-            let _ = fs::remove_dir_all(&dir);
-            return None;
-        }
+        fs::create_dir(&dir).ok()?;
         Some(Pending {
+            before: dir.join("before"),
             dir,
             path: self.key(real_path),
             time: now.as_secs(),
         })
+    }
+
+    /// [`Journal::prepare`] and [`Pending::save`] in one step, for callers that write the file
+    /// some other way.
+    pub fn begin(&self, real_path: &Path, before: &[&[u8]]) -> Option<Pending> {
+        let len = before.iter().map(|p| p.len() as u64).sum();
+        let p = self.prepare(real_path, len)?;
+        p.save(before).then_some(p)
     }
 
     /// [`Journal::begin`] and [`Pending::finish`] in one step.
@@ -183,8 +203,25 @@ impl Journal {
             .collect()
     }
 
-    /// Drops the oldest entries beyond the bounds.
+    /// Drops the oldest entries beyond the bounds, and entries left incomplete (no metadata) by a
+    /// process that died mid-edit more than ten minutes ago.
     fn prune(&self) {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        if let Ok(list) = fs::read_dir(&self.dir) {
+            for dir in list.flatten().map(|e| e.path()) {
+                let started = dir
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .and_then(|n| n.split('-').next())
+                    .and_then(|t| t.parse::<u128>().ok());
+                let stale = started.is_some_and(|t| now.as_nanos().saturating_sub(t) > 600_000_000_000);
+                if stale && !dir.join("meta.json").exists() {
+                    let _ = fs::remove_dir_all(&dir);
+                }
+            }
+        }
         let entries = self.entries();
         let sizes: Vec<u64> = entries
             .iter()

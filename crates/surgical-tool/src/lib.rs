@@ -15,11 +15,24 @@
 //! println!("{}", result.to_json());
 //! ```
 
+// `ToolError` is the machine contract's error object (code, message, and where: edit, hunk, line,
+// path); it is returned once per call, so its size does not matter and boxing it would only make
+// every front end unwrap a box.
+#![allow(clippy::result_large_err)]
+
 mod edit;
 mod journal;
 mod report;
 mod request;
 mod undo;
+// The read and write tools, and the definitions (schemas) of every tool for the front ends.
+mod args;
+mod eol;
+mod read;
+pub mod schema;
+mod write;
+// The edit formats (apply_patch, SEARCH/REPLACE, unified diffs): the `apply_patch` tool.
+mod patch;
 
 use std::path::Path;
 
@@ -28,11 +41,23 @@ use serde_json::Value;
 
 pub use crate::edit::{run_edit, run_edit_with, sha256_hex};
 pub use crate::journal::{JOURNAL_DIR, MAX_ENTRIES as UNDO_MAX_ENTRIES, MAX_FILE_BYTES as UNDO_MAX_FILE_BYTES};
+pub use crate::patch::{
+    detect_format, parse_patch_request, run_patch_with, FileReport, HunkReport, PatchFormat, PatchFormatName,
+    PatchInput, PatchRequest, PatchSuccess, APPLY_PATCH, APPLY_PATCH_DESCRIPTION,
+};
 pub use crate::request::{parse_edit_request, EditRequest};
 pub use crate::undo::run_undo;
 
+// The read and write tools.
+pub use crate::eol::LineEnding;
+pub use crate::read::{
+    parse_read_request, run_read, run_read_with, ReadRequest, ReadSuccess, DEFAULT_READ_LIMIT, MAX_LINE_CHARS,
+    MAX_PAGE_BYTES,
+};
+pub use crate::write::{parse_encoding, parse_write_request, run_write, run_write_with, WriteRequest, WriteSuccess};
+
 /// The tools this crate serves.
-pub const TOOLS: [&str; 2] = ["edit", "undo"];
+pub const TOOLS: [&str; 5] = ["read", "edit", "write", "apply_patch", "undo"];
 
 /// How tool calls run: the workspace root and the limits. Build with [`Config::new`] and the
 /// setters; immutable once built.
@@ -87,6 +112,12 @@ pub struct ToolError {
     /// For `ambiguous`: the one-based line of each occurrence listed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub lines: Vec<usize>,
+    /// For `apply_patch`: the failing hunk's index among its file's hunks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hunk_index: Option<usize>,
+    /// For `apply_patch`: the one-based line of the patch text the error concerns.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub patch_line: Option<usize>,
 }
 
 impl ToolError {
@@ -97,6 +128,8 @@ impl ToolError {
             edit_index: None,
             path: None,
             lines: Vec::new(),
+            hunk_index: None,
+            patch_line: None,
         }
     }
 
@@ -106,7 +139,7 @@ impl ToolError {
 }
 
 /// Where one edit landed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EditReport {
     pub index: usize,
@@ -126,7 +159,7 @@ pub struct EditReport {
 }
 
 /// A successful edit.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EditSuccess {
     /// What the model reads: where each edit landed, what was normalized, and the diff.
@@ -153,6 +186,9 @@ pub struct EditSuccess {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ToolResult {
     Edit(Box<EditSuccess>),
+    Read(Box<ReadSuccess>),
+    Write(Box<WriteSuccess>),
+    Patch(Box<PatchSuccess>),
     Error(ToolError),
 }
 
@@ -165,6 +201,9 @@ impl ToolResult {
     pub fn text(&self) -> String {
         match self {
             ToolResult::Edit(s) => s.text.clone(),
+            ToolResult::Read(s) => s.text.clone(),
+            ToolResult::Write(s) => s.text.clone(),
+            ToolResult::Patch(s) => s.text.clone(),
             ToolResult::Error(e) => format!("Error ({}): {}", e.code, e.message),
         }
     }
@@ -180,9 +219,20 @@ impl ToolResult {
                     .insert("ok".into(), Value::Bool(true));
                 v
             }
+            ToolResult::Read(s) => with_ok(serde_json::to_value(s).expect("serializable")),
+            ToolResult::Write(s) => with_ok(serde_json::to_value(s).expect("serializable")),
+            ToolResult::Patch(s) => with_ok(serde_json::to_value(s).expect("serializable")),
             ToolResult::Error(e) => serde_json::json!({"ok": false, "text": self.text(), "error": e}),
         }
     }
+}
+
+/// `{"ok": true}` added to a success object.
+fn with_ok(mut v: Value) -> Value {
+    v.as_object_mut()
+        .expect("object")
+        .insert("ok".into(), Value::Bool(true));
+    v
 }
 
 /// Resolves a path from a tool call against the root: the one place where every tool turns a
@@ -206,6 +256,18 @@ pub fn call_with(name: &str, input: &Value, config: &Config) -> ToolResult {
     match name {
         "edit" => match parse_edit_request(input) {
             Ok(req) => run_edit_with(&req, config),
+            Err(e) => ToolResult::Error(e),
+        },
+        "read" => match parse_read_request(input) {
+            Ok(req) => run_read_with(&req, config),
+            Err(e) => ToolResult::Error(e),
+        },
+        "write" => match parse_write_request(input) {
+            Ok(req) => run_write_with(&req, config),
+            Err(e) => ToolResult::Error(e),
+        },
+        "apply_patch" => match parse_patch_request(input) {
+            Ok(req) => run_patch_with(&req, config),
             Err(e) => ToolResult::Error(e),
         },
         "undo" => match request::parse_path_request(input, "undo") {

@@ -74,7 +74,7 @@ fn json_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(|n| Value::from(n)),
+        any::<i64>().prop_map(Value::from),
         any::<f64>().prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
         text().prop_map(Value::String),
     ];
@@ -106,7 +106,11 @@ fn check(result: surgical_tool::ToolResult) -> Result<(), TestCaseError> {
 
 fn workspace() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("f.txt"), "line one\r\nline\u{a0}two \u{2014} a\nline one  \n\u{FFFD}a").unwrap();
+    std::fs::write(
+        dir.path().join("f.txt"),
+        "line one\r\nline\u{a0}two \u{2014} a\nline one  \n\u{FFFD}a",
+    )
+    .unwrap();
     dir
 }
 

@@ -1,0 +1,28 @@
+//! A small slice of the evaluation harness, in CI: no edit may ever be placed wrongly or change a
+//! byte outside its intended lines, and the perturbations the tiers exist for must be placed.
+
+use surgical_core::Strategy;
+use surgical_eval::{evaluate, Perturbation};
+
+#[test]
+fn never_wrong_and_places_what_the_tiers_cover() {
+    for (max, seed) in [(Strategy::Escapes, 11), (Strategy::Similar, 12)] {
+        for (p, t) in evaluate(25, seed, max) {
+            assert_eq!(t.wrong, 0, "{max:?} {}: placed wrongly", p.name());
+            assert_eq!(t.outside_bytes, 0, "{max:?} {}: bytes outside", p.name());
+            assert!(t.cases > 0, "{}: no case could be built", p.name());
+            if p.must_refuse() {
+                assert_eq!(t.refused, t.cases, "{}", p.name());
+            } else if p != Perturbation::Paraphrased || max == Strategy::Similar {
+                // Every perturbation a tier covers should be placed, bar rare corner cases.
+                assert!(
+                    t.placed * 10 >= t.cases * 9,
+                    "{max:?} {}: placed {} of {}",
+                    p.name(),
+                    t.placed,
+                    t.cases
+                );
+            }
+        }
+    }
+}

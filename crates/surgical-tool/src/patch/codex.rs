@@ -1,0 +1,379 @@
+//! Codex's `apply_patch` grammar:
+//!
+//! ```text
+//! *** Begin Patch
+//! *** Add File: path          followed by `+line`s
+//! *** Delete File: path
+//! *** Update File: path
+//! *** Move to: new/path       optional
+//! @@ class Foo                chunks: `@@` lines (bare, or naming an anchor; several may be stacked),
+//! @@     def bar():           then ` ` (unchanged), `-` (removed), `+` (added) lines,
+//!      x = 1                  optionally ended by `*** End of File`
+//! -    y = 2
+//! +    y = 3
+//! *** End Patch
+//! ```
+//!
+//! Tolerated as Codex tolerates them: markers padded with whitespace, CRLF line breaks, a heredoc
+//! wrapper (`<<'EOF'` … `EOF`, also with `apply_patch` in front), a first chunk without `@@`, an empty
+//! line inside a chunk (an empty unchanged line). Also tolerated: a Markdown code fence around the
+//! patch, stacked `@@` lines, a unified-diff `@@ -12,3 +12,4 @@` header (its line number becomes a
+//! hint), an empty line inside an Add File section, and empty lines at the end of a chunk (dropped:
+//! trailing unchanged lines only narrow the search).
+
+use super::{patch_lines, Hunk, Op, OpKind, ParseError, Tag};
+
+const BEGIN: &str = "*** Begin Patch";
+const END: &str = "*** End Patch";
+const ADD: &str = "*** Add File:";
+const DELETE: &str = "*** Delete File:";
+const UPDATE: &str = "*** Update File:";
+const MOVE: &str = "*** Move to:";
+const EOF: &str = "*** End of File";
+
+/// Strips a heredoc (`<<'EOF'` … `EOF`, optionally `apply_patch <<'EOF'`) or a Markdown fence
+/// around the patch. Returns the index range of the patch's lines.
+fn unwrap(lines: &[&str]) -> (usize, usize) {
+    let mut start = 0;
+    let mut end = lines.len();
+    while start < end && lines[start].trim().is_empty() {
+        start += 1;
+    }
+    while end > start && lines[end - 1].trim().is_empty() {
+        end -= 1;
+    }
+    if end - start >= 2 {
+        let first = lines[start].trim();
+        let last = lines[end - 1].trim();
+        if let Some(at) = first.find("<<") {
+            let prefix = first[..at].trim();
+            let delim = first[at + 2..].trim().trim_start_matches('-').trim();
+            let delim = delim.trim_matches(|c| c == '\'' || c == '"');
+            let prefix_ok = prefix.is_empty()
+                || prefix == "apply_patch"
+                || prefix == "applypatch"
+                || prefix.ends_with("apply_patch")
+                || prefix == "cat";
+            if prefix_ok && !delim.is_empty() && last == delim {
+                return unwrap_inner(lines, start + 1, end - 1);
+            }
+        }
+        if first.starts_with("```") && last == "```" {
+            return unwrap_inner(lines, start + 1, end - 1);
+        }
+    }
+    (start, end)
+}
+
+fn unwrap_inner(lines: &[&str], mut start: usize, mut end: usize) -> (usize, usize) {
+    while start < end && lines[start].trim().is_empty() {
+        start += 1;
+    }
+    while end > start && lines[end - 1].trim().is_empty() {
+        end -= 1;
+    }
+    (start, end)
+}
+
+fn is_op_header(t: &str) -> bool {
+    t.starts_with(ADD) || t.starts_with(DELETE) || t.starts_with(UPDATE) || t == END
+}
+
+fn path_of(rest: &str, line: usize, what: &str) -> Result<String, ParseError> {
+    let path = rest.trim();
+    if path.is_empty() {
+        return Err(ParseError::new(
+            line,
+            format!("`{what}` names no file: write `{what} path/to/file`"),
+        ));
+    }
+    Ok(path.to_string())
+}
+
+/// Parses an apply_patch patch.
+pub(crate) fn parse(text: &str) -> Result<Vec<Op>, ParseError> {
+    let lines = patch_lines(text);
+    let (mut start, mut end) = unwrap(&lines);
+    // Prose around the patch (a model's explanation before `*** Begin Patch` or after `*** End
+    // Patch`) is not part of it; a patch without its end marker may be cut off, and is refused.
+    if let Some(b) = (start..end).find(|&i| lines[i].trim() == BEGIN) {
+        start = b;
+    }
+    if let Some(e) = (start..end).rev().find(|&i| lines[i].trim() == END) {
+        end = e + 1;
+    }
+    if start >= end || lines[start].trim() != BEGIN {
+        return Err(ParseError::new(
+            start.min(lines.len().saturating_sub(1)) + 1,
+            "the first line of the patch must be `*** Begin Patch`",
+        ));
+    }
+    if end - start < 2 || lines[end - 1].trim() != END {
+        return Err(ParseError::new(
+            end,
+            "the last line of the patch must be `*** End Patch` (was the patch cut off?)",
+        ));
+    }
+    let mut ops = Vec::new();
+    let mut i = start + 1;
+    let body_end = end - 1;
+    while i < body_end {
+        let raw = lines[i];
+        let t = raw.trim();
+        let line_no = i + 1;
+        if t.is_empty() {
+            i += 1;
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix(ADD) {
+            let path = path_of(rest, line_no, ADD)?;
+            let mut content = String::new();
+            i += 1;
+            while i < body_end {
+                let l = lines[i];
+                if let Some(added) = l.strip_prefix('+') {
+                    content.push_str(added);
+                    content.push('\n');
+                    i += 1;
+                } else if l.trim().is_empty() && lines[i + 1..body_end].first().is_some_and(|n| n.starts_with('+')) {
+                    // An empty line between added lines: an empty line the model forgot to mark.
+                    content.push('\n');
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+            ops.push(Op {
+                path,
+                alternatives: Vec::new(),
+                kind: OpKind::Add { content },
+                patch_line: line_no,
+            });
+        } else if let Some(rest) = t.strip_prefix(DELETE) {
+            ops.push(Op {
+                path: path_of(rest, line_no, DELETE)?,
+                alternatives: Vec::new(),
+                kind: OpKind::Delete { hunks: Vec::new() },
+                patch_line: line_no,
+            });
+            i += 1;
+        } else if let Some(rest) = t.strip_prefix(UPDATE) {
+            let path = path_of(rest, line_no, UPDATE)?;
+            i += 1;
+            let mut move_to = None;
+            if let Some(rest) = lines
+                .get(i)
+                .filter(|_| i < body_end)
+                .and_then(|l| l.trim().strip_prefix(MOVE))
+            {
+                move_to = Some(path_of(rest, i + 1, MOVE)?);
+                i += 1;
+            }
+            let (hunks, next) = parse_chunks(&lines, i, body_end)?;
+            if hunks.is_empty() && move_to.is_none() {
+                return Err(ParseError::new(
+                    line_no,
+                    format!(
+                        "`*** Update File: {path}` has no changes: give at least one chunk (`@@` and ` `, `-`, `+` \
+                         lines), or `*** Move to:` to rename the file"
+                    ),
+                ));
+            }
+            ops.push(Op {
+                path,
+                alternatives: Vec::new(),
+                kind: OpKind::Update {
+                    hunks,
+                    move_to,
+                    create_if_missing: false,
+                },
+                patch_line: line_no,
+            });
+            i = next;
+        } else {
+            return Err(ParseError::new(
+                line_no,
+                format!(
+                    "`{t}` is not a valid file operation; each starts with `*** Add File: path`, `*** Delete File: \
+                     path` or `*** Update File: path`"
+                ),
+            ));
+        }
+    }
+    Ok(ops)
+}
+
+/// A unified-diff hunk header inside an apply_patch chunk (`-12,3 +12,4 @@ ...`): the old start line.
+fn unified_header(anchor: &str) -> Option<usize> {
+    let rest = anchor.strip_prefix('-')?;
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    if digits.is_empty() || !rest.contains('+') {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// The chunks of an Update File section, from line `i` up to the next file operation.
+fn parse_chunks(lines: &[&str], mut i: usize, end: usize) -> Result<(Vec<Hunk>, usize), ParseError> {
+    let mut hunks: Vec<Hunk> = Vec::new();
+    let mut cur: Option<Hunk> = None;
+    // Whether the current chunk's last lines came from empty patch lines (soft context).
+    let mut soft_tail = 0usize;
+    let finish = |cur: &mut Option<Hunk>, hunks: &mut Vec<Hunk>, soft_tail: &mut usize| -> Result<(), ParseError> {
+        if let Some(mut h) = cur.take() {
+            // Empty lines at the end of a chunk are separators more often than content.
+            let keep = h.lines.len() - *soft_tail;
+            h.lines.truncate(keep);
+            if h.lines.is_empty() {
+                return Err(ParseError::new(
+                    h.patch_line,
+                    "this chunk has no lines: after `@@`, give ` ` (unchanged), `-` (removed) and `+` (added) lines",
+                ));
+            }
+            hunks.push(h);
+        }
+        *soft_tail = 0;
+        Ok(())
+    };
+    while i < end {
+        let raw = lines[i];
+        let t = raw.trim();
+        let line_no = i + 1;
+        if is_op_header(t) {
+            break;
+        }
+        if t == EOF {
+            match cur.as_mut() {
+                Some(h) if !h.lines.is_empty() => h.at_eof = true,
+                _ => {
+                    return Err(ParseError::new(
+                        line_no,
+                        "`*** End of File` must follow the lines of a chunk",
+                    ))
+                }
+            }
+            finish(&mut cur, &mut hunks, &mut soft_tail)?;
+            i += 1;
+            continue;
+        }
+        if let Some(after) = t.strip_prefix("@@") {
+            let anchor = after.trim();
+            // A new chunk, unless the current one has no lines yet (stacked `@@` lines).
+            if cur.as_ref().is_some_and(|h| !h.lines.is_empty()) {
+                finish(&mut cur, &mut hunks, &mut soft_tail)?;
+            }
+            let h = cur.get_or_insert_with(|| Hunk {
+                patch_line: line_no,
+                ..Hunk::default()
+            });
+            if let Some(start) = unified_header(anchor) {
+                h.hint = Some(start);
+            } else if !anchor.is_empty() && anchor != "@@" {
+                h.anchors.push(anchor.to_string());
+            }
+            i += 1;
+            continue;
+        }
+        let (tag, content) = match raw.chars().next() {
+            None => (Tag::Context, ""),
+            Some(' ') => (Tag::Context, &raw[1..]),
+            Some('+') => (Tag::Added, &raw[1..]),
+            Some('-') => (Tag::Removed, &raw[1..]),
+            _ if t.is_empty() => (Tag::Context, ""),
+            _ => {
+                return Err(ParseError::new(
+                    line_no,
+                    format!(
+                        "`{raw}` is not a chunk line: every line of an Update File chunk starts with ` ` (unchanged), \
+                         `-` (removed) or `+` (added), and chunks start with `@@`"
+                    ),
+                ))
+            }
+        };
+        if raw.is_empty() || (t.is_empty() && !raw.starts_with(' ')) {
+            if cur.is_none() {
+                // Empty lines between chunks separate them.
+                i += 1;
+                continue;
+            }
+            soft_tail += 1;
+        } else {
+            soft_tail = 0;
+        }
+        let h = cur.get_or_insert_with(|| Hunk {
+            patch_line: line_no,
+            ..Hunk::default()
+        });
+        h.lines.push((tag, content.to_string()));
+        i += 1;
+    }
+    finish(&mut cur, &mut hunks, &mut soft_tail)?;
+    Ok((hunks, i))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn update(ops: &[Op]) -> &[Hunk] {
+        match &ops[0].kind {
+            OpKind::Update { hunks, .. } => hunks,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn grammar() {
+        let ops = parse(
+            "*** Begin Patch\n*** Add File: a.txt\n+one\n+\n+two\n*** Delete File: b.txt\n*** Update File: c.txt\n\
+             *** Move to: d.txt\n@@ class A\n@@   def f():\n     x = 1\n-    y = 2\n+    y = 3\n\n@@\n-z\n+Z\n*** End \
+             of File\n*** End Patch\n",
+        )
+        .unwrap();
+        assert_eq!(ops.len(), 3);
+        assert_eq!(
+            ops[0].kind,
+            OpKind::Add {
+                content: "one\n\ntwo\n".into()
+            }
+        );
+        assert_eq!(ops[1].kind, OpKind::Delete { hunks: vec![] });
+        let OpKind::Update { hunks, move_to, .. } = &ops[2].kind else {
+            panic!()
+        };
+        assert_eq!(move_to.as_deref(), Some("d.txt"));
+        assert_eq!(hunks.len(), 2);
+        assert_eq!(hunks[0].anchors, vec!["class A", "def f():"]);
+        assert_eq!(hunks[0].old_lines(), vec!["    x = 1", "    y = 2"]);
+        assert_eq!(hunks[0].new_lines(), vec!["    x = 1", "    y = 3"]);
+        assert!(!hunks[0].at_eof && hunks[1].at_eof);
+    }
+
+    #[test]
+    fn tolerances() {
+        let p = "<<'EOF'\r\n *** Begin Patch\r\n  *** Update File: f\r\n@@ -3,2 +3,2 @@\r\n-a\r\n+b\r\n*** End Patch \r\nEOF\r\n";
+        let ops = parse(p).unwrap();
+        assert_eq!(ops[0].path, "f");
+        assert_eq!(update(&ops)[0].hint, Some(3));
+        assert_eq!(update(&ops)[0].old_lines(), vec!["a"]);
+        let ops =
+            parse("apply_patch <<'PATCH'\n*** Begin Patch\n*** Update File: f\n-a\n+b\n*** End Patch\nPATCH").unwrap();
+        assert_eq!(update(&ops)[0].new_lines(), vec!["b"]);
+        let ops = parse("```\n*** Begin Patch\n*** Update File: f\n@@\n x\n\n-a\n+b\n\n\n*** End Patch\n```").unwrap();
+        assert_eq!(update(&ops)[0].old_lines(), vec!["x", "", "a"]);
+    }
+
+    #[test]
+    fn errors() {
+        for (p, line) in [
+            ("bad", 1),
+            ("*** Begin Patch\n*** Update File: f\n@@\n-a", 4),
+            ("*** Begin Patch\n*** Frobnicate File: foo\n*** End Patch", 2),
+            ("*** Begin Patch\n*** Update File: f\n*** End Patch", 2),
+            ("*** Begin Patch\n*** Update File: f\n@@\nfoo\n*** End Patch", 4),
+        ] {
+            assert_eq!(parse(p).unwrap_err().line, line, "{p}");
+        }
+        assert!(parse("*** Begin Patch\n*** End Patch").unwrap().is_empty());
+    }
+}

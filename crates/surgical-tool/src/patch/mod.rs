@@ -1,0 +1,412 @@
+//! The edit formats models are trained on, applied by one engine: Codex's `apply_patch` patches
+//! (`*** Begin Patch`), SEARCH/REPLACE blocks (Aider's `<<<<<<< SEARCH`, Cline's `------- SEARCH`)
+//! and unified diffs (`git diff`, `diff -u`).
+//!
+//! Every format is parsed into the same [`Op`]s (add, delete, update with hunks, move). A hunk is
+//! an `old lines → new lines` replacement; [`place`] locates it with the engine's tiers as whole
+//! lines (uniqueness required; an `@@` anchor, the previous hunk and a line-number hint can only
+//! narrow the search, never pick among identical candidates), and the engine writes it, keeping
+//! the file's own bytes wherever old and new lines agree. [`transaction`] runs one call as one
+//! transaction: every file's new content is computed in memory first, and only when every hunk of
+//! every file applies is anything written; a write that fails midway is rolled back.
+
+mod codex;
+mod place;
+mod search_replace;
+mod transaction;
+mod unified;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use surgical_core::Strategy;
+
+use crate::{Config, ToolError, ToolResult};
+
+/// The name of the tool (and of the Codex format).
+pub const APPLY_PATCH: &str = "apply_patch";
+
+/// An edit format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PatchFormat {
+    /// Codex's `*** Begin Patch` … `*** End Patch`.
+    Codex,
+    /// `<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE` blocks (and Cline's `------- SEARCH` /
+    /// `+++++++ REPLACE`), the file name on the line before each block.
+    SearchReplace,
+    /// `git diff` / `diff -u` output.
+    Unified,
+}
+
+impl PatchFormat {
+    /// `apply_patch`, `search_replace` or `unified_diff`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PatchFormat::Codex => "apply_patch",
+            PatchFormat::SearchReplace => "search_replace",
+            PatchFormat::Unified => "unified_diff",
+        }
+    }
+
+    /// The format with this name (also `codex`, `aider`, `cline`, `diff`, `unified`, `git`).
+    pub fn from_name(name: &str) -> Option<PatchFormat> {
+        match name.trim().to_ascii_lowercase().replace('-', "_").as_str() {
+            "apply_patch" | "codex" | "patch" => Some(PatchFormat::Codex),
+            "search_replace" | "searchreplace" | "aider" | "cline" | "blocks" => Some(PatchFormat::SearchReplace),
+            "unified_diff" | "unified" | "diff" | "udiff" | "git" | "git_diff" => Some(PatchFormat::Unified),
+            _ => None,
+        }
+    }
+
+    /// What the format calls the lines a hunk must find, for messages: in full, and short.
+    fn old_lines_name(self) -> (&'static str, &'static str) {
+        match self {
+            PatchFormat::SearchReplace => ("the SEARCH lines", "SEARCH"),
+            _ => ("the hunk's unchanged and `-` lines", "hunk"),
+        }
+    }
+}
+
+/// Which format `text` is written in: the first line that only one format has decides
+/// (`*** Begin Patch`, a SEARCH marker, or a unified diff's `diff --git`, `---`/`+++` or `@@ -`).
+pub fn detect_format(text: &str) -> Option<PatchFormat> {
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        let t = line.trim();
+        if t == "*** Begin Patch" || t.starts_with("*** Update File:") || t.starts_with("*** Add File:") {
+            return Some(PatchFormat::Codex);
+        }
+        if search_replace::is_search_marker(t) {
+            return Some(PatchFormat::SearchReplace);
+        }
+        let next = lines.get(i + 1).map_or("", |l| l.trim_start());
+        if line.starts_with("diff --git ")
+            || (line.starts_with("--- ") && next.starts_with("+++ "))
+            || (line.starts_with("@@ -") && line[4..].starts_with(|c: char| c.is_ascii_digit()))
+        {
+            return Some(PatchFormat::Unified);
+        }
+    }
+    None
+}
+
+/// What a hunk line is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tag {
+    /// Unchanged (` `): in the old and the new lines.
+    Context,
+    /// `-`: only in the old lines.
+    Removed,
+    /// `+`: only in the new lines.
+    Added,
+}
+
+/// One replacement of whole lines: an apply_patch chunk, a SEARCH/REPLACE block, a unified-diff hunk.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Hunk {
+    pub lines: Vec<(Tag, String)>,
+    /// apply_patch `@@ text` lines, outermost first: each narrows the search to the lines from it on.
+    pub anchors: Vec<String>,
+    /// apply_patch `*** End of File`: the old lines end the file (tried first, as Codex does).
+    pub at_eof: bool,
+    /// The one-based old start line the hunk header claims (unified diffs, Roo's `:start_line:`).
+    pub hint: Option<usize>,
+    /// From `\ No newline at end of file`: whether the new lines end with a line break, when the
+    /// hunk reaches the end of the file. `None`: the file's own state is kept when its last line is
+    /// unchanged, and a line the hunk writes last gets a line break.
+    pub final_newline: Option<bool>,
+    /// The one-based line of the patch text where the hunk starts, for messages.
+    pub patch_line: usize,
+}
+
+impl Hunk {
+    pub fn old_lines(&self) -> Vec<&str> {
+        self.lines
+            .iter()
+            .filter(|(t, _)| *t != Tag::Added)
+            .map(|(_, l)| l.as_str())
+            .collect()
+    }
+
+    pub fn new_lines(&self) -> Vec<&str> {
+        self.lines
+            .iter()
+            .filter(|(t, _)| *t != Tag::Removed)
+            .map(|(_, l)| l.as_str())
+            .collect()
+    }
+}
+
+/// What an operation does to its file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum OpKind {
+    /// Create the file with `content` (`\n` line breaks), replacing it if it exists (as Codex does).
+    Add { content: String },
+    /// Remove the file. Hunks (unified diffs) must account for its whole content.
+    Delete { hunks: Vec<Hunk> },
+    /// Apply hunks, then move the file if `move_to` is set. With `create_if_missing`
+    /// (SEARCH/REPLACE), a missing file counts as empty, so an empty SEARCH creates it.
+    Update {
+        hunks: Vec<Hunk>,
+        move_to: Option<String>,
+        create_if_missing: bool,
+    },
+}
+
+/// One file operation of a patch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Op {
+    pub path: String,
+    /// Other names the file may go by, tried in order when `path` does not exist (a unified diff's
+    /// old name, or its name without the first component).
+    pub alternatives: Vec<String>,
+    pub kind: OpKind,
+    /// The one-based line of the patch text where the operation starts.
+    pub patch_line: usize,
+}
+
+/// A patch that could not be parsed: where and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ParseError {
+    /// One-based line of the patch text (0: the patch as a whole).
+    pub line: usize,
+    pub message: String,
+}
+
+impl ParseError {
+    pub fn new(line: usize, message: impl Into<String>) -> ParseError {
+        ParseError {
+            line,
+            message: message.into(),
+        }
+    }
+}
+
+/// The lines of a patch text, CRLF or LF, without their terminators.
+pub(crate) fn patch_lines(text: &str) -> Vec<&str> {
+    text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect()
+}
+
+/// Parses `text` in `format` into operations. `default_path` names the file for formats that may
+/// leave it out (SEARCH/REPLACE blocks without a file name, a unified diff of bare hunks).
+pub(crate) fn parse(text: &str, format: PatchFormat, default_path: Option<&str>) -> Result<Vec<Op>, ParseError> {
+    let ops = match format {
+        PatchFormat::Codex => codex::parse(text)?,
+        PatchFormat::SearchReplace => search_replace::parse(text, default_path)?,
+        PatchFormat::Unified => unified::parse(text, default_path)?,
+    };
+    if ops.is_empty() {
+        return Err(ParseError::new(
+            0,
+            "the patch changes no file: it has no file operations (an apply_patch patch needs at least one \
+             `*** Add File:`, `*** Delete File:` or `*** Update File:` section)",
+        ));
+    }
+    Ok(ops)
+}
+
+/// A parsed `apply_patch` call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatchRequest {
+    /// The patch text, in any of the formats.
+    pub patch: String,
+    /// The format, if the caller named it; otherwise it is detected.
+    pub format: Option<PatchFormat>,
+    /// The file for SEARCH/REPLACE blocks or diff hunks that name none.
+    pub path: Option<String>,
+    /// Compute everything, write nothing.
+    pub dry_run: bool,
+    /// The loosest matching tier allowed.
+    pub max_strategy: Option<Strategy>,
+}
+
+const PATCH_KEYS: [&str; 5] = ["patch", "input", "diff", "content", "text"];
+
+/// Parses an `apply_patch` call: `{"patch": "...", "format"?, "path"?, "dryRun"?, "maxStrategy"?}`.
+/// Also accepted: `input` (Codex's own key), `diff`, `content` or `text` for `patch`; the path
+/// aliases of `edit`; `dry_run`, `max_strategy`.
+pub fn parse_patch_request(value: &Value) -> Result<PatchRequest, ToolError> {
+    let obj = value.as_object().ok_or_else(|| {
+        ToolError::invalid_input("the apply_patch call must be a JSON object: {\"patch\": \"*** Begin Patch\\n...\"}")
+    })?;
+    let string = |keys: &[&str], what: &str| -> Result<Option<String>, ToolError> {
+        match keys.iter().find_map(|k| obj.get(*k).map(|v| (*k, v))) {
+            None | Some((_, Value::Null)) => Ok(None),
+            Some((_, Value::String(s))) => Ok(Some(s.clone())),
+            Some((k, _)) => Err(ToolError::invalid_input(format!("{what}: `{k}` must be a string"))),
+        }
+    };
+    let patch = string(&PATCH_KEYS, "patch")?.ok_or_else(|| {
+        ToolError::invalid_input(
+            "patch is missing: give the patch text as {\"patch\": \"...\"} (an apply_patch patch, SEARCH/REPLACE \
+             blocks or a unified diff)",
+        )
+    })?;
+    let format = match string(&["format"], "format")? {
+        None => None,
+        Some(name) if name.eq_ignore_ascii_case("auto") => None,
+        Some(name) => Some(PatchFormat::from_name(&name).ok_or_else(|| {
+            ToolError::invalid_input(format!(
+                "format `{name}` is unknown; use apply_patch, search_replace, unified_diff or auto"
+            ))
+        })?),
+    };
+    let path = string(&["path", "file_path", "filePath", "file"], "path")?.filter(|p| !p.is_empty());
+    let dry_run = match obj.get("dryRun").or_else(|| obj.get("dry_run")) {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(Value::String(s)) if s == "true" || s == "false" => s == "true",
+        Some(_) => return Err(ToolError::invalid_input("dryRun must be true or false")),
+    };
+    let max_strategy = match string(&["maxStrategy", "max_strategy"], "maxStrategy")? {
+        None => None,
+        Some(name) => Some(Strategy::from_name(&name).ok_or_else(|| {
+            let names: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
+            ToolError::invalid_input(format!(
+                "maxStrategy `{name}` is not a tier; use one of {}",
+                names.join(", ")
+            ))
+        })?),
+    };
+    Ok(PatchRequest {
+        patch,
+        format,
+        path,
+        dry_run,
+        max_strategy,
+    })
+}
+
+/// Runs a parsed `apply_patch` call: all files or none. See the module docs.
+pub fn run_patch_with(req: &PatchRequest, config: &Config) -> ToolResult {
+    match transaction::run(req, config) {
+        Ok(s) => ToolResult::Patch(Box::new(s)),
+        Err(e) => ToolResult::Error(e),
+    }
+}
+
+/// Where one hunk landed and how it was matched.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HunkReport {
+    /// The hunk's index among this file's hunks (chunks, blocks), in patch order, from 0.
+    pub index: usize,
+    /// The tier that matched its old lines: `exact`, `trailing_whitespace`, `unicode`,
+    /// `indentation` or `whitespace_runs` (`exact` for lines only added).
+    pub strategy: String,
+    /// One-based lines of the hunk's new lines in the file after the call.
+    pub start_line: usize,
+    pub end_line: usize,
+    /// One-based lines it replaced in the file before it.
+    pub old_start_line: usize,
+    pub old_end_line: usize,
+    /// How its place was decided: `unique` (the only place its lines occur), `anchor` (the only
+    /// place after its `@@` line), `after_previous_hunk` (several places; the only one after the
+    /// previous hunk), `line_hint` (several places; the one clearly nearest the line number in its
+    /// header), `end_of_file`, `after_anchor` (lines only added, right after the `@@` line),
+    /// `start_of_file`.
+    pub placement: String,
+    /// Unified diffs: how many outer context lines (at each end) had to be ignored to find it, as
+    /// patch(1) fuzz; at most 2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fuzz: Option<usize>,
+    /// What differed between the file and the hunk's old lines and what was done about it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub normalized: Vec<String>,
+}
+
+/// What a call did to one file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FileReport {
+    /// The file as the patch names it.
+    pub path: String,
+    /// `add`, `update`, `delete` or `move`.
+    pub action: String,
+    /// For `move`: where the file went.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moved_to: Option<String>,
+    /// Numbered diff for display (`+NN`/`-NN`/` NN`), invisible changes marked; empty for a
+    /// deleted file.
+    pub diff: String,
+    /// Unified diff of the file's real bytes (git headers for added, deleted and moved files).
+    pub patch: String,
+    pub first_changed_line: Option<usize>,
+    /// Where each hunk landed (none for `add` and `delete`).
+    pub hunks: Vec<HunkReport>,
+    /// SHA-256 (hex) of the file's bytes before (absent for a new file) and after (absent once
+    /// deleted or moved away).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash_before: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash_after: Option<String>,
+    /// `utf-8`, `utf-8-bom`, `utf-16le` or `utf-16be`.
+    pub encoding: String,
+    /// Whether `surgical undo` can restore this file's content before the call (files updated in
+    /// place, or replaced by `add`/`move`; not deleted or new files).
+    pub undo_available: bool,
+}
+
+/// A successful `apply_patch` call.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PatchSuccess {
+    /// What the model reads: every file, where each hunk landed, and the diffs.
+    pub text: String,
+    /// The format the patch was read in: `apply_patch`, `search_replace` or `unified_diff`.
+    pub format: String,
+    /// One entry per file operation, in patch order.
+    pub files: Vec<FileReport>,
+    /// All files' unified diffs in one: `git apply` reproduces the whole change.
+    pub patch: String,
+    /// True when nothing was written (`dryRun`).
+    pub dry_run: bool,
+}
+
+/// The arguments of `apply_patch`, for its JSON Schema (the parser, [`parse_patch_request`], also
+/// accepts `input`/`diff` for `patch`, the path aliases of `edit`, and `maxStrategy`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PatchInput {
+    /// The patch: an apply_patch patch (`*** Begin Patch` ... `*** End Patch`), SEARCH/REPLACE blocks
+    /// (the file's path alone on the line before each `<<<<<<< SEARCH`), or a unified diff (`--- a/path`,
+    /// `+++ b/path`, `@@` hunks). It may change several files: all change, or none does.
+    pub patch: String,
+    /// The patch's format. Default: detected from the text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<PatchFormatName>,
+    /// The file for SEARCH/REPLACE blocks or diff hunks that name no file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Only report what would change; write nothing. Default false.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dry_run: Option<bool>,
+}
+
+/// The formats' names.
+// No doc comments on the variants: with them, the schema becomes a `oneOf` of constants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PatchFormatName {
+    ApplyPatch,
+    SearchReplace,
+    UnifiedDiff,
+    Auto,
+}
+
+/// The tool's description for a model (for the tool definitions of the front ends).
+pub const APPLY_PATCH_DESCRIPTION: &str = "\
+Apply a patch to one or more files, in the format you know best: an apply_patch patch (*** Begin Patch / \
+*** Update File: path / @@ / *** End Patch), SEARCH/REPLACE blocks (the file path on the line before \
+<<<<<<< SEARCH ... ======= ... >>>>>>> REPLACE), or a unified diff (git diff or diff -u). The format is \
+detected.
+
+Each hunk is located by its unchanged and removed lines, which must match exactly one place (exactly, or \
+through line endings, trailing whitespace, typographic quotes and dashes, special spaces or indentation you \
+could not see or got wrong); an @@ line naming the enclosing function or class narrows the search. Several \
+matches are an error, never a guess. Lines you did not change keep the file's own bytes; new lines take the \
+file's line endings.
+
+The whole patch applies or nothing does: if any hunk of any file fails, no file is changed, and the error \
+names the file and hunk and shows the closest region. The result says where every hunk landed, with a \
+numbered diff per file.";

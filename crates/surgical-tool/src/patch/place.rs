@@ -1,0 +1,1222 @@
+//! Placing hunks in a file's text: each hunk (old lines → new lines) is located with the engine's
+//! tiers as whole lines, written by the engine (which keeps the file's bytes wherever old and new
+//! lines agree and gives new lines the local line ending), and all hunks of a file are spliced in
+//! one pass. Bytes outside the hunks' spans are copied unchanged.
+//!
+//! The engine matches substrings; a hunk's lines are whole lines. So the searched lines are copied
+//! into a buffer with one line terminator in front (the real one before them, or a virtual one at the
+//! start of the file) and, at the end of a file without a final newline, a virtual terminator behind,
+//! and the engine looks for `"\n" + lines + "\n"`: a match then starts at a terminator and ends with
+//! one, that is, covers whole lines. The leading terminator is stripped from the match and its
+//! replacement (the engine keeps it, as a line both sides share). The line-based tiers
+//! (`indentation`, `whitespace_runs`) match whole lines by themselves and run in a second pass
+//! without the wrapper. See REQUEST-core.md for the core functions that would make this simpler.
+
+use std::ops::Range;
+
+use surgical_core::lines::{next_terminator, prev_terminator, LineCounter};
+use surgical_core::{apply, Difference, DifferenceKind, Edit, EditError, Options, Strategy};
+
+use super::{Hunk, Tag};
+
+/// A file's text split into lines (each with its terminator: `\r\n`, `\r` or `\n`).
+pub(crate) struct Lines<'a> {
+    pub text: &'a [u8],
+    starts: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    pub fn new(text: &'a [u8]) -> Lines<'a> {
+        let mut starts = Vec::new();
+        let mut at = 0;
+        while at < text.len() {
+            starts.push(at);
+            at = next_terminator(text, at).map_or(text.len(), |t| t.end);
+        }
+        Lines { text, starts }
+    }
+
+    pub fn count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Where line `k` (zero-based) starts; the text's length for `k == count`.
+    pub fn start(&self, k: usize) -> usize {
+        self.starts.get(k).copied().unwrap_or(self.text.len())
+    }
+
+    /// The zero-based line holding byte `at` (`count` at the end of the text).
+    pub fn line_of(&self, at: usize) -> usize {
+        if at >= self.text.len() {
+            return self.count();
+        }
+        match self.starts.binary_search(&at) {
+            Ok(k) => k,
+            Err(k) => k - 1,
+        }
+    }
+
+    /// Line `k` without its terminator.
+    pub fn content(&self, k: usize) -> &'a [u8] {
+        let (s, e) = (self.start(k), self.start(k + 1));
+        let line = &self.text[s..e];
+        let n = line.len();
+        let cut = if line.ends_with(b"\r\n") {
+            2
+        } else {
+            usize::from(n > 0 && matches!(line[n - 1], b'\n' | b'\r'))
+        };
+        &line[..n - cut]
+    }
+
+    /// Line `k` as a model is shown it (invalid bytes as U+FFFD), trimmed and shortened.
+    pub fn shown(&self, k: usize) -> String {
+        let s = String::from_utf8_lossy(self.content(k)).trim().to_string();
+        if s.chars().count() > 100 {
+            s.chars().take(100).collect::<String>() + "..."
+        } else {
+            s
+        }
+    }
+
+    fn ends_with_terminator(&self) -> bool {
+        matches!(self.text.last(), Some(b'\n' | b'\r'))
+    }
+
+    fn is_blank(&self, k: usize) -> bool {
+        self.content(k).iter().all(|b| matches!(b, b' ' | b'\t'))
+    }
+}
+
+/// How a hunk's place was decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum How {
+    /// The only place its old lines occur (in the whole file, or after its `@@` anchor).
+    Unique,
+    /// The only place after its `@@` anchor line (zero-based).
+    Anchor(usize),
+    /// Its old lines occur several times; this is the only place after the previous hunk.
+    AfterPrevious,
+    /// Its old lines occur several times; this place is clearly the nearest to the line number of
+    /// its header (one-based, as written).
+    LineHint(usize),
+    /// Lines only added, right after the `@@` anchor line (zero-based).
+    AfterAnchor(usize),
+    /// At the end of the file.
+    EndOfFile,
+    /// Lines only added, at the start of the file.
+    StartOfFile,
+}
+
+impl How {
+    pub fn name(self) -> &'static str {
+        match self {
+            How::Unique => "unique",
+            How::Anchor(_) => "anchor",
+            How::AfterPrevious => "after_previous_hunk",
+            How::LineHint(_) => "line_hint",
+            How::AfterAnchor(_) => "after_anchor",
+            How::EndOfFile => "end_of_file",
+            How::StartOfFile => "start_of_file",
+        }
+    }
+}
+
+/// One hunk, placed and written.
+#[derive(Clone, Debug)]
+pub(crate) struct Placed {
+    pub index: usize,
+    /// The replaced bytes of the original text (whole lines).
+    pub span: Range<usize>,
+    /// What replaces them.
+    pub bytes: Vec<u8>,
+    pub strategy: Strategy,
+    /// Line numbers zero-based within `bytes`.
+    pub differences: Vec<Difference>,
+    pub fuzz: usize,
+    /// Context lines ignored at the start and at the end (fuzz).
+    pub dropped: (usize, usize),
+    pub how: How,
+}
+
+/// Where one hunk went in the new text.
+#[derive(Clone, Debug)]
+pub(crate) struct HunkOutcome {
+    pub index: usize,
+    pub strategy: Strategy,
+    pub how: How,
+    pub fuzz: usize,
+    pub dropped: (usize, usize),
+    /// One-based first and last line in the original and in the new text.
+    pub old_lines: (usize, usize),
+    pub new_lines: (usize, usize),
+    /// With one-based line numbers of the new text.
+    pub differences: Vec<Difference>,
+}
+
+/// A file's new text and where every hunk went.
+pub(crate) struct Patched {
+    pub text: Vec<u8>,
+    pub hunks: Vec<HunkOutcome>,
+    /// Every replaced range with its replacement, in file order (for the diffs).
+    pub changes: Vec<(Range<usize>, Range<usize>)>,
+}
+
+/// Why a hunk could not be applied.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct HunkFailure {
+    pub index: usize,
+    pub code: &'static str,
+    /// Says what to do; starts with what went wrong (the caller prefixes the path and hunk).
+    pub message: String,
+    /// One-based lines: the candidates of an ambiguous hunk.
+    pub lines: Vec<usize>,
+}
+
+impl HunkFailure {
+    fn new(index: usize, code: &'static str, message: impl Into<String>) -> HunkFailure {
+        HunkFailure {
+            index,
+            code,
+            message: message.into(),
+            lines: Vec::new(),
+        }
+    }
+}
+
+/// How hunks of one format are placed.
+#[derive(Clone, Debug)]
+pub(crate) struct Rules {
+    /// The user's loosest tier.
+    pub options: Options,
+    /// Hunks come in file order (apply_patch, unified diffs): the previous hunk's end may
+    /// disambiguate.
+    pub ordered: bool,
+    /// How many outer context lines may be ignored (unified diffs: 2).
+    pub max_fuzz: usize,
+    /// What the format calls a hunk's old lines, for messages: in full, and before "lines".
+    pub old_name: &'static str,
+    pub old_short: &'static str,
+    /// A hunk that only adds lines, with no anchor and no line hint, goes at the end of the file
+    /// (apply_patch); otherwise it is refused unless the file is empty.
+    pub append_bare_additions: bool,
+}
+
+/// The outcome of one engine call on a window that holds exactly a hunk's place.
+enum Attempt {
+    Placed(Box<Placed>),
+    /// Not there (or, which a window this narrow cannot hold, several times).
+    NotFound,
+    Failed(HunkFailure),
+}
+
+/// A copy of some lines of the file, for one engine call.
+struct Window {
+    buf: Vec<u8>,
+    /// Length of the terminator put in front (0 without the wrapper).
+    lead: usize,
+    /// Where the copied bytes start and end in the file.
+    base: usize,
+    end: usize,
+    /// The first file line (zero-based) copied.
+    first_line: usize,
+}
+
+fn window(lines: &Lines<'_>, range: Range<usize>, wrap: bool) -> Window {
+    let text = lines.text;
+    let base = lines.start(range.start);
+    let end = lines.start(range.end);
+    let mut buf = Vec::with_capacity(end - base + 4);
+    let mut lead = 0;
+    if wrap {
+        let t: &[u8] = if base > 0 {
+            prev_terminator(text, base).map_or(&b"\n"[..], |t| &text[t])
+        } else {
+            next_terminator(text, 0).map_or(&b"\n"[..], |t| &text[t])
+        };
+        buf.extend_from_slice(t);
+        lead = t.len();
+    }
+    buf.extend_from_slice(&text[base..end]);
+    if end == text.len() && end > base && !lines.ends_with_terminator() {
+        // The last line has no terminator: a virtual one (the file's last) lets it match `...\n`.
+        buf.extend_from_slice(prev_terminator(text, text.len()).map_or(&b"\n"[..], |t| &text[t]));
+    }
+    Window {
+        buf,
+        lead,
+        base,
+        end,
+        first_line: range.start,
+    }
+}
+
+fn terminator_len(bytes: &[u8]) -> usize {
+    if bytes.ends_with(b"\r\n") {
+        2
+    } else {
+        usize::from(matches!(bytes.last(), Some(b'\n' | b'\r')))
+    }
+}
+
+fn joined(lines: &[&str], wrap: bool) -> String {
+    match (wrap, lines.is_empty()) {
+        (true, true) => "\n".to_string(),
+        (true, false) => format!("\n{}\n", lines.join("\n")),
+        (false, true) => String::new(),
+        (false, false) => format!("{}\n", lines.join("\n")),
+    }
+}
+
+/// One engine call: `old` → `new` within `range` (zero-based lines).
+#[allow(clippy::too_many_arguments)]
+fn attempt(
+    lines: &Lines<'_>,
+    range: Range<usize>,
+    index: usize,
+    old: &[&str],
+    new: &[&str],
+    final_newline: Option<bool>,
+    options: &Options,
+    wrap: bool,
+) -> Attempt {
+    if range.is_empty() {
+        return Attempt::NotFound;
+    }
+    let w = window(lines, range, wrap);
+    let edit = Edit::new(joined(old, wrap), joined(new, wrap));
+    // The one-based file line of buffer line `k` (one-based): with the wrapper, the buffer's line 1
+    // is the lead, so it is `first_line + k - 1`; without, `first_line + k`.
+    let file_line = |k: usize| -> usize {
+        if wrap {
+            (w.first_line + k).saturating_sub(1)
+        } else {
+            w.first_line + k
+        }
+    };
+    let applied = match apply(&w.buf, &[edit], options) {
+        Ok(a) => a,
+        Err(EditError::NotFound { .. }) => return Attempt::NotFound,
+        Err(EditError::Ambiguous { .. }) => return Attempt::NotFound,
+        Err(e) => return Attempt::Failed(engine_failure(index, &e, &file_line)),
+    };
+    let edit = &applied.edits[0];
+    let strategy = edit.strategy;
+    let text_tier = strategy <= Strategy::Unicode;
+    let occ = &edit.occurrences[0];
+    let indented = !wrap && text_tier;
+    if indented && !indented_match(&w, occ.old.clone()) {
+        // Without the wrapper a text tier may match inside lines: only the case where the file's
+        // first line merely has more indentation is taken (see `locate_loose`).
+        return Attempt::NotFound;
+    }
+    let (mut old_span, mut new_span) = (occ.old.clone(), occ.new.clone());
+    if wrap && old_span.end < w.buf.len() && !matches!(w.buf[old_span.end - 1], b'\n' | b'\r') {
+        // Only `locate` searches; here the window holds exactly the hunk's lines.
+        return Attempt::Failed(HunkFailure::new(
+            index,
+            "io",
+            "internal error: the matched lines could not be delimited (please report this patch)",
+        ));
+    }
+    if wrap {
+        // Strip the lead line, which both sides share.
+        let Some(t) = next_terminator(&w.buf, old_span.start) else {
+            return Attempt::NotFound;
+        };
+        let len = t.end - old_span.start;
+        let same = applied.text.get(new_span.start..new_span.start + len) == Some(&w.buf[old_span.start..t.end]);
+        if !same || len > new_span.len() {
+            return Attempt::Failed(HunkFailure::new(
+                index,
+                "io",
+                "internal error: the matched lines could not be delimited (please report this patch)",
+            ));
+        }
+        old_span.start = t.end;
+        new_span.start += len;
+    }
+    let in_file = w.lead + (w.end - w.base);
+    if old_span.start < w.lead || old_span.start > in_file {
+        return Attempt::NotFound;
+    }
+    let reaches_tail = old_span.end > in_file;
+    let to_file = |p: usize| w.base + (p.min(in_file) - w.lead);
+    let span = to_file(old_span.start)..to_file(old_span.end);
+    let mut bytes = applied.text[new_span.clone()].to_vec();
+    if span.end == lines.text.len() {
+        let drop_final = match final_newline {
+            Some(want) => !want,
+            // The file's missing final newline stays when its last line is one the hunk keeps.
+            None => reaches_tail && old.last() == new.last(),
+        };
+        if drop_final {
+            let cut = terminator_len(&bytes);
+            bytes.truncate(bytes.len() - cut);
+        }
+    }
+    let first_new = occ.new_lines.0 + usize::from(wrap);
+    let mut differences: Vec<Difference> = edit
+        .differences
+        .iter()
+        .map(|d| Difference {
+            line: d.line.saturating_sub(first_new),
+            ..d.clone()
+        })
+        .collect();
+    if indented {
+        differences.insert(
+            0,
+            Difference {
+                line: 0,
+                kind: DifferenceKind::Note(
+                    "the file's line is indented more than yours; the file's indentation was kept".to_string(),
+                ),
+            },
+        );
+    }
+    Attempt::Placed(Box::new(Placed {
+        index,
+        span,
+        bytes,
+        strategy,
+        differences,
+        fuzz: 0,
+        dropped: (0, 0),
+        how: How::Unique,
+    }))
+}
+
+/// Where `old` occurs as whole lines in `range`, with the text tiers: the first line of the one
+/// place. The edit used only locates (its `newText` removes the lines, so it can neither fail nor
+/// write anything); [`attempt`] then writes the hunk on exactly those lines. Writing on a window that
+/// holds nothing after the match also keeps the trimming tiers from taking a following blank line
+/// along (see REQUEST-core.md).
+fn locate(lines: &Lines<'_>, range: Range<usize>, old: &[&str], options: &Options) -> Result<usize, Locate> {
+    if range.is_empty() {
+        return Err(Locate::NotFound);
+    }
+    let w = window(lines, range, true);
+    match apply(&w.buf, &[Edit::new(joined(old, true), "\n")], options) {
+        Ok(a) => Ok((w.first_line + a.edits[0].occurrences[0].old_lines.0).saturating_sub(1)),
+        Err(EditError::Ambiguous {
+            occurrences,
+            total,
+            strategy,
+            ..
+        }) => Err(Locate::Many {
+            lines: occurrences
+                .iter()
+                .map(|(l, _)| w.first_line + l.saturating_sub(1))
+                .collect(),
+            total,
+            strategy,
+        }),
+        Err(EditError::NotFound { .. }) => Err(Locate::NotFound),
+        Err(e) => Err(Locate::Failed(e, w.first_line + 1)),
+    }
+}
+
+/// Whether a match (buffer range) in a window without the wrapper starts on the window's first line
+/// after nothing but blanks (the file's line is more indented than the hunk's) and ends the window's
+/// last line: whole lines but for indentation the file keeps.
+fn indented_match(w: &Window, span: Range<usize>) -> bool {
+    let first_end = next_terminator(&w.buf, 0).map_or(w.buf.len(), |t| t.start);
+    span.start <= first_end
+        && w.buf[..span.start].iter().all(|b| matches!(b, b' ' | b'\t'))
+        && (span.end == w.buf.len() || span.end == w.end - w.base)
+}
+
+/// [`locate`] for the line-based tiers (no wrapper): the first line and the number of lines of the
+/// one place. A text tier can only match here inside lines (the wrapped pass found no whole lines);
+/// that is taken only when the file's first line merely has more indentation than the hunk's, which
+/// the file keeps (a hunk of one line whose indentation differs, typically).
+fn locate_loose(
+    lines: &Lines<'_>,
+    range: Range<usize>,
+    old: &[&str],
+    options: &Options,
+) -> Result<(usize, usize), Locate> {
+    if range.is_empty() {
+        return Err(Locate::NotFound);
+    }
+    let w = window(lines, range, false);
+    match apply(&w.buf, &[Edit::new(joined(old, false), "")], options) {
+        Ok(a) => {
+            let (e, occ) = (&a.edits[0], &a.edits[0].occurrences[0]);
+            let first = w.first_line + occ.old_lines.0 - 1;
+            if e.strategy <= Strategy::Unicode {
+                let prefix = &lines.text[lines.start(first)..w.base + occ.old.start];
+                let ends_line = occ.old.end >= w.buf.len() || matches!(w.buf[occ.old.end - 1], b'\n' | b'\r');
+                if prefix.iter().all(|b| matches!(b, b' ' | b'\t')) && ends_line {
+                    return Ok((first, old.len()));
+                }
+                return Err(Locate::NotFound);
+            }
+            Ok((first, w.first_line + occ.old_lines.1 - first))
+        }
+        Err(EditError::Ambiguous {
+            occurrences,
+            total,
+            strategy,
+            ..
+        }) => Err(Locate::Many {
+            lines: occurrences
+                .iter()
+                .map(|(l, _)| w.first_line + l.saturating_sub(1))
+                .collect(),
+            total,
+            strategy,
+        }),
+        Err(EditError::NotFound { .. }) => Err(Locate::NotFound),
+        Err(e) => Err(Locate::Failed(e, w.first_line + 1)),
+    }
+}
+
+/// Why [`locate`] found no single place.
+enum Locate {
+    NotFound,
+    /// Several places: the zero-based first lines of those listed, how many there are, the tier.
+    Many {
+        lines: Vec<usize>,
+        total: usize,
+        strategy: Option<Strategy>,
+    },
+    /// An engine error, and a one-based line near it.
+    Failed(EditError, usize),
+}
+
+/// An engine error other than not found / ambiguous, in the hunk's terms.
+fn engine_failure(index: usize, e: &EditError, file_line: &dyn Fn(usize) -> usize) -> HunkFailure {
+    let message = match e {
+        EditError::NoChange { line, .. } => format!(
+            "it changes nothing: its new lines give the text the file already has (line {}). If you meant to \
+             change a character the file writes differently (a quote, a dash, a special space), copy the \
+             file's character into the line you remove.",
+            file_line(*line).max(1)
+        ),
+        EditError::FabricatedReplacementChar { line, .. } => format!(
+            "it writes U+FFFD (the replacement character shown for bytes that are not valid UTF-8) on a line it \
+             rewrites (line {}), which would replace the file's original bytes with U+FFFD. Keep the characters \
+             around it unchanged, or leave that character out.",
+            file_line(*line).max(1)
+        ),
+        EditError::LegacyEncoding { line, .. } => format!(
+            "the file is not UTF-8 (it looks like a legacy 8-bit encoding such as Latin-1), and the hunk adds \
+             non-ASCII characters (line {}) whose bytes in that encoding are unknown. Write them with ASCII only \
+             (e.g. escapes), or convert the file to UTF-8 first.",
+            file_line(*line).max(1)
+        ),
+        other => other.to_string(),
+    };
+    HunkFailure::new(index, e.code(), message)
+}
+
+/// Places the hunks of one file, in patch order, and splices them into the text.
+pub(crate) struct Placer<'a> {
+    lines: Lines<'a>,
+    rules: &'a Rules,
+    /// The zero-based line after the previous hunk's old lines.
+    prev_end: Option<usize>,
+    /// Where the previous hunk with a line hint landed, minus where it claimed to be.
+    offset: isize,
+}
+
+/// Applies `hunks` to `text`: every hunk is located in the original text, then all are spliced.
+pub(crate) fn apply_hunks(text: &[u8], hunks: &[Hunk], rules: &Rules) -> Result<Patched, HunkFailure> {
+    let mut placer = Placer {
+        lines: Lines::new(text),
+        rules,
+        prev_end: None,
+        offset: 0,
+    };
+    let found = placer.locate_all(hunks);
+    let mut placed = Vec::with_capacity(hunks.len());
+    for (index, hunk) in hunks.iter().enumerate() {
+        placed.push(placer.place(index, hunk, found.get(index).copied().flatten())?);
+    }
+    splice(text, placed)
+}
+
+/// Whether a hunk searches the whole file for its old lines (no anchor, not at the end).
+fn searches_whole_file(hunk: &Hunk) -> bool {
+    !hunk.at_eof && hunk.anchors.iter().all(|a| a.trim().is_empty()) && hunk.lines.iter().any(|(t, _)| *t != Tag::Added)
+}
+
+impl<'a> Placer<'a> {
+    fn text_options(&self) -> Options {
+        Options::new().max_strategy(self.rules.options.get_max_strategy().min(Strategy::Unicode))
+    }
+
+    /// The line-based tiers, if allowed.
+    fn line_options(&self) -> Option<Options> {
+        let max = self.rules.options.get_max_strategy();
+        (max >= Strategy::Indentation).then(|| Options::new().max_strategy(max.min(Strategy::WhitespaceRuns)))
+    }
+
+    /// The first line of every hunk that searches the whole file, found in one pass of the engine
+    /// (all needles at once) when each occurs exactly once, as usual; otherwise nothing, and each
+    /// hunk is searched on its own (which says which one failed and why).
+    fn locate_all(&self, hunks: &[Hunk]) -> Vec<Option<usize>> {
+        let batch: Vec<usize> = (0..hunks.len()).filter(|&i| searches_whole_file(&hunks[i])).collect();
+        if batch.len() < 2 {
+            return Vec::new();
+        }
+        let w = window(&self.lines, 0..self.lines.count(), true);
+        let edits: Vec<Edit> = batch
+            .iter()
+            .map(|&i| Edit::new(joined(&hunks[i].old_lines(), true), "\n"))
+            .collect();
+        let Ok(a) = apply(&w.buf, &edits, &self.text_options()) else {
+            return Vec::new();
+        };
+        let mut found = vec![None; hunks.len()];
+        for (k, &i) in batch.iter().enumerate() {
+            found[i] = Some(a.edits[k].occurrences[0].old_lines.0.saturating_sub(1));
+        }
+        found
+    }
+
+    fn place(&mut self, index: usize, hunk: &Hunk, found: Option<usize>) -> Result<Placed, HunkFailure> {
+        if let Some(first) = found {
+            let (old, new) = (hunk.old_lines(), hunk.new_lines());
+            let range = first..(first + old.len()).min(self.lines.count());
+            let text = self.text_options();
+            match attempt(&self.lines, range, index, &old, &new, hunk.final_newline, &text, true) {
+                Attempt::Placed(p) => {
+                    self.note_placed(hunk, &p);
+                    return Ok(*p);
+                }
+                Attempt::Failed(f) => return Err(f),
+                // Not expected (the lines were just found there): search as usual.
+                _ => {}
+            }
+        }
+        let count = self.lines.count();
+        let mut search = 0..count;
+        let mut anchor = None;
+        for text in &hunk.anchors {
+            if text.trim().is_empty() {
+                continue;
+            }
+            let line = self.find_anchor(index, search.clone(), text.trim(), anchor)?;
+            anchor = Some(line);
+            // The old lines may start at the anchor line itself (models repeat it as context).
+            search = line..count;
+        }
+        let old = hunk.old_lines();
+        let placed = if old.is_empty() {
+            self.insert(index, hunk, anchor)?
+        } else {
+            self.replace(index, hunk, search, anchor)?
+        };
+        self.note_placed(hunk, &placed);
+        Ok(placed)
+    }
+
+    /// Remembers where a hunk went: the end of its lines (the next hunk comes after it) and, for a
+    /// hunk with a line number, how far off that number was (the next one is probably off alike).
+    fn note_placed(&mut self, hunk: &Hunk, placed: &Placed) {
+        let end = if placed.span.is_empty() {
+            self.lines.line_of(placed.span.start)
+        } else {
+            self.lines.line_of(placed.span.end - 1) + 1
+        };
+        self.prev_end = Some(end);
+        if let Some(hint) = hunk.hint.filter(|h| *h > 0) {
+            let lead_dropped = placed.dropped.0;
+            let first = self.lines.line_of(placed.span.start) as isize - lead_dropped as isize;
+            self.offset = first - (hint as isize - 1);
+        }
+    }
+
+    /// A hunk with old lines: at the end of the file first if it says so, then anywhere in `search`,
+    /// with up to `max_fuzz` outer context lines ignored.
+    fn replace(
+        &mut self,
+        index: usize,
+        hunk: &Hunk,
+        search: Range<usize>,
+        anchor: Option<usize>,
+    ) -> Result<Placed, HunkFailure> {
+        if hunk.at_eof {
+            if let Some(p) = self.at_end(index, hunk, search.start)? {
+                return Ok(p);
+            }
+        }
+        let (lead, trail) = (leading_context(hunk), trailing_context(hunk));
+        // What to try, in order: the whole hunk; with fuzz (unified diffs), up to `max_fuzz`
+        // unchanged lines fewer at each end; last, without the blank unchanged lines at its ends
+        // (models add an empty line the file does not have around a block).
+        let blank = |l: &(Tag, String)| l.0 == Tag::Context && l.1.trim().is_empty();
+        let blank_lead = hunk.lines.iter().take_while(|l| blank(l)).count();
+        let blank_trail = hunk.lines.iter().rev().take_while(|l| blank(l)).count();
+        let mut trims: Vec<(usize, usize, usize)> = (0..=self.rules.max_fuzz)
+            .map(|fuzz| (fuzz, fuzz.min(lead), fuzz.min(trail)))
+            .collect();
+        trims.push((0, blank_lead, blank_trail));
+        let mut tried: Vec<(usize, usize)> = Vec::new();
+        for (fuzz, drop_lead, drop_trail) in trims {
+            if tried.contains(&(drop_lead, drop_trail)) || drop_lead + drop_trail >= hunk.lines.len() {
+                continue;
+            }
+            tried.push((drop_lead, drop_trail));
+            let body = &hunk.lines[drop_lead..hunk.lines.len() - drop_trail];
+            let old: Vec<&str> = body
+                .iter()
+                .filter(|(t, _)| *t != Tag::Added)
+                .map(|(_, l)| l.as_str())
+                .collect();
+            let new: Vec<&str> = body
+                .iter()
+                .filter(|(t, _)| *t != Tag::Removed)
+                .map(|(_, l)| l.as_str())
+                .collect();
+            if old.is_empty() {
+                continue;
+            }
+            let hint = hunk.hint.map(|h| h + drop_lead);
+            if let Some(mut p) = self.search(index, search.clone(), &old, &new, hunk.final_newline, hint, anchor)? {
+                p.fuzz = fuzz;
+                p.dropped = (drop_lead, drop_trail);
+                return Ok(p);
+            }
+        }
+        Err(self.not_found(index, hunk, search, anchor))
+    }
+
+    /// The hunk's old lines at the very end of the file (trailing blank lines forgiven).
+    fn at_end(&self, index: usize, hunk: &Hunk, from: usize) -> Result<Option<Placed>, HunkFailure> {
+        let (old, new) = (hunk.old_lines(), hunk.new_lines());
+        let n = old.len();
+        let mut end = self.lines.count();
+        for _ in 0..3 {
+            if end < n || end - n < from {
+                break;
+            }
+            match attempt(
+                &self.lines,
+                end - n..end,
+                index,
+                &old,
+                &new,
+                hunk.final_newline,
+                &self.text_options(),
+                true,
+            ) {
+                Attempt::Placed(p) => {
+                    return Ok(Some(Placed {
+                        how: How::EndOfFile,
+                        ..*p
+                    }))
+                }
+                Attempt::Failed(f) => return Err(f),
+                _ => {}
+            }
+            if end > 0 && self.lines.is_blank(end - 1) {
+                end -= 1;
+            } else {
+                break;
+            }
+        }
+        Ok(None)
+    }
+
+    /// Looks for `old` in `search`: the text tiers on whole lines, then the line-based tiers; when
+    /// several places qualify, the previous hunk and the line hint may single one out.
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &self,
+        index: usize,
+        search: Range<usize>,
+        old: &[&str],
+        new: &[&str],
+        final_newline: Option<bool>,
+        hint: Option<usize>,
+        anchor: Option<usize>,
+    ) -> Result<Option<Placed>, HunkFailure> {
+        let text = self.text_options();
+        // The text tiers find whole lines; the hunk is then written on exactly the lines found.
+        let (first, how) = match locate(&self.lines, search.clone(), old, &text) {
+            Ok(first) => (Some(first), anchor.map_or(How::Unique, How::Anchor)),
+            Err(Locate::Many { lines, total, strategy }) => {
+                let (line, how) = self.choose(index, &lines, total, strategy, hint, search.start)?;
+                (Some(line), how)
+            }
+            Err(Locate::Failed(e, line)) => {
+                return Err(engine_failure(index, &e, &|_| line));
+            }
+            Err(Locate::NotFound) => (None, How::Unique),
+        };
+        if let Some(first) = first {
+            let range = first..(first + old.len()).min(self.lines.count());
+            return match attempt(&self.lines, range, index, old, new, final_newline, &text, true) {
+                Attempt::Placed(p) => Ok(Some(Placed { how, ..*p })),
+                Attempt::Failed(f) => Err(f),
+                _ => Err(HunkFailure::new(
+                    index,
+                    "io",
+                    "internal error: the hunk was found but could not be written there (please report this patch)",
+                )),
+            };
+        }
+        let Some(loose) = self.line_options() else {
+            return Ok(None);
+        };
+        let (range, how) = match locate_loose(&self.lines, search.clone(), old, &loose) {
+            Ok((first, n)) => (first..first + n, anchor.map_or(How::Unique, How::Anchor)),
+            Err(Locate::Many { lines, total, strategy }) => {
+                let (line, how) = self.choose(index, &lines, total, strategy, hint, search.start)?;
+                // The candidate's extent is unknown (blank lines may be skipped): up to the next one.
+                let next = lines.iter().copied().filter(|&l| l > line).min().unwrap_or(search.end);
+                match locate_loose(&self.lines, line..next, old, &loose) {
+                    Ok((first, n)) => (first..first + n, how),
+                    Err(_) => return Err(self.ambiguous(index, &lines, total, strategy)),
+                }
+            }
+            Err(Locate::Failed(e, line)) => return Err(engine_failure(index, &e, &|_| line)),
+            Err(Locate::NotFound) => return Ok(None),
+        };
+        match attempt(&self.lines, range, index, old, new, final_newline, &loose, false) {
+            Attempt::Placed(p) => Ok(Some(Placed { how, ..*p })),
+            Attempt::Failed(f) => Err(f),
+            _ => Err(HunkFailure::new(
+                index,
+                "io",
+                "internal error: the hunk was found but could not be written there (please report this patch)",
+            )),
+        }
+    }
+
+    /// Picks one of several candidate places, or fails as ambiguous. Only facts the patch states
+    /// decide: hunks are in file order (the only candidate after the previous hunk), and a line
+    /// number singles out a candidate only when it is at least twice as near as any other.
+    fn choose(
+        &self,
+        index: usize,
+        candidates: &[usize],
+        total: usize,
+        strategy: Option<Strategy>,
+        hint: Option<usize>,
+        search_start: usize,
+    ) -> Result<(usize, How), HunkFailure> {
+        let fail = || self.ambiguous(index, candidates, total, strategy);
+        if total > candidates.len() || candidates.is_empty() {
+            return Err(fail());
+        }
+        let mut pool: Vec<usize> = candidates.to_vec();
+        if self.rules.ordered {
+            if let Some(prev) = self.prev_end.filter(|&p| p > search_start) {
+                let after: Vec<usize> = pool.iter().copied().filter(|&l| l >= prev).collect();
+                if after.len() == 1 {
+                    return Ok((after[0], How::AfterPrevious));
+                }
+                if !after.is_empty() {
+                    pool = after;
+                }
+            }
+        }
+        if let Some(h) = hint.filter(|h| *h > 0) {
+            let expected = (h as isize - 1 + self.offset).max(0);
+            let mut by_distance: Vec<(usize, usize)> = pool
+                .iter()
+                .map(|&l| ((l as isize - expected).unsigned_abs(), l))
+                .collect();
+            by_distance.sort();
+            if let [(d0, l0), (d1, _), ..] = by_distance[..] {
+                if d0 * 2 < d1 {
+                    return Ok((l0, How::LineHint(h)));
+                }
+            }
+        }
+        Err(fail())
+    }
+
+    fn ambiguous(&self, index: usize, lines: &[usize], total: usize, strategy: Option<Strategy>) -> HunkFailure {
+        let how = match strategy {
+            None => " if line endings, trailing whitespace and special spaces are ignored (differences you cannot see)"
+                .to_string(),
+            Some(s) => format!(" (matching with the `{}` tier)", s.name()),
+        };
+        let mut message = format!(
+            "{} occur {total} times{how}, so where it goes is unclear:",
+            capitalize(self.rules.old_name)
+        );
+        for &l in lines.iter().take(surgical_core::MAX_LISTED) {
+            message.push_str(&format!("\n  line {}: {}", l + 1, self.lines.shown(l)));
+        }
+        if total > lines.len() {
+            message.push_str(&format!("\n  ... and {} more", total - lines.len()));
+        }
+        message.push_str(
+            "\nAdd unchanged lines around the change (or an @@ line naming the function or class it is in) until \
+             they match only one place.",
+        );
+        HunkFailure {
+            lines: lines.iter().map(|l| l + 1).collect(),
+            ..HunkFailure::new(index, "ambiguous", message)
+        }
+    }
+
+    /// Not found: the closest region of the whole file, as `edit` shows it.
+    fn not_found(&self, index: usize, hunk: &Hunk, search: Range<usize>, anchor: Option<usize>) -> HunkFailure {
+        let old = hunk.old_lines().join("\n");
+        let what = self.rules.old_name;
+        let whole = apply(
+            self.lines.text,
+            &[Edit::new(old.clone(), format!("{old}\u{1}"))],
+            &self.rules.options,
+        );
+        let mut message = match anchor {
+            Some(a) => format!(
+                "{} were not found after its @@ line (line {}: {}).",
+                capitalize(what),
+                a + 1,
+                self.lines.shown(a)
+            ),
+            None if search.start > 0 => format!("{} were not found after line {}.", capitalize(what), search.start),
+            None => format!("{} were not found in the file.", capitalize(what)),
+        };
+        match whole {
+            Err(EditError::NotFound { hint, .. }) => {
+                message.push('\n');
+                message.push_str(&reword(&hint, self.rules.old_short, what));
+            }
+            Ok(a) => {
+                let at = a.edits[0].occurrences[0].old.start;
+                let line = self.lines.line_of(at);
+                message.push_str(&format!(
+                    "\nThey do occur at line {} ({}), but not as whole lines{}. Copy the lines whole, as the file \
+                     has them.",
+                    line + 1,
+                    self.lines.shown(line),
+                    if anchor.is_some() || search.start > 0 {
+                        ", or not after the @@ line"
+                    } else {
+                        ""
+                    }
+                ));
+            }
+            Err(EditError::Ambiguous { occurrences, .. }) => {
+                let listed: Vec<String> = occurrences.iter().map(|(l, _)| l.to_string()).collect();
+                message.push_str(&format!(
+                    "\nThey occur (at lines {}), but not as whole lines where the hunk may go. Copy the lines whole, \
+                     as the file has them.",
+                    listed.join(", ")
+                ));
+            }
+            Err(_) => {}
+        }
+        HunkFailure::new(index, "not_found", message)
+    }
+
+    /// The line an `@@ text` anchor names: the one line in `search` containing `text`; among
+    /// several, the only one that is `text` as a whole line, or the only one after the previous hunk.
+    fn find_anchor(
+        &self,
+        index: usize,
+        search: Range<usize>,
+        text: &str,
+        outer: Option<usize>,
+    ) -> Result<usize, HunkFailure> {
+        let w = window(&self.lines, search.clone(), false);
+        let edit = Edit::new(text, format!("{text}\u{1}"));
+        let result = if search.is_empty() {
+            Err(EditError::NotFound {
+                index: 0,
+                also_failing: Vec::new(),
+                hint: String::new(),
+            })
+        } else {
+            apply(&w.buf, &[edit], &self.text_options())
+        };
+        match result {
+            Ok(a) => {
+                let at = w.base + a.edits[0].occurrences[0].old.start;
+                Ok(self.lines.line_of(at.min(self.lines.text.len().saturating_sub(1))))
+            }
+            Err(EditError::Ambiguous { occurrences, total, .. }) => {
+                let candidates: Vec<usize> = occurrences.iter().map(|(l, _)| w.first_line + l - 1).collect();
+                if total == candidates.len() {
+                    let whole: Vec<usize> = candidates
+                        .iter()
+                        .copied()
+                        .filter(|&l| String::from_utf8_lossy(self.lines.content(l)).trim() == text)
+                        .collect();
+                    if whole.len() == 1 {
+                        return Ok(whole[0]);
+                    }
+                    if let Some(prev) = self.prev_end.filter(|&p| self.rules.ordered && p > search.start) {
+                        let after: Vec<usize> = candidates.iter().copied().filter(|&l| l >= prev).collect();
+                        if after.len() == 1 {
+                            return Ok(after[0]);
+                        }
+                    }
+                }
+                let mut message = format!("its @@ line `{text}` occurs {total} times, so where it points is unclear:");
+                for &l in &candidates {
+                    message.push_str(&format!("\n  line {}: {}", l + 1, self.lines.shown(l)));
+                }
+                message.push_str(
+                    "\nUse a line that occurs once (the whole signature of the function or class), or add another \
+                     @@ line before it naming the enclosing scope.",
+                );
+                Err(HunkFailure {
+                    lines: candidates.iter().map(|l| l + 1).collect(),
+                    ..HunkFailure::new(index, "ambiguous", message)
+                })
+            }
+            Err(EditError::NotFound { .. }) => {
+                let mut message = match outer {
+                    Some(o) => format!(
+                        "its @@ line `{text}` was not found after the @@ line before it (line {}).",
+                        o + 1
+                    ),
+                    None => format!("its @@ line `{text}` was not found in the file."),
+                };
+                if let Err(EditError::NotFound { hint, .. }) = apply(
+                    self.lines.text,
+                    &[Edit::new(text, format!("{text}\u{1}"))],
+                    &self.text_options(),
+                ) {
+                    message.push('\n');
+                    message.push_str(&reword(&hint, "@@", "the @@ line"));
+                } else {
+                    message.push_str(" It occurs only before that point.");
+                }
+                Err(HunkFailure::new(index, "not_found", message))
+            }
+            Err(e) => Err(engine_failure(index, &e, &|k| w.first_line + k)),
+        }
+    }
+
+    /// A hunk that only adds lines: after its anchor, at the start of the file (a hint of line 0,
+    /// or an empty file), or at the end of the file (apply_patch without an anchor).
+    fn insert(&self, index: usize, hunk: &Hunk, anchor: Option<usize>) -> Result<Placed, HunkFailure> {
+        let count = self.lines.count();
+        let added = hunk.new_lines();
+        if let Some(a) = anchor {
+            return self.insert_after(index, hunk, a, How::AfterAnchor(a));
+        }
+        if count == 0 || hunk.hint == Some(0) {
+            return self.insert_at_start(index, hunk, &added);
+        }
+        if self.rules.append_bare_additions {
+            return self.insert_after(index, hunk, count - 1, How::EndOfFile);
+        }
+        Err(HunkFailure::new(
+            index,
+            "invalid_input",
+            format!(
+                "it only adds lines and has no {} to show where: the file is not empty, so its place cannot be \
+                 checked. Include at least one unchanged line before or after the added lines.",
+                self.rules.old_name
+            ),
+        ))
+    }
+
+    fn insert_after(&self, index: usize, hunk: &Hunk, line: usize, how: How) -> Result<Placed, HunkFailure> {
+        let own = String::from_utf8_lossy(self.lines.content(line)).into_owned();
+        let mut new = vec![own.as_str()];
+        new.extend(hunk.new_lines());
+        let options = Options::new().max_strategy(Strategy::Exact);
+        let p = match attempt(
+            &self.lines,
+            line..line + 1,
+            index,
+            &[own.as_str()],
+            &new,
+            hunk.final_newline,
+            &options,
+            true,
+        ) {
+            Attempt::Placed(p) => p,
+            Attempt::Failed(f) => return Err(f),
+            _ => {
+                return Err(HunkFailure::new(
+                    index,
+                    "io",
+                    "internal error: the line to insert after could not be matched (please report this patch)",
+                ))
+            }
+        };
+        // The kept line is not part of the hunk: take it off the span and the replacement.
+        let whole = &self.lines.text[p.span.start..self.lines.start(line + 1)];
+        let keep = if p.bytes.starts_with(whole) {
+            whole.len()
+        } else {
+            self.lines.content(line).len()
+        };
+        Ok(Placed {
+            span: p.span.start + keep..p.span.end.max(p.span.start + keep),
+            bytes: p.bytes[keep.min(p.bytes.len())..].to_vec(),
+            how,
+            differences: Vec::new(),
+            ..*p
+        })
+    }
+
+    fn insert_at_start(&self, index: usize, hunk: &Hunk, added: &[&str]) -> Result<Placed, HunkFailure> {
+        if self.lines.count() > 0 {
+            // Before line 1: the engine writes the new lines before the first line, which it keeps.
+            let own = String::from_utf8_lossy(self.lines.content(0)).into_owned();
+            let mut new: Vec<&str> = added.to_vec();
+            new.push(own.as_str());
+            let options = Options::new().max_strategy(Strategy::Exact);
+            let p = match attempt(&self.lines, 0..1, index, &[own.as_str()], &new, None, &options, true) {
+                Attempt::Placed(p) => p,
+                Attempt::Failed(f) => return Err(f),
+                _ => {
+                    return Err(HunkFailure::new(
+                        index,
+                        "io",
+                        "internal error: the first line could not be matched (please report this patch)",
+                    ))
+                }
+            };
+            let first = &self.lines.text[..p.span.end];
+            let kept = if p.bytes.ends_with(first) { first.len() } else { 0 };
+            return Ok(Placed {
+                span: 0..p.span.end - kept,
+                bytes: p.bytes[..p.bytes.len() - kept].to_vec(),
+                how: How::StartOfFile,
+                differences: Vec::new(),
+                ..*p
+            });
+        }
+        let mut bytes = Vec::new();
+        for line in added {
+            bytes.extend_from_slice(line.as_bytes());
+            bytes.push(b'\n');
+        }
+        if hunk.final_newline == Some(false) {
+            bytes.pop();
+        }
+        Ok(Placed {
+            index,
+            span: 0..0,
+            bytes,
+            strategy: Strategy::Exact,
+            differences: Vec::new(),
+            fuzz: 0,
+            dropped: (0, 0),
+            how: How::StartOfFile,
+        })
+    }
+}
+
+/// The engine's closest-region hint speaks of `oldText`; a patch has hunk lines.
+fn reword(hint: &str, short: &str, long: &str) -> String {
+    hint.replace("your oldText", &format!("your {short}"))
+        .replace("oldText line", &format!("{short} line"))
+        .replace("oldText", long)
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+fn leading_context(hunk: &Hunk) -> usize {
+    hunk.lines.iter().take_while(|(t, _)| *t == Tag::Context).count()
+}
+
+fn trailing_context(hunk: &Hunk) -> usize {
+    hunk.lines.iter().rev().take_while(|(t, _)| *t == Tag::Context).count()
+}
+
+/// Splices placed hunks into `text` (refusing overlaps) and numbers their lines.
+fn splice(text: &[u8], mut placed: Vec<Placed>) -> Result<Patched, HunkFailure> {
+    placed.sort_by_key(|p| (p.span.start, p.span.end, p.index));
+    for w in placed.windows(2) {
+        if w[1].span.start < w[0].span.end {
+            let (a, b) = (w[0].index.min(w[1].index), w[0].index.max(w[1].index));
+            return Err(HunkFailure {
+                lines: vec![surgical_core::lines::line_of(text, w[1].span.start)],
+                ..HunkFailure::new(
+                    b,
+                    "overlap",
+                    format!(
+                        "hunks {a} and {b} change overlapping lines (near line {}); each line may be changed by one \
+                         hunk only. Merge them into one hunk.",
+                        surgical_core::lines::line_of(text, w[1].span.start)
+                    ),
+                )
+            });
+        }
+    }
+    let mut out = Vec::with_capacity(text.len() + placed.iter().map(|p| p.bytes.len()).sum::<usize>());
+    let mut cursor = 0;
+    let mut spans = Vec::with_capacity(placed.len());
+    for p in &placed {
+        out.extend_from_slice(&text[cursor..p.span.start]);
+        let start = out.len();
+        out.extend_from_slice(&p.bytes);
+        spans.push(start..out.len());
+        cursor = p.span.end;
+    }
+    out.extend_from_slice(&text[cursor..]);
+
+    let mut old_counter = LineCounter::new(text);
+    let mut new_counter = LineCounter::new(&out);
+    let mut hunks = Vec::with_capacity(placed.len());
+    let mut changes = Vec::with_capacity(placed.len());
+    for (p, new) in placed.into_iter().zip(spans) {
+        let old_first = old_counter.line_at(p.span.start);
+        let old_last = if p.span.is_empty() {
+            old_first
+        } else {
+            old_counter.line_at(p.span.end - 1)
+        };
+        // A replacement that starts by ending the line before it (after a last line that had no
+        // terminator) starts, as lines go, on the next line.
+        let lead = if p.bytes.first().is_some_and(|b| matches!(b, b'\n' | b'\r')) {
+            if p.bytes.starts_with(b"\r\n") {
+                2
+            } else {
+                1
+            }
+        } else {
+            0
+        };
+        let first_line = new_counter.line_at(new.start);
+        let new_first = if lead > 0 && new.len() > lead {
+            first_line + 1
+        } else {
+            first_line
+        };
+        let new_last = if new.len() > lead {
+            new_counter.line_at(new.end - 1).max(new_first)
+        } else {
+            new_first
+        };
+        let differences = p
+            .differences
+            .iter()
+            .map(|d| Difference {
+                line: first_line + d.line,
+                ..d.clone()
+            })
+            .collect();
+        changes.push((p.span.clone(), new));
+        hunks.push(HunkOutcome {
+            index: p.index,
+            strategy: p.strategy,
+            how: p.how,
+            fuzz: p.fuzz,
+            dropped: p.dropped,
+            old_lines: (old_first, old_last),
+            new_lines: (new_first, new_last),
+            differences,
+        });
+    }
+    hunks.sort_by_key(|h| h.index);
+    Ok(Patched {
+        text: out,
+        hunks,
+        changes,
+    })
+}

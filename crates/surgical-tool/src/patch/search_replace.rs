@@ -1,0 +1,260 @@
+//! SEARCH/REPLACE blocks, as Aider, Cline and Roo models write them:
+//!
+//! ````text
+//! src/app.py
+//! ```python
+//! <<<<<<< SEARCH
+//! def old():
+//! =======
+//! def new():
+//! >>>>>>> REPLACE
+//! ```
+//! ````
+//!
+//! The file name is the last non-empty line before the block (a code fence in between is skipped);
+//! without one, the previous block's file, else the call's `path`. Markers: `<<<<<<< SEARCH` or
+//! Cline's `------- SEARCH`, then `=======`, then `>>>>>>> REPLACE` or `+++++++ REPLACE` (3 or more
+//! marker characters; 5 to 9 `=`). Roo's `:start_line:N` (and `:end_line:N`) after the SEARCH marker,
+//! with its `-------` separator, gives a line hint. All blocks of one file are matched against the
+//! file as it was before the call, like the edits of one `edit` call. An empty SEARCH section creates
+//! the file (or fills an empty one).
+
+use super::{patch_lines, Hunk, Op, OpKind, ParseError, Tag};
+
+/// `<<<<<<< SEARCH` or `------- SEARCH` (3 or more marker characters, an optional `>`).
+pub(crate) fn is_search_marker(t: &str) -> bool {
+    marker(t, &['<', '-'], "SEARCH")
+}
+
+fn is_divider(t: &str) -> bool {
+    (5..=9).contains(&t.len()) && t.chars().all(|c| c == '=')
+}
+
+fn is_replace_marker(t: &str) -> bool {
+    marker(t, &['>', '+'], "REPLACE")
+}
+
+fn marker(t: &str, chars: &[char], word: &str) -> bool {
+    let t = t.trim();
+    let Some(c) = t.chars().next().filter(|c| chars.contains(c)) else {
+        return false;
+    };
+    let run = t.chars().take_while(|&x| x == c).count();
+    if run < 3 {
+        return false;
+    }
+    let rest = t[run..].trim_start();
+    rest == word || rest.strip_prefix(word) == Some(">")
+}
+
+/// The file name a line before a block gives, if it looks like one.
+fn file_name(line: &str) -> Option<String> {
+    let t = line.trim();
+    let t = t.trim_start_matches('#').trim();
+    let t = t
+        .trim_matches(|c| c == '*' || c == '`' || c == ':' || c == '"' || c == '\'')
+        .trim();
+    let t = t
+        .strip_prefix("File:")
+        .or_else(|| t.strip_prefix("file:"))
+        .or_else(|| t.strip_prefix("Filename:"))
+        .unwrap_or(t)
+        .trim();
+    if t.is_empty() || t.chars().any(char::is_whitespace) || t.len() > 4096 {
+        return None;
+    }
+    Some(t.to_string())
+}
+
+/// Roo's `:start_line:12` / `:end_line:14` lines.
+fn line_directive(t: &str) -> Option<(&str, usize)> {
+    for key in [":start_line:", ":end_line:"] {
+        if let Some(rest) = t.strip_prefix(key) {
+            return rest.trim().parse().ok().map(|n| (key, n));
+        }
+    }
+    None
+}
+
+/// Parses SEARCH/REPLACE blocks; `default_path` is the file for blocks that name none.
+pub(crate) fn parse(text: &str, default_path: Option<&str>) -> Result<Vec<Op>, ParseError> {
+    let lines = patch_lines(text);
+    let mut ops: Vec<Op> = Vec::new();
+    let mut current: Option<String> = None;
+    let mut candidate: Option<String> = None;
+    let mut i = 0;
+    while i < lines.len() {
+        let raw = lines[i];
+        let t = raw.trim();
+        if !is_search_marker(t) {
+            // A code fence between the name and the block keeps the name; other text replaces it.
+            if !t.is_empty() && !t.starts_with("```") {
+                candidate = file_name(t);
+            }
+            i += 1;
+            continue;
+        }
+        let block_line = i + 1;
+        let path = candidate
+            .take()
+            .or_else(|| current.clone())
+            .or_else(|| default_path.map(str::to_string))
+            .ok_or_else(|| {
+                ParseError::new(
+                    block_line,
+                    "this SEARCH block names no file: put the file's path alone on the line before it (or give \
+                     `path` in the call)",
+                )
+            })?;
+        current = Some(path.clone());
+        i += 1;
+        let mut hint = None;
+        let mut saw_directive = false;
+        while let Some((key, n)) = lines.get(i).and_then(|l| line_directive(l.trim())) {
+            if key == ":start_line:" {
+                hint = Some(n);
+            }
+            saw_directive = true;
+            i += 1;
+        }
+        if saw_directive
+            && lines
+                .get(i)
+                .is_some_and(|l| l.trim().len() >= 3 && l.trim().chars().all(|c| c == '-'))
+        {
+            i += 1;
+        }
+        let mut search = Vec::new();
+        while i < lines.len() && !is_divider(lines[i].trim()) {
+            if is_replace_marker(lines[i]) || is_search_marker(lines[i]) {
+                return Err(ParseError::new(
+                    i + 1,
+                    format!(
+                        "expected `=======` between the SEARCH and the REPLACE part of the block that starts at line \
+                         {block_line}"
+                    ),
+                ));
+            }
+            search.push(lines[i].to_string());
+            i += 1;
+        }
+        if i >= lines.len() {
+            return Err(ParseError::new(
+                block_line,
+                "this SEARCH block has no `=======` line (was the message cut off?)",
+            ));
+        }
+        i += 1;
+        let mut replace = Vec::new();
+        while i < lines.len() && !is_replace_marker(lines[i]) {
+            if is_search_marker(lines[i]) {
+                return Err(ParseError::new(
+                    i + 1,
+                    format!("the block that starts at line {block_line} has no `>>>>>>> REPLACE` line before the next block"),
+                ));
+            }
+            replace.push(lines[i].to_string());
+            i += 1;
+        }
+        if i >= lines.len() {
+            return Err(ParseError::new(
+                block_line,
+                "this SEARCH block has no `>>>>>>> REPLACE` line (was the message cut off?)",
+            ));
+        }
+        i += 1;
+        let mut hunk = Hunk {
+            hint,
+            patch_line: block_line,
+            ..Hunk::default()
+        };
+        // An all-blank SEARCH (as models write it to create a file) counts as empty.
+        if search.iter().all(|l| l.trim().is_empty()) {
+            search.clear();
+        }
+        // Lines both sides start or end with are unchanged lines (context), as in a diff.
+        let pre = search.iter().zip(&replace).take_while(|(a, b)| a == b).count();
+        let post = search[pre..]
+            .iter()
+            .rev()
+            .zip(replace[pre..].iter().rev())
+            .take_while(|(a, b)| a == b)
+            .count();
+        let context = |l: &[String]| l.iter().map(|l| (Tag::Context, l.clone())).collect::<Vec<_>>();
+        hunk.lines.extend(context(&search[..pre]));
+        hunk.lines.extend(
+            search[pre..search.len() - post]
+                .iter()
+                .map(|l| (Tag::Removed, l.clone())),
+        );
+        hunk.lines.extend(
+            replace[pre..replace.len() - post]
+                .iter()
+                .map(|l| (Tag::Added, l.clone())),
+        );
+        hunk.lines.extend(context(&search[search.len() - post..]));
+        match ops.iter_mut().find(|op| op.path == path) {
+            Some(Op {
+                kind: OpKind::Update { hunks, .. },
+                ..
+            }) => hunks.push(hunk),
+            _ => ops.push(Op {
+                path,
+                alternatives: Vec::new(),
+                kind: OpKind::Update {
+                    hunks: vec![hunk],
+                    move_to: None,
+                    create_if_missing: true,
+                },
+                patch_line: block_line,
+            }),
+        }
+    }
+    Ok(ops)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hunks(op: &Op) -> &[Hunk] {
+        match &op.kind {
+            OpKind::Update { hunks, .. } => hunks,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn aider_and_cline_blocks() {
+        let text = "Here is the change.\n\nsrc/a.py\n```python\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> \
+                    REPLACE\n```\n\n<<<<<<< SEARCH\ny = 1\n=======\n>>>>>>> REPLACE\n\nb.txt\n------- SEARCH\nold\n\
+                    =======\nnew\n+++++++ REPLACE\n";
+        let ops = parse(text, None).unwrap();
+        assert_eq!(ops.len(), 2);
+        assert_eq!(ops[0].path, "src/a.py");
+        assert_eq!(hunks(&ops[0]).len(), 2);
+        assert_eq!(hunks(&ops[0])[0].old_lines(), vec!["x = 1"]);
+        assert_eq!(hunks(&ops[0])[0].new_lines(), vec!["x = 2"]);
+        assert_eq!(hunks(&ops[0])[1].new_lines(), Vec::<&str>::new());
+        assert_eq!(ops[1].path, "b.txt");
+        assert_eq!(hunks(&ops[1])[0].old_lines(), vec!["old"]);
+    }
+
+    #[test]
+    fn default_path_roo_hints_and_errors() {
+        let ops = parse(
+            "<<<<<<< SEARCH\n:start_line:12\n-------\na\n=======\nb\n>>>>>>> REPLACE",
+            Some("f.rs"),
+        )
+        .unwrap();
+        assert_eq!(ops[0].path, "f.rs");
+        assert_eq!(hunks(&ops[0])[0].hint, Some(12));
+        assert_eq!(hunks(&ops[0])[0].old_lines(), vec!["a"]);
+        assert!(parse("<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE", None).is_err());
+        assert!(parse("f\n<<<<<<< SEARCH\na\n=======\nb\n", None).is_err());
+        assert!(parse("f\n<<<<<<< SEARCH\na\n", None).is_err());
+        assert!(
+            is_search_marker("<<<<<<< SEARCH") && is_search_marker("------- SEARCH") && !is_search_marker("SEARCH")
+        );
+    }
+}

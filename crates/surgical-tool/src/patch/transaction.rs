@@ -1,0 +1,1086 @@
+//! One call, one transaction.
+//!
+//! 1. Parse the patch; resolve every name inside the root (`outside_root` otherwise) and open the
+//!    files that exist.
+//! 2. Lock their directories, each once (a `flock` is per open file description: two locks on one
+//!    directory from one process would wait for each other), in the order of their real paths (so
+//!    two processes never wait for each other either), then read every file.
+//! 3. Run every operation in memory, in patch order, on the files' decoded text (an operation sees
+//!    what earlier operations of the patch did to its file), and encode every file's final bytes.
+//!    Any failure — a hunk not found or ambiguous, a missing file, an undecodable one — returns an
+//!    error naming the file and the hunk, and nothing has been written.
+//! 4. Write: new and changed files first (each with `write_atomic` or `write_new`, the old content
+//!    saved in the undo journal), deletions last. If a step fails, every step already done is undone
+//!    (old bytes written back, created files and directories removed, deleted files recreated), and
+//!    the error says so.
+
+use std::cell::{Cell, OnceCell};
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+use std::ops::Range;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use surgical_core::{diff, Options};
+use surgical_fs::{DirLock, Encoding, FileInfo, FsError, Root, Target};
+
+use super::place::{apply_hunks, How, HunkFailure, HunkOutcome, Rules};
+use super::{
+    detect_format, parse, FileReport, HunkReport, Op, OpKind, ParseError, PatchFormat, PatchRequest, PatchSuccess,
+};
+use crate::edit::sha256_hex;
+use crate::journal::{Entry, Journal};
+use crate::report::describe_differences;
+use crate::{Config, ToolError};
+
+/// At most this many diff lines go into `text` (every file's diff stays whole in `files[].diff`).
+const MAX_DIFF_LINES_IN_TEXT: usize = 400;
+
+const NOTHING_WRITTEN: &str = "No file was changed: a patch applies to all its files or to none.";
+
+/// What identifies a file's version, to notice a change before deleting it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    dev: u64,
+    ino: u64,
+    len: u64,
+    mtime: (i64, i64),
+}
+
+fn stamp(path: &Path) -> Option<Stamp> {
+    let m = std::fs::symlink_metadata(path).ok()?;
+    Some(Stamp {
+        dev: m.dev(),
+        ino: m.ino(),
+        len: m.len(),
+        mtime: (m.mtime(), m.mtime_nsec()),
+    })
+}
+
+/// A file as it was before the call.
+struct Before {
+    info: FileInfo,
+    raw: Shared,
+    hash: Digest,
+    stamp: Option<Stamp>,
+}
+
+/// A file's text, shared between the states and reports that hold it (files may be large).
+type Shared = Arc<Vec<u8>>;
+
+/// A SHA-256 (hex): computed on the other core for files over 1 MiB, while the call goes on.
+struct Digest {
+    value: OnceCell<String>,
+    job: Cell<Option<JoinHandle<String>>>,
+}
+
+impl Digest {
+    fn of(bytes: &Shared) -> Digest {
+        if bytes.len() < 1 << 20 {
+            return Digest::known(sha256_hex(&[bytes]));
+        }
+        let bytes = Arc::clone(bytes);
+        Digest {
+            value: OnceCell::new(),
+            job: Cell::new(Some(std::thread::spawn(move || sha256_hex(&[&bytes])))),
+        }
+    }
+
+    fn known(value: String) -> Digest {
+        Digest {
+            value: OnceCell::from(value),
+            job: Cell::new(None),
+        }
+    }
+
+    fn get(&self) -> &str {
+        self.value.get_or_init(|| {
+            self.job
+                .take()
+                .map(|job| job.join().expect("hashing does not panic"))
+                .unwrap_or_default()
+        })
+    }
+}
+
+/// A file's content at some point of the call.
+#[derive(Clone, Debug)]
+enum Content {
+    Absent,
+    Text {
+        encoding: Encoding,
+        text: Shared,
+    },
+    /// Present but not text surgical can edit (binary, UTF-32, ...): it can only be deleted or
+    /// replaced. The error says why.
+    Opaque(String, &'static str),
+}
+
+/// One file the patch touches (several names may lead to it).
+struct Slot {
+    /// The name the patch first used for it.
+    shown: String,
+    real: PathBuf,
+    target: Option<Target>,
+    before: Option<Before>,
+    now: Content,
+    /// The mode a file this call creates gets (a moved file keeps its source's).
+    mode: Option<u32>,
+    /// Its final bytes, when it exists after the call, and their SHA-256.
+    bytes: Option<Shared>,
+    hash_after: Option<Digest>,
+    /// Whether an operation changed it yet, and the last one that did.
+    touched: bool,
+    last_op: Option<usize>,
+    /// Whether the undo journal holds its content before the call.
+    journaled: bool,
+}
+
+/// What one operation did, for the report.
+struct Outcome {
+    path: String,
+    action: &'static str,
+    moved_to: Option<String>,
+    before: Option<(Encoding, Shared)>,
+    after: Option<(Encoding, Shared)>,
+    /// The SHA-256 of `before` when it is the file as read (known already).
+    hash_before: Option<String>,
+    /// The replaced ranges (hunks), or `None` for a whole-file change.
+    changes: Option<Vec<(Range<usize>, Range<usize>)>>,
+    hunks: Vec<HunkOutcome>,
+    /// The slot holding the result (for `undoAvailable`).
+    slot: usize,
+    /// `add` over an existing file.
+    replaced: bool,
+    /// A move's destination's content before it was replaced.
+    displaced: Option<(Encoding, Shared)>,
+}
+
+fn file_error(e: FsError, shown: &str) -> ToolError {
+    let e = e.with_path(Path::new(shown));
+    let message = e.to_string();
+    let stop = if message.ends_with(['.', '!', '?']) { "" } else { "." };
+    ToolError {
+        path: Some(shown.to_string()),
+        ..ToolError::new(e.code(), format!("{message}{stop} {NOTHING_WRITTEN}"))
+    }
+}
+
+fn parse_error(e: ParseError, format: PatchFormat) -> ToolError {
+    let at = if e.line > 0 {
+        format!(" (patch line {})", e.line)
+    } else {
+        String::new()
+    };
+    ToolError {
+        patch_line: (e.line > 0).then_some(e.line),
+        ..ToolError::invalid_input(format!(
+            "the patch could not be read as {}{at}: {} {NOTHING_WRITTEN}",
+            format.name(),
+            e.message
+        ))
+    }
+}
+
+fn hunk_error(f: HunkFailure, op: &Op, format: PatchFormat) -> ToolError {
+    let what = if format == PatchFormat::SearchReplace {
+        "block"
+    } else {
+        "hunk"
+    };
+    let patch_line = match &op.kind {
+        OpKind::Update { hunks, .. } | OpKind::Delete { hunks } => hunks.get(f.index).map(|h| h.patch_line),
+        OpKind::Add { .. } => None,
+    };
+    let at = patch_line.map_or(String::new(), |l| format!(" (patch line {l})"));
+    ToolError {
+        code: f.code,
+        message: format!("{}: {what} {}{at}: {}\n{NOTHING_WRITTEN}", op.path, f.index, f.message),
+        edit_index: None,
+        path: Some(op.path.clone()),
+        lines: f.lines,
+        hunk_index: Some(f.index),
+        patch_line,
+    }
+}
+
+fn op_error(op: &Op, code: &'static str, message: String) -> ToolError {
+    ToolError {
+        path: Some(op.path.clone()),
+        patch_line: Some(op.patch_line),
+        ..ToolError::new(code, format!("{message} {NOTHING_WRITTEN}"))
+    }
+}
+
+/// The line ending most of `text`'s lines use (`\n` when it has none).
+fn dominant_eol(text: &[u8]) -> &'static [u8] {
+    let (mut lf, mut crlf, mut cr) = (0usize, 0usize, 0usize);
+    let mut i = 0;
+    while i < text.len() {
+        match text[i] {
+            b'\r' if text.get(i + 1) == Some(&b'\n') => {
+                crlf += 1;
+                i += 1;
+            }
+            b'\r' => cr += 1,
+            b'\n' => lf += 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    if crlf > lf && crlf >= cr {
+        b"\r\n"
+    } else if cr > lf && cr > crlf {
+        b"\r"
+    } else {
+        b"\n"
+    }
+}
+
+fn with_eol(content: &str, eol: &[u8]) -> Vec<u8> {
+    if eol == b"\n" {
+        return content.as_bytes().to_vec();
+    }
+    let mut out = Vec::with_capacity(content.len() + content.len() / 16);
+    for (i, part) in content.split('\n').enumerate() {
+        if i > 0 {
+            out.extend_from_slice(eol);
+        }
+        out.extend_from_slice(part.as_bytes());
+    }
+    out
+}
+
+struct Files {
+    slots: Vec<Slot>,
+    by_real: HashMap<PathBuf, usize>,
+    /// Per operation: its file's slot, and the move destination's.
+    of_op: Vec<(usize, Option<usize>)>,
+}
+
+impl Files {
+    /// The slot for `name`, opening the file if it exists.
+    fn slot(&mut self, root: &Root, name: &str) -> Result<usize, ToolError> {
+        let real = root.resolve(name).map_err(|e| file_error(e, name))?;
+        if let Some(&k) = self.by_real.get(&real) {
+            return Ok(k);
+        }
+        let target = match root.open(name) {
+            Ok(t) => Some(t),
+            Err(e) if e.code() == "file_not_found" => None,
+            Err(e) => return Err(file_error(e, name)),
+        };
+        self.slots.push(Slot {
+            shown: name.to_string(),
+            real: real.clone(),
+            target,
+            before: None,
+            now: Content::Absent,
+            mode: None,
+            bytes: None,
+            hash_after: None,
+            touched: false,
+            last_op: None,
+            journaled: false,
+        });
+        self.by_real.insert(real, self.slots.len() - 1);
+        Ok(self.slots.len() - 1)
+    }
+
+    fn open(root: &Root, ops: &[Op]) -> Result<Files, ToolError> {
+        let mut files = Files {
+            slots: Vec::new(),
+            by_real: HashMap::new(),
+            of_op: Vec::new(),
+        };
+        for op in ops {
+            // An existing file wins among the names a unified diff may mean.
+            let mut name = op.path.as_str();
+            if !matches!(op.kind, OpKind::Add { .. }) && !op.alternatives.is_empty() {
+                let exists = |n: &str| root.resolve(n).is_ok_and(|p| p.is_file());
+                if !exists(name) {
+                    if let Some(alt) = op.alternatives.iter().find(|a| exists(a)) {
+                        name = alt;
+                    }
+                }
+            }
+            let src = files.slot(root, name)?;
+            let dst = match &op.kind {
+                OpKind::Update { move_to: Some(to), .. } => Some(files.slot(root, to)?),
+                _ => None,
+            };
+            files.of_op.push((src, dst));
+        }
+        Ok(files)
+    }
+
+    /// Locks every directory holding a file that exists, once each, in the order of their paths.
+    fn lock(&self) -> Result<Vec<DirLock>, ToolError> {
+        let mut dirs: BTreeMap<PathBuf, usize> = BTreeMap::new();
+        for (k, s) in self.slots.iter().enumerate() {
+            if let Some(t) = &s.target {
+                let dir = t.real_path.parent().map(Path::to_path_buf).unwrap_or_default();
+                dirs.entry(dir).or_insert(k);
+            }
+        }
+        let mut locks = Vec::with_capacity(dirs.len());
+        for (_, k) in dirs {
+            let s = &self.slots[k];
+            let t = s.target.as_ref().expect("only slots with a target");
+            locks.push(t.lock().map_err(|e| file_error(e, &s.shown))?);
+        }
+        Ok(locks)
+    }
+
+    fn read(&mut self, limit: u64) -> Result<(), ToolError> {
+        for s in &mut self.slots {
+            let Some(t) = &s.target else { continue };
+            let (info, raw) = t.read(limit).map_err(|e| file_error(e, &s.shown))?;
+            // Plain UTF-8 (no byte-order mark, no NUL) decodes to itself: the text and the bytes
+            // are one buffer. Anything else keeps its bytes apart from its text (or from the
+            // reason it has none).
+            let plain = !matches!(raw.first(), Some(0xEF | 0xFE | 0xFF)) && !raw.contains(&0);
+            let (raw, now) = if plain {
+                let d = surgical_fs::decode(raw).map_err(|e| file_error(e, &s.shown))?;
+                let text = Arc::new(d.text);
+                (
+                    Arc::clone(&text),
+                    Content::Text {
+                        encoding: d.encoding,
+                        text,
+                    },
+                )
+            } else {
+                let now = match surgical_fs::decode(raw.clone()) {
+                    Ok(d) => Content::Text {
+                        encoding: d.encoding,
+                        text: Arc::new(d.text),
+                    },
+                    Err(e) => {
+                        let e = e.with_path(Path::new(&s.shown));
+                        Content::Opaque(e.to_string(), e.code())
+                    }
+                };
+                (Arc::new(raw), now)
+            };
+            let hash = Digest::of(&raw);
+            s.now = now;
+            s.mode = Some(info.mode);
+            s.before = Some(Before {
+                stamp: stamp(&info.real_path),
+                info,
+                raw,
+                hash,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Runs every operation in memory.
+fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -> Result<Vec<Outcome>, ToolError> {
+    let mut outcomes = Vec::with_capacity(ops.len());
+    for (k, op) in ops.iter().enumerate() {
+        let (src, dst) = files.of_op[k];
+        let now = files.slots[src].now.clone();
+        let current = match &now {
+            Content::Text { encoding, text } => Some((*encoding, Arc::clone(text))),
+            _ => None,
+        };
+        // The file as read: its hash is known.
+        let hash_before = match (&files.slots[src].before, files.slots[src].touched) {
+            (Some(b), false) => Some(b.hash.get().to_string()),
+            _ => None,
+        };
+        for slot in std::iter::once(src).chain(dst) {
+            files.slots[slot].touched = true;
+            files.slots[slot].last_op = Some(k);
+        }
+        match &op.kind {
+            OpKind::Add { content } => {
+                let (encoding, eol) = match &now {
+                    Content::Text { encoding, text } => (*encoding, dominant_eol(text)),
+                    _ => (Encoding::Utf8, &b"\n"[..]),
+                };
+                let text = Arc::new(with_eol(content, eol));
+                if encoding == Encoding::Utf8 && text.contains(&0) {
+                    return Err(op_error(
+                        op,
+                        "invalid_input",
+                        format!(
+                            "{}: the new file's content has a NUL character; a UTF-8 file holding NUL bytes is \
+                             binary to surgical. Remove it.",
+                            op.path
+                        ),
+                    ));
+                }
+                files.slots[src].now = Content::Text {
+                    encoding,
+                    text: Arc::clone(&text),
+                };
+                outcomes.push(Outcome {
+                    hash_before,
+                    path: op.path.clone(),
+                    action: "add",
+                    moved_to: None,
+                    replaced: !matches!(now, Content::Absent),
+                    displaced: None,
+                    before: current,
+                    after: Some((encoding, text)),
+                    changes: None,
+                    hunks: Vec::new(),
+                    slot: src,
+                });
+            }
+            OpKind::Delete { hunks } => {
+                match &now {
+                    Content::Absent => {
+                        return Err(op_error(
+                            op,
+                            "file_not_found",
+                            format!("{} does not exist, so it cannot be deleted.", op.path),
+                        ))
+                    }
+                    Content::Opaque(message, code) if !hunks.is_empty() => {
+                        return Err(op_error(op, code, message.clone()))
+                    }
+                    Content::Text { text, .. } if !hunks.is_empty() => {
+                        let patched = apply_hunks(text, hunks, rules).map_err(|f| hunk_error(f, op, format))?;
+                        let left = surgical_core::lines::count_terminators(&patched.text)
+                            + usize::from(!patched.text.is_empty() && !patched.text.ends_with(b"\n"));
+                        if patched.text.iter().any(|b| !b.is_ascii_whitespace()) {
+                            return Err(op_error(
+                                op,
+                                "not_found",
+                                format!(
+                                    "{}: the diff deletes the file, but its removed lines do not account for all of \
+                                     it ({left} lines would remain). Read the file again and give its whole content.",
+                                    op.path
+                                ),
+                            ));
+                        }
+                    }
+                    _ => {}
+                }
+                files.slots[src].now = Content::Absent;
+                outcomes.push(Outcome {
+                    hash_before,
+                    path: op.path.clone(),
+                    action: "delete",
+                    moved_to: None,
+                    replaced: false,
+                    displaced: None,
+                    before: current,
+                    after: None,
+                    changes: None,
+                    hunks: Vec::new(),
+                    slot: src,
+                });
+            }
+            OpKind::Update {
+                hunks,
+                move_to,
+                create_if_missing,
+            } => {
+                let (encoding, text, existed) = match now {
+                    Content::Text { encoding, text } => (encoding, text, true),
+                    Content::Absent if *create_if_missing && hunks.iter().all(|h| h.old_lines().is_empty()) => {
+                        (Encoding::Utf8, Arc::new(Vec::new()), false)
+                    }
+                    Content::Absent => {
+                        let how = match format {
+                            PatchFormat::Codex => "`*** Add File:`",
+                            PatchFormat::Unified => "`--- /dev/null`",
+                            PatchFormat::SearchReplace => "an empty SEARCH section",
+                        };
+                        return Err(op_error(
+                            op,
+                            "file_not_found",
+                            format!(
+                                "{} does not exist, so it cannot be updated. To create a file, use {how}.",
+                                op.path
+                            ),
+                        ));
+                    }
+                    Content::Opaque(message, code) => return Err(op_error(op, code, message)),
+                };
+                let (new_text, changes, placed) = if hunks.is_empty() {
+                    (Arc::clone(&text), Vec::new(), Vec::new())
+                } else {
+                    let p = apply_hunks(&text, hunks, rules).map_err(|f| hunk_error(f, op, format))?;
+                    (Arc::new(p.text), p.changes, p.hunks)
+                };
+                let before = existed.then_some((encoding, text));
+                let mut displaced = None;
+                let (action, slot) = match dst.filter(|&d| d != src) {
+                    Some(d) => {
+                        if let Content::Text { encoding, text } = &files.slots[d].now {
+                            displaced = Some((*encoding, Arc::clone(text)));
+                        }
+                        files.slots[d].now = Content::Text {
+                            encoding,
+                            text: Arc::clone(&new_text),
+                        };
+                        files.slots[d].mode = files.slots[src].mode;
+                        files.slots[src].now = Content::Absent;
+                        ("move", d)
+                    }
+                    None => {
+                        files.slots[src].now = Content::Text {
+                            encoding,
+                            text: Arc::clone(&new_text),
+                        };
+                        (if existed { "update" } else { "add" }, src)
+                    }
+                };
+                outcomes.push(Outcome {
+                    hash_before,
+                    path: op.path.clone(),
+                    action,
+                    moved_to: if action == "move" { move_to.clone() } else { None },
+                    replaced: false,
+                    displaced,
+                    before,
+                    after: Some((encoding, new_text)),
+                    changes: Some(changes),
+                    hunks: placed,
+                    slot,
+                });
+            }
+        }
+    }
+    // Every file's final bytes (and their hash), before anything is written.
+    for s in &mut files.slots {
+        s.bytes = match &s.now {
+            Content::Text {
+                encoding: Encoding::Utf8,
+                text,
+            } => Some(Arc::clone(text)),
+            Content::Text { encoding, text } => Some(Arc::new(
+                surgical_fs::encode(*encoding, text).map_err(|e| file_error(e, &s.shown))?,
+            )),
+            Content::Opaque(..) => s.before.as_ref().map(|b| Arc::clone(&b.raw)),
+            Content::Absent => None,
+        };
+        s.hash_after = match (&s.bytes, &s.before) {
+            (Some(bytes), Some(b)) if **bytes == *b.raw => Some(Digest::known(b.hash.get().to_string())),
+            (Some(bytes), _) => Some(Digest::of(bytes)),
+            (None, _) => None,
+        };
+    }
+    Ok(outcomes)
+}
+
+/// A step of the commit, remembered to undo it.
+enum Done {
+    Updated(usize, Option<Entry>),
+    Created(usize, Vec<PathBuf>),
+    Deleted(usize),
+}
+
+/// The directories `write_new` will create for `path` (outermost first).
+fn missing_dirs(path: &Path) -> Vec<PathBuf> {
+    let mut missing = Vec::new();
+    let mut at = path.parent();
+    while let Some(d) = at.filter(|d| !d.as_os_str().is_empty()) {
+        if std::fs::symlink_metadata(d).is_ok() {
+            break;
+        }
+        missing.push(d.to_path_buf());
+        at = d.parent();
+    }
+    missing.reverse();
+    missing
+}
+
+fn sync_dir(path: &Path) {
+    if let Some(dir) = path.parent() {
+        if let Ok(f) = std::fs::File::open(dir) {
+            let _ = f.sync_all();
+        }
+    }
+}
+
+/// Writes every file; on a failure, undoes what was done and returns the error.
+fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolError> {
+    let journal = config.undo.then(|| Journal::new(root));
+    let mut done: Vec<Done> = Vec::new();
+    let result = (|| -> Result<(), ToolError> {
+        for k in 0..files.slots.len() {
+            let s = &files.slots[k];
+            let Some(bytes) = &s.bytes else { continue };
+            match &s.before {
+                Some(b) if *b.raw == **bytes => {}
+                Some(b) => {
+                    // The old content goes to the journal while the other core hashes the new.
+                    let pending = journal.as_ref().and_then(|j| j.begin(&b.info.real_path, &[&b.raw]));
+                    let hash_after = s
+                        .hash_after
+                        .as_ref()
+                        .map_or_else(|| sha256_hex(&[bytes]), |d| d.get().to_string());
+                    let entry = match (&journal, pending) {
+                        (Some(j), Some(p)) => p.finish(j, b.hash.get(), &hash_after),
+                        _ => None,
+                    };
+                    let journaled = entry.is_some();
+                    if let Err(e) = surgical_fs::write_atomic(&b.info, bytes) {
+                        if let Some(entry) = &entry {
+                            entry.discard();
+                        }
+                        return Err(file_error(e, &s.shown));
+                    }
+                    done.push(Done::Updated(k, entry));
+                    files.slots[k].journaled = journaled;
+                }
+                None => {
+                    let dirs = missing_dirs(&s.real);
+                    surgical_fs::write_new(&s.real, bytes, s.mode).map_err(|e| file_error(e, &s.shown))?;
+                    done.push(Done::Created(k, dirs));
+                }
+            }
+        }
+        for k in 0..files.slots.len() {
+            let s = &files.slots[k];
+            let (Some(b), None) = (&s.before, &s.bytes) else {
+                continue;
+            };
+            if stamp(&b.info.real_path) != b.stamp {
+                return Err(ToolError {
+                    path: Some(s.shown.clone()),
+                    ..ToolError::new(
+                        "stale",
+                        format!(
+                            "{} changed since it was read (another program modified or replaced it), so it was not \
+                             deleted.",
+                            s.shown
+                        ),
+                    )
+                });
+            }
+            std::fs::remove_file(&b.info.real_path).map_err(|e| {
+                file_error(
+                    FsError::Io {
+                        path: Some(b.info.real_path.clone()),
+                        op: "delete",
+                        source: e,
+                    },
+                    &s.shown,
+                )
+            })?;
+            sync_dir(&b.info.real_path);
+            done.push(Done::Deleted(k));
+        }
+        Ok(())
+    })();
+    let Err(mut error) = result else {
+        return Ok(());
+    };
+    // Undo what was done, newest first.
+    let steps = done.len();
+    let mut failed = Vec::new();
+    for step in done.into_iter().rev() {
+        match step {
+            Done::Updated(k, entry) => {
+                let s = &files.slots[k];
+                let b = s.before.as_ref().expect("an updated file existed");
+                let restored = root
+                    .open(&s.shown)
+                    .and_then(|t| t.read(u64::MAX).map(|(info, _)| info))
+                    .and_then(|info| surgical_fs::write_atomic(&info, &b.raw));
+                if let Some(entry) = entry {
+                    entry.discard();
+                }
+                if let Err(e) = restored {
+                    failed.push(format!("{}: {e}", s.shown));
+                }
+                files.slots[k].journaled = false;
+            }
+            Done::Created(k, dirs) => {
+                let s = &files.slots[k];
+                if let Err(e) = std::fs::remove_file(&s.real) {
+                    failed.push(format!("{} (created): {e}", s.shown));
+                }
+                for d in dirs.iter().rev() {
+                    let _ = std::fs::remove_dir(d);
+                }
+            }
+            Done::Deleted(k) => {
+                let s = &files.slots[k];
+                let b = s.before.as_ref().expect("a deleted file existed");
+                if let Err(e) = surgical_fs::write_new(&s.real, &b.raw, Some(b.info.mode)) {
+                    failed.push(format!("{} (deleted): {e}", s.shown));
+                }
+            }
+        }
+    }
+    let note = if failed.is_empty() && steps == 0 {
+        NOTHING_WRITTEN.to_string()
+    } else if failed.is_empty() {
+        format!(
+            "Writing stopped there, and the {} written before it {} restored: no file was changed.",
+            plural(steps, "file"),
+            if steps == 1 { "was" } else { "were" }
+        )
+    } else {
+        format!(
+            "Writing failed midway, and restoring these files failed too; check them: {}",
+            failed.join("; ")
+        )
+    };
+    if error.message.contains(NOTHING_WRITTEN) {
+        error.message = error.message.replace(NOTHING_WRITTEN, &note);
+    } else {
+        error.message = format!("{} {note}", error.message);
+    }
+    Err(error)
+}
+
+/// The bytes a patch of this content shows: the file's bytes for UTF-8 (BOM included), the text
+/// for UTF-16 (patches are UTF-8).
+fn patch_bytes(content: &Option<(Encoding, Shared)>) -> (std::borrow::Cow<'_, [u8]>, usize) {
+    use std::borrow::Cow;
+    match content {
+        Some((Encoding::Utf8Bom, text)) => {
+            let bom = Encoding::Utf8Bom.bom();
+            let mut raw = Vec::with_capacity(bom.len() + text.len());
+            raw.extend_from_slice(bom);
+            raw.extend_from_slice(text);
+            (Cow::Owned(raw), bom.len())
+        }
+        Some((_, text)) => (Cow::Borrowed(text.as_slice()), 0),
+        None => (Cow::Borrowed(&[][..]), 0),
+    }
+}
+
+/// The unified diff of one operation, with git's headers for added, deleted and moved files.
+fn file_patch(o: &Outcome) -> String {
+    let (old, old_bom) = patch_bytes(&o.before);
+    let (new, new_bom) = patch_bytes(&o.after);
+    let old_name = o.path.as_str();
+    let new_name = o.moved_to.as_deref().unwrap_or(old_name);
+    let changes = match &o.changes {
+        Some(c) if old_bom == new_bom && o.before.is_some() => c
+            .iter()
+            .map(|(a, b)| (a.start + old_bom..a.end + old_bom, b.start + new_bom..b.end + new_bom))
+            .collect(),
+        _ => diff::whole_change(&old, &new),
+    };
+    let body = diff::unified_patch(&old, &new, &changes, new_name);
+    let body = body
+        .split_once('\n')
+        .and_then(|(_, r)| r.split_once('\n'))
+        .map_or("", |(_, r)| r);
+    let (header, from, to) = match (o.before.is_some(), o.after.is_some(), o.moved_to.is_some()) {
+        (false, true, _) => (
+            format!("diff --git a/{new_name} b/{new_name}\nnew file mode 100644\n"),
+            "/dev/null".to_string(),
+            format!("b/{new_name}"),
+        ),
+        (true, false, _) => (
+            format!("diff --git a/{old_name} b/{old_name}\ndeleted file mode 100644\n"),
+            format!("a/{old_name}"),
+            "/dev/null".to_string(),
+        ),
+        (_, _, true) => (
+            format!("diff --git a/{old_name} b/{new_name}\nrename from {old_name}\nrename to {new_name}\n"),
+            format!("a/{old_name}"),
+            format!("b/{new_name}"),
+        ),
+        _ => (String::new(), format!("a/{old_name}"), format!("b/{new_name}")),
+    };
+    // git cannot rename onto an existing file: the patch deletes it first.
+    let mut out = String::new();
+    if o.displaced.is_some() {
+        out = file_patch(&Outcome {
+            path: new_name.to_string(),
+            action: "delete",
+            moved_to: None,
+            before: o.displaced.clone(),
+            after: None,
+            hash_before: None,
+            changes: None,
+            hunks: Vec::new(),
+            slot: o.slot,
+            replaced: false,
+            displaced: None,
+        });
+    }
+    out.push_str(&header);
+    if !body.is_empty() {
+        let _ = write!(out, "--- {from}\n+++ {to}\n{body}");
+    }
+    out
+}
+
+fn line_count(text: &[u8]) -> usize {
+    surgical_core::lines::count_terminators(text)
+        + usize::from(!text.is_empty() && !matches!(text.last(), Some(b'\n' | b'\r')))
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// The engine's notes speak of `oldText` and `newText`; a patch has old and new lines.
+fn notes(h: &HunkOutcome, format: PatchFormat) -> Vec<String> {
+    let (old, new) = match format {
+        PatchFormat::SearchReplace => ("the SEARCH lines", "the REPLACE lines"),
+        _ => ("the hunk's old lines", "the hunk's new lines"),
+    };
+    describe_differences(&h.differences)
+        .into_iter()
+        .map(|n| {
+            n.replace("oldText's", &format!("{old}'"))
+                .replace("oldText", old)
+                .replace("your newText", new)
+                .replace("newText was", &format!("{new} were"))
+                .replace("newText", new)
+        })
+        .collect()
+}
+
+fn hunk_report(h: &HunkOutcome, format: PatchFormat) -> HunkReport {
+    HunkReport {
+        index: h.index,
+        strategy: h.strategy.name().to_string(),
+        start_line: h.new_lines.0,
+        end_line: h.new_lines.1,
+        old_start_line: h.old_lines.0,
+        old_end_line: h.old_lines.1,
+        placement: h.how.name().to_string(),
+        fuzz: (format == PatchFormat::Unified).then_some(h.fuzz),
+        normalized: notes(h, format),
+    }
+}
+
+/// One sentence on where a hunk went.
+fn hunk_sentence(h: &HunkOutcome, what: &str) -> String {
+    let lines = if h.new_lines.0 == h.new_lines.1 {
+        format!("line {}", h.new_lines.0)
+    } else {
+        format!("lines {}-{}", h.new_lines.0, h.new_lines.1)
+    };
+    let place = match h.how {
+        How::Unique => String::new(),
+        How::Anchor(a) => format!(", after its @@ line {}", a + 1),
+        How::AfterPrevious => format!(", the only match after {what} {}", h.index.saturating_sub(1)),
+        How::LineHint(l) => format!(", the match nearest the line number {l} in its header"),
+        How::AfterAnchor(a) => format!(", added after its @@ line {}", a + 1),
+        How::EndOfFile => ", at the end of the file".to_string(),
+        How::StartOfFile => ", at the start of the file".to_string(),
+    };
+    let (a, b) = h.dropped;
+    let fuzz = if a + b > 0 {
+        let side = |n: usize, end: &str| match n {
+            0 => None,
+            1 => Some(format!("its {end} unchanged line")),
+            n => Some(format!("its {end} {n} unchanged lines")),
+        };
+        let parts: Vec<String> = [side(a, "first"), side(b, "last")].into_iter().flatten().collect();
+        let label = if h.fuzz > 0 {
+            format!(", fuzz {}", h.fuzz)
+        } else {
+            String::new()
+        };
+        format!(
+            "{label}: found only without {}, left as the file has them",
+            parts.join(" and ")
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "  {what} {}: now at {lines} (matched {}{place}{fuzz}).",
+        h.index,
+        h.strategy.name()
+    )
+}
+
+/// Runs a parsed call.
+pub(crate) fn run(req: &PatchRequest, config: &Config) -> Result<PatchSuccess, ToolError> {
+    let format = req.format.or_else(|| detect_format(&req.patch)).ok_or_else(|| {
+        ToolError::invalid_input(
+            "the patch is in no format surgical knows: give an apply_patch patch (`*** Begin Patch` ... `*** End \
+             Patch`), SEARCH/REPLACE blocks (`<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE`, the file's path on the \
+             line before), or a unified diff (`--- a/path`, `+++ b/path`, `@@ ... @@` hunks).",
+        )
+    })?;
+    let ops = parse(&req.patch, format, req.path.as_deref()).map_err(|e| parse_error(e, format))?;
+    let root = Root::new(&config.root).map_err(|e| file_error(e, "."))?;
+    let max = req.max_strategy.unwrap_or(Options::new().get_max_strategy());
+    let rules = Rules {
+        options: Options::new().max_strategy(max),
+        ordered: format != PatchFormat::SearchReplace,
+        max_fuzz: if format == PatchFormat::Unified { 2 } else { 0 },
+        old_name: format.old_lines_name().0,
+        old_short: format.old_lines_name().1,
+        append_bare_additions: format == PatchFormat::Codex,
+    };
+
+    let mut files = Files::open(&root, &ops)?;
+    let _locks = if req.dry_run { Vec::new() } else { files.lock()? };
+    files.read(config.max_file_size)?;
+    let outcomes = simulate(&ops, &mut files, &rules, format)?;
+    if !req.dry_run {
+        commit(&root, &mut files, config)?;
+    }
+    Ok(report(&outcomes, &files, format, req.dry_run))
+}
+
+fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: bool) -> PatchSuccess {
+    let what = if format == PatchFormat::SearchReplace {
+        "block"
+    } else {
+        "hunk"
+    };
+    let mut reports = Vec::with_capacity(outcomes.len());
+    let mut summary = String::new();
+    let mut diffs = String::new();
+    let mut combined = String::new();
+    for (index, o) in outcomes.iter().enumerate() {
+        let old_text = o.before.as_ref().map_or(&[][..], |(_, t)| t.as_slice());
+        let new_text = o.after.as_ref().map_or(&[][..], |(_, t)| t.as_slice());
+        let changes = match &o.changes {
+            Some(c) if o.before.is_some() => c.clone(),
+            _ => diff::whole_change(old_text, new_text),
+        };
+        // A deleted file's diff would be all of it: the summary says how many lines went (the
+        // patch still has them, so that `git apply` reproduces the deletion).
+        let shown = if o.after.is_none() {
+            diff::NumberedDiff {
+                text: String::new(),
+                first_changed_line: None,
+            }
+        } else {
+            diff::numbered_diff(old_text, new_text, &changes)
+        };
+        let patch = file_patch(o);
+        combined.push_str(&patch);
+        let encoding = o
+            .after
+            .as_ref()
+            .or(o.before.as_ref())
+            .map_or(Encoding::Utf8, |(e, _)| *e);
+        let slot = &files.slots[o.slot];
+        // Hashes of the bytes on disk: known for the file as read and as written; computed for a
+        // state in between (a file several operations change).
+        let hash = |c: &Option<(Encoding, Shared)>| {
+            c.as_ref().map(|(e, t)| match e {
+                Encoding::Utf8 | Encoding::Utf8Bom => sha256_hex(&[e.bom(), t]),
+                _ => sha256_hex(&[&surgical_fs::encode(*e, t).unwrap_or_else(|_| t.to_vec())]),
+            })
+        };
+        let hash_before = o.hash_before.clone().or_else(|| hash(&o.before));
+        let is_final = slot.last_op == Some(index) && o.after.is_some();
+        let hash_after = if is_final {
+            slot.hash_after.as_ref().map(|d| d.get().to_string())
+        } else {
+            hash(&o.after)
+        };
+        let _ = match o.action {
+            "add" if o.replaced => writeln!(
+                summary,
+                "A {}: replaced its content ({}).",
+                o.path,
+                plural(line_count(new_text), "line")
+            ),
+            "add" => writeln!(
+                summary,
+                "A {}: created ({}).",
+                o.path,
+                plural(line_count(new_text), "line")
+            ),
+            "delete" => writeln!(
+                summary,
+                "D {}: deleted ({}).",
+                o.path,
+                plural(line_count(old_text), "line")
+            ),
+            "move" => writeln!(
+                summary,
+                "R {} -> {}: {} applied.",
+                o.path,
+                o.moved_to.as_deref().unwrap_or(""),
+                plural(o.hunks.len(), what)
+            ),
+            _ => writeln!(summary, "M {}: {} applied.", o.path, plural(o.hunks.len(), what)),
+        };
+        for h in &o.hunks {
+            summary.push_str(&hunk_sentence(h, what));
+            summary.push('\n');
+            for note in notes(h, format) {
+                let _ = writeln!(summary, "    {note}");
+            }
+        }
+        if o.before.is_some() && o.after.is_some() && !shown.text.is_empty() {
+            let _ = writeln!(diffs, "--- {}", o.moved_to.as_deref().unwrap_or(&o.path));
+            diffs.push_str(&shown.text);
+        }
+        reports.push(FileReport {
+            path: o.path.clone(),
+            action: o.action.to_string(),
+            moved_to: o.moved_to.clone(),
+            diff: shown.text,
+            patch,
+            first_changed_line: shown.first_changed_line,
+            hunks: o.hunks.iter().map(|h| hunk_report(h, format)).collect(),
+            hash_before,
+            hash_after,
+            encoding: encoding.name().to_string(),
+            undo_available: !dry_run && o.after.is_some() && slot.journaled,
+        });
+    }
+    let count = |a: &str| outcomes.iter().filter(|o| o.action == a).count();
+    let mut parts = Vec::new();
+    for (action, word) in [
+        ("add", "added"),
+        ("update", "updated"),
+        ("move", "moved"),
+        ("delete", "deleted"),
+    ] {
+        let n = count(action);
+        if n > 0 {
+            parts.push(format!("{n} {word}"));
+        }
+    }
+    let mut text = format!(
+        "{} patch ({} format): {} ({}).\n",
+        if dry_run {
+            "Dry run, nothing written. Would apply the"
+        } else {
+            "Applied the"
+        },
+        format.name(),
+        plural(outcomes.len(), "file operation"),
+        parts.join(", ")
+    );
+    text.push_str(&summary);
+    if !diffs.is_empty() {
+        text.push('\n');
+        let total = diffs.lines().count();
+        for line in diffs.lines().take(MAX_DIFF_LINES_IN_TEXT) {
+            text.push_str(line);
+            text.push('\n');
+        }
+        if total > MAX_DIFF_LINES_IN_TEXT {
+            let _ = writeln!(
+                text,
+                "... ({} more diff lines not shown here; every file's diff is in `files[].diff`)",
+                total - MAX_DIFF_LINES_IN_TEXT
+            );
+        }
+    }
+    PatchSuccess {
+        text,
+        format: format.name().to_string(),
+        files: reports,
+        patch: combined,
+        dry_run,
+    }
+}

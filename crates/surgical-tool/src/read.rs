@@ -1,0 +1,407 @@
+//! The `read` tool: a file, or a range of its lines, numbered the way surgical counts lines, with
+//! what an edit needs to know about the file (its hash, encoding, BOM and line endings).
+//!
+//! What the model is shown is the file's text and nothing else: line terminators (`\r\n`, a lone
+//! `\r`, `\n`) end lines and are never printed, so no carriage return reaches the model; bytes that
+//! are not valid UTF-8 show as U+FFFD, which `oldText` may use for them; a BOM is reported, not
+//! shown. Every other character is shown as it is, trailing blanks included.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
+use surgical_core::lines::next_terminator;
+use surgical_fs::{Encoding, Root};
+
+use crate::args::{self, fs_error};
+use crate::edit::sha256_hex;
+use crate::eol::{count_lines, Endings};
+use crate::{Config, ToolError, ToolResult};
+
+/// How many lines one `read` shows unless told otherwise.
+pub const DEFAULT_READ_LIMIT: usize = 2000;
+
+/// Lines longer than this many characters are cut, with a marker saying so.
+pub const MAX_LINE_CHARS: usize = 2000;
+
+/// A page ends early, before the line that would take its text past this many bytes (a model's
+/// context is finite; the rest is one call away). A page always shows at least one line.
+pub const MAX_PAGE_BYTES: usize = 256 * 1024;
+
+/// A parsed `read` call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadRequest {
+    /// The path as the model gave it (relative to the root, or absolute).
+    pub path: String,
+    /// The first line to show, one-based.
+    pub start_line: usize,
+    /// The last line to show, inclusive (`endLine`), if given.
+    pub end_line: Option<usize>,
+    /// The most lines to show (`limit`), if given; [`DEFAULT_READ_LIMIT`] otherwise.
+    pub limit: Option<usize>,
+}
+
+/// A successful read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadSuccess {
+    /// What the model reads: a header (path, lines shown, encoding, line endings, hash), the lines
+    /// as `<number><TAB><text>`, and notes (cut lines, invalid UTF-8, where to continue).
+    pub text: String,
+    pub path: String,
+    /// SHA-256 (hex) of the file's bytes on disk: pass it as `expectedHash` to `edit` or `write`.
+    pub hash: String,
+    /// `utf-8`, `utf-8-bom`, `utf-16le` or `utf-16be`.
+    pub encoding: &'static str,
+    /// Whether the file starts with a byte-order mark.
+    pub bom: bool,
+    /// `lf`, `crlf`, `cr`, `mixed` or `none` (no line terminator at all).
+    pub line_ending: &'static str,
+    /// Lines in the whole file (a last line without a terminator counts; an empty file has 0).
+    pub total_lines: usize,
+    /// The first line shown, one-based.
+    pub start_line: usize,
+    /// The last line shown; `startLine - 1` when no line is shown (an empty file).
+    pub end_line: usize,
+    /// Where to continue reading, when lines after `endLine` were not shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_line: Option<usize>,
+    /// Lines shown only up to their first 2000 characters.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cut_lines: Vec<usize>,
+}
+
+fn invalid(message: impl Into<String>) -> ToolError {
+    ToolError::invalid_input(message)
+}
+
+/// Parses a `read` call: `{"path", "startLine"?, "endLine"?, "limit"?}`. Also accepted: the path
+/// aliases of `edit` (`file_path`, `filePath`), `offset` or `start_line` for `startLine`,
+/// `end_line`, `maxLines`/`max_lines` for `limit`, numbers as strings. `startLine` 0 means 1.
+pub fn parse_read_request(value: &Value) -> Result<ReadRequest, ToolError> {
+    let obj = args::object(value, "read")?;
+    let path = args::path(obj, "the file to read")?;
+    let start_line = args::count(obj, &["startLine", "start_line", "offset", "line"], "startLine")?
+        .unwrap_or(1)
+        .max(1);
+    let end_line = args::count(obj, &["endLine", "end_line"], "endLine")?;
+    let limit = args::count(obj, &["limit", "maxLines", "max_lines"], "limit")?;
+    if limit == Some(0) {
+        return Err(invalid(
+            "limit must be at least 1 (it is the most lines to show); leave it out for up to 2000",
+        ));
+    }
+    if let Some(end) = end_line {
+        if end < start_line {
+            return Err(invalid(format!(
+                "endLine {end} is before startLine {start_line}; give endLine >= startLine, or leave it out"
+            )));
+        }
+    }
+    Ok(ReadRequest {
+        path,
+        start_line,
+        end_line,
+        limit,
+    })
+}
+
+/// Runs a parsed `read` call with the default [`Config`] for `root`.
+pub fn run_read(req: &ReadRequest, root: &Path) -> ToolResult {
+    run_read_with(req, &Config::new(root))
+}
+
+/// Runs a parsed `read` call. The path must lead inside the root (`outside_root`); binary files,
+/// UTF-32 and malformed UTF-16 are refused (`binary_file`, `unsupported_encoding`), as `edit`
+/// refuses them, and so are files over `config.max_file_size` (`too_large`).
+pub fn run_read_with(req: &ReadRequest, config: &Config) -> ToolResult {
+    match run(req, config) {
+        Ok(s) => ToolResult::Read(Box::new(s)),
+        Err(e) => ToolResult::Error(e),
+    }
+}
+
+/// The lines of one page, rendered.
+struct Page {
+    lines: String,
+    end_line: usize,
+    next_line: Option<usize>,
+    cut: Vec<usize>,
+    invalid_utf8: Vec<usize>,
+}
+
+fn run(req: &ReadRequest, config: &Config) -> Result<ReadSuccess, ToolError> {
+    let shown = req.path.as_str();
+    let not_found = "To create it, use the write tool.";
+    let root = Root::new(&config.root).map_err(|e| fs_error(e, shown, ""))?;
+    let target = root.open(shown).map_err(|e| fs_error(e, shown, not_found))?;
+    let (_, raw) = target
+        .read(config.max_file_size)
+        .map_err(|e| fs_error(e, shown, not_found))?;
+    // As in `edit`: UTF-16 is transcoded by `decode`, so its hash is taken first; for UTF-8 the
+    // decoded text is the file minus its BOM, and the hash runs on the other core meanwhile.
+    let utf16_hash = matches!(raw.get(..2), Some([0xff, 0xfe] | [0xfe, 0xff])).then(|| sha256_hex(&[&raw]));
+    let decoded = surgical_fs::decode(raw).map_err(|e| fs_error(e, shown, ""))?;
+    let encoding = decoded.encoding;
+    let text = decoded.text.as_slice();
+
+    let (hash, endings, page) = std::thread::scope(|scope| {
+        let hashing = scope.spawn(|| match &utf16_hash {
+            Some(h) => h.clone(),
+            None => sha256_hex(&[encoding.bom(), text]),
+        });
+        let endings = Endings::of(text);
+        let total = count_lines(text, endings);
+        let page = (req.start_line <= total.max(1)).then(|| page(text, req, total));
+        (hashing.join().expect("hashing does not panic"), endings, page)
+    });
+    let total = count_lines(text, endings);
+    let Some(page) = page else {
+        return Err(ToolError {
+            path: Some(shown.to_string()),
+            ..invalid(if total == 0 {
+                format!(
+                    "{shown} is empty (0 lines), so startLine {} is past its end; read it from line 1",
+                    req.start_line
+                )
+            } else {
+                format!(
+                    "{shown} has {total} lines, so startLine {} is past its end; use a startLine from 1 to {total}",
+                    req.start_line
+                )
+            })
+        });
+    };
+
+    let mut out = String::with_capacity(page.lines.len() + 512);
+    let about = describe(encoding, endings);
+    if total == 0 {
+        let _ = writeln!(out, "{shown}: empty file (0 lines; {about}); hash {hash}");
+    } else {
+        let _ = writeln!(
+            out,
+            "{shown}: lines {}-{} of {total} ({about}); hash {hash}",
+            req.start_line, page.end_line
+        );
+    }
+    out.push_str(&page.lines);
+    if !page.cut.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n[{} longer than {MAX_LINE_CHARS} characters, cut where marked; the rest is not shown. oldText \
+             taken from the part shown still matches.]",
+            lines_list(&page.cut, "is", "are")
+        );
+    }
+    if !page.invalid_utf8.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n[{} bytes that are not valid UTF-8, shown as U+FFFD (\u{fffd}). Edits keep those bytes as they \
+             are; oldText may use U+FFFD for them, but newText cannot write new ones.]",
+            lines_list(&page.invalid_utf8, "holds", "hold")
+        );
+    }
+    if let Some(next) = page.next_line {
+        let _ = writeln!(
+            out,
+            "\n[Lines {next}-{total} not shown. To continue, call read with startLine {next}.]"
+        );
+    }
+
+    Ok(ReadSuccess {
+        text: out,
+        path: shown.to_string(),
+        hash,
+        encoding: encoding.name(),
+        bom: encoding.has_bom(),
+        line_ending: endings.style(),
+        total_lines: total,
+        start_line: req.start_line,
+        end_line: page.end_line,
+        next_line: page.next_line,
+        cut_lines: page.cut,
+    })
+}
+
+/// Renders the lines `req` asks for (`req.start_line <= total`, or an empty text).
+fn page(text: &[u8], req: &ReadRequest, total: usize) -> Page {
+    let limit = req.limit.unwrap_or(DEFAULT_READ_LIMIT);
+    let last = req
+        .end_line
+        .unwrap_or(usize::MAX)
+        .min(req.start_line.saturating_add(limit - 1))
+        .min(total);
+    let width = last.max(1).to_string().len();
+    let mut page = Page {
+        lines: String::new(),
+        end_line: req.start_line - 1,
+        next_line: None,
+        cut: Vec::new(),
+        invalid_utf8: Vec::new(),
+    };
+    // Skip to the first line wanted.
+    let mut at = 0;
+    for _ in 1..req.start_line {
+        at = next_terminator(text, at).map_or(text.len(), |t| t.end);
+    }
+    let mut line = req.start_line;
+    while line <= last {
+        let (content, next) = match next_terminator(text, at) {
+            Some(t) => (&text[at..t.start], t.end),
+            None => (&text[at..], text.len()),
+        };
+        let shown = String::from_utf8_lossy(content);
+        if matches!(shown, std::borrow::Cow::Owned(_)) {
+            page.invalid_utf8.push(line);
+        }
+        let (body, cut_chars) = match shown.char_indices().nth(MAX_LINE_CHARS) {
+            Some((cut_at, _)) => (&shown[..cut_at], shown[cut_at..].chars().count()),
+            None => (&*shown, 0),
+        };
+        if page.end_line >= req.start_line && page.lines.len() + body.len() + width + 2 > MAX_PAGE_BYTES {
+            break;
+        }
+        let _ = write!(page.lines, "{line:>width$}\t{body}");
+        if cut_chars > 0 {
+            page.cut.push(line);
+            let _ = write!(
+                page.lines,
+                " [... line cut here: {cut_chars} more characters not shown]"
+            );
+        }
+        page.lines.push('\n');
+        page.end_line = line;
+        line += 1;
+        at = next;
+    }
+    // Lines asked for (up to `endLine`, else to the end) but left out by `limit` or the page budget.
+    if page.end_line < req.end_line.map_or(total, |end| end.min(total)) {
+        page.next_line = Some(page.end_line + 1);
+    }
+    page
+}
+
+/// "utf-8, LF line endings", "utf-8 with BOM, mixed line endings (3 CRLF, 1 LF)", ...
+pub(crate) fn describe(encoding: Encoding, endings: Endings) -> String {
+    let enc = match encoding {
+        Encoding::Utf8 => "utf-8",
+        Encoding::Utf8Bom => "utf-8 with BOM",
+        Encoding::Utf16Le => "utf-16le with BOM",
+        Encoding::Utf16Be => "utf-16be with BOM",
+    };
+    let eol = match endings.style() {
+        "none" => "no line terminator".to_string(),
+        "mixed" => {
+            let parts: Vec<String> = [(endings.crlf, "CRLF"), (endings.lf, "LF"), (endings.cr, "CR")]
+                .iter()
+                .filter(|(n, _)| *n > 0)
+                .map(|(n, name)| format!("{n} {name}"))
+                .collect();
+            format!("mixed line endings ({})", parts.join(", "))
+        }
+        style => format!("{} line endings", style.to_uppercase()),
+    };
+    format!("{enc}, {eol}")
+}
+
+/// "Line 3 is", "Lines 3, 7, 9 and 4 more are": `verb` after one line, `verb_plural` after several.
+fn lines_list(lines: &[usize], verb: &str, verb_plural: &str) -> String {
+    let mut shown: Vec<String> = lines.iter().take(8).map(|l| l.to_string()).collect();
+    if lines.len() > 8 {
+        shown.push(format!("and {} more", lines.len() - 8));
+    }
+    match lines.len() {
+        1 => format!("Line {} {verb}", shown[0]),
+        _ => format!("Lines {} {verb_plural}", shown.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn parses_aliases_and_defaults() {
+        let r = parse_read_request(&json!({"file_path": "a.rs"})).unwrap();
+        assert_eq!(
+            r,
+            ReadRequest {
+                path: "a.rs".into(),
+                start_line: 1,
+                end_line: None,
+                limit: None
+            }
+        );
+        let r = parse_read_request(&json!({"filePath": "a", "offset": "0", "limit": 5, "endLine": 3})).unwrap();
+        assert_eq!((r.start_line, r.end_line, r.limit), (1, Some(3), Some(5)));
+        for bad in [
+            json!("a.rs"),
+            json!({}),
+            json!({"path": ""}),
+            json!({"path": "a", "startLine": -1}),
+            json!({"path": "a", "limit": 0}),
+            json!({"path": "a", "startLine": 5, "endLine": 4}),
+            json!({"path": "a", "endLine": true}),
+        ] {
+            assert_eq!(parse_read_request(&bad).unwrap_err().code, "invalid_input", "{bad}");
+        }
+    }
+
+    fn req(start: usize, end: Option<usize>, limit: Option<usize>) -> ReadRequest {
+        ReadRequest {
+            path: "x".into(),
+            start_line: start,
+            end_line: end,
+            limit,
+        }
+    }
+
+    #[test]
+    fn pages_by_line_terminators_of_every_kind() {
+        let text = b"a\r\nb\rc\nd";
+        let p = page(text, &req(1, None, None), 4);
+        assert_eq!(p.lines, "1\ta\n2\tb\n3\tc\n4\td\n");
+        assert_eq!((p.end_line, p.next_line), (4, None));
+        let p = page(text, &req(2, None, Some(2)), 4);
+        assert_eq!(p.lines, "2\tb\n3\tc\n");
+        assert_eq!((p.end_line, p.next_line), (3, Some(4)));
+        let p = page(text, &req(3, Some(3), None), 4);
+        assert_eq!((p.lines.as_str(), p.next_line), ("3\tc\n", None));
+        // An end past the file is clipped.
+        let p = page(text, &req(4, Some(10), None), 4);
+        assert_eq!((p.lines.as_str(), p.end_line), ("4\td\n", 4));
+    }
+
+    #[test]
+    fn cuts_long_lines_and_marks_invalid_bytes() {
+        let long = "é".repeat(MAX_LINE_CHARS + 5);
+        let mut text = format!("{long}\nok").into_bytes();
+        text.extend_from_slice(b"\xff\n");
+        let p = page(&text, &req(1, None, None), 2);
+        assert_eq!(p.cut, vec![1]);
+        assert!(p.lines.starts_with(&format!("1\t{}", "é".repeat(MAX_LINE_CHARS))));
+        assert!(p.lines.contains("[... line cut here: 5 more characters not shown]\n"));
+        assert!(
+            p.lines.ends_with("2\tok\u{fffd}\n"),
+            "{:?}",
+            &p.lines[p.lines.len() - 20..]
+        );
+        assert_eq!(p.invalid_utf8, vec![2]);
+    }
+
+    #[test]
+    fn page_budget_ends_a_page_early() {
+        let line = "x".repeat(MAX_LINE_CHARS - 10);
+        let text = format!("{line}\n").repeat(300).into_bytes();
+        let p = page(&text, &req(1, None, None), 300);
+        assert!(p.end_line < 300 && p.end_line > 100, "{}", p.end_line);
+        assert!(p.lines.len() <= MAX_PAGE_BYTES);
+        assert_eq!(p.next_line, Some(p.end_line + 1));
+        // Even with an explicit end line, the rest is offered.
+        let p = page(&text, &req(1, Some(300), Some(300)), 300);
+        assert_eq!(p.next_line, Some(p.end_line + 1));
+    }
+}

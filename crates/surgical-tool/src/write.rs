@@ -1,0 +1,676 @@
+//! The `write` tool: create a file, or replace a file's whole content.
+//!
+//! A model writes text with `\n` line breaks and no byte-order mark; the file decides the rest. A new
+//! file gets LF and UTF-8 unless the call says otherwise; an existing file keeps its encoding (BOM,
+//! UTF-16) and its line-ending style unless the call says otherwise, so replacing a CRLF file with
+//! text written by a model leaves a CRLF file. Writes are atomic (see `surgical_fs::write_atomic`
+//! and `surgical_fs::write_new`), and what is reported — hashes, the diff, the patch — is computed
+//! from the bytes before and after.
+
+use std::fmt::Write as _;
+use std::ops::Range;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
+use surgical_core::diff;
+use surgical_core::lines::model_newlines;
+use surgical_fs::{Encoding, Root};
+
+use crate::args::{self, fs_error};
+use crate::edit::sha256_hex;
+use crate::eol::{count_lines, Endings, LineEnding};
+use crate::journal::Journal;
+use crate::read::describe;
+use crate::{Config, ToolError, ToolResult};
+
+/// At most this many lines of the diff go into `text` (the whole diff stays in `diff`).
+const MAX_DIFF_LINES_IN_TEXT: usize = 400;
+
+/// A whole-file change is diffed line by line only if a trial diff finishes within this time: a
+/// line diff costs (lines × differing lines), so rewriting all of a 50,000-line file would take about
+/// a minute. Beyond it, the result has no numbered diff and a patch that replaces every line.
+const DIFF_BUDGET: Duration = Duration::from_millis(300);
+
+/// Changes with at most this many lines (old and new together) are always diffed.
+const ALWAYS_DIFF_LINES: usize = 2000;
+
+/// A parsed `write` call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WriteRequest {
+    /// The path as the model gave it (relative to the root, or absolute).
+    pub path: String,
+    /// The whole new text of the file, with `\n` line breaks (`\r\n` and `\r` count as `\n`).
+    pub content: String,
+    /// The line ending to write `content`'s line breaks with; by default the existing file's (its
+    /// most frequent, if mixed), or LF for a new file.
+    pub line_ending: Option<LineEnding>,
+    /// The encoding to write; by default the existing file's, or UTF-8 without BOM for a new file.
+    pub encoding: Option<Encoding>,
+    /// The file's SHA-256 (hex) as the caller last saw it; the write fails with `stale` if it changed
+    /// (or if the file no longer exists).
+    pub expected_hash: Option<String>,
+    /// Compute everything, write nothing.
+    pub dry_run: bool,
+}
+
+/// A successful write.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WriteSuccess {
+    /// What the model reads: what was written (lines, encoding, line endings, what was kept from
+    /// the file) and, when a file was replaced, the diff.
+    pub text: String,
+    pub path: String,
+    /// True when the file did not exist before (parent directories are created as needed).
+    pub created: bool,
+    /// SHA-256 (hex) of the file's bytes before (null for a new file) and after.
+    pub hash_before: Option<String>,
+    pub hash_after: String,
+    /// `utf-8`, `utf-8-bom`, `utf-16le` or `utf-16be`.
+    pub encoding: &'static str,
+    /// Whether the file starts with a byte-order mark.
+    pub bom: bool,
+    /// The line ending `content`'s line breaks were written with: `lf`, `crlf` or `cr`.
+    pub line_ending: &'static str,
+    /// Lines in the file written.
+    pub total_lines: usize,
+    /// Numbered diff of the old text against the new (`+NN`/`-NN`/` NN`); empty for a new file.
+    pub diff: String,
+    /// Unified diff of the file's bytes (of its text for UTF-16); `git apply` reproduces the new
+    /// file. Empty for a new file.
+    pub patch: String,
+    pub first_changed_line: Option<usize>,
+    /// True when nothing was written (`dryRun`).
+    pub dry_run: bool,
+    /// Whether `surgical undo` (or the `undo` tool) can put back what the file held before (never for
+    /// a new file).
+    pub undo_available: bool,
+}
+
+const CONTENT_KEYS: [&str; 6] = ["content", "contents", "text", "file_text", "fileText", "newText"];
+
+fn invalid(message: impl Into<String>) -> ToolError {
+    ToolError::invalid_input(message)
+}
+
+/// Reads an encoding name as models write it: `utf-8`, `utf8`, `UTF-8-BOM`, `utf-8-sig`,
+/// `utf-16le`, `utf_16_be`, ...
+pub fn parse_encoding(name: &str) -> Option<Encoding> {
+    let key: String = name
+        .chars()
+        .filter(|c| !matches!(c, '-' | '_' | ' '))
+        .flat_map(char::to_lowercase)
+        .collect();
+    match key.as_str() {
+        "utf8" => Some(Encoding::Utf8),
+        "utf8bom" | "utf8sig" | "utf8withbom" => Some(Encoding::Utf8Bom),
+        "utf16le" => Some(Encoding::Utf16Le),
+        "utf16be" => Some(Encoding::Utf16Be),
+        _ => None,
+    }
+}
+
+/// Parses a `write` call: `{"path", "content", "lineEnding"?, "encoding"?, "expectedHash"?,
+/// "dryRun"?}`. Also accepted: the path aliases of `edit`; `contents`, `text` or `file_text` for
+/// `content`; `line_ending`, `expected_hash`, `dry_run`; line endings and encodings in any case.
+pub fn parse_write_request(value: &Value) -> Result<WriteRequest, ToolError> {
+    let obj = args::object(value, "write")?;
+    let path = args::path(obj, "the file to write")?;
+    let content = args::string(obj, &CONTENT_KEYS, "content")?.ok_or_else(|| {
+        invalid(
+            "content is missing: give the whole new text of the file as content (an empty string makes an \
+             empty file). To change part of a file, use the edit tool.",
+        )
+    })?;
+    let line_ending = match args::string(obj, &["lineEnding", "line_ending"], "lineEnding")? {
+        None => None,
+        Some(name) => Some(LineEnding::parse(&name).ok_or_else(|| {
+            invalid(format!(
+                "lineEnding `{}` is not one surgical writes; use lf, crlf or cr, or leave it out to keep the \
+                 file's (LF for a new file)",
+                name.escape_debug()
+            ))
+        })?),
+    };
+    let encoding = match args::string(obj, &["encoding"], "encoding")? {
+        None => None,
+        Some(name) => Some(parse_encoding(&name).ok_or_else(|| {
+            invalid(format!(
+                "encoding `{name}` is not one surgical writes; use utf-8, utf-8-bom, utf-16le or utf-16be, or \
+                 leave it out to keep the file's (utf-8 for a new file)"
+            ))
+        })?),
+    };
+    Ok(WriteRequest {
+        path,
+        content,
+        line_ending,
+        encoding,
+        expected_hash: args::string(obj, &["expectedHash", "expected_hash"], "expectedHash")?,
+        dry_run: args::boolean(obj, &["dryRun", "dry_run"], "dryRun")?,
+    })
+}
+
+/// Runs a parsed `write` call with the default [`Config`] for `root`.
+pub fn run_write(req: &WriteRequest, root: &Path) -> ToolResult {
+    run_write_with(req, &Config::new(root))
+}
+
+/// Runs a parsed `write` call. The path must lead inside the root (`outside_root`). On any error
+/// nothing is written.
+///
+/// Replacing a file works like `edit`: the directory lock is held from the read to the rename, the
+/// old content goes to the undo journal (with `config.undo`), and the write is atomic. A new file is
+/// created without replacing anything that appears at its path meanwhile (see
+/// `surgical_fs::write_new`).
+///
+/// Edge cases: a leading U+FEFF in `content` is dropped (the BOM follows `encoding`, not the text);
+/// a file that cannot be decoded (binary, UTF-32, malformed UTF-16) is not replaced; content with
+/// a NUL character is refused for plain UTF-8, where it would make the file binary to surgical;
+/// content equal to what the file holds writes nothing.
+pub fn run_write_with(req: &WriteRequest, config: &Config) -> ToolResult {
+    match run(req, config) {
+        Ok(s) => ToolResult::Write(Box::new(s)),
+        Err(e) => ToolResult::Error(e),
+    }
+}
+
+/// The file as it was before the write.
+struct Old {
+    info: surgical_fs::FileInfo,
+    hash: String,
+    encoding: Encoding,
+    text: Vec<u8>,
+    endings: Endings,
+}
+
+fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
+    let shown = req.path.as_str();
+    let root = Root::new(&config.root).map_err(|e| fs_error(e, shown, ""))?;
+    let target = match root.open(shown) {
+        Ok(target) => Some(target),
+        Err(e) if e.code() == "file_not_found" => None,
+        Err(e) => return Err(fs_error(e, shown, "")),
+    };
+    // Held from before the read until the new content is in place, as in `edit`.
+    let _lock = match (&target, req.dry_run) {
+        (Some(t), false) => Some(t.lock().map_err(|e| fs_error(e, shown, ""))?),
+        _ => None,
+    };
+    let old = match &target {
+        Some(t) => {
+            let (info, raw) = t.read(config.max_file_size).map_err(|e| fs_error(e, shown, ""))?;
+            Some(old_file(info, raw, req, shown)?)
+        }
+        None => None,
+    };
+    if let (None, Some(expected)) = (&old, &req.expected_hash) {
+        return Err(ToolError {
+            path: Some(shown.to_string()),
+            ..ToolError::new(
+                "stale",
+                format!(
+                    "{shown} does not exist any more, but you gave expectedHash {expected}: it was deleted or moved \
+                     since you read it. Check the path; to create it anew, call write without expectedHash."
+                ),
+            )
+        });
+    }
+
+    let line_ending = req
+        .line_ending
+        .or_else(|| old.as_ref().and_then(|o| o.endings.dominant()))
+        .unwrap_or(LineEnding::Lf);
+    let encoding = req
+        .encoding
+        .or_else(|| old.as_ref().map(|o| o.encoding))
+        .unwrap_or(Encoding::Utf8);
+    let text = with_line_ending(&req.content, line_ending);
+    if encoding == Encoding::Utf8 {
+        if let Some(at) = text.iter().position(|&b| b == 0) {
+            return Err(ToolError {
+                path: Some(shown.to_string()),
+                ..invalid(format!(
+                    "content has a NUL character (U+0000) on line {}; a UTF-8 file holding NUL bytes is binary to \
+                     surgical, so it could not be read or edited afterwards. Remove it, or write with encoding \
+                     utf-8-bom, utf-16le or utf-16be.",
+                    surgical_core::lines::line_of(&text, at)
+                ))
+            });
+        }
+    }
+    let raw = surgical_fs::encode(encoding, &text).map_err(|e| fs_error(e, shown, ""))?;
+    if raw.len() as u64 > config.max_file_size {
+        return Err(ToolError {
+            path: Some(shown.to_string()),
+            ..ToolError::new(
+                "too_large",
+                format!(
+                    "the new content of {shown} is {} bytes, over the limit of {} bytes; nothing was written. \
+                     Write a smaller file.",
+                    raw.len(),
+                    config.max_file_size
+                ),
+            )
+        });
+    }
+    let hash_after = sha256_hex(&[&raw]);
+    let endings = Endings::of(&text);
+    let total_lines = count_lines(&text, endings);
+    let about = describe(encoding, endings);
+
+    let Some(old) = old else {
+        if !req.dry_run {
+            let full = root.resolve(shown).map_err(|e| fs_error(e, shown, ""))?;
+            surgical_fs::write_new(&full, &raw, None).map_err(|e| fs_error(e, shown, ""))?;
+        }
+        let verb = if req.dry_run {
+            "Dry run, nothing written. Would create"
+        } else {
+            "Created"
+        };
+        return Ok(WriteSuccess {
+            text: format!(
+                "{verb} {shown}: {total_lines} {} ({about}).\n",
+                plural(total_lines, "line")
+            ),
+            path: shown.to_string(),
+            created: true,
+            hash_before: None,
+            hash_after,
+            encoding: encoding.name(),
+            bom: encoding.has_bom(),
+            line_ending: line_ending.name(),
+            total_lines,
+            diff: String::new(),
+            patch: String::new(),
+            first_changed_line: None,
+            dry_run: req.dry_run,
+            undo_available: false,
+        });
+    };
+
+    let unchanged = old.encoding == encoding && old.text == text;
+    let mut undo_available = false;
+    if !unchanged && !req.dry_run {
+        // The journal saves the old content before the file is replaced (see `edit`).
+        let journal = config.undo.then(|| Journal::new(&root));
+        let utf16_before = match old.encoding {
+            Encoding::Utf16Le | Encoding::Utf16Be if journal.is_some() => {
+                surgical_fs::encode(old.encoding, &old.text).ok()
+            }
+            _ => None,
+        };
+        let before: Vec<&[u8]> = match &utf16_before {
+            Some(raw) => vec![raw],
+            None => vec![old.encoding.bom(), &old.text],
+        };
+        let entry = journal
+            .as_ref()
+            .and_then(|j| j.begin(&old.info.real_path, &before)?.finish(j, &old.hash, &hash_after));
+        if let Err(e) = surgical_fs::write_atomic(&old.info, &raw) {
+            if let Some(entry) = &entry {
+                entry.discard();
+            }
+            return Err(fs_error(e, shown, ""));
+        }
+        undo_available = entry.is_some();
+    }
+
+    let changes = whole_change(&old.text, &text);
+    let diffable = changes
+        .iter()
+        .all(|(o, n)| cheap_to_diff(&old.text[o.clone()], &text[n.clone()]));
+    let shown_diff = if diffable {
+        diff::numbered_diff(&old.text, &text, &changes)
+    } else {
+        diff::NumberedDiff {
+            text: String::new(),
+            first_changed_line: changes
+                .first()
+                .map(|(o, _)| surgical_core::lines::line_of(&old.text, o.start)),
+        }
+    };
+    // As in `edit`: the patch is of the bytes on disk (BOM included), so `git apply` works on the file
+    // itself; with UTF-16 on either side it is a patch of the text, since patches are UTF-8.
+    let utf8 = |e: Encoding| matches!(e, Encoding::Utf8 | Encoding::Utf8Bom);
+    let (patch_old, patch_new): (Vec<u8>, &[u8]) = if utf8(old.encoding) && utf8(encoding) {
+        let mut old_raw = old.encoding.bom().to_vec();
+        old_raw.extend_from_slice(&old.text);
+        (old_raw, &raw)
+    } else {
+        (old.text.clone(), &text)
+    };
+    let patch = if diffable {
+        diff::unified_patch(&patch_old, patch_new, &whole_change(&patch_old, patch_new), shown)
+    } else {
+        replace_all_patch(&patch_old, patch_new, shown)
+    };
+
+    let mut out = String::new();
+    if unchanged {
+        let _ = writeln!(
+            out,
+            "{shown} already holds exactly this content ({total_lines} {}, {about}); nothing was written.",
+            plural(total_lines, "line")
+        );
+    } else {
+        let old_lines = count_lines(&old.text, old.endings);
+        let lines = plural(old_lines, "line");
+        if req.dry_run {
+            let _ = writeln!(
+                out,
+                "Dry run, nothing written. Would replace the {old_lines} {lines} of {shown} with {total_lines} \
+                 ({about})."
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "Wrote {shown}: replaced its {old_lines} {lines} with {total_lines} ({about})."
+            );
+        }
+        for note in notes(req, &old, encoding, line_ending) {
+            let _ = writeln!(out, "{note}");
+        }
+        out.push('\n');
+        if !diffable {
+            let _ = writeln!(
+                out,
+                "(No diff: nearly every line changed, too many to diff line by line. Read the file to see it.)"
+            );
+        }
+        // A model's context is finite: a huge diff is cut in `text` and stays whole in `diff`.
+        let total = shown_diff.text.lines().count();
+        for line in shown_diff.text.lines().take(MAX_DIFF_LINES_IN_TEXT) {
+            out.push_str(line);
+            out.push('\n');
+        }
+        if total > MAX_DIFF_LINES_IN_TEXT {
+            let _ = writeln!(
+                out,
+                "... ({} more diff lines not shown here; the full diff is in `diff`)",
+                total - MAX_DIFF_LINES_IN_TEXT
+            );
+        }
+    }
+
+    Ok(WriteSuccess {
+        text: out,
+        path: shown.to_string(),
+        created: false,
+        hash_before: Some(old.hash),
+        hash_after,
+        encoding: encoding.name(),
+        bom: encoding.has_bom(),
+        line_ending: line_ending.name(),
+        total_lines,
+        diff: shown_diff.text,
+        patch,
+        first_changed_line: shown_diff.first_changed_line,
+        dry_run: req.dry_run,
+        undo_available,
+    })
+}
+
+/// Hashes, checks `expectedHash` and decodes the existing file.
+fn old_file(info: surgical_fs::FileInfo, raw: Vec<u8>, req: &WriteRequest, shown: &str) -> Result<Old, ToolError> {
+    let hash = sha256_hex(&[&raw]);
+    if let Some(expected) = &req.expected_hash {
+        if !expected.eq_ignore_ascii_case(&hash) {
+            return Err(ToolError {
+                path: Some(shown.to_string()),
+                ..ToolError::new(
+                    "stale",
+                    format!(
+                        "{shown} changed since you read it (its hash is now {hash}, you expected {expected}); nothing \
+                         was written. Read it again and decide whether to overwrite what it holds now."
+                    ),
+                )
+            });
+        }
+    }
+    let decoded = surgical_fs::decode(raw).map_err(|e| {
+        let mut err = fs_error(e, shown, "");
+        err.message.push_str(
+            ". write does not replace a file it cannot show a diff of; if you mean to replace it, delete or rename \
+             it first.",
+        );
+        err
+    })?;
+    let endings = Endings::of(&decoded.text);
+    Ok(Old {
+        info,
+        hash,
+        encoding: decoded.encoding,
+        text: decoded.text,
+        endings,
+    })
+}
+
+/// What was kept from the file, what was changed on request, and what the model should know.
+fn notes(req: &WriteRequest, old: &Old, encoding: Encoding, line_ending: LineEnding) -> Vec<String> {
+    let mut notes = Vec::new();
+    let upper = line_ending.name().to_uppercase();
+    match (req.line_ending, old.endings.style()) {
+        (Some(_), style) if style != line_ending.name() && style != "none" => notes.push(format!(
+            "Line endings: {upper} as you asked (the file had {}).",
+            if style == "mixed" {
+                "mixed ones".to_string()
+            } else {
+                style.to_uppercase()
+            }
+        )),
+        (None, "mixed") => notes.push(format!(
+            "Line endings: the file had mixed ones ({} CRLF, {} LF, {} CR); all lines now end in {upper}, its most \
+             frequent. Pass lineEnding to choose another.",
+            old.endings.crlf, old.endings.lf, old.endings.cr
+        )),
+        (None, style) if style != "none" => notes.push(format!("Line endings: {upper}, kept from the file.")),
+        _ => {}
+    }
+    if encoding != old.encoding {
+        notes.push(format!(
+            "Encoding: {} as you asked (the file was {}).",
+            encoding.name(),
+            old.encoding.name()
+        ));
+    } else if encoding != Encoding::Utf8 {
+        notes.push(format!("Encoding: {}, kept from the file.", encoding.name()));
+    }
+    if std::str::from_utf8(&old.text).is_err() {
+        notes.push(
+            "The file held bytes that were not valid UTF-8 (a legacy 8-bit encoding?); what was written is UTF-8."
+                .to_string(),
+        );
+    }
+    notes
+}
+
+/// `content` with a leading U+FEFF dropped and every line break written as `ending`.
+fn with_line_ending(content: &str, ending: LineEnding) -> Vec<u8> {
+    let content = content.strip_prefix('\u{feff}').unwrap_or(content);
+    let content = model_newlines(content);
+    if ending == LineEnding::Lf {
+        return content.into_owned().into_bytes();
+    }
+    let mut out = Vec::with_capacity(content.len() + content.len() / 16);
+    for (k, piece) in content.split('\n').enumerate() {
+        if k > 0 {
+            out.extend_from_slice(ending.bytes());
+        }
+        out.extend_from_slice(piece.as_bytes());
+    }
+    out
+}
+
+/// The one replaced range of a whole-file change, the common start and end left out, so that the
+/// diff works on what changed only; empty when nothing changed. Neither end splits a CRLF in
+/// either text.
+fn whole_change(old: &[u8], new: &[u8]) -> Vec<(Range<usize>, Range<usize>)> {
+    if old == new {
+        return Vec::new();
+    }
+    let mut prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    if prefix > 0 && old[prefix - 1] == b'\r' && (old.get(prefix) == Some(&b'\n') || new.get(prefix) == Some(&b'\n')) {
+        prefix -= 1;
+    }
+    let room = old.len().min(new.len()) - prefix;
+    let mut suffix = old
+        .iter()
+        .rev()
+        .zip(new.iter().rev())
+        .take(room)
+        .take_while(|(a, b)| a == b)
+        .count();
+    if suffix > 0 {
+        let (o, n) = (old.len() - suffix, new.len() - suffix);
+        if old[o] == b'\n' && ((o > prefix && old[o - 1] == b'\r') || (n > prefix && new[n - 1] == b'\r')) {
+            suffix -= 1;
+        }
+    }
+    vec![(prefix..old.len() - suffix, prefix..new.len() - suffix)]
+}
+
+/// Whether a line diff of `old` against `new` (the changed part of a whole-file change) is quick: a
+/// trial diff with a deadline, when the change is large.
+fn cheap_to_diff(old: &[u8], new: &[u8]) -> bool {
+    let lines = |t: &[u8]| -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        while at < t.len() {
+            let end = surgical_core::lines::next_terminator(t, at).map_or(t.len(), |r| r.end);
+            out.push((at, end));
+            at = end;
+        }
+        out
+    };
+    let (a, b) = (lines(old), lines(new));
+    if a.len() + b.len() <= ALWAYS_DIFF_LINES {
+        return true;
+    }
+    let a: Vec<&[u8]> = a.iter().map(|&(s, e)| &old[s..e]).collect();
+    let b: Vec<&[u8]> = b.iter().map(|&(s, e)| &new[s..e]).collect();
+    let start = Instant::now();
+    let _ = similar::capture_diff_slices_deadline(similar::Algorithm::Myers, &a, &b, Some(start + DIFF_BUDGET));
+    start.elapsed() < DIFF_BUDGET
+}
+
+/// A unified diff that deletes every line of `old` and adds every line of `new` (lines end at `\n`,
+/// as in `diff::unified_patch`): what `git apply` needs when a line diff is too costly.
+fn replace_all_patch(old: &[u8], new: &[u8], path: &str) -> String {
+    let split = |t: &[u8]| -> Vec<String> {
+        t.split_inclusive(|&b| b == b'\n')
+            .map(|l| String::from_utf8_lossy(l).into_owned())
+            .collect()
+    };
+    let (a, b) = (split(old), split(new));
+    let range = |n: usize| match n {
+        0 => "0,0".to_string(),
+        1 => "1".to_string(),
+        n => format!("1,{n}"),
+    };
+    let mut out = format!(
+        "--- a/{path}\n+++ b/{path}\n@@ -{} +{} @@\n",
+        range(a.len()),
+        range(b.len())
+    );
+    for (sign, lines) in [('-', &a), ('+', &b)] {
+        for line in lines.iter() {
+            out.push(sign);
+            out.push_str(line);
+            if !line.ends_with('\n') {
+                out.push_str("\n\\ No newline at end of file\n");
+            }
+        }
+    }
+    out
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        word.to_string()
+    } else {
+        format!("{word}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn parses_aliases() {
+        let r = parse_write_request(&json!({"file_path": "a", "file_text": "x\n", "lineEnding": "CRLF",
+            "encoding": "UTF-16LE", "dry_run": "true"}))
+        .unwrap();
+        assert_eq!(r.content, "x\n");
+        assert_eq!(r.line_ending, Some(LineEnding::Crlf));
+        assert_eq!(r.encoding, Some(Encoding::Utf16Le));
+        assert!(r.dry_run);
+        for bad in [
+            json!({"path": "a"}),
+            json!({"content": "x"}),
+            json!({"path": "a", "content": 3}),
+            json!({"path": "a", "content": "x", "lineEnding": "native"}),
+            json!({"path": "a", "content": "x", "encoding": "latin-1"}),
+            json!({"path": "a", "content": "x", "encoding": "utf-16"}),
+        ] {
+            assert_eq!(parse_write_request(&bad).unwrap_err().code, "invalid_input", "{bad}");
+        }
+        assert_eq!(parse_encoding("utf-8-sig"), Some(Encoding::Utf8Bom));
+        assert_eq!(parse_encoding("UTF8"), Some(Encoding::Utf8));
+        assert_eq!(parse_encoding("utf_16_be"), Some(Encoding::Utf16Be));
+    }
+
+    #[test]
+    fn line_endings_applied() {
+        assert_eq!(with_line_ending("a\nb\r\nc\rd", LineEnding::Crlf), b"a\r\nb\r\nc\r\nd");
+        assert_eq!(with_line_ending("\u{feff}a\n", LineEnding::Cr), b"a\r");
+        assert_eq!(with_line_ending("a\r\n", LineEnding::Lf), b"a\n");
+        assert_eq!(with_line_ending("", LineEnding::Crlf), b"");
+    }
+
+    #[test]
+    fn huge_rewrites_skip_the_line_diff() {
+        let old: String = (0..30_000).map(|n| format!("old {n}\n")).collect();
+        let new: String = (0..30_000).map(|n| format!("new {n}\n")).collect();
+        let start = Instant::now();
+        assert!(!cheap_to_diff(old.as_bytes(), new.as_bytes()));
+        assert!(start.elapsed() < DIFF_BUDGET * 4, "{:?}", start.elapsed());
+        // Far apart changes in a long file are cheap: few lines differ.
+        let mut edited = old.clone();
+        edited.replace_range(0..5, "OLD 0");
+        edited.push_str("tail\n");
+        assert!(cheap_to_diff(old.as_bytes(), edited.as_bytes()));
+        assert!(cheap_to_diff(b"a\nb\n", b"c\n"));
+    }
+
+    #[test]
+    fn replace_all_patch_shape() {
+        assert_eq!(
+            replace_all_patch(b"a\nb", b"c\n", "f"),
+            "--- a/f\n+++ b/f\n@@ -1,2 +1 @@\n-a\n-b\n\\ No newline at end of file\n+c\n"
+        );
+        assert_eq!(
+            replace_all_patch(b"", b"x\n", "f"),
+            "--- a/f\n+++ b/f\n@@ -0,0 +1 @@\n+x\n"
+        );
+    }
+
+    #[test]
+    fn whole_change_trims_and_keeps_crlf_whole() {
+        assert!(whole_change(b"same", b"same").is_empty());
+        assert_eq!(whole_change(b"abcXdef", b"abcYYdef"), vec![(3..4, 3..5)]);
+        // "a\r" + "\n" vs "a\r" + "x\n": the prefix may not end between CR and LF.
+        assert_eq!(whole_change(b"a\r\nb", b"a\rx\nb"), vec![(1..3, 1..4)]);
+        // Suffix may not start with the LF of a CRLF.
+        assert_eq!(whole_change(b"x\r\n", b"y\r\n"), vec![(0..1, 0..1)]);
+        assert_eq!(whole_change(b"a\n", b"a\r\n"), vec![(1..2, 1..3)]);
+        assert_eq!(whole_change(b"", b"new"), vec![(0..0, 0..3)]);
+        assert_eq!(whole_change(b"aa", b"a"), vec![(1..2, 1..1)]);
+    }
+}

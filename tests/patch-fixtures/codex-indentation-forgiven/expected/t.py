@@ -1,0 +1,5 @@
+def f():
+	if x:
+		log()
+		return 1
+	return 2

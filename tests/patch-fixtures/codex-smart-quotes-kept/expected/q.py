@@ -1,0 +1,2 @@
+msg = “hello, world”  
+other = 1

@@ -1,0 +1,2 @@
+msg = “hello”  
+other = 1

@@ -1,0 +1,3 @@
+import os
+def f():
+    return 2

@@ -1,0 +1,2 @@
+def b() -> int:
+    return 2
