@@ -362,18 +362,34 @@ pub fn whole_change(old: &[u8], new: &[u8]) -> Vec<(Range<usize>, Range<usize>)>
     if old == new {
         return Vec::new();
     }
-    let (pre, post) = crate::align::common_affixes(old, new);
-    // Never split a CRLF or a UTF-8 sequence between the change and the text around it.
-    let pre = back_to_boundary(old, pre);
-    let post = post.min(old.len() - pre).min(new.len() - pre);
-    vec![(pre..old.len() - post, pre..new.len() - post)]
-}
-
-fn back_to_boundary(t: &[u8], mut at: usize) -> usize {
-    while at > 0 && (t.get(at).is_some_and(|b| (b & 0xC0) == 0x80) || t[at - 1] == b'\r') {
-        at -= 1;
+    let continuation = |b: Option<&u8>| b.is_some_and(|b| (b & 0xC0) == 0x80);
+    let (mut prefix, _) = crate::align::common_affixes(old, new);
+    // The prefix never ends inside a UTF-8 sequence or between the CR and LF of a CRLF.
+    while prefix > 0
+        && (continuation(old.get(prefix))
+            || continuation(new.get(prefix))
+            || old[prefix - 1] == b'\r' && (old.get(prefix) == Some(&b'\n') || new.get(prefix) == Some(&b'\n')))
+    {
+        prefix -= 1;
     }
-    at
+    let room = old.len().min(new.len()) - prefix;
+    let mut suffix = old
+        .iter()
+        .rev()
+        .zip(new.iter().rev())
+        .take(room)
+        .take_while(|(a, b)| a == b)
+        .count();
+    // Nor does the suffix start inside one.
+    while suffix > 0 {
+        let (o, n) = (old.len() - suffix, new.len() - suffix);
+        let splits_crlf = old[o] == b'\n' && (o > prefix && old[o - 1] == b'\r' || n > prefix && new[n - 1] == b'\r');
+        if !continuation(old.get(o)) && !splits_crlf {
+            break;
+        }
+        suffix -= 1;
+    }
+    vec![(prefix..old.len() - suffix, prefix..new.len() - suffix)]
 }
 
 /// A standard unified diff (`--- a/PATH`, `+++ b/PATH`, `@@` hunks) of `old` → `new`.
@@ -567,6 +583,23 @@ mod tests {
         let new = b"a\r\nb\n";
         let d = numbered_diff(old, new, &changes_of(old, new));
         assert!(d.text.contains("-2 b␍␊") && d.text.contains("+2 b␊"), "{}", d.text);
+    }
+
+    #[test]
+    fn whole_change_trims_and_keeps_crlf_and_utf8_whole() {
+        assert!(whole_change(b"same", b"same").is_empty());
+        assert_eq!(whole_change(b"abcXdef", b"abcYYdef"), vec![(3..4, 3..5)]);
+        // The prefix may not end between CR and LF, nor the suffix start there.
+        assert_eq!(whole_change(b"a\r\nb", b"a\rx\nb"), vec![(1..3, 1..4)]);
+        assert_eq!(whole_change(b"x\r\n", b"y\r\n"), vec![(0..1, 0..1)]);
+        assert_eq!(whole_change(b"a\n", b"a\r\n"), vec![(1..2, 1..3)]);
+        assert_eq!(whole_change(b"", b"new"), vec![(0..0, 0..3)]);
+        assert_eq!(whole_change(b"aa", b"a"), vec![(1..2, 1..1)]);
+        // \u{e9} and \u{e8} share their first byte: the change covers the whole character.
+        assert_eq!(
+            whole_change("x\u{e9}y".as_bytes(), "x\u{e8}y".as_bytes()),
+            vec![(1..3, 1..3)]
+        );
     }
 
     #[test]

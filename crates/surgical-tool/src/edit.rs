@@ -44,14 +44,7 @@ pub fn sha256_hex(parts: &[&[u8]]) -> String {
 }
 
 pub(crate) fn fs_error(e: FsError, shown: &str) -> ToolError {
-    let mut message = e.to_string();
-    if e.code() == "file_not_found" {
-        message.push_str(" To create a new file, use the write tool.");
-    }
-    ToolError {
-        path: Some(shown.to_string()),
-        ..ToolError::new(e.code(), message)
-    }
+    crate::args::fs_error(e, shown, "To create a new file, use the write tool.")
 }
 
 fn edit_error(e: EditError, shown: &str) -> ToolError {

@@ -3,6 +3,7 @@
 use serde_json::{Map, Value};
 use surgical_core::{Edit, Strategy};
 
+use crate::args::{boolean, kind, object, path, string};
 use crate::ToolError;
 
 /// A parsed `edit` tool call.
@@ -19,47 +20,12 @@ pub struct EditRequest {
     pub expected_hash: Option<String>,
 }
 
-const PATH_KEYS: [&str; 4] = ["path", "file_path", "filePath", "file"];
 const OLD_KEYS: [&str; 6] = ["oldText", "old_text", "old_string", "oldString", "old_str", "old"];
 const NEW_KEYS: [&str; 6] = ["newText", "new_text", "new_string", "newString", "new_str", "new"];
 const ALL_KEYS: [&str; 2] = ["replaceAll", "replace_all"];
 
 fn invalid(message: impl Into<String>) -> ToolError {
     ToolError::invalid_input(message)
-}
-
-/// The first of `keys` present in `obj`, with the key used.
-fn pick<'a>(obj: &'a Map<String, Value>, keys: &[&'static str]) -> Option<(&'static str, &'a Value)> {
-    keys.iter().find_map(|k| obj.get(*k).map(|v| (*k, v)))
-}
-
-fn string(obj: &Map<String, Value>, keys: &[&'static str], what: &str) -> Result<Option<String>, ToolError> {
-    match pick(obj, keys) {
-        None | Some((_, Value::Null)) => Ok(None),
-        Some((_, Value::String(s))) => Ok(Some(s.clone())),
-        Some((k, v)) => Err(invalid(format!("{what}: `{k}` must be a string, not {}", kind(v)))),
-    }
-}
-
-fn boolean(obj: &Map<String, Value>, keys: &[&'static str], what: &str) -> Result<bool, ToolError> {
-    match pick(obj, keys) {
-        None | Some((_, Value::Null)) => Ok(false),
-        Some((_, Value::Bool(b))) => Ok(*b),
-        // Models sometimes quote booleans.
-        Some((_, Value::String(s))) if s == "true" || s == "false" => Ok(s == "true"),
-        Some((k, v)) => Err(invalid(format!("{what}: `{k}` must be true or false, not {}", kind(v)))),
-    }
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 fn one_edit(obj: &Map<String, Value>, what: &str) -> Result<Option<Edit>, ToolError> {
@@ -78,28 +44,15 @@ fn one_edit(obj: &Map<String, Value>, what: &str) -> Result<Option<Edit>, ToolEr
 
 /// Parses a call that names only a file (`undo`): `{"path": ...}` or an alias.
 pub fn parse_path_request(value: &Value, tool: &str) -> Result<String, ToolError> {
-    let obj = value
-        .as_object()
-        .ok_or_else(|| invalid(format!("the {tool} call must be a JSON object, not {}", kind(value))))?;
-    string(obj, &PATH_KEYS, "path")?
-        .filter(|p| !p.is_empty())
-        .ok_or_else(|| {
-            invalid(format!(
-                "path is missing: give the path of the file to {tool} (\"path\": \"src/main.rs\")."
-            ))
-        })
+    path(object(value, tool)?, &format!("the file to {tool}"))
 }
 
 /// Parses an `edit` call: `{"path", "edits": [{"oldText", "newText", "replaceAll"?}]}`, or a single
 /// top-level `oldText`/`newText`; `edits` may be a JSON string; aliases `file_path`,
 /// `old_string`/`new_string`, `oldString`/`newString` are accepted; unknown keys are ignored.
 pub fn parse_edit_request(value: &Value) -> Result<EditRequest, ToolError> {
-    let obj = value
-        .as_object()
-        .ok_or_else(|| invalid(format!("the edit call must be a JSON object, not {}", kind(value))))?;
-    let path = string(obj, &PATH_KEYS, "path")?
-        .filter(|p| !p.is_empty())
-        .ok_or_else(|| invalid("path is missing: give the path of the file to edit (\"path\": \"src/main.rs\")."))?;
+    let obj = object(value, "edit")?;
+    let path = path(obj, "the file to edit")?;
 
     let mut edits = Vec::new();
     let parsed_string;

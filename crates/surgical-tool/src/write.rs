@@ -8,7 +8,7 @@
 //! from the bytes before and after.
 
 use std::fmt::Write as _;
-use std::ops::Range;
+
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -320,7 +320,7 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
         undo_available = entry.is_some();
     }
 
-    let changes = whole_change(&old.text, &text);
+    let changes = diff::whole_change(&old.text, &text);
     let diffable = changes
         .iter()
         .all(|(o, n)| cheap_to_diff(&old.text[o.clone()], &text[n.clone()]));
@@ -345,7 +345,7 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
         (old.text.clone(), &text)
     };
     let patch = if diffable {
-        diff::unified_patch(&patch_old, patch_new, &whole_change(&patch_old, patch_new), shown)
+        diff::unified_patch(&patch_old, patch_new, &diff::whole_change(&patch_old, patch_new), shown)
     } else {
         replace_all_patch(&patch_old, patch_new, shown)
     };
@@ -506,34 +506,6 @@ fn with_line_ending(content: &str, ending: LineEnding) -> Vec<u8> {
     out
 }
 
-/// The one replaced range of a whole-file change, the common start and end left out, so that the
-/// diff works on what changed only; empty when nothing changed. Neither end splits a CRLF in
-/// either text.
-fn whole_change(old: &[u8], new: &[u8]) -> Vec<(Range<usize>, Range<usize>)> {
-    if old == new {
-        return Vec::new();
-    }
-    let mut prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-    if prefix > 0 && old[prefix - 1] == b'\r' && (old.get(prefix) == Some(&b'\n') || new.get(prefix) == Some(&b'\n')) {
-        prefix -= 1;
-    }
-    let room = old.len().min(new.len()) - prefix;
-    let mut suffix = old
-        .iter()
-        .rev()
-        .zip(new.iter().rev())
-        .take(room)
-        .take_while(|(a, b)| a == b)
-        .count();
-    if suffix > 0 {
-        let (o, n) = (old.len() - suffix, new.len() - suffix);
-        if old[o] == b'\n' && ((o > prefix && old[o - 1] == b'\r') || (n > prefix && new[n - 1] == b'\r')) {
-            suffix -= 1;
-        }
-    }
-    vec![(prefix..old.len() - suffix, prefix..new.len() - suffix)]
-}
-
 /// Whether a line diff of `old` against `new` (the changed part of a whole-file change) is quick: a
 /// trial diff with a deadline, when the change is large.
 fn cheap_to_diff(old: &[u8], new: &[u8]) -> bool {
@@ -659,18 +631,5 @@ mod tests {
             replace_all_patch(b"", b"x\n", "f"),
             "--- a/f\n+++ b/f\n@@ -0,0 +1 @@\n+x\n"
         );
-    }
-
-    #[test]
-    fn whole_change_trims_and_keeps_crlf_whole() {
-        assert!(whole_change(b"same", b"same").is_empty());
-        assert_eq!(whole_change(b"abcXdef", b"abcYYdef"), vec![(3..4, 3..5)]);
-        // "a\r" + "\n" vs "a\r" + "x\n": the prefix may not end between CR and LF.
-        assert_eq!(whole_change(b"a\r\nb", b"a\rx\nb"), vec![(1..3, 1..4)]);
-        // Suffix may not start with the LF of a CRLF.
-        assert_eq!(whole_change(b"x\r\n", b"y\r\n"), vec![(0..1, 0..1)]);
-        assert_eq!(whole_change(b"a\n", b"a\r\n"), vec![(1..2, 1..3)]);
-        assert_eq!(whole_change(b"", b"new"), vec![(0..0, 0..3)]);
-        assert_eq!(whole_change(b"aa", b"a"), vec![(1..2, 1..1)]);
     }
 }
