@@ -1,6 +1,6 @@
 //! `surgical demo`: the seed bug report's scenario, replayed on a sample file.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -40,7 +40,7 @@ pub(crate) fn run(dir: Option<PathBuf>) -> ExitCode {
             }
         },
     };
-    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let color = crate::use_color();
     let mut out = std::io::stdout().lock();
     let path = dir.join("bar.ts");
     if let Err(e) = std::fs::write(&path, SAMPLE) {

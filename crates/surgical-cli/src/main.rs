@@ -337,51 +337,12 @@ fn run_edit(args: EditArgs) -> ExitCode {
         request["maxStrategy"] = Value::String(tier.clone());
     }
     let result = surgical_tool::call_with("edit", &request, &args.limits.config(&root));
-    if args.json {
-        println!("{}", result.to_json());
-        return exit_for(&result);
-    }
-    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    match &result {
-        ToolResult::Edit(s) => {
-            let mut out = std::io::stdout().lock();
-            let (summary, _) = s.text.split_once("\n\n").unwrap_or((&s.text, ""));
-            let _ = writeln!(out, "{}\n", paint(summary, "1", color));
-            let _ = write!(out, "{}", colored_diff(&s.diff, color));
-        }
-        ToolResult::Read(_) | ToolResult::Write(_) | ToolResult::Patch(_) => print!("{}", result.text()),
-        ToolResult::Error(e) => {
-            eprintln!(
-                "{} {}",
-                paint(&format!("error ({}):", e.code), "1;31", color),
-                e.message
-            );
-        }
-    }
-    exit_for(&result)
+    show(&result, args.json)
 }
 
 fn run_undo(args: UndoArgs) -> ExitCode {
     let result = surgical_tool::call("undo", &json!({"path": args.file}), &args.root);
-    if args.json {
-        println!("{}", result.to_json());
-        return exit_for(&result);
-    }
-    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    match &result {
-        ToolResult::Edit(s) => {
-            let (summary, _) = s.text.split_once("\n\n").unwrap_or((&s.text, ""));
-            println!("{}\n", paint(summary, "1", color));
-            print!("{}", colored_diff(&s.diff, color));
-        }
-        ToolResult::Read(_) | ToolResult::Write(_) | ToolResult::Patch(_) => print!("{}", result.text()),
-        ToolResult::Error(e) => eprintln!(
-            "{} {}",
-            paint(&format!("error ({}):", e.code), "1;31", color),
-            e.message
-        ),
-    }
-    exit_for(&result)
+    show(&result, args.json)
 }
 
 fn run_apply(args: ApplyArgs) -> ExitCode {
@@ -411,41 +372,54 @@ fn run_apply(args: ApplyArgs) -> ExitCode {
         }
     }
     let result = surgical_tool::call_with("apply_patch", &request, &args.limits.config(&args.root));
-    if args.json {
+    show(&result, args.json)
+}
+
+/// Colors on a terminal, unless NO_COLOR is set.
+pub(crate) fn use_color() -> bool {
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// Prints a result for a person (the summary and colored diffs; errors on stderr), or the JSON
+/// result object with `--json`, and returns the exit status.
+fn show(result: &ToolResult, json: bool) -> ExitCode {
+    if json {
         println!("{}", result.to_json());
-        return exit_for(&result);
+        return exit_for(result);
     }
-    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    match &result {
+    let color = use_color();
+    let mut out = std::io::stdout().lock();
+    match result {
+        ToolResult::Edit(s) => {
+            let (summary, _) = s.text.split_once("\n\n").unwrap_or((&s.text, ""));
+            let _ = writeln!(out, "{}\n", paint(summary, "1", color));
+            let _ = write!(out, "{}", colored_diff(&s.diff, color));
+        }
         ToolResult::Patch(s) => {
-            let mut out = std::io::stdout().lock();
             let (summary, _) = s.text.split_once("\n\n").unwrap_or((&s.text, ""));
             let _ = writeln!(out, "{}", paint(summary.trim_end(), "1", color));
-            for file in s
+            let shown = s
                 .files
                 .iter()
-                .filter(|f| !f.diff.is_empty() && f.action != "add" && f.action != "delete")
-            {
-                let _ = writeln!(
-                    out,
-                    "\n{}",
-                    paint(
-                        &format!("--- {}", file.moved_to.as_ref().unwrap_or(&file.path)),
-                        "1",
-                        color
-                    )
-                );
+                .filter(|f| !f.diff.is_empty() && f.action != "add" && f.action != "delete");
+            for file in shown {
+                let name = format!("--- {}", file.moved_to.as_ref().unwrap_or(&file.path));
+                let _ = writeln!(out, "\n{}", paint(&name, "1", color));
                 let _ = write!(out, "{}", colored_diff(&file.diff, color));
             }
         }
-        ToolResult::Error(e) => eprintln!(
-            "{} {}",
-            paint(&format!("error ({}):", e.code), "1;31", color),
-            e.message
-        ),
-        _ => print!("{}", result.text()),
+        ToolResult::Error(e) => {
+            eprintln!(
+                "{} {}",
+                paint(&format!("error ({}):", e.code), "1;31", color),
+                e.message
+            );
+        }
+        _ => {
+            let _ = write!(out, "{}", result.text());
+        }
     }
-    exit_for(&result)
+    exit_for(result)
 }
 
 fn paint(text: &str, code: &str, color: bool) -> String {
