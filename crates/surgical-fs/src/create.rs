@@ -1,32 +1,20 @@
 //! Creating a file that does not exist yet: the counterpart of [`write_atomic`](crate::write_atomic)
 //! for a path with nothing to replace.
 
-use std::ffi::OsString;
-use std::fs::{self, File, Permissions};
-use std::io::{self, Read, Write};
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::os::unix::fs::PermissionsExt;
+use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::FsError;
+use crate::error::write_error;
+use crate::file::{create_new_at, open_dir, sync_path};
+use crate::{FsError, Root};
 
 /// The mode a new file gets unless told otherwise: read and write for everyone, less the process's
 /// umask, as `touch` or an editor would create it.
 pub const DEFAULT_NEW_FILE_MODE: u32 = 0o666;
 
-/// File names longer than this many bytes are shortened in the temporary file's name, as
-/// [`write_atomic`](crate::write_atomic) does.
-const MAX_TEMP_NAME_STEM: usize = 200;
-
 const OP_CREATE_DIRS: &str = "create the parent directories of";
-const OP_CREATE_TEMP: &str = "create a temporary file next to";
-const OP_WRITE_TEMP: &str = "write the temporary file for";
-const OP_SYNC_TEMP: &str = "sync the temporary file for";
-const OP_PLACE: &str = "create";
-const OP_SYNC_DIR: &str = "sync the directory of";
-const OP_VERIFY: &str = "verify";
+const OP_OPEN_DIR: &str = "open the directory of";
 
 /// Creates the file `path` holding `bytes`, atomically, creating missing parent directories.
 ///
@@ -54,51 +42,38 @@ const OP_VERIFY: &str = "verify";
 /// [`FsError::Io`] otherwise, its message saying which step failed. The error for an existing
 /// path says so and has an [`io::ErrorKind::AlreadyExists`] source. Errors name `path`.
 pub fn write_new(path: &Path, bytes: &[u8], mode: Option<u32>) -> Result<(), FsError> {
-    let name = path.file_name().ok_or_else(|| {
-        io_error(
-            path,
-            OP_PLACE,
-            io::Error::new(io::ErrorKind::InvalidInput, "the path does not end in a file name"),
-        )
-    })?;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
+    create(path, bytes, mode, None)
+}
+
+/// [`write_new`], and with `root`, the directory the file is created in is checked, from its open
+/// descriptor, to be inside the root; the file is created relative to that descriptor, so a
+/// directory swapped for a link meanwhile cannot redirect it.
+pub(crate) fn create(path: &Path, bytes: &[u8], mode: Option<u32>, root: Option<&Root>) -> Result<(), FsError> {
+    let (Some(name), Some(dir)) = (path.file_name(), path.parent()) else {
+        return Err(FsError::Io {
+            path: Some(path.to_path_buf()),
+            op: "create",
+            source: io::Error::new(io::ErrorKind::InvalidInput, "the path does not end in a file name"),
+        });
     };
-    let created_dirs = create_parents(&dir).map_err(|e| write_error(path, OP_CREATE_DIRS, e))?;
-
-    // Dropping `tmp` on any early return removes the temporary file.
-    let mut tmp = create_temp(&dir, name.as_bytes(), mode.unwrap_or(DEFAULT_NEW_FILE_MODE) & 0o7777)
-        .map_err(|e| write_error(path, OP_CREATE_TEMP, e))?;
-    tmp.as_file_mut()
-        .write_all(bytes)
-        .map_err(|e| write_error(path, OP_WRITE_TEMP, e))?;
-    tmp.as_file()
-        .sync_all()
-        .map_err(|e| write_error(path, OP_SYNC_TEMP, e))?;
-    tmp.persist_noclobber(path).map_err(|e| {
-        if e.error.kind() == io::ErrorKind::AlreadyExists {
-            io_error(
-                path,
-                OP_PLACE,
-                io::Error::new(
-                    io::ErrorKind::AlreadyExists,
-                    "something already exists at this path (another process may have just created it, or it is \
-                     a symbolic link to a missing file); nothing was written",
-                ),
-            )
-        } else {
-            write_error(path, OP_PLACE, e.error)
-        }
-    })?;
-
-    sync_dir(&dir).map_err(|e| io_error(path, OP_SYNC_DIR, e))?;
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let created_dirs = create_parents(dir).map_err(|e| write_error(path, OP_CREATE_DIRS, e))?;
+    let dir_fd = open_dir(dir).map_err(|e| write_error(path, OP_OPEN_DIR, e))?;
+    if let Some(root) = root {
+        root.check_open_dir(&dir_fd, path)?;
+    }
+    create_new_at(&dir_fd, name, path, bytes, mode.unwrap_or(DEFAULT_NEW_FILE_MODE))?;
+    // The new directories' own entries must be durable too.
     for created in &created_dirs {
         if let Some(parent) = created.parent().filter(|p| !p.as_os_str().is_empty()) {
-            sync_dir(parent).map_err(|e| io_error(path, OP_SYNC_DIR, e))?;
+            sync_path(parent);
         }
     }
-    verify(path, bytes)
+    Ok(())
 }
 
 /// Creates `dir` and its missing ancestors; returns the directories created, outermost first.
@@ -125,95 +100,6 @@ fn create_parents(dir: &Path) -> io::Result<Vec<PathBuf>> {
         fs::create_dir_all(dir)?;
     }
     Ok(missing)
-}
-
-/// Creates the temporary file `.<name>.surgical-<pid>-<16 hex digits>.tmp` in `dir`: the naming
-/// `write_atomic` uses, so a temporary file left by a killed process is cleaned up the same way.
-fn create_temp(dir: &Path, name: &[u8], mode: u32) -> io::Result<tempfile::NamedTempFile> {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let name = &name[..name.len().min(MAX_TEMP_NAME_STEM)];
-    let mut last = None;
-    for _ in 0..16 {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        let random = nanos
-            ^ COUNTER
-                .fetch_add(1, Ordering::Relaxed)
-                .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let mut prefix = Vec::with_capacity(name.len() + 48);
-        prefix.push(b'.');
-        prefix.extend_from_slice(name);
-        prefix.extend_from_slice(format!(".surgical-{}-{random:016x}", std::process::id()).as_bytes());
-        let result = tempfile::Builder::new()
-            .prefix(&OsString::from_vec(prefix))
-            .suffix(".tmp")
-            .rand_bytes(0)
-            .permissions(Permissions::from_mode(mode))
-            .tempfile_in(dir);
-        match result {
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
-            other => return other,
-        }
-    }
-    Err(last.unwrap_or_else(|| io::Error::other("could not pick a temporary name")))
-}
-
-fn sync_dir(dir: &Path) -> io::Result<()> {
-    match File::open(dir)?.sync_all() {
-        // Some file systems cannot fsync a directory; the data itself is synced already.
-        Err(e) if e.raw_os_error() == Some(libc::EINVAL) => Ok(()),
-        other => other,
-    }
-}
-
-/// Reads the new file back in fixed-size chunks and compares it with what was written.
-fn verify(path: &Path, expected: &[u8]) -> Result<(), FsError> {
-    let mut file = File::open(path).map_err(|e| io_error(path, OP_VERIFY, e))?;
-    let mut buf = vec![0u8; 1 << 16];
-    let mut offset = 0usize;
-    loop {
-        let n = match file.read(&mut buf) {
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(io_error(path, OP_VERIFY, e)),
-        };
-        let end = (offset + n).min(expected.len());
-        if buf[..end - offset] != expected[offset..end] || (n == 0 && offset != expected.len()) || end - offset < n {
-            return Err(io_error(
-                path,
-                OP_VERIFY,
-                io::Error::other(format!(
-                    "verification after write failed: the file read back differs from the {} bytes written; \
-                     another process may have written to it. Read it again before editing it",
-                    expected.len()
-                )),
-            ));
-        }
-        if n == 0 {
-            return Ok(());
-        }
-        offset += n;
-    }
-}
-
-fn io_error(path: &Path, op: &'static str, source: io::Error) -> FsError {
-    FsError::Io {
-        path: Some(path.to_path_buf()),
-        op,
-        source,
-    }
-}
-
-fn write_error(path: &Path, op: &'static str, source: io::Error) -> FsError {
-    if source.kind() == io::ErrorKind::PermissionDenied {
-        FsError::PermissionDenied {
-            path: path.to_path_buf(),
-            op: "write",
-        }
-    } else {
-        io_error(path, op, source)
-    }
 }
 
 #[cfg(test)]

@@ -214,6 +214,7 @@ pub(crate) const OP_RENAME: &str = "rename the temporary file over";
 pub(crate) const OP_SYNC_DIR: &str = "sync the directory of";
 pub(crate) const OP_VERIFY: &str = "verify";
 pub(crate) const OP_LOCK: &str = "lock the directory of";
+pub(crate) const OP_CREATE: &str = "create";
 pub(crate) const OP_WRITE_IN_PLACE: &str = "rewrite in place (it has several hard links)";
 
 /// Maps an I/O error from reading `path` to the most specific variant.

@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::error::{
-    read_error, write_error, OP_CHMOD, OP_CHOWN, OP_CREATE_TEMP, OP_LOCK, OP_OPEN, OP_READ, OP_RENAME, OP_RESOLVE,
-    OP_STAT, OP_SYNC_DIR, OP_SYNC_TEMP, OP_VERIFY, OP_WRITE_IN_PLACE, OP_WRITE_TEMP,
+    read_error, write_error, OP_CHMOD, OP_CHOWN, OP_CREATE, OP_CREATE_TEMP, OP_LOCK, OP_OPEN, OP_READ, OP_RENAME,
+    OP_RESOLVE, OP_STAT, OP_SYNC_DIR, OP_SYNC_TEMP, OP_VERIFY, OP_WRITE_IN_PLACE, OP_WRITE_TEMP,
 };
 use crate::{decode, Decoded, FsError};
 
@@ -419,7 +419,8 @@ pub fn write_atomic_keeping_old(info: &FileInfo, bytes: &[u8], keep_old_at: Opti
         return write_in_place(info, bytes).map(|_| false);
     }
     let mut kept = false;
-    let (tmp_name, mut tmp) = create_temp(&info.dir, &info.name).map_err(|e| write_error(target, OP_CREATE_TEMP, e))?;
+    let (tmp_name, mut tmp) =
+        create_temp(&info.dir, &info.name, 0o600).map_err(|e| write_error(target, OP_CREATE_TEMP, e))?;
     let result = (|| {
         tmp.write_all(bytes)
             .map_err(|e| write_error(target, OP_WRITE_TEMP, e))?;
@@ -443,6 +444,53 @@ pub fn write_atomic_keeping_old(info: &FileInfo, bytes: &[u8], keep_old_at: Opti
     sync_fd(&info.dir).map_err(|e| io_error(target, OP_SYNC_DIR, e))?;
     verify(info, bytes)?;
     Ok(kept)
+}
+
+/// Creates `name` in the open directory `dir` with `bytes`, never replacing anything there: a
+/// temporary file is written and synced, then linked to `name` (which fails if `name` exists, even
+/// as a dangling link), the directory synced, and the file read back. `target` names the file in
+/// errors.
+pub(crate) fn create_new_at(
+    dir: &OwnedFd,
+    name: &OsStr,
+    target: &Path,
+    bytes: &[u8],
+    mode: u32,
+) -> Result<(), FsError> {
+    remove_stale_temps(dir);
+    let (tmp_name, mut tmp) =
+        create_temp(dir, name, (mode & 0o7777) as libc::mode_t).map_err(|e| write_error(target, OP_CREATE_TEMP, e))?;
+    let result = (|| {
+        tmp.write_all(bytes)
+            .map_err(|e| write_error(target, OP_WRITE_TEMP, e))?;
+        tmp.sync_all().map_err(|e| write_error(target, OP_SYNC_TEMP, e))?;
+        let (from, to) = (cstring(&tmp_name), cstring(name));
+        let (from, to) = (
+            from.map_err(|e| io_error(target, OP_CREATE, e))?,
+            to.map_err(|e| io_error(target, OP_CREATE, e))?,
+        );
+        // SAFETY: valid fd and C strings.
+        if unsafe { libc::linkat(dir.as_raw_fd(), from.as_ptr(), dir.as_raw_fd(), to.as_ptr(), 0) } != 0 {
+            let err = io::Error::last_os_error();
+            if err.kind() == io::ErrorKind::AlreadyExists {
+                return Err(io_error(
+                    target,
+                    OP_CREATE,
+                    io::Error::new(
+                        io::ErrorKind::AlreadyExists,
+                        "something already exists at this path (another process may have just created it, or it is \
+                         a symbolic link to a missing file); nothing was written",
+                    ),
+                ));
+            }
+            return Err(write_error(target, OP_CREATE, err));
+        }
+        Ok(())
+    })();
+    unlink_at(dir, &tmp_name);
+    result?;
+    sync_fd(dir).map_err(|e| io_error(target, OP_SYNC_DIR, e))?;
+    verify_at(dir, name, target, bytes)
 }
 
 /// `linkat(dir/name → to)`, never following a link in `name`.
@@ -495,6 +543,13 @@ fn rename_at(dir: &OwnedFd, from: &OsStr, to: &OsStr) -> io::Result<()> {
     Ok(())
 }
 
+/// Syncs a directory by path, best effort (for directories a creation added).
+pub(crate) fn sync_path(dir: &Path) {
+    if let Ok(fd) = open_dir(dir) {
+        let _ = sync_fd(&fd);
+    }
+}
+
 fn sync_fd(dir: &OwnedFd) -> io::Result<()> {
     // SAFETY: valid fd.
     if unsafe { libc::fsync(dir.as_raw_fd()) } != 0 {
@@ -507,8 +562,9 @@ fn sync_fd(dir: &OwnedFd) -> io::Result<()> {
     Ok(())
 }
 
-/// Creates `.<name>.surgical-<pid>-<random>.tmp` in `dir`, exclusively, mode 0600.
-fn create_temp(dir: &OwnedFd, name: &OsStr) -> io::Result<(OsString, File)> {
+/// Creates `.<name>.surgical-<pid>-<random>.tmp` in `dir`, exclusively, with `mode` (less the
+/// umask).
+fn create_temp(dir: &OwnedFd, name: &OsStr, mode: libc::mode_t) -> io::Result<(OsString, File)> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let mut last = None;
     for _ in 0..16 {
@@ -521,7 +577,7 @@ fn create_temp(dir: &OwnedFd, name: &OsStr) -> io::Result<(OsString, File)> {
                 .wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let mut tmp = temp_prefix(name);
         tmp.push(format!("{random:016x}.tmp"));
-        match open_at(dir, &tmp, libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL, 0o600) {
+        match open_at(dir, &tmp, libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL, mode) {
             Ok(f) => return Ok((tmp, f)),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
             Err(e) => return Err(e),
@@ -605,8 +661,12 @@ fn is_root() -> bool {
 /// Reads the file back in fixed-size chunks (memory stays bounded whatever the file's size) and
 /// compares it with what was written.
 fn verify(info: &FileInfo, expected: &[u8]) -> Result<(), FsError> {
-    let target = info.real_path.as_path();
-    let mut file = open_at(&info.dir, &info.name, libc::O_RDONLY, 0).map_err(|e| io_error(target, OP_VERIFY, e))?;
+    verify_at(&info.dir, &info.name, &info.real_path, expected)
+}
+
+/// [`verify`] for `name` in `dir` (errors name `target`).
+fn verify_at(dir: &OwnedFd, name: &OsStr, target: &Path, expected: &[u8]) -> Result<(), FsError> {
+    let mut file = open_at(dir, name, libc::O_RDONLY, 0).map_err(|e| io_error(target, OP_VERIFY, e))?;
     let mut buf = vec![0u8; 1 << 16];
     let mut offset = 0usize;
     let first_diff = loop {

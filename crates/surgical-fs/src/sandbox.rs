@@ -133,6 +133,35 @@ impl Root {
         Ok(target)
     }
 
+    /// Creates a new file at `real` (a path [`Root::resolve`] returned), with its missing parent
+    /// directories, never replacing anything; see [`crate::write_new`]. The directory it is created
+    /// in is checked, from its open descriptor, to be inside the root.
+    pub fn create(&self, real: &Path, bytes: &[u8], mode: Option<u32>) -> Result<(), FsError> {
+        if !self.contains(real) {
+            return Err(FsError::OutsideRoot {
+                path: real.to_path_buf(),
+                resolved: real.to_path_buf(),
+                root: self.real.clone(),
+            });
+        }
+        crate::create::create(real, bytes, mode, Some(self))
+    }
+
+    /// Fails with `outside_root` unless the open directory `dir` is inside the root.
+    pub(crate) fn check_open_dir(&self, dir: &std::os::fd::OwnedFd, requested: &Path) -> Result<(), FsError> {
+        let Ok(real) = std::fs::read_link(format!("/proc/self/fd/{}", dir.as_raw_fd())) else {
+            return Ok(()); // No /proc: the later steps still work relative to the open directory.
+        };
+        if !self.contains(&real) {
+            return Err(FsError::OutsideRoot {
+                path: requested.to_path_buf(),
+                resolved: real,
+                root: self.real.clone(),
+            });
+        }
+        Ok(())
+    }
+
     /// Confirms, from the open directory itself, that it is inside the root (a directory swapped
     /// for a link between [`Root::resolve`] and opening it would show here).
     fn check_dir(&self, target: &Target, requested: &str) -> Result<(), FsError> {
@@ -230,6 +259,23 @@ mod tests {
         );
         let t = root.open("a.txt").unwrap();
         assert_eq!(t.read(100).unwrap().1, b"a");
+    }
+
+    #[test]
+    fn create_stays_inside() {
+        let (d, root) = setup();
+        let path = root.resolve("new/dir/file.txt").unwrap();
+        root.create(&path, b"x", None).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"x");
+        // A directory swapped for a link pointing out, after the path was resolved.
+        let resolved = root.resolve("later/file.txt").unwrap();
+        symlink(d.path(), root.path().join("later")).unwrap();
+        assert_eq!(root.create(&resolved, b"x", None).unwrap_err().code(), "outside_root");
+        assert!(!d.path().join("file.txt").exists());
+        assert_eq!(
+            root.create(&d.path().join("x.txt"), b"x", None).unwrap_err().code(),
+            "outside_root"
+        );
     }
 
     #[test]

@@ -265,7 +265,7 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
     let Some(old) = old else {
         if !req.dry_run {
             let full = root.resolve(shown).map_err(|e| fs_error(e, shown, ""))?;
-            surgical_fs::write_new(&full, &raw, None).map_err(|e| fs_error(e, shown, ""))?;
+            root.create(&full, &raw, None).map_err(|e| fs_error(e, shown, ""))?;
         }
         let verb = if req.dry_run {
             "Dry run, nothing written. Would create"

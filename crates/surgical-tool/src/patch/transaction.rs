@@ -636,7 +636,8 @@ fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolErr
                 }
                 None => {
                     let dirs = missing_dirs(&s.real);
-                    surgical_fs::write_new(&s.real, bytes, s.mode).map_err(|e| file_error(e, &s.shown))?;
+                    root.create(&s.real, bytes, s.mode)
+                        .map_err(|e| file_error(e, &s.shown))?;
                     done.push(Done::Created(k, dirs));
                 }
             }
@@ -709,7 +710,7 @@ fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolErr
             Done::Deleted(k) => {
                 let s = &files.slots[k];
                 let b = s.before.as_ref().expect("a deleted file existed");
-                if let Err(e) = surgical_fs::write_new(&s.real, &b.raw, Some(b.info.mode)) {
+                if let Err(e) = root.create(&s.real, &b.raw, Some(b.info.mode)) {
                     failed.push(format!("{} (deleted): {e}", s.shown));
                 }
             }
