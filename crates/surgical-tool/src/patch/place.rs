@@ -3,14 +3,27 @@
 //! lines agree and gives new lines the local line ending), and all hunks of a file are spliced in
 //! one pass. Bytes outside the hunks' spans are copied unchanged.
 //!
-//! The engine matches substrings; a hunk's lines are whole lines. So the searched lines are copied
-//! into a buffer with one line terminator in front (the real one before them, or a virtual one at the
-//! start of the file) and, at the end of a file without a final newline, a virtual terminator behind,
-//! and the engine looks for `"\n" + lines + "\n"`: a match then starts at a terminator and ends with
-//! one, that is, covers whole lines. The leading terminator is stripped from the match and its
-//! replacement (the engine keeps it, as a line both sides share). The line-based tiers
-//! (`indentation`, `whitespace_runs`) match whole lines by themselves and run in a second pass
-//! without the wrapper. See REQUEST-core.md for the core functions that would make this simpler.
+//! The engine matches substrings; a hunk's lines are whole lines. So the engine is given the searched
+//! lines with one line terminator in front (the real one before them, or a virtual one at the start
+//! of the file) and, at the end of a file without a final newline, a virtual terminator behind, and
+//! looks for `"\n" + lines + "\n"`: a match then starts at a terminator and ends with one, that is,
+//! covers whole lines. The leading terminator is stripped from the match and its replacement (the
+//! engine keeps it, as a line both sides share). The line-based tiers (`indentation`,
+//! `whitespace_runs`) match whole lines by themselves and run in a second pass without the wrapper.
+//!
+//! The text with both virtual terminators is built once per file ([`Lines`]); each engine call gets
+//! a slice of it (a [`Window`]), so nothing is copied per hunk. `Options::whole_lines` and
+//! `Options::within` are not used instead, because they would not give the same results or the same
+//! cost:
+//! - `whole_lines` rejects a match whose first line is blank in the hunk and only blanks in the file
+//!   under the trimming tiers (the match's start is mapped past the line's blanks, so it no longer
+//!   starts a line); with the leading terminator it matches, as it should.
+//! - A needle ending with `\n` cannot end at the end of a file without a final newline: the virtual
+//!   terminator lets it, and the engine gives new lines the file's terminator there.
+//! - The unwrapped pass must also find a hunk whose first line the file indents more (a text tier
+//!   matching inside that line), which whole lines exclude by definition.
+//! - `within` still has the engine normalize, scan and copy the whole text on every call; a slice
+//!   holding just the hunk's lines keeps writing a hunk proportional to its size.
 
 use std::ops::Range;
 
@@ -23,6 +36,12 @@ use super::{Hunk, Tag};
 pub(crate) struct Lines<'a> {
     pub text: &'a [u8],
     starts: Vec<usize>,
+    /// What the engine searches (see [`window`]): a virtual terminator (the file's first, or `\n`),
+    /// the text, and after a last line without a terminator a virtual one (the file's last).
+    padded: Vec<u8>,
+    /// The lengths of the virtual terminators in front of and behind the text in `padded`.
+    lead: usize,
+    tail: usize,
 }
 
 impl<'a> Lines<'a> {
@@ -33,7 +52,19 @@ impl<'a> Lines<'a> {
             starts.push(at);
             at = next_terminator(text, at).map_or(text.len(), |t| t.end);
         }
-        Lines { text, starts }
+        let lead: &[u8] = next_terminator(text, 0).map_or(b"\n", |t| &text[t]);
+        let tail: &[u8] = match text.last() {
+            Some(b'\n' | b'\r') | None => b"",
+            Some(_) => prev_terminator(text, text.len()).map_or(b"\n", |t| &text[t]),
+        };
+        let padded = [lead, text, tail].concat();
+        Lines {
+            text,
+            starts,
+            padded,
+            lead: lead.len(),
+            tail: tail.len(),
+        }
     }
 
     pub fn count(&self) -> usize {
@@ -77,10 +108,6 @@ impl<'a> Lines<'a> {
         } else {
             s
         }
-    }
-
-    fn ends_with_terminator(&self) -> bool {
-        matches!(self.text.last(), Some(b'\n' | b'\r'))
     }
 
     fn is_blank(&self, k: usize) -> bool {
@@ -210,40 +237,36 @@ enum Attempt {
     Failed(HunkFailure),
 }
 
-/// A copy of some lines of the file, for one engine call.
-struct Window {
-    buf: Vec<u8>,
+/// Some lines of the file as one engine call sees them (a slice of [`Lines::padded`]).
+struct Window<'b> {
+    buf: &'b [u8],
     /// Length of the terminator put in front (0 without the wrapper).
     lead: usize,
-    /// Where the copied bytes start and end in the file.
+    /// Where the lines start and end in the file.
     base: usize,
     end: usize,
     /// The first file line (zero-based) copied.
     first_line: usize,
 }
 
-fn window(lines: &Lines<'_>, range: Range<usize>, wrap: bool) -> Window {
-    let text = lines.text;
+/// The lines `range` for one engine call: with `wrap`, after the terminator before them (the real
+/// one, or the virtual one in front of the file); at the end of a file without a final newline, with
+/// the virtual terminator behind, which lets the last line match `...\n`.
+fn window<'b>(lines: &'b Lines<'_>, range: Range<usize>, wrap: bool) -> Window<'b> {
     let base = lines.start(range.start);
     let end = lines.start(range.end);
-    let mut buf = Vec::with_capacity(end - base + 4);
-    let mut lead = 0;
-    if wrap {
-        let t: &[u8] = if base > 0 {
-            prev_terminator(text, base).map_or(&b"\n"[..], |t| &text[t])
-        } else {
-            next_terminator(text, 0).map_or(&b"\n"[..], |t| &text[t])
-        };
-        buf.extend_from_slice(t);
-        lead = t.len();
-    }
-    buf.extend_from_slice(&text[base..end]);
-    if end == text.len() && end > base && !lines.ends_with_terminator() {
-        // The last line has no terminator: a virtual one (the file's last) lets it match `...\n`.
-        buf.extend_from_slice(prev_terminator(text, text.len()).map_or(&b"\n"[..], |t| &text[t]));
-    }
+    let lead = match (wrap, base) {
+        (false, _) => 0,
+        (true, 0) => lines.lead,
+        (true, _) => terminator_len(&lines.text[..base]),
+    };
+    let tail = if end == lines.text.len() && end > base {
+        lines.tail
+    } else {
+        0
+    };
     Window {
-        buf,
+        buf: &lines.padded[lines.lead + base - lead..lines.lead + end + tail],
         lead,
         base,
         end,
@@ -294,7 +317,7 @@ fn attempt(
             w.first_line + k
         }
     };
-    let applied = match apply(&w.buf, &[edit], options) {
+    let applied = match apply(w.buf, &[edit], options) {
         Ok(a) => a,
         Err(EditError::NotFound { .. }) => return Attempt::NotFound,
         Err(EditError::Ambiguous { .. }) => return Attempt::NotFound,
@@ -321,7 +344,7 @@ fn attempt(
     }
     if wrap {
         // Strip the lead line, which both sides share.
-        let Some(t) = next_terminator(&w.buf, old_span.start) else {
+        let Some(t) = next_terminator(w.buf, old_span.start) else {
             return Attempt::NotFound;
         };
         let len = t.end - old_span.start;
@@ -391,13 +414,13 @@ fn attempt(
 /// place. The edit used only locates (its `newText` removes the lines, so it can neither fail nor
 /// write anything); [`attempt`] then writes the hunk on exactly those lines. Writing on a window that
 /// holds nothing after the match also keeps the trimming tiers from taking a following blank line
-/// along (see REQUEST-core.md).
+/// along.
 fn locate(lines: &Lines<'_>, range: Range<usize>, old: &[&str], options: &Options) -> Result<usize, Locate> {
     if range.is_empty() {
         return Err(Locate::NotFound);
     }
     let w = window(lines, range, true);
-    match apply(&w.buf, &[Edit::new(joined(old, true), "\n")], options) {
+    match apply(w.buf, &[Edit::new(joined(old, true), "\n")], options) {
         Ok(a) => Ok((w.first_line + a.edits[0].occurrences[0].old_lines.0).saturating_sub(1)),
         Err(EditError::Ambiguous {
             occurrences,
@@ -420,8 +443,8 @@ fn locate(lines: &Lines<'_>, range: Range<usize>, old: &[&str], options: &Option
 /// Whether a match (buffer range) in a window without the wrapper starts on the window's first line
 /// after nothing but blanks (the file's line is more indented than the hunk's) and ends the window's
 /// last line: whole lines but for indentation the file keeps.
-fn indented_match(w: &Window, span: Range<usize>) -> bool {
-    let first_end = next_terminator(&w.buf, 0).map_or(w.buf.len(), |t| t.start);
+fn indented_match(w: &Window<'_>, span: Range<usize>) -> bool {
+    let first_end = next_terminator(w.buf, 0).map_or(w.buf.len(), |t| t.start);
     span.start <= first_end
         && w.buf[..span.start].iter().all(|b| matches!(b, b' ' | b'\t'))
         && (span.end == w.buf.len() || span.end == w.end - w.base)
@@ -441,7 +464,7 @@ fn locate_loose(
         return Err(Locate::NotFound);
     }
     let w = window(lines, range, false);
-    match apply(&w.buf, &[Edit::new(joined(old, false), "")], options) {
+    match apply(w.buf, &[Edit::new(joined(old, false), "")], options) {
         Ok(a) => {
             let (e, occ) = (&a.edits[0], &a.edits[0].occurrences[0]);
             let first = w.first_line + occ.old_lines.0 - 1;
@@ -567,7 +590,7 @@ impl<'a> Placer<'a> {
             .iter()
             .map(|&i| Edit::new(joined(&hunks[i].old_lines(), true), "\n"))
             .collect();
-        let Ok(a) = apply(&w.buf, &edits, &self.text_options()) else {
+        let Ok(a) = apply(w.buf, &edits, &self.text_options()) else {
             return Vec::new();
         };
         let mut found = vec![None; hunks.len()];
@@ -928,7 +951,7 @@ impl<'a> Placer<'a> {
                 hint: String::new(),
             })
         } else {
-            apply(&w.buf, &[edit], &self.text_options())
+            apply(w.buf, &[edit], &self.text_options())
         };
         match result {
             Ok(a) => {
