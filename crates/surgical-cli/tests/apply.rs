@@ -1,29 +1,18 @@
 //! `surgical apply` and `surgical call apply_patch` on real files: every format, exit codes, dry
 //! runs, JSON, and many processes patching the same files at once.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Output};
 
 use serde_json::{json, Value};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_surgical"))
-}
+mod common;
+use common::{bin, spawn_with_input};
 
 fn run(args: &[&str], root: &Path, stdin: &str) -> Output {
-    let mut child = bin()
-        .args(args)
-        .arg("--root")
-        .arg(root)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
+    let mut cmd = bin();
+    cmd.args(args).arg("--root").arg(root).env("NO_COLOR", "1");
+    spawn_with_input(cmd, stdin.as_bytes()).wait_with_output().unwrap()
 }
 
 fn text(b: &[u8]) -> String {
@@ -156,20 +145,9 @@ fn concurrent_multi_file_patches_lose_no_update_and_never_deadlock() {
                 patch.push_str(&format!("*** Update File: {f}\n@@ HEAD\n+line {i}\n"));
             }
             patch.push_str("*** End Patch\n");
-            let mut child = bin()
-                .args(["call", "apply_patch", "--root"])
-                .arg(dir.path())
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .spawn()
-                .unwrap();
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(json!({ "patch": patch }).to_string().as_bytes())
-                .unwrap();
-            child
+            let mut cmd = bin();
+            cmd.args(["call", "apply_patch", "--root"]).arg(dir.path());
+            spawn_with_input(cmd, json!({ "patch": patch }).to_string().as_bytes())
         })
         .collect();
     for child in children {

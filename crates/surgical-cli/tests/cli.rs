@@ -1,27 +1,18 @@
 //! The `surgical` binary on real files: exit codes, usage errors, metadata, links, dry runs, output.
 
-use std::io::Write;
 use std::os::unix::fs::{symlink, PermissionsExt};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::{json, Value};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_surgical"))
-}
+mod common;
+use common::{bin, spawn_with_input};
 
 fn call(root: &Path, input: &str) -> (Output, Value) {
-    let mut child = bin()
-        .args(["call", "edit", "--root"])
-        .arg(root)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let mut cmd = bin();
+    cmd.args(["call", "edit", "--root"]).arg(root);
+    let out = spawn_with_input(cmd, input.as_bytes()).wait_with_output().unwrap();
     let v = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
     (out, v)
 }

@@ -4,9 +4,8 @@
 //! `surgical edit --edits` — against the same expectation, and the patch each success returns is
 //! fed to `git apply` on the original file, which must reproduce the expected bytes.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::Value;
 
@@ -14,9 +13,8 @@ fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
 }
 
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_surgical")
-}
+mod common;
+use common::{bin, spawn_with_input};
 
 struct Fixture {
     name: String,
@@ -66,20 +64,11 @@ fn via_library(f: &Fixture, dir: &Path) -> Outcome {
 }
 
 fn via_call(f: &Fixture, dir: &Path) -> Outcome {
-    let mut child = Command::new(bin())
-        .args(["call", "edit", "--root"])
-        .arg(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
+    let mut cmd = bin();
+    cmd.args(["call", "edit", "--root"]).arg(dir);
+    let out = spawn_with_input(cmd, with_path(f).to_string().as_bytes())
+        .wait_with_output()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(with_path(f).to_string().as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
     let result: Value = serde_json::from_slice(&out.stdout).unwrap();
     let ok = result["ok"].as_bool().unwrap();
     assert_eq!(out.status.code(), Some(if ok { 0 } else { 1 }), "{}: exit code", f.name);
@@ -89,7 +78,7 @@ fn via_call(f: &Fixture, dir: &Path) -> Outcome {
 fn via_edit_command(f: &Fixture, dir: &Path) -> Outcome {
     let edits = dir.join("edits.json");
     std::fs::write(&edits, f.call.to_string()).unwrap();
-    let out = Command::new(bin())
+    let out = bin()
         .current_dir(dir)
         .args(["edit", "target.txt", "--json", "--edits"])
         .arg(&edits)

@@ -2,34 +2,20 @@
 //! workspace sandbox, crash safety under SIGKILL, no lost update between concurrent processes,
 //! stale-version refusal, undo, hard links, and limits.
 
-use std::io::Write;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Output};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_surgical"))
-}
+mod common;
+use common::{bin, spawn_with_input};
 
 fn spawn_call(tool: &str, root: &Path, input: &Value) -> Child {
-    let mut child = bin()
-        .args(["call", tool, "--root"])
-        .arg(root)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.to_string().as_bytes())
-        .unwrap();
-    child
+    let mut cmd = bin();
+    cmd.args(["call", tool, "--root"]).arg(root);
+    spawn_with_input(cmd, input.to_string().as_bytes())
 }
 
 fn call(tool: &str, root: &Path, input: &Value) -> (Output, Value) {
@@ -342,19 +328,10 @@ fn limits_and_bad_input() {
     );
     let v: Value = serde_json::from_slice(&out.wait_with_output().unwrap().stdout).unwrap();
     assert_eq!(code(&v), "ambiguous"); // under the default limit it is read fine
-    let mut child = bin()
-        .args(["call", "edit", "--max-file-size", "1000", "--root"])
-        .arg(&ws.root)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(br#"{"path": "big.txt", "oldText": "x", "newText": "y"}"#)
-        .unwrap();
+    let mut cmd = bin();
+    cmd.args(["call", "edit", "--max-file-size", "1000", "--root"])
+        .arg(&ws.root);
+    let child = spawn_with_input(cmd, br#"{"path": "big.txt", "oldText": "x", "newText": "y"}"#);
     let v: Value = serde_json::from_slice(&child.wait_with_output().unwrap().stdout).unwrap();
     assert_eq!(code(&v), "too_large", "{v}");
     // A FIFO is refused without blocking.
@@ -377,15 +354,9 @@ fn limits_and_bad_input() {
         b"[]",
         b"{\"path\": \"inside.txt\", \"edits\": 5}",
     ] {
-        let mut child = bin()
-            .args(["call", "edit", "--root"])
-            .arg(&ws.root)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(raw).unwrap();
-        let out = child.wait_with_output().unwrap();
+        let mut cmd = bin();
+        cmd.args(["call", "edit", "--root"]).arg(&ws.root);
+        let out = spawn_with_input(cmd, raw).wait_with_output().unwrap();
         assert_eq!(out.status.code(), Some(1));
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(code(&v), "invalid_input", "{v}");

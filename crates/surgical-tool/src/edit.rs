@@ -12,9 +12,6 @@ use crate::journal::Journal;
 use crate::report::describe_differences;
 use crate::{Config, EditReport, EditRequest, EditSuccess, ToolError, ToolResult};
 
-/// At most this many lines of the diff go into `text`.
-const MAX_DIFF_LINES_IN_TEXT: usize = 400;
-
 /// Runs a parsed `edit` call with the default [`Config`] for `root`. On any error the file is
 /// untouched.
 pub fn run_edit(req: &EditRequest, root: &Path) -> ToolResult {
@@ -226,22 +223,7 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
         }
     }
     text.push('\n');
-    // A model's context is finite: a huge diff (thousands of edits in one call) is cut in `text`,
-    // and stays whole in `diff`.
-    let total = shown_diff.text.lines().count();
-    if total > MAX_DIFF_LINES_IN_TEXT {
-        for line in shown_diff.text.lines().take(MAX_DIFF_LINES_IN_TEXT) {
-            text.push_str(line);
-            text.push('\n');
-        }
-        let _ = writeln!(
-            text,
-            "... ({} more diff lines not shown here; the full diff is in `diff`)",
-            total - MAX_DIFF_LINES_IN_TEXT
-        );
-    } else {
-        text.push_str(&shown_diff.text);
-    }
+    crate::report::push_diff(&mut text, &shown_diff.text, "the full diff is in `diff`");
 
     Ok(EditSuccess {
         text,

@@ -26,9 +26,6 @@ use crate::journal::Journal;
 use crate::read::describe;
 use crate::{Config, ToolError, ToolResult};
 
-/// At most this many lines of the diff go into `text` (the whole diff stays in `diff`).
-const MAX_DIFF_LINES_IN_TEXT: usize = 400;
-
 /// A whole-file change is diffed line by line only if a trial diff finishes within this time: a
 /// line diff costs (lines × differing lines), so rewriting all of a 50,000-line file would take about
 /// a minute. Beyond it, the result has no numbered diff and a patch that replaces every line.
@@ -382,19 +379,7 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
                 "(No diff: nearly every line changed, too many to diff line by line. Read the file to see it.)"
             );
         }
-        // A model's context is finite: a huge diff is cut in `text` and stays whole in `diff`.
-        let total = shown_diff.text.lines().count();
-        for line in shown_diff.text.lines().take(MAX_DIFF_LINES_IN_TEXT) {
-            out.push_str(line);
-            out.push('\n');
-        }
-        if total > MAX_DIFF_LINES_IN_TEXT {
-            let _ = writeln!(
-                out,
-                "... ({} more diff lines not shown here; the full diff is in `diff`)",
-                total - MAX_DIFF_LINES_IN_TEXT
-            );
-        }
+        crate::report::push_diff(&mut out, &shown_diff.text, "the full diff is in `diff`");
     }
 
     Ok(WriteSuccess {

@@ -410,6 +410,29 @@ fn attempt(
     }))
 }
 
+impl Locate {
+    /// An engine error on a window whose first line is the file's line `first_line` (zero-based).
+    fn from_error(e: EditError, first_line: usize) -> Locate {
+        match e {
+            EditError::Ambiguous {
+                occurrences,
+                total,
+                strategy,
+                ..
+            } => Locate::Many {
+                lines: occurrences
+                    .iter()
+                    .map(|(l, _)| first_line + l.saturating_sub(1))
+                    .collect(),
+                total,
+                strategy,
+            },
+            EditError::NotFound { .. } => Locate::NotFound,
+            e => Locate::Failed(e, first_line + 1),
+        }
+    }
+}
+
 /// Where `old` occurs as whole lines in `range`, with the text tiers: the first line of the one
 /// place. The edit used only locates (its `newText` removes the lines, so it can neither fail nor
 /// write anything); [`attempt`] then writes the hunk on exactly those lines. Writing on a window that
@@ -422,21 +445,7 @@ fn locate(lines: &Lines<'_>, range: Range<usize>, old: &[&str], options: &Option
     let w = window(lines, range, true);
     match apply(w.buf, &[Edit::new(joined(old, true), "\n")], options) {
         Ok(a) => Ok((w.first_line + a.edits[0].occurrences[0].old_lines.0).saturating_sub(1)),
-        Err(EditError::Ambiguous {
-            occurrences,
-            total,
-            strategy,
-            ..
-        }) => Err(Locate::Many {
-            lines: occurrences
-                .iter()
-                .map(|(l, _)| w.first_line + l.saturating_sub(1))
-                .collect(),
-            total,
-            strategy,
-        }),
-        Err(EditError::NotFound { .. }) => Err(Locate::NotFound),
-        Err(e) => Err(Locate::Failed(e, w.first_line + 1)),
+        Err(e) => Err(Locate::from_error(e, w.first_line)),
     }
 }
 
@@ -478,21 +487,7 @@ fn locate_loose(
             }
             Ok((first, w.first_line + occ.old_lines.1 - first))
         }
-        Err(EditError::Ambiguous {
-            occurrences,
-            total,
-            strategy,
-            ..
-        }) => Err(Locate::Many {
-            lines: occurrences
-                .iter()
-                .map(|(l, _)| w.first_line + l.saturating_sub(1))
-                .collect(),
-            total,
-            strategy,
-        }),
-        Err(EditError::NotFound { .. }) => Err(Locate::NotFound),
-        Err(e) => Err(Locate::Failed(e, w.first_line + 1)),
+        Err(e) => Err(Locate::from_error(e, w.first_line)),
     }
 }
 

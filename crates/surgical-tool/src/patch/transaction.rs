@@ -35,9 +35,6 @@ use crate::journal::{Entry, Journal};
 use crate::report::describe_differences;
 use crate::{Config, ToolError};
 
-/// At most this many diff lines go into `text` (every file's diff stays whole in `files[].diff`).
-const MAX_DIFF_LINES_IN_TEXT: usize = 400;
-
 const NOTHING_WRITTEN: &str = "No file was changed: a patch applies to all its files or to none.";
 
 /// What identifies a file's version, to notice a change before deleting it.
@@ -1064,18 +1061,7 @@ fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: boo
     text.push_str(&summary);
     if !diffs.is_empty() {
         text.push('\n');
-        let total = diffs.lines().count();
-        for line in diffs.lines().take(MAX_DIFF_LINES_IN_TEXT) {
-            text.push_str(line);
-            text.push('\n');
-        }
-        if total > MAX_DIFF_LINES_IN_TEXT {
-            let _ = writeln!(
-                text,
-                "... ({} more diff lines not shown here; every file's diff is in `files[].diff`)",
-                total - MAX_DIFF_LINES_IN_TEXT
-            );
-        }
+        crate::report::push_diff(&mut text, &diffs, "every file's diff is in `files[].diff`");
     }
     PatchSuccess {
         text,

@@ -1,0 +1,22 @@
+//! What the binary's integration tests share: starting `surgical` with a request on stdin.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::process::{Child, Command, Stdio};
+
+/// The `surgical` binary this package builds.
+pub fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_surgical"))
+}
+
+/// Starts `cmd` with stdin, stdout and stderr piped, writes `input` to its stdin and closes it.
+pub fn spawn_with_input(mut cmd: Command, input: &[u8]) -> Child {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child
+}
