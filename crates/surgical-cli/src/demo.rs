@@ -7,6 +7,8 @@ use std::process::ExitCode;
 use serde_json::json;
 use surgical_tool::{call, ToolResult};
 
+use crate::term::escape_controls;
+
 /// The file of the report: line 1 has an em dash in a string, line 2 three trailing spaces.
 const SAMPLE: &str = "const label = \"a \u{2014} b\";\nlet x = 1;   \n\nfunction bar() {\n  return 2;\n}\n";
 /// What the report's tool wrote to disk for the same edit.
@@ -25,7 +27,7 @@ fn show(text: &str) -> String {
         .collect()
 }
 
-pub(crate) fn run(dir: Option<PathBuf>) -> ExitCode {
+pub(crate) fn run(dir: Option<PathBuf>, color: crate::term::ColorChoice) -> ExitCode {
     let tmp;
     let dir = match dir {
         Some(d) => d,
@@ -40,18 +42,18 @@ pub(crate) fn run(dir: Option<PathBuf>) -> ExitCode {
             }
         },
     };
-    let color = crate::use_color();
+    let painter = crate::term::Painter::stdout(color);
     let mut out = std::io::stdout().lock();
     let path = dir.join("bar.ts");
     if let Err(e) = std::fs::write(&path, SAMPLE) {
-        eprintln!("error: cannot write {}: {e}", path.display());
+        eprintln!("error: cannot write {}: {e}", escape_controls(&path.to_string_lossy()));
         return ExitCode::from(1);
     }
     let _ = writeln!(out, "surgical demo: the seed bug report, replayed\n");
     let _ = writeln!(
         out,
         "Sample file {} (\u{b7} = trailing space):\n{}",
-        path.display(),
+        escape_controls(&path.to_string_lossy()),
         show(SAMPLE)
     );
     let _ = writeln!(
@@ -65,12 +67,12 @@ pub(crate) fn run(dir: Option<PathBuf>) -> ExitCode {
     });
     let result = call("edit", &request, &dir);
     let ToolResult::Edit(success) = &result else {
-        let _ = writeln!(out, "{}", result.text());
+        let _ = writeln!(out, "{}", painter.paint(&result.text(), ""));
         return ExitCode::from(1);
     };
     let (summary, _) = success.text.split_once("\n\n").unwrap_or((&success.text, ""));
-    let _ = writeln!(out, "What surgical tells the model:\n{summary}\n");
-    let _ = write!(out, "{}", crate::colored_diff(&success.diff, color));
+    let _ = writeln!(out, "What surgical tells the model:\n{}\n", escape_controls(summary));
+    let _ = write!(out, "{}", painter.diff(&success.diff));
     let on_disk = std::fs::read(&path).unwrap_or_default();
     let expected = SAMPLE.replace("return 2;", "return 3;");
     let untouched = on_disk.len() == SAMPLE.len() && {
@@ -126,7 +128,7 @@ pub(crate) fn run(dir: Option<PathBuf>) -> ExitCode {
         "Second file, {}: UTF-8 BOM, CRLF and LF mixed, a lone CR, smart quotes, no final newline.\n\
          Edit: \"value = 1\" -> \"value = 2\" plus a new line, with oldText written in plain ASCII quotes.\n  \
          before: {:?}\n  after:  {:?}\n  {}",
-        mixed_path.display(),
+        escape_controls(&mixed_path.to_string_lossy()),
         String::from_utf8_lossy(MIXED),
         String::from_utf8_lossy(&after),
         if result.is_ok() && after == want {

@@ -2,6 +2,7 @@
 //! and a demo of the promise.
 
 mod demo;
+mod term;
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -10,6 +11,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 use serde_json::{json, Value};
 use surgical_tool::ToolResult;
+use term::{ColorChoice, Painter};
 
 const ABOUT: &str = "Byte-faithful edits for coding agents.
 
@@ -37,6 +39,10 @@ Exit status: 0 when the edit applied, 1 when the tool reports an error (the file
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// When to colour output for people: auto (a terminal, unless NO_COLOR is set or TERM=dumb;
+    /// CLICOLOR_FORCE=1 forces it), always or never. Decided for stdout and stderr apart.
+    #[arg(long, global = true, value_enum, default_value_t = term::ColorChoice::Auto, value_name = "WHEN")]
+    color: term::ColorChoice,
 }
 
 #[derive(Subcommand)]
@@ -128,8 +134,9 @@ struct ToolsArgs {
 /// Limits shared by the commands that edit.
 #[derive(Args)]
 struct Limits {
-    /// Refuse files larger than this many bytes (code "too_large"). Default: 1 GiB.
-    #[arg(long, value_name = "BYTES")]
+    /// Refuse files larger than this (code "too_large"): bytes, or with a suffix K, M, G or T
+    /// (powers of 1024; KiB/KB and the like accepted too), e.g. 64M. Default: 1G.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     max_file_size: Option<u64>,
     /// Do not keep the undo journal in <root>/.surgical/.
     #[arg(long)]
@@ -184,7 +191,8 @@ struct EditArgs {
     /// Replace every occurrence of --old instead of requiring exactly one.
     #[arg(long, requires = "old")]
     replace_all: bool,
-    /// A JSON file with the edits: an array of {"oldText", "newText"} or an object with "edits".
+    /// A JSON file with the edits, or - for stdin: an array of {"oldText", "newText"} or an object
+    /// with "edits".
     #[arg(long, value_name = "FILE.json", required_unless_present = "old")]
     edits: Option<PathBuf>,
     /// Show what would change without writing.
@@ -214,14 +222,15 @@ struct DemoArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let color = cli.color;
     match cli.command {
         Command::Call(args) => run_call(args),
-        Command::Edit(args) => run_edit(args),
-        Command::Demo(args) => demo::run(args.dir),
-        Command::Undo(args) => run_undo(args),
+        Command::Edit(args) => run_edit(args, color),
+        Command::Demo(args) => demo::run(args.dir, color),
+        Command::Undo(args) => run_undo(args, color),
         Command::Mcp(args) => run_mcp(args),
         Command::Tools(args) => run_tools(args),
-        Command::Apply(args) => run_apply(args),
+        Command::Apply(args) => run_apply(args, color),
     }
 }
 
@@ -257,21 +266,16 @@ fn exit_for(result: &ToolResult) -> ExitCode {
 const MAX_REQUEST_BYTES: u64 = 256 << 20;
 
 fn run_call(args: CallArgs) -> ExitCode {
-    let mut input = Vec::new();
-    let read = std::io::stdin().take(MAX_REQUEST_BYTES + 1).read_to_end(&mut input);
-    let result = match read {
-        Ok(n) if n as u64 > MAX_REQUEST_BYTES => ToolResult::Error(surgical_tool::ToolError::invalid_input(format!(
-            "the tool call on stdin is over {} MiB; split it into several calls",
-            MAX_REQUEST_BYTES >> 20
-        ))),
-        Err(e) => ToolResult::Error(surgical_tool::ToolError::new(
-            "io",
-            format!("could not read stdin: {e}"),
-        )),
-        Ok(_) => match std::str::from_utf8(&input) {
+    let result = match read_stdin("the tool call") {
+        Err(e) => e.into_result(),
+        Ok(input) => match std::str::from_utf8(&input) {
             Err(e) => ToolResult::Error(surgical_tool::ToolError::invalid_input(format!(
                 "the tool call on stdin is not valid UTF-8 ({e})"
             ))),
+            Ok(text) if text.trim().is_empty() => ToolResult::Error(surgical_tool::ToolError::invalid_input(
+                "stdin is empty: pipe the tool call as a JSON object, e.g. {\"path\": \"src/x.ts\", \"edits\": [...]}"
+                    .to_string(),
+            )),
             Ok(text) => match serde_json::from_str::<Value>(text) {
                 Err(e) => ToolResult::Error(surgical_tool::ToolError::invalid_input(format!(
                     "the tool call on stdin is not valid JSON: {e}"
@@ -285,8 +289,94 @@ fn run_call(args: CallArgs) -> ExitCode {
     exit_for(&result)
 }
 
+/// How an input named on the command line is called in messages: `stdin` for `-`.
+fn shown_name(path: &std::path::Path) -> String {
+    if path.as_os_str() == "-" {
+        "stdin".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Reads a text input named on the command line: a file, or stdin for `-` (up to
+/// [`MAX_REQUEST_BYTES`]). When stdin is a terminal, says on stderr what it waits for.
+fn read_input(path: &std::path::Path) -> Result<String, String> {
+    let bytes = if path.as_os_str() == "-" {
+        read_stdin("the input").map_err(StdinError::message)?
+    } else {
+        std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?
+    };
+    String::from_utf8(bytes).map_err(|_| format!("{} is not UTF-8 text", shown_name(path)))
+}
+
+/// Reads stdin whole, refusing more than [`MAX_REQUEST_BYTES`]. On a terminal (nothing piped), first
+/// says on stderr what is expected and how to end it, so the command does not seem to hang.
+fn read_stdin(what: &str) -> Result<Vec<u8>, StdinError> {
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        eprintln!("surgical: reading {what} from stdin; end it with Ctrl-D (Ctrl-Z then Enter on Windows)");
+    }
+    let mut input = Vec::new();
+    match stdin.take(MAX_REQUEST_BYTES + 1).read_to_end(&mut input) {
+        Ok(n) if n as u64 > MAX_REQUEST_BYTES => Err(StdinError::TooLarge(format!(
+            "{what} on stdin is over {} MiB; split it into several calls",
+            MAX_REQUEST_BYTES >> 20
+        ))),
+        Ok(_) => Ok(input),
+        Err(e) => Err(StdinError::Io(format!("could not read stdin: {e}"))),
+    }
+}
+
+/// Why stdin could not be read: too much of it (the caller's input is at fault), or I/O.
+enum StdinError {
+    TooLarge(String),
+    Io(String),
+}
+
+impl StdinError {
+    /// As a tool result of `surgical call`: `invalid_input` or `io`.
+    fn into_result(self) -> ToolResult {
+        ToolResult::Error(match self {
+            StdinError::TooLarge(message) => surgical_tool::ToolError::invalid_input(message),
+            StdinError::Io(message) => surgical_tool::ToolError::new("io", message),
+        })
+    }
+
+    fn message(self) -> String {
+        match self {
+            StdinError::TooLarge(message) | StdinError::Io(message) => message,
+        }
+    }
+}
+
+/// Parses a size: a number of bytes, optionally followed by K, M, G or T (powers of 1024), with
+/// or without `B`/`iB` after it and in either case (`64M`, `64MiB`, `64mb`, `1g`).
+fn parse_size(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let digits = text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len());
+    let (number, suffix) = text.split_at(digits);
+    let number: u64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size: give bytes or a number with K, M, G or T (e.g. 64M)"))?;
+    let shift = match suffix.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        "t" | "tb" | "tib" => 40,
+        other => {
+            return Err(format!(
+                "unknown size suffix `{other}`: use K, M, G or T (powers of 1024)"
+            ))
+        }
+    };
+    number
+        .checked_mul(1 << shift)
+        .ok_or_else(|| format!("`{text}` is too large a size"))
+}
+
 fn usage_error(message: &str) -> ExitCode {
-    eprintln!("error: {message}");
+    eprintln!("error: {}", term::escape_controls(message));
     ExitCode::from(2)
 }
 
@@ -307,25 +397,33 @@ fn root_for(file: &std::path::Path, root: Option<&PathBuf>) -> (PathBuf, String)
     }
 }
 
-fn run_edit(args: EditArgs) -> ExitCode {
+fn run_edit(args: EditArgs, color: ColorChoice) -> ExitCode {
     let (root, path) = root_for(&args.file, args.root.as_ref());
     let mut request = match (&args.old, &args.new, &args.edits) {
         (Some(old), Some(new), _) => {
             json!({"path": path, "oldText": old, "newText": new, "replaceAll": args.replace_all})
         }
         (_, _, Some(file)) => {
-            let text = match std::fs::read_to_string(file) {
+            let text = match read_input(file) {
                 Ok(t) => t,
-                Err(e) => return usage_error(&format!("cannot read {}: {e}", file.display())),
+                Err(message) => return usage_error(&message),
             };
+            if text.trim().is_empty() {
+                return usage_error(&format!("{} is empty: expected the edits as JSON", shown_name(file)));
+            }
             match serde_json::from_str::<Value>(&text) {
                 Ok(Value::Array(edits)) => json!({"path": path, "edits": edits}),
                 Ok(Value::Object(mut obj)) => {
                     obj.insert("path".into(), Value::String(path.clone()));
                     Value::Object(obj)
                 }
-                Ok(_) => return usage_error(&format!("{}: expected an array of edits or an object", file.display())),
-                Err(e) => return usage_error(&format!("{} is not valid JSON: {e}", file.display())),
+                Ok(_) => {
+                    return usage_error(&format!(
+                        "{}: expected an array of edits or an object",
+                        shown_name(file)
+                    ))
+                }
+                Err(e) => return usage_error(&format!("{} is not valid JSON: {e}", shown_name(file))),
             }
         }
         _ => return usage_error("give --old and --new, or --edits FILE.json"),
@@ -337,30 +435,22 @@ fn run_edit(args: EditArgs) -> ExitCode {
         request["maxStrategy"] = Value::String(tier.clone());
     }
     let result = surgical_tool::call_with("edit", &request, &args.limits.config(&root));
-    show(&result, args.json)
+    show(&result, args.json, color)
 }
 
-fn run_undo(args: UndoArgs) -> ExitCode {
+fn run_undo(args: UndoArgs, color: ColorChoice) -> ExitCode {
     let result = surgical_tool::call("undo", &json!({"path": args.file}), &args.root);
-    show(&result, args.json)
+    show(&result, args.json, color)
 }
 
-fn run_apply(args: ApplyArgs) -> ExitCode {
-    let mut patch = Vec::new();
-    let read = if args.patch.as_os_str() == "-" {
-        std::io::stdin()
-            .take(MAX_REQUEST_BYTES + 1)
-            .read_to_end(&mut patch)
-            .map(|_| ())
-    } else {
-        std::fs::read(&args.patch).map(|bytes| patch = bytes)
+fn run_apply(args: ApplyArgs, color: ColorChoice) -> ExitCode {
+    let patch = match read_input(&args.patch) {
+        Ok(patch) => patch,
+        Err(message) => return usage_error(&message),
     };
-    if let Err(e) = read {
-        return usage_error(&format!("cannot read {}: {e}", args.patch.display()));
+    if patch.trim().is_empty() {
+        return usage_error(&format!("{} is empty: expected a patch", shown_name(&args.patch)));
     }
-    let Ok(patch) = String::from_utf8(patch) else {
-        return usage_error(&format!("{} is not UTF-8 text", args.patch.display()));
-    };
     let mut request = json!({"patch": patch, "dryRun": args.dry_run});
     for (key, value) in [
         ("format", &args.format),
@@ -372,80 +462,66 @@ fn run_apply(args: ApplyArgs) -> ExitCode {
         }
     }
     let result = surgical_tool::call_with("apply_patch", &request, &args.limits.config(&args.root));
-    show(&result, args.json)
-}
-
-/// Colors on a terminal, unless NO_COLOR is set.
-pub(crate) fn use_color() -> bool {
-    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+    show(&result, args.json, color)
 }
 
 /// Prints a result for a person (the summary and colored diffs; errors on stderr), or the JSON
-/// result object with `--json`, and returns the exit status.
-fn show(result: &ToolResult, json: bool) -> ExitCode {
+/// result object with `--json`, and returns the exit status. Everything printed for a person goes
+/// through a [`term::Painter`], which escapes the control characters a file may hold.
+fn show(result: &ToolResult, json: bool, color: ColorChoice) -> ExitCode {
     if json {
         println!("{}", result.to_json());
         return exit_for(result);
     }
-    let color = use_color();
+    let painter = Painter::stdout(color);
     let mut out = std::io::stdout().lock();
     match result {
         ToolResult::Edit(s) => {
             let (summary, _) = s.text.split_once("\n\n").unwrap_or((&s.text, ""));
-            let _ = writeln!(out, "{}\n", paint(summary, "1", color));
-            let _ = write!(out, "{}", colored_diff(&s.diff, color));
+            let _ = writeln!(out, "{}\n", painter.paint(summary, "1"));
+            let _ = write!(out, "{}", painter.diff(&s.diff));
         }
         ToolResult::Patch(s) => {
             let (summary, _) = s.text.split_once("\n\n").unwrap_or((&s.text, ""));
-            let _ = writeln!(out, "{}", paint(summary.trim_end(), "1", color));
+            let _ = writeln!(out, "{}", painter.paint(summary.trim_end(), "1"));
             let shown = s
                 .files
                 .iter()
                 .filter(|f| !f.diff.is_empty() && f.action != "add" && f.action != "delete");
             for file in shown {
                 let name = format!("--- {}", file.moved_to.as_ref().unwrap_or(&file.path));
-                let _ = writeln!(out, "\n{}", paint(&name, "1", color));
-                let _ = write!(out, "{}", colored_diff(&file.diff, color));
+                let _ = writeln!(out, "\n{}", painter.paint(&name, "1"));
+                let _ = write!(out, "{}", painter.diff(&file.diff));
             }
         }
         ToolResult::Error(e) => {
+            let painter = Painter::stderr(color);
             eprintln!(
                 "{} {}",
-                paint(&format!("error ({}):", e.code), "1;31", color),
-                e.message
+                painter.paint(&format!("error ({}):", e.code), "1;31"),
+                painter.paint(&e.message, "")
             );
         }
         _ => {
-            let _ = write!(out, "{}", result.text());
+            let _ = write!(out, "{}", painter.paint(&result.text(), ""));
         }
     }
     exit_for(result)
 }
 
-fn paint(text: &str, code: &str, color: bool) -> String {
-    if color {
-        format!("\x1b[{code}m{text}\x1b[0m")
-    } else {
-        text.to_string()
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
 
-/// Colors a numbered diff: removed lines red, added lines green, skipped lines dim.
-pub(crate) fn colored_diff(diff: &str, color: bool) -> String {
-    let mut out = String::new();
-    for line in diff.lines() {
-        let code = match line.as_bytes().first() {
-            Some(b'-') => "31",
-            Some(b'+') => "32",
-            _ if line.trim_start().starts_with("...") || line.trim_start().starts_with('\\') => "2",
-            _ => "",
-        };
-        if code.is_empty() || !color {
-            out.push_str(line);
-        } else {
-            out.push_str(&paint(line, code, true));
-        }
-        out.push('\n');
+    #[test]
+    fn sizes_take_binary_suffixes() {
+        assert_eq!(parse_size("4096"), Ok(4096));
+        assert_eq!(parse_size("64M"), Ok(64 << 20));
+        assert_eq!(parse_size("64mib"), Ok(64 << 20));
+        assert_eq!(parse_size("1G"), Ok(1 << 30));
+        assert_eq!(parse_size("2 KB"), Ok(2048));
+        assert!(parse_size("1X").unwrap_err().contains("unknown size suffix"));
+        assert!(parse_size("M").is_err() && parse_size("").is_err());
+        assert!(parse_size("99999999999T").unwrap_err().contains("too large"));
     }
-    out
 }

@@ -169,3 +169,174 @@ fn demo_runs_and_checks_itself() {
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(!stdout.contains("NO") && !stdout.contains("UNEXPECTED"), "{stdout}");
 }
+
+/// Every escape character in `out` starts one of the SGR colour codes the CLI adds itself.
+fn only_colour_escapes(out: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(out);
+    text.match_indices('\x1b').all(|(at, _)| {
+        let rest = &text[at + 1..];
+        rest.starts_with('[')
+            && rest[1..]
+                .find('m')
+                .is_some_and(|end| rest[1..1 + end].bytes().all(|b| b.is_ascii_digit() || b == b';'))
+    })
+}
+
+#[test]
+fn file_content_cannot_drive_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    // An OSC title change, a screen clear, a C1 CSI, a bidi override and a bare CR on context lines;
+    // the same on a changed line and in an `ambiguous` error's listing.
+    let content =
+        "title \x1b]0;pwned\x07\nclear \x1b[2J\u{9b}31m\nrtl \u{202e}x\r\nkeep = 1\ndup \x1b[5m\ndup \x1b[5m\n";
+    let file = dir.path().join("evil.txt");
+    std::fs::write(&file, content).unwrap();
+    for color in ["always", "never"] {
+        let out = bin()
+            .args([
+                "edit",
+                "--dry-run",
+                "--color",
+                color,
+                "--old",
+                "keep = 1",
+                "--new",
+                "keep = 2 \x1b[8m",
+            ])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        assert!(
+            only_colour_escapes(&out.stdout),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        let shown = String::from_utf8_lossy(&out.stdout);
+        assert!(shown.contains("title \\u{1b}]0;pwned\\u{7}"), "{shown}");
+        assert!(
+            shown.contains("\\u{9b}31m") && shown.contains("rtl \\u{202e}x"),
+            "{shown}"
+        );
+        assert!(!shown.contains('\r') && !shown.contains('\u{202e}') && !shown.contains('\u{9b}'));
+        assert_eq!(color == "always", shown.contains("\x1b[31m"), "{shown}");
+
+        let out = bin()
+            .args(["edit", "--color", color, "--old", "dup \x1b[5m", "--new", "x"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("ambiguous") && err.contains("dup \\u{1b}[5m"), "{err}");
+        assert!(only_colour_escapes(&out.stderr), "{err}");
+    }
+    assert_eq!(std::fs::read(&file).unwrap(), content.as_bytes());
+}
+
+#[test]
+fn colour_is_decided_per_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("x.txt");
+    std::fs::write(&file, "a\n").unwrap();
+    let run = |envs: &[(&str, &str)], args: &[&str]| {
+        let mut cmd = bin();
+        cmd.env_remove("NO_COLOR")
+            .env_remove("CLICOLOR_FORCE")
+            .env_remove("TERM");
+        cmd.envs(envs.iter().copied()).args(args).arg(&file);
+        cmd.output().unwrap()
+    };
+    let missing = ["edit", "--old", "zz", "--new", "b"];
+    // Piped streams are not terminals: no colour on either.
+    let out = run(&[], &missing);
+    assert!(!out.stderr.contains(&0x1b), "{out:?}");
+    // Forced: both streams; NO_COLOR and --color never win over it, --color always over NO_COLOR.
+    assert!(run(&[("CLICOLOR_FORCE", "1")], &missing)
+        .stderr
+        .starts_with(b"\x1b[1;31m"));
+    assert!(!run(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")], &missing)
+        .stderr
+        .contains(&0x1b));
+    let never = ["edit", "--color", "never", "--old", "zz", "--new", "b"];
+    assert!(!run(&[("CLICOLOR_FORCE", "1")], &never).stderr.contains(&0x1b));
+    let always = ["edit", "--color", "always", "--old", "zz", "--new", "b"];
+    assert!(run(&[("NO_COLOR", "1"), ("TERM", "dumb")], &always)
+        .stderr
+        .starts_with(b"\x1b[1;31m"));
+    let ok = ["edit", "--dry-run", "--old", "a", "--new", "b"];
+    assert!(run(&[("CLICOLOR_FORCE", "1")], &ok).stdout.starts_with(b"\x1b[1m"));
+    assert!(!run(&[], &ok).stdout.contains(&0x1b));
+}
+
+#[test]
+fn inputs_from_stdin_sizes_and_empty_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("x.txt");
+    std::fs::write(&file, "one\r\ntwo\r\n").unwrap();
+
+    // --edits - reads the edits from stdin.
+    let mut cmd = bin();
+    cmd.args(["edit", "--edits", "-"]).arg(&file);
+    let out = spawn_with_input(cmd, br#"[{"oldText": "two", "newText": "2"}]"#)
+        .wait_with_output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(std::fs::read(&file).unwrap(), b"one\r\n2\r\n");
+
+    // Empty inputs are named as such.
+    let mut cmd = bin();
+    cmd.args(["edit", "--edits", "-"]).arg(&file);
+    let out = spawn_with_input(cmd, b" \n").wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("stdin is empty"),
+        "{out:?}"
+    );
+    let mut cmd = bin();
+    cmd.args(["apply", "-", "--root"]).arg(dir.path());
+    let out = spawn_with_input(cmd, b"").wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("stdin is empty: expected a patch"),
+        "{out:?}"
+    );
+    let mut cmd = bin();
+    cmd.args(["call", "edit", "--root"]).arg(dir.path());
+    let out = spawn_with_input(cmd, b"").wait_with_output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["error"]["code"], json!("invalid_input"));
+    assert!(
+        v["error"]["message"].as_str().unwrap().starts_with("stdin is empty"),
+        "{v}"
+    );
+
+    // Sizes take suffixes; a bad one is a usage error.
+    let size = |limit: &str| {
+        bin()
+            .args([
+                "edit",
+                "--dry-run",
+                "--old",
+                "one",
+                "--new",
+                "1",
+                "--max-file-size",
+                limit,
+            ])
+            .arg(&file)
+            .output()
+            .unwrap()
+    };
+    assert_eq!(size("1K").status.code(), Some(0));
+    assert_eq!(size("1kib").status.code(), Some(0));
+    let small = size("4");
+    assert_eq!(small.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&small.stderr).contains("too_large"));
+    let bad = size("1X");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("unknown size suffix"),
+        "{bad:?}"
+    );
+}
