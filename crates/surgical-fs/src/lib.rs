@@ -73,14 +73,16 @@ compile_error!("surgical-fs supports Unix only");
 mod create;
 mod encoding;
 mod error;
-mod file;
 mod sandbox;
+mod sys;
+mod target;
+mod writer;
 
-pub use crate::create::{write_new, DEFAULT_NEW_FILE_MODE};
+pub use crate::create::{write_new, NewFile, DEFAULT_NEW_FILE_MODE};
 pub use crate::encoding::{decode, encode, Decoded, Encoding};
-pub use crate::error::FsError;
-pub use crate::file::{
-    open_target, read, read_decoded, read_with_limit, write_atomic, write_atomic_keeping_old, DirLock, FileInfo,
-    Target, DEFAULT_SIZE_LIMIT, LOCK_TIMEOUT,
-};
+pub use crate::error::{FsError, FsErrorKind};
 pub use crate::sandbox::Root;
+pub use crate::target::{
+    open_target, read, read_decoded, read_with_limit, DirLock, FileInfo, Target, DEFAULT_SIZE_LIMIT, LOCK_TIMEOUT,
+};
+pub use crate::writer::{remove, write_atomic, write_atomic_keeping_old};

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use serde_json::{Map, Value};
-use surgical_fs::FsError;
+use surgical_fs::{FsError, FsErrorKind};
 
 use crate::ToolError;
 
@@ -94,7 +94,7 @@ pub(crate) fn count(obj: &Map<String, Value>, keys: &[&'static str], what: &str)
 pub(crate) fn fs_error(e: FsError, shown: &str, hint_not_found: &str) -> ToolError {
     let e = e.with_path(Path::new(shown));
     let mut message = e.to_string();
-    if e.code() == "file_not_found" && !hint_not_found.is_empty() {
+    if e.kind() == FsErrorKind::NotFound && !hint_not_found.is_empty() {
         message.push(' ');
         message.push_str(hint_not_found);
     }

@@ -17,7 +17,7 @@ use serde::Serialize;
 use serde_json::Value;
 use surgical_core::diff;
 use surgical_core::lines::model_newlines;
-use surgical_fs::{Encoding, Root};
+use surgical_fs::{Encoding, FsErrorKind, Root};
 
 use crate::args::{self, fs_error};
 use crate::edit::sha256_hex;
@@ -189,7 +189,7 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
     let root = Root::new(&config.root).map_err(|e| fs_error(e, shown, ""))?;
     let target = match root.open(shown) {
         Ok(target) => Some(target),
-        Err(e) if e.code() == "file_not_found" => None,
+        Err(e) if e.kind() == FsErrorKind::NotFound => None,
         Err(e) => return Err(fs_error(e, shown, "")),
     };
     // Held from before the read until the new content is in place, as in `edit`.

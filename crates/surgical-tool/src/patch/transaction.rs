@@ -18,13 +18,12 @@ use std::cell::{Cell, OnceCell};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::ops::Range;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use surgical_core::{diff, Options};
-use surgical_fs::{DirLock, Encoding, FileInfo, FsError, Root, Target};
+use surgical_fs::{DirLock, Encoding, FileInfo, FsError, FsErrorKind, NewFile, Root, Target};
 
 use super::place::{apply_hunks, How, HunkFailure, HunkOutcome, Rules};
 use super::{
@@ -37,31 +36,11 @@ use crate::{Config, ToolError};
 
 const NOTHING_WRITTEN: &str = "No file was changed: a patch applies to all its files or to none.";
 
-/// What identifies a file's version, to notice a change before deleting it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Stamp {
-    dev: u64,
-    ino: u64,
-    len: u64,
-    mtime: (i64, i64),
-}
-
-fn stamp(path: &Path) -> Option<Stamp> {
-    let m = std::fs::symlink_metadata(path).ok()?;
-    Some(Stamp {
-        dev: m.dev(),
-        ino: m.ino(),
-        len: m.len(),
-        mtime: (m.mtime(), m.mtime_nsec()),
-    })
-}
-
 /// A file as it was before the call.
 struct Before {
     info: FileInfo,
     raw: Shared,
     hash: Digest,
-    stamp: Option<Stamp>,
 }
 
 /// A file's text, shared between the states and reports that hold it (files may be large).
@@ -266,7 +245,7 @@ impl Files {
         }
         let target = match root.open(name) {
             Ok(t) => Some(t),
-            Err(e) if e.code() == "file_not_found" => None,
+            Err(e) if e.kind() == FsErrorKind::NotFound => None,
             Err(e) => return Err(file_error(e, name)),
         };
         self.slots.push(Slot {
@@ -365,12 +344,7 @@ impl Files {
             let hash = Digest::of(&raw);
             s.now = now;
             s.mode = Some(info.mode);
-            s.before = Some(Before {
-                stamp: stamp(&info.real_path),
-                info,
-                raw,
-                hash,
-            });
+            s.before = Some(Before { info, raw, hash });
         }
         Ok(())
     }
@@ -573,31 +547,8 @@ fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -
 /// A step of the commit, remembered to undo it.
 enum Done {
     Updated(usize, Option<Entry>),
-    Created(usize, Vec<PathBuf>),
+    Created(usize, NewFile),
     Deleted(usize),
-}
-
-/// The directories `write_new` will create for `path` (outermost first).
-fn missing_dirs(path: &Path) -> Vec<PathBuf> {
-    let mut missing = Vec::new();
-    let mut at = path.parent();
-    while let Some(d) = at.filter(|d| !d.as_os_str().is_empty()) {
-        if std::fs::symlink_metadata(d).is_ok() {
-            break;
-        }
-        missing.push(d.to_path_buf());
-        at = d.parent();
-    }
-    missing.reverse();
-    missing
-}
-
-fn sync_dir(path: &Path) {
-    if let Some(dir) = path.parent() {
-        if let Ok(f) = std::fs::File::open(dir) {
-            let _ = f.sync_all();
-        }
-    }
 }
 
 /// Writes every file; on a failure, undoes what was done and returns the error.
@@ -632,10 +583,10 @@ fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolErr
                     files.slots[k].journaled = journaled;
                 }
                 None => {
-                    let dirs = missing_dirs(&s.real);
-                    root.create(&s.real, bytes, s.mode)
+                    let created = root
+                        .create(&s.real, bytes, s.mode)
                         .map_err(|e| file_error(e, &s.shown))?;
-                    done.push(Done::Created(k, dirs));
+                    done.push(Done::Created(k, created));
                 }
             }
         }
@@ -644,8 +595,8 @@ fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolErr
             let (Some(b), None) = (&s.before, &s.bytes) else {
                 continue;
             };
-            if stamp(&b.info.real_path) != b.stamp {
-                return Err(ToolError {
+            surgical_fs::remove(&b.info).map_err(|e| match e.kind() {
+                FsErrorKind::Changed => ToolError {
                     path: Some(s.shown.clone()),
                     ..ToolError::new(
                         "stale",
@@ -655,19 +606,9 @@ fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolErr
                             s.shown
                         ),
                     )
-                });
-            }
-            std::fs::remove_file(&b.info.real_path).map_err(|e| {
-                file_error(
-                    FsError::Io {
-                        path: Some(b.info.real_path.clone()),
-                        op: "delete",
-                        source: e,
-                    },
-                    &s.shown,
-                )
+                },
+                _ => file_error(e, &s.shown),
             })?;
-            sync_dir(&b.info.real_path);
             done.push(Done::Deleted(k));
         }
         Ok(())
@@ -695,13 +636,9 @@ fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolErr
                 }
                 files.slots[k].journaled = false;
             }
-            Done::Created(k, dirs) => {
-                let s = &files.slots[k];
-                if let Err(e) = std::fs::remove_file(&s.real) {
-                    failed.push(format!("{} (created): {e}", s.shown));
-                }
-                for d in dirs.iter().rev() {
-                    let _ = std::fs::remove_dir(d);
+            Done::Created(k, created) => {
+                if let Err(e) = created.remove() {
+                    failed.push(format!("{} (created): {e}", files.slots[k].shown));
                 }
             }
             Done::Deleted(k) => {
