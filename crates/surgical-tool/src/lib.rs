@@ -20,6 +20,7 @@
 // every front end unwrap a box.
 #![allow(clippy::result_large_err)]
 
+mod document;
 mod edit;
 mod journal;
 mod report;
@@ -39,7 +40,8 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
-pub use crate::edit::{run_edit, run_edit_with, sha256_hex};
+pub use crate::document::sha256_hex;
+pub use crate::edit::{run_edit, run_edit_with};
 pub use crate::journal::{JOURNAL_DIR, MAX_ENTRIES as UNDO_MAX_ENTRIES, MAX_FILE_BYTES as UNDO_MAX_FILE_BYTES};
 pub use crate::patch::{
     detect_format, parse_patch_request, run_patch_with, FileReport, HunkReport, PatchFormat, PatchFormatName,

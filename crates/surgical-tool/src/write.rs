@@ -10,6 +10,7 @@
 use std::fmt::Write as _;
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use schemars::JsonSchema;
@@ -19,8 +20,8 @@ use surgical_core::diff;
 use surgical_core::lines::model_newlines;
 use surgical_fs::{Encoding, FsErrorKind, Root};
 
-use crate::args::{self, fs_error};
-use crate::edit::sha256_hex;
+use crate::args::{self, fs_error, fs_error_of};
+use crate::document::{file_patch, Content, Digest, Document, Shared, Text, Version};
 use crate::eol::{count_lines, Endings, LineEnding};
 use crate::journal::Journal;
 use crate::read::describe;
@@ -177,10 +178,9 @@ pub fn run_write_with(req: &WriteRequest, config: &Config) -> ToolResult {
 
 /// The file as it was before the write.
 struct Old {
-    info: surgical_fs::FileInfo,
-    hash: String,
+    doc: Document,
     encoding: Encoding,
-    text: Vec<u8>,
+    text: Shared,
     endings: Endings,
 }
 
@@ -192,17 +192,13 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
         Err(e) if e.kind() == FsErrorKind::NotFound => None,
         Err(e) => return Err(fs_error(e, shown, "")),
     };
-    // Held from before the read until the new content is in place, as in `edit`.
-    let _lock = match (&target, req.dry_run) {
-        (Some(t), false) => Some(t.lock().map_err(|e| fs_error(e, shown, ""))?),
-        _ => None,
-    };
-    let old = match &target {
+    let (_lock, old) = match &target {
         Some(t) => {
-            let (info, raw) = t.read(config.max_file_size).map_err(|e| fs_error(e, shown, ""))?;
-            Some(old_file(info, raw, req, shown)?)
+            let (lock, doc) =
+                Document::open_target(t, !req.dry_run, config.max_file_size).map_err(|e| fs_error(e, shown, ""))?;
+            (lock, Some(old_file(doc, req, shown)?))
         }
-        None => None,
+        None => (None, None),
     };
     if let (None, Some(expected)) = (&old, &req.expected_hash) {
         return Err(ToolError {
@@ -239,7 +235,12 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
             });
         }
     }
-    let raw = surgical_fs::encode(encoding, &text).map_err(|e| fs_error(e, shown, ""))?;
+    let new = Text {
+        encoding,
+        text: Arc::new(text),
+    };
+    let text = new.text.as_slice();
+    let raw = new.encoded().map_err(|e| fs_error(e, shown, ""))?;
     if raw.len() as u64 > config.max_file_size {
         return Err(ToolError {
             path: Some(shown.to_string()),
@@ -254,9 +255,9 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
             )
         });
     }
-    let hash_after = sha256_hex(&[&raw]);
-    let endings = Endings::of(&text);
-    let total_lines = count_lines(&text, endings);
+    let hash_after = Digest::of(&raw);
+    let endings = Endings::of(text);
+    let total_lines = count_lines(text, endings);
     let about = describe(encoding, endings);
 
     let Some(old) = old else {
@@ -277,7 +278,7 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
             path: shown.to_string(),
             created: true,
             hash_before: None,
-            hash_after,
+            hash_after: hash_after.get().to_string(),
             encoding: encoding.name(),
             bom: encoding.has_bom(),
             line_ending: line_ending.name(),
@@ -290,39 +291,23 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
         });
     };
 
-    let unchanged = old.encoding == encoding && old.text == text;
+    let unchanged = old.doc.holds(&new);
     let mut undo_available = false;
     if !unchanged && !req.dry_run {
-        // The journal saves the old content before the file is replaced (see `edit`).
         let journal = config.undo.then(|| Journal::new(&root));
-        let utf16_before = match old.encoding {
-            Encoding::Utf16Le | Encoding::Utf16Be if journal.is_some() => {
-                surgical_fs::encode(old.encoding, &old.text).ok()
-            }
-            _ => None,
-        };
-        let before: Vec<&[u8]> = match &utf16_before {
-            Some(raw) => vec![raw],
-            None => vec![old.encoding.bom(), &old.text],
-        };
-        let entry = journal
-            .as_ref()
-            .and_then(|j| j.begin(&old.info.real_path, &before)?.finish(j, &old.hash, &hash_after));
-        if let Err(e) = surgical_fs::write_atomic(&old.info, &raw) {
-            if let Some(entry) = &entry {
-                entry.discard();
-            }
-            return Err(fs_error(e, shown, ""));
-        }
+        let entry = old
+            .doc
+            .commit(&raw, &hash_after, journal.as_ref())
+            .map_err(|e| fs_error(e, shown, ""))?;
         undo_available = entry.is_some();
     }
 
-    let changes = diff::whole_change(&old.text, &text);
+    let changes = diff::whole_change(&old.text, text);
     let diffable = changes
         .iter()
         .all(|(o, n)| cheap_to_diff(&old.text[o.clone()], &text[n.clone()]));
     let shown_diff = if diffable {
-        diff::numbered_diff(&old.text, &text, &changes)
+        diff::numbered_diff(&old.text, text, &changes)
     } else {
         diff::NumberedDiff {
             text: String::new(),
@@ -331,20 +316,16 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
                 .map(|(o, _)| surgical_core::lines::line_of(&old.text, o.start)),
         }
     };
-    // As in `edit`: the patch is of the bytes on disk (BOM included), so `git apply` works on the file
-    // itself; with UTF-16 on either side it is a patch of the text, since patches are UTF-8.
-    let utf8 = |e: Encoding| matches!(e, Encoding::Utf8 | Encoding::Utf8Bom);
-    let (patch_old, patch_new): (Vec<u8>, &[u8]) = if utf8(old.encoding) && utf8(encoding) {
-        let mut old_raw = old.encoding.bom().to_vec();
-        old_raw.extend_from_slice(&old.text);
-        (old_raw, &raw)
-    } else {
-        (old.text.clone(), &text)
+    let old_version = Version {
+        encoding: old.encoding,
+        text: &old.text,
+        on_disk: None,
     };
+    let new_version = new.version(Some(&raw));
     let patch = if diffable {
-        diff::unified_patch(&patch_old, patch_new, &diff::whole_change(&patch_old, patch_new), shown)
+        file_patch(Some(old_version), Some(new_version), None, shown)
     } else {
-        replace_all_patch(&patch_old, patch_new, shown)
+        replace_all_patch(&old_version.shown().0, &new_version.shown().0, shown)
     };
 
     let mut out = String::new();
@@ -386,8 +367,8 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
         text: out,
         path: shown.to_string(),
         created: false,
-        hash_before: Some(old.hash),
-        hash_after,
+        hash_before: Some(old.doc.hash.get().to_string()),
+        hash_after: hash_after.get().to_string(),
         encoding: encoding.name(),
         bom: encoding.has_bom(),
         line_ending: line_ending.name(),
@@ -400,11 +381,11 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
     })
 }
 
-/// Hashes, checks `expectedHash` and decodes the existing file.
-fn old_file(info: surgical_fs::FileInfo, raw: Vec<u8>, req: &WriteRequest, shown: &str) -> Result<Old, ToolError> {
-    let hash = sha256_hex(&[&raw]);
+/// Checks `expectedHash` against the existing file, then that it decodes.
+fn old_file(doc: Document, req: &WriteRequest, shown: &str) -> Result<Old, ToolError> {
+    let hash = doc.hash.get();
     if let Some(expected) = &req.expected_hash {
-        if !expected.eq_ignore_ascii_case(&hash) {
+        if !expected.eq_ignore_ascii_case(hash) {
             return Err(ToolError {
                 path: Some(shown.to_string()),
                 ..ToolError::new(
@@ -417,20 +398,22 @@ fn old_file(info: surgical_fs::FileInfo, raw: Vec<u8>, req: &WriteRequest, shown
             });
         }
     }
-    let decoded = surgical_fs::decode(raw).map_err(|e| {
-        let mut err = fs_error(e, shown, "");
-        err.message.push_str(
-            ". write does not replace a file it cannot show a diff of; if you mean to replace it, delete or rename \
-             it first.",
-        );
-        err
-    })?;
-    let endings = Endings::of(&decoded.text);
+    let (encoding, text) = match &doc.content {
+        Content::Text(t) => (t.encoding, Arc::clone(&t.text)),
+        Content::Undecodable(e) => {
+            let mut err = fs_error_of(e, shown, "");
+            err.message.push_str(
+                ". write does not replace a file it cannot show a diff of; if you mean to replace it, delete or \
+                 rename it first.",
+            );
+            return Err(err);
+        }
+    };
+    let endings = Endings::of(&text);
     Ok(Old {
-        info,
-        hash,
-        encoding: decoded.encoding,
-        text: decoded.text,
+        doc,
+        encoding,
+        text,
         endings,
     })
 }
