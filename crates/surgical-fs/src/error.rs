@@ -120,7 +120,7 @@ pub enum FsError {
     /// Any other I/O failure.
     ///
     /// `op` names the step that failed, phrased to read as "could not
-    /// <op> <path>": `"inspect"`, `"resolve symlinks in"`, `"open"` or
+    /// *op* *path*": `"inspect"`, `"resolve symlinks in"`, `"open"` or
     /// `"read"` when reading; `"create a temporary file next to"`, `"write
     /// the temporary file for"`, `"copy the owner to the temporary file
     /// for"`, `"copy the permissions to the temporary file for"`, `"sync the

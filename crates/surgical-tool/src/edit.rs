@@ -1,7 +1,6 @@
 //! The `edit` tool: read, decode, apply, encode, write, verify, report.
 
 use std::fmt::Write as _;
-use std::path::Path;
 use std::sync::Arc;
 
 use surgical_core::{apply, diff, EditError, Options};
@@ -11,12 +10,6 @@ use crate::document::{file_patch, Content, Digest, Document, Text};
 use crate::journal::Journal;
 use crate::report::describe_differences;
 use crate::{Config, EditReport, EditRequest, EditSuccess, ToolError, ToolResult};
-
-/// Runs a parsed `edit` call with the default [`Config`] for `root`. On any error the file is
-/// untouched.
-pub fn run_edit(req: &EditRequest, root: &Path) -> ToolResult {
-    run_edit_with(req, &Config::new(root))
-}
 
 /// Runs a parsed `edit` call. On any error the file is untouched.
 pub fn run_edit_with(req: &EditRequest, config: &Config) -> ToolResult {

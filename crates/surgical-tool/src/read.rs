@@ -7,7 +7,6 @@
 //! shown. Every other character is shown as it is, trailing blanks included.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -106,11 +105,6 @@ pub fn parse_read_request(value: &Value) -> Result<ReadRequest, ToolError> {
         end_line,
         limit,
     })
-}
-
-/// Runs a parsed `read` call with the default [`Config`] for `root`.
-pub fn run_read(req: &ReadRequest, root: &Path) -> ToolResult {
-    run_read_with(req, &Config::new(root))
 }
 
 /// Runs a parsed `read` call. The path must lead inside the root (`outside_root`); binary files,

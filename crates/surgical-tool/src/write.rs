@@ -9,7 +9,6 @@
 
 use std::fmt::Write as _;
 
-use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -96,7 +95,7 @@ fn invalid(message: impl Into<String>) -> ToolError {
 
 /// Reads an encoding name as models write it: `utf-8`, `utf8`, `UTF-8-BOM`, `utf-8-sig`,
 /// `utf-16le`, `utf_16_be`, ...
-pub fn parse_encoding(name: &str) -> Option<Encoding> {
+pub(crate) fn parse_encoding(name: &str) -> Option<Encoding> {
     let key: String = name
         .chars()
         .filter(|c| !matches!(c, '-' | '_' | ' '))
@@ -150,11 +149,6 @@ pub fn parse_write_request(value: &Value) -> Result<WriteRequest, ToolError> {
         expected_hash: args::string(obj, &["expectedHash", "expected_hash"], "expectedHash")?,
         dry_run: args::boolean(obj, &["dryRun", "dry_run"], "dryRun")?,
     })
-}
-
-/// Runs a parsed `write` call with the default [`Config`] for `root`.
-pub fn run_write(req: &WriteRequest, root: &Path) -> ToolResult {
-    run_write_with(req, &Config::new(root))
 }
 
 /// Runs a parsed `write` call. The path must lead inside the root (`outside_root`). On any error
