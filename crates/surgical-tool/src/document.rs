@@ -51,7 +51,7 @@ pub(crate) type Shared = Arc<Vec<u8>>;
 
 /// Inputs at least this long are hashed on another thread; for shorter ones starting a thread
 /// costs more than the hash.
-const HASH_ON_THREAD: usize = 64 << 10;
+const HASH_ON_THREAD: usize = 16 << 10;
 
 /// A SHA-256 (lowercase hex), computed on the second core while the call goes on; [`Digest::get`]
 /// waits for it.

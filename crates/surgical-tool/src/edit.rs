@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use surgical_core::{apply, diff, EditError, Options};
+use surgical_core::{apply, diff, Applied, EditError, Options};
 use surgical_fs::{Encoding, FsError, Root};
 
 use crate::document::{file_patch, Content, Digest, Document, Text};
@@ -90,7 +90,26 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
         shown,
     );
 
-    let reports: Vec<EditReport> = applied
+    let reports = edit_reports(&applied);
+    let text = summary(req, encoding, &reports, &shown_diff.text);
+    Ok(EditSuccess {
+        text,
+        path: shown.to_string(),
+        diff: shown_diff.text,
+        patch,
+        first_changed_line: shown_diff.first_changed_line,
+        edits: reports,
+        encoding: encoding.name(),
+        hash_before,
+        hash_after: hash_after.get().to_string(),
+        dry_run: req.dry_run,
+        undo_available,
+    })
+}
+
+/// Where each edit landed, in request order.
+fn edit_reports(applied: &Applied) -> Vec<EditReport> {
+    applied
         .edits
         .iter()
         .map(|e| {
@@ -107,8 +126,12 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
                 normalized: describe_differences(&e.differences),
             }
         })
-        .collect();
+        .collect()
+}
 
+/// The `text` of the result: one line for the call, one per edit with what was forgiven, the diff.
+fn summary(req: &EditRequest, encoding: Encoding, reports: &[EditReport], diff: &str) -> String {
+    let shown = req.path.as_str();
     let mut text = String::new();
     let n = reports.len();
     let _ = writeln!(
@@ -126,7 +149,7 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
             format!(" (file encoding {} kept)", encoding.name())
         }
     );
-    for r in &reports {
+    for r in reports {
         let lines = if r.start_line == r.end_line {
             format!("line {}", r.start_line)
         } else {
@@ -147,21 +170,8 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
         }
     }
     text.push('\n');
-    crate::report::push_diff(&mut text, &shown_diff.text, "the full diff is in `diff`");
-
-    Ok(EditSuccess {
-        text,
-        path: shown.to_string(),
-        diff: shown_diff.text,
-        patch,
-        first_changed_line: shown_diff.first_changed_line,
-        edits: reports,
-        encoding: encoding.name(),
-        hash_before,
-        hash_after: hash_after.get().to_string(),
-        dry_run: req.dry_run,
-        undo_available,
-    })
+    crate::report::push_diff(&mut text, diff, "the full diff is in `diff`");
+    text
 }
 
 pub(crate) fn stale_error(shown: &str, now: &str, expected: &str) -> ToolError {

@@ -207,32 +207,8 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
         });
     }
 
-    let line_ending = req
-        .line_ending
-        .or_else(|| old.as_ref().and_then(|o| o.endings.dominant()))
-        .unwrap_or(LineEnding::Lf);
-    let encoding = req
-        .encoding
-        .or_else(|| old.as_ref().map(|o| o.encoding))
-        .unwrap_or(Encoding::Utf8);
-    let text = with_line_ending(&req.content, line_ending);
-    if encoding == Encoding::Utf8 {
-        if let Some(at) = text.iter().position(|&b| b == 0) {
-            return Err(ToolError {
-                path: Some(shown.to_string()),
-                ..invalid(format!(
-                    "content has a NUL character (U+0000) on line {}; a UTF-8 file holding NUL bytes is binary to \
-                     surgical, so it could not be read or edited afterwards. Remove it, or write with encoding \
-                     utf-8-bom, utf-16le or utf-16be.",
-                    surgical_core::lines::line_of(&text, at)
-                ))
-            });
-        }
-    }
-    let new = Text {
-        encoding,
-        text: Arc::new(text),
-    };
+    let (new, line_ending) = new_text(req, old.as_ref())?;
+    let encoding = new.encoding;
     let text = new.text.as_slice();
     let raw = new.encoded().map_err(|e| fs_error(e, shown, ""))?;
     if raw.len() as u64 > config.max_file_size {
@@ -296,6 +272,80 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
         undo_available = entry.is_some();
     }
 
+    let (shown_diff, patch, diffable) = diff_and_patch(&old, &new, &raw, shown);
+    let out = if unchanged {
+        format!(
+            "{shown} already holds exactly this content ({total_lines} {}, {about}); nothing was written.\n",
+            plural(total_lines, "line")
+        )
+    } else {
+        replaced_summary(
+            req,
+            &old,
+            &new,
+            line_ending,
+            total_lines,
+            &about,
+            diffable,
+            &shown_diff.text,
+        )
+    };
+
+    Ok(WriteSuccess {
+        text: out,
+        path: shown.to_string(),
+        created: false,
+        hash_before: Some(old.doc.hash.get().to_string()),
+        hash_after: hash_after.get().to_string(),
+        encoding: encoding.name(),
+        bom: encoding.has_bom(),
+        line_ending: line_ending.name(),
+        total_lines,
+        diff: shown_diff.text,
+        patch,
+        first_changed_line: shown_diff.first_changed_line,
+        dry_run: req.dry_run,
+        undo_available,
+    })
+}
+
+/// The bytes `content` becomes: its line breaks as the requested line ending, else the file's (its
+/// most frequent), else LF; in the requested encoding, else the file's, else UTF-8.
+fn new_text(req: &WriteRequest, old: Option<&Old>) -> Result<(Text, LineEnding), ToolError> {
+    let shown = req.path.as_str();
+    let line_ending = req
+        .line_ending
+        .or_else(|| old.and_then(|o| o.endings.dominant()))
+        .unwrap_or(LineEnding::Lf);
+    let encoding = req
+        .encoding
+        .or_else(|| old.map(|o| o.encoding))
+        .unwrap_or(Encoding::Utf8);
+    let text = with_line_ending(&req.content, line_ending);
+    if encoding == Encoding::Utf8 {
+        if let Some(at) = text.iter().position(|&b| b == 0) {
+            return Err(ToolError {
+                path: Some(shown.to_string()),
+                ..invalid(format!(
+                    "content has a NUL character (U+0000) on line {}; a UTF-8 file holding NUL bytes is binary to \
+                     surgical, so it could not be read or edited afterwards. Remove it, or write with encoding \
+                     utf-8-bom, utf-16le or utf-16be.",
+                    surgical_core::lines::line_of(&text, at)
+                ))
+            });
+        }
+    }
+    let new = Text {
+        encoding,
+        text: Arc::new(text),
+    };
+    Ok((new, line_ending))
+}
+
+/// The numbered diff and the patch of a whole-file change, and whether it was cheap enough to
+/// diff line by line (if not, the diff is empty and the patch replaces every line).
+fn diff_and_patch(old: &Old, new: &Text, raw: &[u8], shown: &str) -> (diff::NumberedDiff, String, bool) {
+    let text = new.text.as_slice();
     let changes = diff::whole_change(&old.text, text);
     let diffable = changes
         .iter()
@@ -315,64 +365,55 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
         text: &old.text,
         on_disk: None,
     };
-    let new_version = new.version(Some(&raw));
+    let new_version = new.version(Some(raw));
     let patch = if diffable {
         file_patch(Some(old_version), Some(new_version), None, shown)
     } else {
         replace_all_patch(&old_version.shown().0, &new_version.shown().0, shown)
     };
+    (shown_diff, patch, diffable)
+}
 
+/// The `text` of the result when a file's content was replaced.
+#[allow(clippy::too_many_arguments)]
+fn replaced_summary(
+    req: &WriteRequest,
+    old: &Old,
+    new: &Text,
+    line_ending: LineEnding,
+    total_lines: usize,
+    about: &str,
+    diffable: bool,
+    diff: &str,
+) -> String {
+    let shown = req.path.as_str();
     let mut out = String::new();
-    if unchanged {
+    let old_lines = count_lines(&old.text, old.endings);
+    let lines = plural(old_lines, "line");
+    if req.dry_run {
         let _ = writeln!(
             out,
-            "{shown} already holds exactly this content ({total_lines} {}, {about}); nothing was written.",
-            plural(total_lines, "line")
+            "Dry run, nothing written. Would replace the {old_lines} {lines} of {shown} with {total_lines} \
+             ({about})."
         );
     } else {
-        let old_lines = count_lines(&old.text, old.endings);
-        let lines = plural(old_lines, "line");
-        if req.dry_run {
-            let _ = writeln!(
-                out,
-                "Dry run, nothing written. Would replace the {old_lines} {lines} of {shown} with {total_lines} \
-                 ({about})."
-            );
-        } else {
-            let _ = writeln!(
-                out,
-                "Wrote {shown}: replaced its {old_lines} {lines} with {total_lines} ({about})."
-            );
-        }
-        for note in notes(req, &old, encoding, line_ending) {
-            let _ = writeln!(out, "{note}");
-        }
-        out.push('\n');
-        if !diffable {
-            let _ = writeln!(
-                out,
-                "(No diff: nearly every line changed, too many to diff line by line. Read the file to see it.)"
-            );
-        }
-        crate::report::push_diff(&mut out, &shown_diff.text, "the full diff is in `diff`");
+        let _ = writeln!(
+            out,
+            "Wrote {shown}: replaced its {old_lines} {lines} with {total_lines} ({about})."
+        );
     }
-
-    Ok(WriteSuccess {
-        text: out,
-        path: shown.to_string(),
-        created: false,
-        hash_before: Some(old.doc.hash.get().to_string()),
-        hash_after: hash_after.get().to_string(),
-        encoding: encoding.name(),
-        bom: encoding.has_bom(),
-        line_ending: line_ending.name(),
-        total_lines,
-        diff: shown_diff.text,
-        patch,
-        first_changed_line: shown_diff.first_changed_line,
-        dry_run: req.dry_run,
-        undo_available,
-    })
+    for note in notes(req, old, new.encoding, line_ending) {
+        let _ = writeln!(out, "{note}");
+    }
+    out.push('\n');
+    if !diffable {
+        let _ = writeln!(
+            out,
+            "(No diff: nearly every line changed, too many to diff line by line. Read the file to see it.)"
+        );
+    }
+    crate::report::push_diff(&mut out, diff, "the full diff is in `diff`");
+    out
 }
 
 /// Checks `expectedHash` against the existing file, then that it decodes.

@@ -463,7 +463,13 @@ fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -
             }
         }
     }
-    // Every file's final bytes (and their hash), before anything is written.
+    settle(files)?;
+    Ok(outcomes)
+}
+
+/// Settles what every file is at the end of the call, and the hash of its new bytes, before
+/// anything is written.
+fn settle(files: &mut Files) -> Result<(), ToolError> {
     for s in &mut files.slots {
         s.after = match &s.now {
             Content::Text { encoding, text } => {
@@ -486,7 +492,7 @@ fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -
             _ => None,
         };
     }
-    Ok(outcomes)
+    Ok(())
 }
 
 /// A step of the commit, remembered to undo it.
@@ -545,9 +551,15 @@ fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolErr
         }
         Ok(())
     })();
-    let Err(mut error) = result else {
-        return Ok(());
-    };
+    match result {
+        Ok(()) => Ok(()),
+        Err(error) => Err(roll_back(root, files, done, error)),
+    }
+}
+
+/// Undoes the steps of a commit that stopped at `error`, newest first, and says in the error
+/// whether that worked.
+fn roll_back(root: &Root, files: &mut Files, done: Vec<Done>, mut error: ToolError) -> ToolError {
     // Undo what was done, newest first.
     let steps = done.len();
     let mut failed = Vec::new();
@@ -601,7 +613,7 @@ fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolErr
     } else {
         error.message = format!("{} {note}", error.message);
     }
-    Err(error)
+    error
 }
 
 /// The unified diff of one operation, with git's headers for added, deleted and moved files.
