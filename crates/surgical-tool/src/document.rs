@@ -349,4 +349,38 @@ mod tests {
         let patch = file_patch(Some(plain), Some(new), Some(&changes), "f");
         assert!(patch.contains("-one\n-two\n+\u{feff}one\n+2\n"), "{patch}");
     }
+
+    #[test]
+    fn a_document_hashes_the_bytes_on_disk_and_keeps_what_it_cannot_decode() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        let big = "x\n".repeat(HASH_ON_THREAD);
+        let files: [(&str, Vec<u8>); 5] = [
+            ("plain", b"a\r\nb".to_vec()),
+            ("bom", b"\xEF\xBB\xBFa\n".to_vec()),
+            ("utf16", b"\xFF\xFEa\x00\n\x00".to_vec()),
+            ("binary", b"a\x00b".to_vec()),
+            ("big", [&b"\xEF\xBB\xBF"[..], big.as_bytes()].concat()),
+        ];
+        for (name, bytes) in &files {
+            std::fs::write(dir.path().join(name), bytes).unwrap();
+            let (lock, doc) = Document::open(&root, name, true, u64::MAX).unwrap();
+            assert!(lock.is_some());
+            assert_eq!(doc.hash.get(), sha256_hex(&[bytes]), "{name}");
+            assert_eq!(doc.bytes().as_ref(), bytes.as_slice(), "{name}");
+            match (&doc.content, *name) {
+                (Content::Undecodable(e), "binary") => {
+                    assert_eq!(e.code(), "binary_file");
+                    assert!(e.to_string().starts_with("binary looks binary"), "{e}");
+                }
+                (Content::Text(t), _) => assert_eq!(t.encoded().unwrap().as_slice(), bytes.as_slice(), "{name}"),
+                (Content::Undecodable(e), _) => panic!("{name}: {e}"),
+            }
+        }
+        // The plain UTF-8 text is the bytes read, not a copy of them.
+        let (_, doc) = Document::open(&root, "plain", false, u64::MAX).unwrap();
+        let text = doc.text().unwrap();
+        assert!(Arc::ptr_eq(&text.text, &text.encoded().unwrap()));
+        assert!(doc.holds(&text.clone()));
+    }
 }

@@ -64,28 +64,8 @@ fn run(shown: &str, config: &Config) -> Result<EditSuccess, ToolError> {
     let hash_after = hash_after.get().to_string();
     let restored_len = before.len();
     // Written and hashed: the bytes are decoded in place for the diff.
-    let then = match surgical_fs::decode_keeping(Arc::unwrap_or_clone(before)) {
-        Decoding::Text(d) | Decoding::Transcoded(d, _) => Some(Text {
-            encoding: d.encoding,
-            text: Arc::new(d.text),
-        }),
-        Decoding::Refused(..) => None,
-    };
-
-    // Show what changed back, as text when both versions decode.
-    let (shown_diff, patch, first_changed_line, encoding) = match (doc.text(), &then) {
-        (Some(now), Some(then)) => {
-            let d = diff::numbered_diff(&now.text, &then.text, &diff::whole_change(&now.text, &then.text));
-            let patch = file_patch(Some(now.version(None)), Some(then.version(None)), None, shown);
-            (d.text, patch, d.first_changed_line, then.encoding.name())
-        }
-        (_, then) => (
-            String::new(),
-            String::new(),
-            None,
-            then.as_ref().map_or("unknown", |t| t.encoding.name()),
-        ),
-    };
+    let (shown_diff, patch, first_changed_line, encoding) =
+        restored_diff(doc.text(), Arc::unwrap_or_clone(before), shown);
     let mut text = format!(
         "Restored {shown} to its content before the last surgical edit ({restored_len} bytes).{}\n\n",
         if older { " An older edit can be undone too." } else { "" }
@@ -104,4 +84,23 @@ fn run(shown: &str, config: &Config) -> Result<EditSuccess, ToolError> {
         dry_run: false,
         undo_available: older,
     })
+}
+
+/// What the undo changed back (numbered diff, patch, first changed line) and the encoding of the
+/// restored version; no diff unless both versions decode (the encoding is then `unknown` when the
+/// restored one does not).
+fn restored_diff(now: Option<&Text>, restored: Vec<u8>, shown: &str) -> (String, String, Option<usize>, &'static str) {
+    let then = match surgical_fs::decode_keeping(restored) {
+        Decoding::Text(d) | Decoding::Transcoded(d, _) => Text {
+            encoding: d.encoding,
+            text: Arc::new(d.text),
+        },
+        Decoding::Refused(..) => return (String::new(), String::new(), None, "unknown"),
+    };
+    let Some(now) = now else {
+        return (String::new(), String::new(), None, then.encoding.name());
+    };
+    let d = diff::numbered_diff(&now.text, &then.text, &diff::whole_change(&now.text, &then.text));
+    let patch = file_patch(Some(now.version(None)), Some(then.version(None)), None, shown);
+    (d.text, patch, d.first_changed_line, then.encoding.name())
 }
