@@ -6,7 +6,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::error::write_error;
-use crate::file::{create_new_at, open_dir, sync_path};
+use crate::sys::open_dir;
+use crate::writer::{create_new_at, sync_path};
 use crate::{FsError, Root};
 
 /// The mode a new file gets unless told otherwise: read and write for everyone, less the process's
@@ -15,6 +16,34 @@ pub const DEFAULT_NEW_FILE_MODE: u32 = 0o666;
 
 const OP_CREATE_DIRS: &str = "create the parent directories of";
 const OP_OPEN_DIR: &str = "open the directory of";
+
+/// A file [`write_new`] (or [`Root::create`]) created, and the directories it created for it: what
+/// taking the creation back has to remove.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewFile {
+    /// The file, as the path it was created at.
+    pub path: PathBuf,
+    /// The parent directories that did not exist before, outermost first (empty when the parent
+    /// existed).
+    pub created_dirs: Vec<PathBuf>,
+}
+
+impl NewFile {
+    /// Takes the creation back: removes the file, then each directory created for it, innermost
+    /// first, as long as it is empty (a directory something else was put in meanwhile stays).
+    ///
+    /// # Errors
+    ///
+    /// The error of removing the file, if that fails; the directories are then left alone.
+    pub fn remove(&self) -> io::Result<()> {
+        fs::remove_file(&self.path)?;
+        for dir in self.created_dirs.iter().rev() {
+            // Fails, harmlessly, when the directory is no longer empty.
+            let _ = fs::remove_dir(dir);
+        }
+        Ok(())
+    }
+}
 
 /// Creates the file `path` holding `bytes`, atomically, creating missing parent directories.
 ///
@@ -41,14 +70,16 @@ const OP_OPEN_DIR: &str = "open the directory of";
 /// [`FsError::PermissionDenied`] (with `op: "write"`) when a directory cannot be written;
 /// [`FsError::Io`] otherwise, its message saying which step failed. The error for an existing
 /// path says so and has an [`io::ErrorKind::AlreadyExists`] source. Errors name `path`.
-pub fn write_new(path: &Path, bytes: &[u8], mode: Option<u32>) -> Result<(), FsError> {
+///
+/// Returns what was created, for [`NewFile::remove`].
+pub fn write_new(path: &Path, bytes: &[u8], mode: Option<u32>) -> Result<NewFile, FsError> {
     create(path, bytes, mode, None)
 }
 
 /// [`write_new`], and with `root`, the directory the file is created in is checked, from its open
 /// descriptor, to be inside the root; the file is created relative to that descriptor, so a
 /// directory swapped for a link meanwhile cannot redirect it.
-pub(crate) fn create(path: &Path, bytes: &[u8], mode: Option<u32>, root: Option<&Root>) -> Result<(), FsError> {
+pub(crate) fn create(path: &Path, bytes: &[u8], mode: Option<u32>, root: Option<&Root>) -> Result<NewFile, FsError> {
     let (Some(name), Some(dir)) = (path.file_name(), path.parent()) else {
         return Err(FsError::Io {
             path: Some(path.to_path_buf()),
@@ -73,7 +104,10 @@ pub(crate) fn create(path: &Path, bytes: &[u8], mode: Option<u32>, root: Option<
             sync_path(parent);
         }
     }
-    Ok(())
+    Ok(NewFile {
+        path: path.to_path_buf(),
+        created_dirs,
+    })
 }
 
 /// Creates `dir` and its missing ancestors; returns the directories created, outermost first.
@@ -121,7 +155,8 @@ mod tests {
     fn creates_file_and_parents() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a/b/c.txt");
-        write_new(&path, b"hello\r\n", None).unwrap();
+        let created = write_new(&path, b"hello\r\n", None).unwrap();
+        assert_eq!(created.created_dirs, [dir.path().join("a"), dir.path().join("a/b")]);
         assert_eq!(fs::read(&path).unwrap(), b"hello\r\n");
         let mode = fs::metadata(&path).unwrap().mode() & 0o7777;
         assert_eq!(mode, DEFAULT_NEW_FILE_MODE & !umask());
@@ -176,5 +211,18 @@ mod tests {
         let err = write_new(&dir.path().join("f/g.txt"), b"x", None).unwrap_err();
         assert_eq!(err.code(), "io");
         assert!(err.to_string().contains("create the parent directories of"), "{err}");
+    }
+
+    #[test]
+    fn a_creation_can_be_taken_back() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir(dir.path().join("kept")).unwrap();
+        let created = write_new(&dir.path().join("kept/new/deeper/f.txt"), b"x", None).unwrap();
+        fs::write(dir.path().join("kept/new/other"), b"y").unwrap();
+        created.remove().unwrap();
+        // The directory that is not empty any more stays; the one only the file needed goes.
+        assert!(!dir.path().join("kept/new/deeper").exists());
+        assert!(dir.path().join("kept/new/other").exists());
+        assert!(created.remove().is_err());
     }
 }

@@ -132,10 +132,34 @@ pub struct Decoded {
 /// assert_eq!(decode(b"a\x00b".to_vec()).unwrap_err().code(), "binary_file");
 /// # Ok::<(), surgical_fs::FsError>(())
 /// ```
-pub fn decode(mut bytes: Vec<u8>) -> Result<Decoded, FsError> {
+pub fn decode(bytes: Vec<u8>) -> Result<Decoded, FsError> {
+    match decode_keeping(bytes) {
+        Decoding::Text(d) | Decoding::Transcoded(d, _) => Ok(d),
+        Decoding::Refused(e, _) => Err(e),
+    }
+}
+
+/// What [`decode_keeping`] made of a file's bytes.
+#[derive(Debug)]
+pub enum Decoding {
+    /// [`Encoding::Utf8`] or [`Encoding::Utf8Bom`]: the text is the bytes themselves (after the
+    /// BOM), in the same allocation.
+    Text(Decoded),
+    /// UTF-16: the transcoded text, and the bytes it was transcoded from.
+    Transcoded(Decoded, Vec<u8>),
+    /// The bytes cannot be decoded (see [`decode`] for why), and here they are, untouched.
+    Refused(FsError, Vec<u8>),
+}
+
+/// [`decode`] without losing the bytes: where the text is not the bytes themselves (UTF-16) or
+/// there is no text (binary, UTF-32, malformed UTF-16), the bytes come back with the result, so a
+/// caller that needs them too (to delete or replace a file it cannot edit, to keep the exact
+/// bytes of a UTF-16 file) keeps them without a copy. The rules and errors are those of
+/// [`decode`]; errors carry no path.
+pub fn decode_keeping(mut bytes: Vec<u8>) -> Decoding {
     if bytes.starts_with(BOM_UTF8) {
         bytes.drain(..BOM_UTF8.len());
-        return Ok(Decoded {
+        return Decoding::Text(Decoded {
             encoding: Encoding::Utf8Bom,
             text: bytes,
         });
@@ -143,26 +167,30 @@ pub fn decode(mut bytes: Vec<u8>) -> Result<Decoded, FsError> {
     // UTF-32LE's BOM starts with UTF-16LE's, so it must be checked first.
     for (bom, name) in [(BOM_UTF32LE, "UTF-32LE"), (BOM_UTF32BE, "UTF-32BE")] {
         if bytes.starts_with(bom) {
-            return Err(unsupported(format!(
+            let error = unsupported(format!(
                 "UTF-32 is not supported (it starts with the {name} byte-order mark); convert it to \
                  UTF-8 or UTF-16 first, or edit it with another tool"
-            )));
+            ));
+            return Decoding::Refused(error, bytes);
         }
     }
-    if bytes.starts_with(BOM_UTF16LE) {
-        return decode_utf16(&bytes, Encoding::Utf16Le);
-    }
-    if bytes.starts_with(BOM_UTF16BE) {
-        return decode_utf16(&bytes, Encoding::Utf16Be);
+    for encoding in [Encoding::Utf16Le, Encoding::Utf16Be] {
+        if bytes.starts_with(encoding.bom()) {
+            return match decode_utf16(&bytes, encoding) {
+                Ok(d) => Decoding::Transcoded(d, bytes),
+                Err(e) => Decoding::Refused(e, bytes),
+            };
+        }
     }
     if let Some(offset) = memchr::memchr(0, &bytes) {
-        return Err(FsError::Binary {
+        let error = FsError::Binary {
             path: None,
             offset,
             utf16_guess: guess_utf16(&bytes),
-        });
+        };
+        return Decoding::Refused(error, bytes);
     }
-    Ok(Decoded {
+    Decoding::Text(Decoded {
         encoding: Encoding::Utf8,
         text: bytes,
     })
@@ -355,6 +383,25 @@ mod tests {
             assert_eq!(enc.to_string(), name);
             assert_eq!(enc.has_bom(), bom);
         }
+    }
+
+    #[test]
+    fn decode_keeping_gives_the_bytes_back() {
+        let utf16 = utf16(Encoding::Utf16Be, "hi");
+        match decode_keeping(utf16.clone()) {
+            Decoding::Transcoded(d, bytes) => assert_eq!((d.text, bytes), (b"hi".to_vec(), utf16)),
+            other => panic!("{other:?}"),
+        }
+        for refused in [&b"a\x00b"[..], b"\xFF\xFE\x00\x00", b"\xFF\xFEa"] {
+            match decode_keeping(refused.to_vec()) {
+                Decoding::Refused(e, bytes) => {
+                    assert_eq!(bytes, refused);
+                    assert_eq!(e.code(), decode(refused.to_vec()).unwrap_err().code());
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        assert!(matches!(decode_keeping(b"\xEF\xBB\xBFx".to_vec()), Decoding::Text(d) if d.text == b"x"));
     }
 
     #[test]

@@ -120,13 +120,15 @@ pub enum FsError {
     /// Any other I/O failure.
     ///
     /// `op` names the step that failed, phrased to read as "could not
-    /// <op> <path>": `"inspect"`, `"resolve symlinks in"`, `"open"` or
+    /// *op* *path*": `"inspect"`, `"resolve symlinks in"`, `"open"` or
     /// `"read"` when reading; `"create a temporary file next to"`, `"write
     /// the temporary file for"`, `"copy the owner to the temporary file
     /// for"`, `"copy the permissions to the temporary file for"`, `"sync the
     /// temporary file for"`, `"rename the temporary file over"`, `"sync the
-    /// directory of"`, `"verify"` or `"write"` when writing. The message
-    /// says whether the target file was left unchanged.
+    /// directory of"`, `"verify"` or `"write"` when writing; `"lock the directory of"` when
+    /// another surgical process holds the directory's lock too long; `"create"`, `"create the
+    /// parent directories of"` and `"open the directory of"` when creating a file; `"delete"` when
+    /// removing one. The message says whether the target file was left unchanged.
     #[error("{}", io_message(.op, .path, .source))]
     Io {
         /// The file involved, when known.
@@ -138,24 +140,74 @@ pub enum FsError {
     },
 }
 
+/// The kind of an [`FsError`], one per variant: what callers compare (`e.kind() ==
+/// FsErrorKind::NotFound`) instead of message text or code strings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FsErrorKind {
+    /// [`FsError::NotFound`].
+    NotFound,
+    /// [`FsError::PermissionDenied`].
+    PermissionDenied,
+    /// [`FsError::NotAFile`].
+    NotAFile,
+    /// [`FsError::Binary`].
+    Binary,
+    /// [`FsError::UnsupportedEncoding`].
+    UnsupportedEncoding,
+    /// [`FsError::TooLarge`].
+    TooLarge,
+    /// [`FsError::OutsideRoot`].
+    OutsideRoot,
+    /// [`FsError::Changed`].
+    Changed,
+    /// [`FsError::Io`].
+    Io,
+}
+
+impl FsErrorKind {
+    /// The stable, machine-readable tag of this kind: `"file_not_found"`, `"permission_denied"`,
+    /// `"not_a_file"`, `"binary_file"`, `"unsupported_encoding"`, `"too_large"`, `"outside_root"`,
+    /// `"stale"` or `"io"`.
+    pub fn code(self) -> &'static str {
+        match self {
+            FsErrorKind::NotFound => "file_not_found",
+            FsErrorKind::PermissionDenied => "permission_denied",
+            FsErrorKind::NotAFile => "not_a_file",
+            FsErrorKind::Binary => "binary_file",
+            FsErrorKind::UnsupportedEncoding => "unsupported_encoding",
+            FsErrorKind::TooLarge => "too_large",
+            FsErrorKind::OutsideRoot => "outside_root",
+            FsErrorKind::Changed => "stale",
+            FsErrorKind::Io => "io",
+        }
+    }
+}
+
 impl FsError {
-    /// A stable, machine-readable tag for the kind of error.
+    /// The kind of error, to compare against.
+    pub fn kind(&self) -> FsErrorKind {
+        match self {
+            FsError::NotFound { .. } => FsErrorKind::NotFound,
+            FsError::PermissionDenied { .. } => FsErrorKind::PermissionDenied,
+            FsError::NotAFile { .. } => FsErrorKind::NotAFile,
+            FsError::Binary { .. } => FsErrorKind::Binary,
+            FsError::UnsupportedEncoding { .. } => FsErrorKind::UnsupportedEncoding,
+            FsError::TooLarge { .. } => FsErrorKind::TooLarge,
+            FsError::Io { .. } => FsErrorKind::Io,
+            FsError::OutsideRoot { .. } => FsErrorKind::OutsideRoot,
+            FsError::Changed { .. } => FsErrorKind::Changed,
+        }
+    }
+
+    /// A stable, machine-readable tag for the kind of error: [`FsErrorKind::code`] of
+    /// [`FsError::kind`].
     ///
     /// One of `"file_not_found"`, `"permission_denied"`, `"not_a_file"`,
     /// `"binary_file"`, `"unsupported_encoding"`, `"too_large"`, `"outside_root"`, `"stale"` or
     /// `"io"`.
     pub fn code(&self) -> &'static str {
-        match self {
-            FsError::NotFound { .. } => "file_not_found",
-            FsError::PermissionDenied { .. } => "permission_denied",
-            FsError::NotAFile { .. } => "not_a_file",
-            FsError::Binary { .. } => "binary_file",
-            FsError::UnsupportedEncoding { .. } => "unsupported_encoding",
-            FsError::TooLarge { .. } => "too_large",
-            FsError::Io { .. } => "io",
-            FsError::OutsideRoot { .. } => "outside_root",
-            FsError::Changed { .. } => "stale",
-        }
+        self.kind().code()
     }
 
     /// The path this error is about, if it carries one.
@@ -216,6 +268,7 @@ pub(crate) const OP_VERIFY: &str = "verify";
 pub(crate) const OP_LOCK: &str = "lock the directory of";
 pub(crate) const OP_CREATE: &str = "create";
 pub(crate) const OP_WRITE_IN_PLACE: &str = "rewrite in place (it has several hard links)";
+pub(crate) const OP_DELETE: &str = "delete";
 
 /// Maps an I/O error from reading `path` to the most specific variant.
 pub(crate) fn read_error(path: &Path, op: &'static str, err: io::Error) -> FsError {
@@ -229,7 +282,7 @@ pub(crate) fn read_error(path: &Path, op: &'static str, err: io::Error) -> FsErr
         },
         // A file used as a directory ("a.txt/b") means the path does not
         // exist; saying so is more useful than "Not a directory".
-        _ if err.raw_os_error() == Some(libc::ENOTDIR) => FsError::NotFound {
+        _ if crate::sys::is_not_a_directory(&err) => FsError::NotFound {
             path: path.to_path_buf(),
         },
         _ => FsError::Io {

@@ -11,18 +11,30 @@ instead of being decoded lossily.
 
 # Overview
 
-* [`read`] (or [`read_with_limit`]) returns a file's raw bytes and a
-  [`FileInfo`] recording where it really lives (symlinks resolved) and its
-  mode and owner.
+* [`Root`] is the workspace: it resolves a caller's path inside it (symlinks judged by where
+  they lead) and opens it as a [`Target`], a file pinned to its open directory. [`Target::lock`]
+  takes the directory's lock ([`DirLock`]) for a read-modify-write; [`Target::read`] returns the
+  raw bytes and a [`FileInfo`] recording the file's identity, mode and owner.
+* [`read`] (or [`read_with_limit`]) does the same for a plain path, without a root.
 * [`decode`] turns those bytes into a [`Decoded`]: the [`Encoding`] plus
   the text as UTF-8 without any byte-order mark. [`read_decoded`] does both
-  steps.
+  steps; [`decode_keeping`] also gives back the bytes where they are not the text itself.
 * [`encode`] is the exact inverse of [`decode`]: for any `bytes` that
   decode, `encode(d.encoding, &d.text)` gives back `bytes`.
 * [`write_atomic`] replaces the file through a temporary file and a rename,
-  keeping its mode (and owner, when possible), then reads it back to check.
+  keeping its mode (and owner, when possible), after checking that the file is still the
+  version that was read, then reads it back to check. [`write_atomic_keeping_old`] keeps the
+  replaced version under another name without copying it.
+* [`write_new`] (or [`Root::create`]) creates a file that does not exist, never replacing
+  anything, and returns a [`NewFile`] that can take the creation back; [`remove`] deletes a file
+  that was read, unless it changed since.
 * Every failure is an [`FsError`], whose message names the path, says what
-  happened and what to do, and whose [`FsError::code`] is a stable tag.
+  happened and what to do, whose [`FsError::kind`] is what to compare, and whose
+  [`FsError::code`] is a stable tag.
+
+The modules follow the same lines: `sys` holds every system call (and is the only code that calls
+`libc`), `target` the pinned target (open directory, lock, read, identity), `writer` the atomic
+writer and removal, `create` new files, `sandbox` the root, `encoding` the encodings.
 
 This crate is Unix only.
 
@@ -73,14 +85,16 @@ compile_error!("surgical-fs supports Unix only");
 mod create;
 mod encoding;
 mod error;
-mod file;
 mod sandbox;
+mod sys;
+mod target;
+mod writer;
 
-pub use crate::create::{write_new, DEFAULT_NEW_FILE_MODE};
-pub use crate::encoding::{decode, encode, Decoded, Encoding};
-pub use crate::error::FsError;
-pub use crate::file::{
-    open_target, read, read_decoded, read_with_limit, write_atomic, write_atomic_keeping_old, DirLock, FileInfo,
-    Target, DEFAULT_SIZE_LIMIT, LOCK_TIMEOUT,
-};
+pub use crate::create::{write_new, NewFile, DEFAULT_NEW_FILE_MODE};
+pub use crate::encoding::{decode, decode_keeping, encode, Decoded, Decoding, Encoding};
+pub use crate::error::{FsError, FsErrorKind};
 pub use crate::sandbox::Root;
+pub use crate::target::{
+    open_target, read, read_decoded, read_with_limit, DirLock, FileInfo, Target, DEFAULT_SIZE_LIMIT, LOCK_TIMEOUT,
+};
+pub use crate::writer::{remove, write_atomic, write_atomic_keeping_old};

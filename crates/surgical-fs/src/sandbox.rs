@@ -14,11 +14,12 @@
 //!   swapped for a link after the check therefore cannot redirect the write outside.
 
 use std::ffi::OsStr;
-use std::os::fd::AsRawFd;
+use std::os::fd::OwnedFd;
 use std::path::{Component, Path, PathBuf};
 
-use crate::file::{open_target, Target};
-use crate::FsError;
+use crate::create::NewFile;
+use crate::target::{open_target, Target};
+use crate::{sys, FsError};
 
 /// The directory tool calls may read and edit in. Cheap to clone; immutable.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,14 +130,21 @@ impl Root {
         }
         let mut target = open_target(&resolved).map_err(|e| rename_path(e, requested))?;
         target.requested = PathBuf::from(requested);
-        self.check_dir(&target, requested)?;
+        // A directory swapped for a link between `resolve` and opening it would show here.
+        self.check_open_dir(target.dir_fd(), Path::new(requested))?;
         Ok(target)
     }
 
     /// Creates a new file at `real` (a path [`Root::resolve`] returned), with its missing parent
     /// directories, never replacing anything; see [`crate::write_new`]. The directory it is created
-    /// in is checked, from its open descriptor, to be inside the root.
-    pub fn create(&self, real: &Path, bytes: &[u8], mode: Option<u32>) -> Result<(), FsError> {
+    /// in is checked, from its open descriptor, to be inside the root. Returns what was created, for
+    /// [`NewFile::remove`].
+    ///
+    /// # Errors
+    ///
+    /// [`FsError::OutsideRoot`] when `real` is not inside the root, or the directory opened for it
+    /// turns out not to be; those of [`crate::write_new`] otherwise.
+    pub fn create(&self, real: &Path, bytes: &[u8], mode: Option<u32>) -> Result<NewFile, FsError> {
         if !self.contains(real) {
             return Err(FsError::OutsideRoot {
                 path: real.to_path_buf(),
@@ -147,32 +155,18 @@ impl Root {
         crate::create::create(real, bytes, mode, Some(self))
     }
 
-    /// Fails with `outside_root` unless the open directory `dir` is inside the root.
-    pub(crate) fn check_open_dir(&self, dir: &std::os::fd::OwnedFd, requested: &Path) -> Result<(), FsError> {
-        let Ok(real) = std::fs::read_link(format!("/proc/self/fd/{}", dir.as_raw_fd())) else {
-            return Ok(()); // No /proc: the later steps still work relative to the open directory.
+    /// Fails with `outside_root` unless the open directory `dir` is inside the root, judged from
+    /// the descriptor itself (where the kernel says it is now).
+    pub(crate) fn check_open_dir(&self, dir: &OwnedFd, requested: &Path) -> Result<(), FsError> {
+        let Some(real) = sys::dir_path(dir) else {
+            // No /proc: the later steps still work relative to the open directory, never following
+            // a link in the file's name, and the identity re-check still holds.
+            return Ok(());
         };
         if !self.contains(&real) {
             return Err(FsError::OutsideRoot {
                 path: requested.to_path_buf(),
                 resolved: real,
-                root: self.real.clone(),
-            });
-        }
-        Ok(())
-    }
-
-    /// Confirms, from the open directory itself, that it is inside the root (a directory swapped
-    /// for a link between [`Root::resolve`] and opening it would show here).
-    fn check_dir(&self, target: &Target, requested: &str) -> Result<(), FsError> {
-        let link = format!("/proc/self/fd/{}", target.dir_fd().as_raw_fd());
-        let Ok(dir) = std::fs::read_link(&link) else {
-            return Ok(()); // No /proc: the O_NOFOLLOW and identity checks still hold.
-        };
-        if !self.contains(&dir) {
-            return Err(FsError::OutsideRoot {
-                path: PathBuf::from(requested),
-                resolved: dir,
                 root: self.real.clone(),
             });
         }

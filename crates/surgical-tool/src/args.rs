@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use serde_json::{Map, Value};
-use surgical_fs::FsError;
+use surgical_fs::{FsError, FsErrorKind};
 
 use crate::ToolError;
 
@@ -90,11 +90,16 @@ pub(crate) fn count(obj: &Map<String, Value>, keys: &[&'static str], what: &str)
 }
 
 /// A file error as a tool error about `shown` (the path as the model gave it); `hint_not_found` is
-/// appended to the message when the file does not exist.
+/// appended to the message when the file does not exist. Errors without a path (from encoding)
+/// get `shown`.
 pub(crate) fn fs_error(e: FsError, shown: &str, hint_not_found: &str) -> ToolError {
-    let e = e.with_path(Path::new(shown));
+    fs_error_of(&e.with_path(Path::new(shown)), shown, hint_not_found)
+}
+
+/// [`fs_error`] for an error that names its path already (a document's decoding error).
+pub(crate) fn fs_error_of(e: &FsError, shown: &str, hint_not_found: &str) -> ToolError {
     let mut message = e.to_string();
-    if e.code() == "file_not_found" && !hint_not_found.is_empty() {
+    if e.kind() == FsErrorKind::NotFound && !hint_not_found.is_empty() {
         message.push(' ');
         message.push_str(hint_not_found);
     }

@@ -1,22 +1,15 @@
 //! The `edit` tool: read, decode, apply, encode, write, verify, report.
 
-use std::borrow::Cow;
 use std::fmt::Write as _;
-use std::path::Path;
+use std::sync::Arc;
 
-use sha2::{Digest, Sha256};
-use surgical_core::{apply, diff, EditError, Options};
+use surgical_core::{apply, diff, Applied, EditError, Options};
 use surgical_fs::{Encoding, FsError, Root};
 
+use crate::document::{file_patch, Content, Digest, Document, Text};
 use crate::journal::Journal;
 use crate::report::describe_differences;
 use crate::{Config, EditReport, EditRequest, EditSuccess, ToolError, ToolResult};
-
-/// Runs a parsed `edit` call with the default [`Config`] for `root`. On any error the file is
-/// untouched.
-pub fn run_edit(req: &EditRequest, root: &Path) -> ToolResult {
-    run_edit_with(req, &Config::new(root))
-}
 
 /// Runs a parsed `edit` call. On any error the file is untouched.
 pub fn run_edit_with(req: &EditRequest, config: &Config) -> ToolResult {
@@ -26,22 +19,11 @@ pub fn run_edit_with(req: &EditRequest, config: &Config) -> ToolResult {
     }
 }
 
-/// SHA-256 of the concatenated `parts`, lowercase hex.
-pub fn sha256_hex(parts: &[&[u8]]) -> String {
-    let mut hasher = Sha256::new();
-    for part in parts {
-        hasher.update(part);
-    }
-    let digest = hasher.finalize();
-    let mut s = String::with_capacity(64);
-    for b in digest {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
-}
+/// What a missing file's error adds for `edit` and `undo`.
+const NOT_FOUND_HINT: &str = "To create a new file, use the write tool.";
 
 pub(crate) fn fs_error(e: FsError, shown: &str) -> ToolError {
-    crate::args::fs_error(e, shown, "To create a new file, use the write tool.")
+    crate::args::fs_error(e, shown, NOT_FOUND_HINT)
 }
 
 fn edit_error(e: EditError, shown: &str) -> ToolError {
@@ -63,110 +45,71 @@ fn edit_error(e: EditError, shown: &str) -> ToolError {
 fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
     let shown = req.path.as_str();
     let root = Root::new(&config.root).map_err(|e| fs_error(e, shown))?;
-    let target = root.open(shown).map_err(|e| fs_error(e, shown))?;
-    // Held from before the read until the new content is in place: another surgical process editing
-    // in this directory waits instead of losing this update or having its own lost.
-    let _lock = if req.dry_run {
-        None
-    } else {
-        Some(target.lock().map_err(|e| fs_error(e, shown))?)
+    let (_lock, doc) =
+        Document::open(&root, shown, !req.dry_run, config.max_file_size).map_err(|e| fs_error(e, shown))?;
+    let old = match &doc.content {
+        Content::Text(old) => old,
+        Content::Undecodable(e) => return Err(crate::args::fs_error_of(e, shown, NOT_FOUND_HINT)),
     };
-    let (info, raw) = target.read(config.max_file_size).map_err(|e| fs_error(e, shown))?;
-    // UTF-16 files are transcoded by `decode`, so their hash is taken first; for UTF-8 the decoded
-    // text is the file minus its BOM, and hashing runs on the other core while the engine works.
-    let utf16_hash = matches!(raw.get(..2), Some([0xff, 0xfe] | [0xfe, 0xff])).then(|| sha256_hex(&[&raw]));
-    let decoded = surgical_fs::decode(raw).map_err(|e| fs_error(e.with_path(Path::new(shown)), shown))?;
-    let encoding = decoded.encoding;
+    let encoding = old.encoding;
     let options = match req.max_strategy {
         Some(max) => Options::new().max_strategy(max),
         None => Options::new(),
     };
-    let (hash_before, applied) = std::thread::scope(|scope| {
-        let hashing = scope.spawn(|| match &utf16_hash {
-            Some(h) => h.clone(),
-            None => sha256_hex(&[encoding.bom(), &decoded.text]),
-        });
-        let applied = apply(&decoded.text, &req.edits, &options);
-        (hashing.join().expect("hashing does not panic"), applied)
-    });
+    // The engine runs while the other core hashes the file.
+    let applied = apply(&old.text, &req.edits, &options);
+    let hash_before = doc.hash.get().to_string();
     if let Some(expected) = &req.expected_hash {
         if !expected.eq_ignore_ascii_case(&hash_before) {
             return Err(stale_error(shown, &hash_before, expected));
         }
     }
-    let applied = applied.map_err(|e| edit_error(e, shown))?;
-    let new_raw: Cow<'_, [u8]> = match encoding {
-        Encoding::Utf8 => Cow::Borrowed(&applied.text),
-        other => Cow::Owned(surgical_fs::encode(other, &applied.text).map_err(|e| fs_error(e, shown))?),
+    let mut applied = applied.map_err(|e| edit_error(e, shown))?;
+    let changes = applied.changes();
+    let new = Text {
+        encoding,
+        text: Arc::new(std::mem::take(&mut applied.text)),
     };
-    // The undo journal keeps the replaced version: as a hard link to the old file made right before
-    // the rename (no copy), or, where that cannot be, from the bytes in memory. The other core
-    // hashes the new content meanwhile.
-    let journal = (config.undo && !req.dry_run).then(|| Journal::new(&root));
-    let pending = journal.as_ref().and_then(|j| j.prepare(&info.real_path, info.len));
-    let (hash_after, written) = std::thread::scope(|scope| {
-        let hashing = scope.spawn(|| sha256_hex(&[&new_raw]));
-        let written = if req.dry_run {
-            Ok(false)
-        } else {
-            surgical_fs::write_atomic_keeping_old(&info, &new_raw, pending.as_ref().map(|p| p.before_path()))
-        };
-        (hashing.join().expect("hashing does not panic"), written)
-    });
-    let kept = match written {
-        Ok(kept) => kept,
-        Err(e) => {
-            if let Some(p) = pending {
-                p.discard();
-            }
-            return Err(fs_error(e, shown));
-        }
-    };
-    let entry = match (&journal, pending) {
-        (Some(j), Some(p)) => {
-            let saved = kept
-                || match encoding {
-                    Encoding::Utf16Le | Encoding::Utf16Be => {
-                        surgical_fs::encode(encoding, &decoded.text).is_ok_and(|raw| p.save(&[&raw]))
-                    }
-                    _ => p.save(&[encoding.bom(), &decoded.text]),
-                };
-            if saved {
-                p.finish(j, &hash_before, &hash_after)
-            } else {
-                p.discard();
-                None
-            }
-        }
-        _ => None,
+    let new_bytes = new.encoded().map_err(|e| fs_error(e, shown))?;
+    // The other core hashes the new content while it is written.
+    let hash_after = Digest::of(&new_bytes);
+    let journal = config.undo.then(|| Journal::new(&root));
+    let entry = if req.dry_run {
+        None
+    } else {
+        doc.commit(&new_bytes, &hash_after, journal.as_ref())
+            .map_err(|e| fs_error(e, shown))?
     };
     let undo_available = entry.is_some();
 
-    let changes = applied.changes();
-    let shown_diff = diff::numbered_diff(&decoded.text, &applied.text, &changes);
-    // The patch is of the bytes on disk, so `git apply` works on the file itself (BOM included);
-    // UTF-16 files get a patch of their text, since patches are UTF-8.
-    let patch = match encoding {
-        Encoding::Utf8Bom => {
-            let bom = encoding.bom();
-            let mut old_raw = Vec::with_capacity(bom.len() + decoded.text.len());
-            old_raw.extend_from_slice(bom);
-            old_raw.extend_from_slice(&decoded.text);
-            let shifted: Vec<_> = changes
-                .iter()
-                .map(|(o, n)| {
-                    (
-                        o.start + bom.len()..o.end + bom.len(),
-                        n.start + bom.len()..n.end + bom.len(),
-                    )
-                })
-                .collect();
-            diff::unified_patch(&old_raw, &new_raw, &shifted, shown)
-        }
-        _ => diff::unified_patch(&decoded.text, &applied.text, &changes, shown),
-    };
+    let shown_diff = diff::numbered_diff(&old.text, &new.text, &changes);
+    let patch = file_patch(
+        Some(old.version(None)),
+        Some(new.version(Some(&new_bytes))),
+        Some(&changes),
+        shown,
+    );
 
-    let reports: Vec<EditReport> = applied
+    let reports = edit_reports(&applied);
+    let text = summary(req, encoding, &reports, &shown_diff.text);
+    Ok(EditSuccess {
+        text,
+        path: shown.to_string(),
+        diff: shown_diff.text,
+        patch,
+        first_changed_line: shown_diff.first_changed_line,
+        edits: reports,
+        encoding: encoding.name(),
+        hash_before,
+        hash_after: hash_after.get().to_string(),
+        dry_run: req.dry_run,
+        undo_available,
+    })
+}
+
+/// Where each edit landed, in request order.
+fn edit_reports(applied: &Applied) -> Vec<EditReport> {
+    applied
         .edits
         .iter()
         .map(|e| {
@@ -183,8 +126,12 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
                 normalized: describe_differences(&e.differences),
             }
         })
-        .collect();
+        .collect()
+}
 
+/// The `text` of the result: one line for the call, one per edit with what was forgiven, the diff.
+fn summary(req: &EditRequest, encoding: Encoding, reports: &[EditReport], diff: &str) -> String {
+    let shown = req.path.as_str();
     let mut text = String::new();
     let n = reports.len();
     let _ = writeln!(
@@ -202,7 +149,7 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
             format!(" (file encoding {} kept)", encoding.name())
         }
     );
-    for r in &reports {
+    for r in reports {
         let lines = if r.start_line == r.end_line {
             format!("line {}", r.start_line)
         } else {
@@ -223,21 +170,8 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
         }
     }
     text.push('\n');
-    crate::report::push_diff(&mut text, &shown_diff.text, "the full diff is in `diff`");
-
-    Ok(EditSuccess {
-        text,
-        path: shown.to_string(),
-        diff: shown_diff.text,
-        patch,
-        first_changed_line: shown_diff.first_changed_line,
-        edits: reports,
-        encoding: encoding.name(),
-        hash_before,
-        hash_after,
-        dry_run: req.dry_run,
-        undo_available,
-    })
+    crate::report::push_diff(&mut text, diff, "the full diff is in `diff`");
+    text
 }
 
 pub(crate) fn stale_error(shown: &str, now: &str, expected: &str) -> ToolError {

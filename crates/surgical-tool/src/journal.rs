@@ -157,18 +157,16 @@ impl Journal {
         })
     }
 
-    /// [`Journal::prepare`] and [`Pending::save`] in one step, for callers that write the file
-    /// some other way.
-    pub fn begin(&self, real_path: &Path, before: &[&[u8]]) -> Option<Pending> {
-        let len = before.iter().map(|p| p.len() as u64).sum();
-        let p = self.prepare(real_path, len)?;
-        p.save(before).then_some(p)
-    }
-
-    /// [`Journal::begin`] and [`Pending::finish`] in one step.
+    /// [`Journal::prepare`], [`Pending::save`] and [`Pending::finish`] in one step.
     #[cfg(test)]
     fn record(&self, real_path: &Path, before: &[&[u8]], hash_before: &str, hash_after: &str) -> Option<Entry> {
-        self.begin(real_path, before)?.finish(self, hash_before, hash_after)
+        let len = before.iter().map(|p| p.len() as u64).sum();
+        let pending = self.prepare(real_path, len)?;
+        if !pending.save(before) {
+            pending.discard();
+            return None;
+        }
+        pending.finish(self, hash_before, hash_after)
     }
 
     /// The newest complete entry for `real_path`.

@@ -20,6 +20,7 @@
 // every front end unwrap a box.
 #![allow(clippy::result_large_err)]
 
+mod document;
 mod edit;
 mod journal;
 mod report;
@@ -39,7 +40,8 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
-pub use crate::edit::{run_edit, run_edit_with, sha256_hex};
+pub use crate::document::sha256_hex;
+pub use crate::edit::run_edit_with;
 pub use crate::journal::{JOURNAL_DIR, MAX_ENTRIES as UNDO_MAX_ENTRIES, MAX_FILE_BYTES as UNDO_MAX_FILE_BYTES};
 pub use crate::patch::{
     detect_format, parse_patch_request, run_patch_with, FileReport, HunkReport, PatchFormat, PatchFormatName,
@@ -51,10 +53,9 @@ pub use crate::undo::run_undo;
 // The read and write tools.
 pub use crate::eol::LineEnding;
 pub use crate::read::{
-    parse_read_request, run_read, run_read_with, ReadRequest, ReadSuccess, DEFAULT_READ_LIMIT, MAX_LINE_CHARS,
-    MAX_PAGE_BYTES,
+    parse_read_request, run_read_with, ReadRequest, ReadSuccess, DEFAULT_READ_LIMIT, MAX_LINE_CHARS, MAX_PAGE_BYTES,
 };
-pub use crate::write::{parse_encoding, parse_write_request, run_write, run_write_with, WriteRequest, WriteSuccess};
+pub use crate::write::{parse_write_request, run_write_with, WriteRequest, WriteSuccess};
 
 /// The tools this crate serves.
 pub const TOOLS: [&str; 5] = ["read", "edit", "write", "apply_patch", "undo"];
@@ -233,17 +234,6 @@ fn with_ok(mut v: Value) -> Value {
         .expect("object")
         .insert("ok".into(), Value::Bool(true));
     v
-}
-
-/// Resolves a path from a tool call against the root: the one place where every tool turns a
-/// model's path into a file system path.
-///
-/// The path must lead inside `root` (symlinks followed; see `surgical_fs::Root` for the policy),
-/// else `outside_root`. It need not exist.
-pub fn resolve_path(root: &Path, path: &str) -> Result<std::path::PathBuf, ToolError> {
-    surgical_fs::Root::new(root)
-        .and_then(|r| r.resolve(path))
-        .map_err(|e| edit::fs_error(e, path))
 }
 
 /// Runs tool `name` with JSON `input` and the default [`Config`] for `root`.

@@ -7,7 +7,6 @@
 //! shown. Every other character is shown as it is, trailing blanks included.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -15,8 +14,8 @@ use serde_json::Value;
 use surgical_core::lines::next_terminator;
 use surgical_fs::{Encoding, Root};
 
-use crate::args::{self, fs_error};
-use crate::edit::sha256_hex;
+use crate::args::{self, fs_error, fs_error_of};
+use crate::document::{Content, Document};
 use crate::eol::{count_lines, Endings};
 use crate::{Config, ToolError, ToolResult};
 
@@ -108,11 +107,6 @@ pub fn parse_read_request(value: &Value) -> Result<ReadRequest, ToolError> {
     })
 }
 
-/// Runs a parsed `read` call with the default [`Config`] for `root`.
-pub fn run_read(req: &ReadRequest, root: &Path) -> ToolResult {
-    run_read_with(req, &Config::new(root))
-}
-
 /// Runs a parsed `read` call. The path must lead inside the root (`outside_root`); binary files,
 /// UTF-32 and malformed UTF-16 are refused (`binary_file`, `unsupported_encoding`), as `edit`
 /// refuses them, and so are files over `config.max_file_size` (`too_large`).
@@ -136,28 +130,18 @@ fn run(req: &ReadRequest, config: &Config) -> Result<ReadSuccess, ToolError> {
     let shown = req.path.as_str();
     let not_found = "To create it, use the write tool.";
     let root = Root::new(&config.root).map_err(|e| fs_error(e, shown, ""))?;
-    let target = root.open(shown).map_err(|e| fs_error(e, shown, not_found))?;
-    let (_, raw) = target
-        .read(config.max_file_size)
-        .map_err(|e| fs_error(e, shown, not_found))?;
-    // As in `edit`: UTF-16 is transcoded by `decode`, so its hash is taken first; for UTF-8 the
-    // decoded text is the file minus its BOM, and the hash runs on the other core meanwhile.
-    let utf16_hash = matches!(raw.get(..2), Some([0xff, 0xfe] | [0xfe, 0xff])).then(|| sha256_hex(&[&raw]));
-    let decoded = surgical_fs::decode(raw).map_err(|e| fs_error(e, shown, ""))?;
-    let encoding = decoded.encoding;
-    let text = decoded.text.as_slice();
-
-    let (hash, endings, page) = std::thread::scope(|scope| {
-        let hashing = scope.spawn(|| match &utf16_hash {
-            Some(h) => h.clone(),
-            None => sha256_hex(&[encoding.bom(), text]),
-        });
-        let endings = Endings::of(text);
-        let total = count_lines(text, endings);
-        let page = (req.start_line <= total.max(1)).then(|| page(text, req, total));
-        (hashing.join().expect("hashing does not panic"), endings, page)
-    });
+    // No lock: reading changes nothing.
+    let (_, doc) =
+        Document::open(&root, shown, false, config.max_file_size).map_err(|e| fs_error(e, shown, not_found))?;
+    let (encoding, text) = match &doc.content {
+        Content::Text(t) => (t.encoding, t.text.as_slice()),
+        Content::Undecodable(e) => return Err(fs_error_of(e, shown, "")),
+    };
+    // The page is rendered while the other core hashes the file.
+    let endings = Endings::of(text);
     let total = count_lines(text, endings);
+    let page = (req.start_line <= total.max(1)).then(|| page(text, req, total));
+    let hash = doc.hash.get().to_string();
     let Some(page) = page else {
         return Err(ToolError {
             path: Some(shown.to_string()),

@@ -1,11 +1,13 @@
 //! The `undo` tool: put back what a file held before the last edit made through surgical.
 
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use surgical_core::diff;
-use surgical_fs::Root;
+use surgical_fs::{Decoding, Root};
 
-use crate::edit::{fs_error, sha256_hex, stale_error};
+use crate::document::{file_patch, Digest, Document, Text};
+use crate::edit::{fs_error, stale_error};
 use crate::journal::Journal;
 use crate::{Config, EditSuccess, ToolError, ToolResult};
 
@@ -23,11 +25,9 @@ pub fn run_undo(path: &str, config: &Config) -> ToolResult {
 
 fn run(shown: &str, config: &Config) -> Result<EditSuccess, ToolError> {
     let root = Root::new(&config.root).map_err(|e| fs_error(e, shown))?;
-    let target = root.open(shown).map_err(|e| fs_error(e, shown))?;
-    let _lock = target.lock().map_err(|e| fs_error(e, shown))?;
-    let (info, current) = target.read(config.max_file_size).map_err(|e| fs_error(e, shown))?;
+    let (_lock, doc) = Document::open(&root, shown, true, config.max_file_size).map_err(|e| fs_error(e, shown))?;
     let journal = Journal::new(&root);
-    let Some(entry) = journal.latest(&info.real_path) else {
+    let Some(entry) = journal.latest(&doc.info.real_path) else {
         return Err(ToolError {
             path: Some(shown.to_string()),
             ..ToolError::new(
@@ -41,7 +41,7 @@ fn run(shown: &str, config: &Config) -> Result<EditSuccess, ToolError> {
             )
         });
     };
-    let hash_now = sha256_hex(&[&current]);
+    let hash_now = doc.hash.get().to_string();
     if hash_now != entry.meta.hash_after {
         let mut e = stale_error(shown, &hash_now, &entry.meta.hash_after);
         e.message = format!(
@@ -51,41 +51,23 @@ fn run(shown: &str, config: &Config) -> Result<EditSuccess, ToolError> {
         );
         return Err(e);
     }
-    let before = entry
-        .before()
-        .map_err(|e| ToolError::new("io", format!("could not read the undo journal entry for {shown}: {e}")))?;
-    surgical_fs::write_atomic(&info, &before).map_err(|e| fs_error(e, shown))?;
-    entry.discard();
-    let older = journal.latest(&info.real_path).is_some();
-
-    // Show what changed back, as text when both versions decode alike.
-    let decoded = (
-        surgical_fs::decode(current.clone()),
-        surgical_fs::decode(before.clone()),
+    let before = Arc::new(
+        entry
+            .before()
+            .map_err(|e| ToolError::new("io", format!("could not read the undo journal entry for {shown}: {e}")))?,
     );
-    let (shown_diff, patch, first_changed_line, encoding) = match decoded {
-        (Ok(now), Ok(then)) if now.encoding == then.encoding => {
-            let changes = diff::whole_change(&now.text, &then.text);
-            let d = diff::numbered_diff(&now.text, &then.text, &changes);
-            // The patch is of the bytes on disk where those are UTF-8 (BOM included).
-            let patch = match then.encoding {
-                surgical_fs::Encoding::Utf8 | surgical_fs::Encoding::Utf8Bom => {
-                    diff::unified_patch(&current, &before, &diff::whole_change(&current, &before), shown)
-                }
-                _ => diff::unified_patch(&now.text, &then.text, &changes, shown),
-            };
-            (d.text, patch, d.first_changed_line, then.encoding.name())
-        }
-        (_, then) => (
-            String::new(),
-            String::new(),
-            None,
-            then.map_or("unknown", |d| d.encoding.name()),
-        ),
-    };
+    // The restored version is not journaled: undoing an undo is not offered.
+    let hash_after = Digest::of(&before);
+    doc.commit(&before, &hash_after, None).map_err(|e| fs_error(e, shown))?;
+    entry.discard();
+    let older = journal.latest(&doc.info.real_path).is_some();
+    let hash_after = hash_after.get().to_string();
+    let restored_len = before.len();
+    // Written and hashed: the bytes are decoded in place for the diff.
+    let (shown_diff, patch, first_changed_line, encoding) =
+        restored_diff(doc.text(), Arc::unwrap_or_clone(before), shown);
     let mut text = format!(
-        "Restored {shown} to its content before the last surgical edit ({} bytes).{}\n\n",
-        before.len(),
+        "Restored {shown} to its content before the last surgical edit ({restored_len} bytes).{}\n\n",
         if older { " An older edit can be undone too." } else { "" }
     );
     let _ = write!(text, "{shown_diff}");
@@ -98,8 +80,27 @@ fn run(shown: &str, config: &Config) -> Result<EditSuccess, ToolError> {
         edits: Vec::new(),
         encoding,
         hash_before: hash_now,
-        hash_after: sha256_hex(&[&before]),
+        hash_after,
         dry_run: false,
         undo_available: older,
     })
+}
+
+/// What the undo changed back (numbered diff, patch, first changed line) and the encoding of the
+/// restored version; no diff unless both versions decode (the encoding is then `unknown` when the
+/// restored one does not).
+fn restored_diff(now: Option<&Text>, restored: Vec<u8>, shown: &str) -> (String, String, Option<usize>, &'static str) {
+    let then = match surgical_fs::decode_keeping(restored) {
+        Decoding::Text(d) | Decoding::Transcoded(d, _) => Text {
+            encoding: d.encoding,
+            text: Arc::new(d.text),
+        },
+        Decoding::Refused(..) => return (String::new(), String::new(), None, "unknown"),
+    };
+    let Some(now) = now else {
+        return (String::new(), String::new(), None, then.encoding.name());
+    };
+    let d = diff::numbered_diff(&now.text, &then.text, &diff::whole_change(&now.text, &then.text));
+    let patch = file_patch(Some(now.version(None)), Some(then.version(None)), None, shown);
+    (d.text, patch, d.first_changed_line, then.encoding.name())
 }

@@ -9,7 +9,7 @@
 
 use std::fmt::Write as _;
 
-use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use schemars::JsonSchema;
@@ -17,10 +17,10 @@ use serde::Serialize;
 use serde_json::Value;
 use surgical_core::diff;
 use surgical_core::lines::model_newlines;
-use surgical_fs::{Encoding, Root};
+use surgical_fs::{Encoding, FsErrorKind, Root};
 
-use crate::args::{self, fs_error};
-use crate::edit::sha256_hex;
+use crate::args::{self, fs_error, fs_error_of};
+use crate::document::{file_patch, Content, Digest, Document, Shared, Text, Version};
 use crate::eol::{count_lines, Endings, LineEnding};
 use crate::journal::Journal;
 use crate::read::describe;
@@ -95,7 +95,7 @@ fn invalid(message: impl Into<String>) -> ToolError {
 
 /// Reads an encoding name as models write it: `utf-8`, `utf8`, `UTF-8-BOM`, `utf-8-sig`,
 /// `utf-16le`, `utf_16_be`, ...
-pub fn parse_encoding(name: &str) -> Option<Encoding> {
+pub(crate) fn parse_encoding(name: &str) -> Option<Encoding> {
     let key: String = name
         .chars()
         .filter(|c| !matches!(c, '-' | '_' | ' '))
@@ -151,11 +151,6 @@ pub fn parse_write_request(value: &Value) -> Result<WriteRequest, ToolError> {
     })
 }
 
-/// Runs a parsed `write` call with the default [`Config`] for `root`.
-pub fn run_write(req: &WriteRequest, root: &Path) -> ToolResult {
-    run_write_with(req, &Config::new(root))
-}
-
 /// Runs a parsed `write` call. The path must lead inside the root (`outside_root`). On any error
 /// nothing is written.
 ///
@@ -177,10 +172,9 @@ pub fn run_write_with(req: &WriteRequest, config: &Config) -> ToolResult {
 
 /// The file as it was before the write.
 struct Old {
-    info: surgical_fs::FileInfo,
-    hash: String,
+    doc: Document,
     encoding: Encoding,
-    text: Vec<u8>,
+    text: Shared,
     endings: Endings,
 }
 
@@ -189,20 +183,16 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
     let root = Root::new(&config.root).map_err(|e| fs_error(e, shown, ""))?;
     let target = match root.open(shown) {
         Ok(target) => Some(target),
-        Err(e) if e.code() == "file_not_found" => None,
+        Err(e) if e.kind() == FsErrorKind::NotFound => None,
         Err(e) => return Err(fs_error(e, shown, "")),
     };
-    // Held from before the read until the new content is in place, as in `edit`.
-    let _lock = match (&target, req.dry_run) {
-        (Some(t), false) => Some(t.lock().map_err(|e| fs_error(e, shown, ""))?),
-        _ => None,
-    };
-    let old = match &target {
+    let (_lock, old) = match &target {
         Some(t) => {
-            let (info, raw) = t.read(config.max_file_size).map_err(|e| fs_error(e, shown, ""))?;
-            Some(old_file(info, raw, req, shown)?)
+            let (lock, doc) =
+                Document::open_target(t, !req.dry_run, config.max_file_size).map_err(|e| fs_error(e, shown, ""))?;
+            (lock, Some(old_file(doc, req, shown)?))
         }
-        None => None,
+        None => (None, None),
     };
     if let (None, Some(expected)) = (&old, &req.expected_hash) {
         return Err(ToolError {
@@ -217,29 +207,10 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
         });
     }
 
-    let line_ending = req
-        .line_ending
-        .or_else(|| old.as_ref().and_then(|o| o.endings.dominant()))
-        .unwrap_or(LineEnding::Lf);
-    let encoding = req
-        .encoding
-        .or_else(|| old.as_ref().map(|o| o.encoding))
-        .unwrap_or(Encoding::Utf8);
-    let text = with_line_ending(&req.content, line_ending);
-    if encoding == Encoding::Utf8 {
-        if let Some(at) = text.iter().position(|&b| b == 0) {
-            return Err(ToolError {
-                path: Some(shown.to_string()),
-                ..invalid(format!(
-                    "content has a NUL character (U+0000) on line {}; a UTF-8 file holding NUL bytes is binary to \
-                     surgical, so it could not be read or edited afterwards. Remove it, or write with encoding \
-                     utf-8-bom, utf-16le or utf-16be.",
-                    surgical_core::lines::line_of(&text, at)
-                ))
-            });
-        }
-    }
-    let raw = surgical_fs::encode(encoding, &text).map_err(|e| fs_error(e, shown, ""))?;
+    let (new, line_ending) = new_text(req, old.as_ref())?;
+    let encoding = new.encoding;
+    let text = new.text.as_slice();
+    let raw = new.encoded().map_err(|e| fs_error(e, shown, ""))?;
     if raw.len() as u64 > config.max_file_size {
         return Err(ToolError {
             path: Some(shown.to_string()),
@@ -254,9 +225,9 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
             )
         });
     }
-    let hash_after = sha256_hex(&[&raw]);
-    let endings = Endings::of(&text);
-    let total_lines = count_lines(&text, endings);
+    let hash_after = Digest::of(&raw);
+    let endings = Endings::of(text);
+    let total_lines = count_lines(text, endings);
     let about = describe(encoding, endings);
 
     let Some(old) = old else {
@@ -277,7 +248,7 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
             path: shown.to_string(),
             created: true,
             hash_before: None,
-            hash_after,
+            hash_after: hash_after.get().to_string(),
             encoding: encoding.name(),
             bom: encoding.has_bom(),
             line_ending: line_ending.name(),
@@ -290,104 +261,42 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
         });
     };
 
-    let unchanged = old.encoding == encoding && old.text == text;
+    let unchanged = old.doc.holds(&new);
     let mut undo_available = false;
     if !unchanged && !req.dry_run {
-        // The journal saves the old content before the file is replaced (see `edit`).
         let journal = config.undo.then(|| Journal::new(&root));
-        let utf16_before = match old.encoding {
-            Encoding::Utf16Le | Encoding::Utf16Be if journal.is_some() => {
-                surgical_fs::encode(old.encoding, &old.text).ok()
-            }
-            _ => None,
-        };
-        let before: Vec<&[u8]> = match &utf16_before {
-            Some(raw) => vec![raw],
-            None => vec![old.encoding.bom(), &old.text],
-        };
-        let entry = journal
-            .as_ref()
-            .and_then(|j| j.begin(&old.info.real_path, &before)?.finish(j, &old.hash, &hash_after));
-        if let Err(e) = surgical_fs::write_atomic(&old.info, &raw) {
-            if let Some(entry) = &entry {
-                entry.discard();
-            }
-            return Err(fs_error(e, shown, ""));
-        }
+        let entry = old
+            .doc
+            .commit(&raw, &hash_after, journal.as_ref())
+            .map_err(|e| fs_error(e, shown, ""))?;
         undo_available = entry.is_some();
     }
 
-    let changes = diff::whole_change(&old.text, &text);
-    let diffable = changes
-        .iter()
-        .all(|(o, n)| cheap_to_diff(&old.text[o.clone()], &text[n.clone()]));
-    let shown_diff = if diffable {
-        diff::numbered_diff(&old.text, &text, &changes)
-    } else {
-        diff::NumberedDiff {
-            text: String::new(),
-            first_changed_line: changes
-                .first()
-                .map(|(o, _)| surgical_core::lines::line_of(&old.text, o.start)),
-        }
-    };
-    // As in `edit`: the patch is of the bytes on disk (BOM included), so `git apply` works on the file
-    // itself; with UTF-16 on either side it is a patch of the text, since patches are UTF-8.
-    let utf8 = |e: Encoding| matches!(e, Encoding::Utf8 | Encoding::Utf8Bom);
-    let (patch_old, patch_new): (Vec<u8>, &[u8]) = if utf8(old.encoding) && utf8(encoding) {
-        let mut old_raw = old.encoding.bom().to_vec();
-        old_raw.extend_from_slice(&old.text);
-        (old_raw, &raw)
-    } else {
-        (old.text.clone(), &text)
-    };
-    let patch = if diffable {
-        diff::unified_patch(&patch_old, patch_new, &diff::whole_change(&patch_old, patch_new), shown)
-    } else {
-        replace_all_patch(&patch_old, patch_new, shown)
-    };
-
-    let mut out = String::new();
-    if unchanged {
-        let _ = writeln!(
-            out,
-            "{shown} already holds exactly this content ({total_lines} {}, {about}); nothing was written.",
+    let (shown_diff, patch, diffable) = diff_and_patch(&old, &new, &raw, shown);
+    let out = if unchanged {
+        format!(
+            "{shown} already holds exactly this content ({total_lines} {}, {about}); nothing was written.\n",
             plural(total_lines, "line")
-        );
+        )
     } else {
-        let old_lines = count_lines(&old.text, old.endings);
-        let lines = plural(old_lines, "line");
-        if req.dry_run {
-            let _ = writeln!(
-                out,
-                "Dry run, nothing written. Would replace the {old_lines} {lines} of {shown} with {total_lines} \
-                 ({about})."
-            );
-        } else {
-            let _ = writeln!(
-                out,
-                "Wrote {shown}: replaced its {old_lines} {lines} with {total_lines} ({about})."
-            );
-        }
-        for note in notes(req, &old, encoding, line_ending) {
-            let _ = writeln!(out, "{note}");
-        }
-        out.push('\n');
-        if !diffable {
-            let _ = writeln!(
-                out,
-                "(No diff: nearly every line changed, too many to diff line by line. Read the file to see it.)"
-            );
-        }
-        crate::report::push_diff(&mut out, &shown_diff.text, "the full diff is in `diff`");
-    }
+        replaced_summary(
+            req,
+            &old,
+            &new,
+            line_ending,
+            total_lines,
+            &about,
+            diffable,
+            &shown_diff.text,
+        )
+    };
 
     Ok(WriteSuccess {
         text: out,
         path: shown.to_string(),
         created: false,
-        hash_before: Some(old.hash),
-        hash_after,
+        hash_before: Some(old.doc.hash.get().to_string()),
+        hash_after: hash_after.get().to_string(),
         encoding: encoding.name(),
         bom: encoding.has_bom(),
         line_ending: line_ending.name(),
@@ -400,11 +309,118 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
     })
 }
 
-/// Hashes, checks `expectedHash` and decodes the existing file.
-fn old_file(info: surgical_fs::FileInfo, raw: Vec<u8>, req: &WriteRequest, shown: &str) -> Result<Old, ToolError> {
-    let hash = sha256_hex(&[&raw]);
+/// The bytes `content` becomes: its line breaks as the requested line ending, else the file's (its
+/// most frequent), else LF; in the requested encoding, else the file's, else UTF-8.
+fn new_text(req: &WriteRequest, old: Option<&Old>) -> Result<(Text, LineEnding), ToolError> {
+    let shown = req.path.as_str();
+    let line_ending = req
+        .line_ending
+        .or_else(|| old.and_then(|o| o.endings.dominant()))
+        .unwrap_or(LineEnding::Lf);
+    let encoding = req
+        .encoding
+        .or_else(|| old.map(|o| o.encoding))
+        .unwrap_or(Encoding::Utf8);
+    let text = with_line_ending(&req.content, line_ending);
+    if encoding == Encoding::Utf8 {
+        if let Some(at) = text.iter().position(|&b| b == 0) {
+            return Err(ToolError {
+                path: Some(shown.to_string()),
+                ..invalid(format!(
+                    "content has a NUL character (U+0000) on line {}; a UTF-8 file holding NUL bytes is binary to \
+                     surgical, so it could not be read or edited afterwards. Remove it, or write with encoding \
+                     utf-8-bom, utf-16le or utf-16be.",
+                    surgical_core::lines::line_of(&text, at)
+                ))
+            });
+        }
+    }
+    let new = Text {
+        encoding,
+        text: Arc::new(text),
+    };
+    Ok((new, line_ending))
+}
+
+/// The numbered diff and the patch of a whole-file change, and whether it was cheap enough to
+/// diff line by line (if not, the diff is empty and the patch replaces every line).
+fn diff_and_patch(old: &Old, new: &Text, raw: &[u8], shown: &str) -> (diff::NumberedDiff, String, bool) {
+    let text = new.text.as_slice();
+    let changes = diff::whole_change(&old.text, text);
+    let diffable = changes
+        .iter()
+        .all(|(o, n)| cheap_to_diff(&old.text[o.clone()], &text[n.clone()]));
+    let shown_diff = if diffable {
+        diff::numbered_diff(&old.text, text, &changes)
+    } else {
+        diff::NumberedDiff {
+            text: String::new(),
+            first_changed_line: changes
+                .first()
+                .map(|(o, _)| surgical_core::lines::line_of(&old.text, o.start)),
+        }
+    };
+    let old_version = Version {
+        encoding: old.encoding,
+        text: &old.text,
+        on_disk: None,
+    };
+    let new_version = new.version(Some(raw));
+    let patch = if diffable {
+        file_patch(Some(old_version), Some(new_version), None, shown)
+    } else {
+        replace_all_patch(&old_version.shown().0, &new_version.shown().0, shown)
+    };
+    (shown_diff, patch, diffable)
+}
+
+/// The `text` of the result when a file's content was replaced.
+#[allow(clippy::too_many_arguments)]
+fn replaced_summary(
+    req: &WriteRequest,
+    old: &Old,
+    new: &Text,
+    line_ending: LineEnding,
+    total_lines: usize,
+    about: &str,
+    diffable: bool,
+    diff: &str,
+) -> String {
+    let shown = req.path.as_str();
+    let mut out = String::new();
+    let old_lines = count_lines(&old.text, old.endings);
+    let lines = plural(old_lines, "line");
+    if req.dry_run {
+        let _ = writeln!(
+            out,
+            "Dry run, nothing written. Would replace the {old_lines} {lines} of {shown} with {total_lines} \
+             ({about})."
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "Wrote {shown}: replaced its {old_lines} {lines} with {total_lines} ({about})."
+        );
+    }
+    for note in notes(req, old, new.encoding, line_ending) {
+        let _ = writeln!(out, "{note}");
+    }
+    out.push('\n');
+    if !diffable {
+        let _ = writeln!(
+            out,
+            "(No diff: nearly every line changed, too many to diff line by line. Read the file to see it.)"
+        );
+    }
+    crate::report::push_diff(&mut out, diff, "the full diff is in `diff`");
+    out
+}
+
+/// Checks `expectedHash` against the existing file, then that it decodes.
+fn old_file(doc: Document, req: &WriteRequest, shown: &str) -> Result<Old, ToolError> {
+    let hash = doc.hash.get();
     if let Some(expected) = &req.expected_hash {
-        if !expected.eq_ignore_ascii_case(&hash) {
+        if !expected.eq_ignore_ascii_case(hash) {
             return Err(ToolError {
                 path: Some(shown.to_string()),
                 ..ToolError::new(
@@ -417,20 +433,22 @@ fn old_file(info: surgical_fs::FileInfo, raw: Vec<u8>, req: &WriteRequest, shown
             });
         }
     }
-    let decoded = surgical_fs::decode(raw).map_err(|e| {
-        let mut err = fs_error(e, shown, "");
-        err.message.push_str(
-            ". write does not replace a file it cannot show a diff of; if you mean to replace it, delete or rename \
-             it first.",
-        );
-        err
-    })?;
-    let endings = Endings::of(&decoded.text);
+    let (encoding, text) = match &doc.content {
+        Content::Text(t) => (t.encoding, Arc::clone(&t.text)),
+        Content::Undecodable(e) => {
+            let mut err = fs_error_of(e, shown, "");
+            err.message.push_str(
+                ". write does not replace a file it cannot show a diff of; if you mean to replace it, delete or \
+                 rename it first.",
+            );
+            return Err(err);
+        }
+    };
+    let endings = Endings::of(&text);
     Ok(Old {
-        info,
-        hash,
-        encoding: decoded.encoding,
-        text: decoded.text,
+        doc,
+        encoding,
+        text,
         endings,
     })
 }

@@ -459,3 +459,59 @@ fn write_a_huge_rewrite_stays_fast_and_its_patch_applies() {
     assert!(v["text"].as_str().unwrap().contains("No diff"), "{}", v["text"]);
     git_apply_reproduces("big.txt", old.as_bytes(), v["patch"].as_str().unwrap(), new.as_bytes());
 }
+
+/// The rule for what a patch shows of a version of a file is one rule for every tool: UTF-8 shows
+/// its bytes on disk (a BOM included), UTF-16 its text, each version on its own.
+#[test]
+fn every_tool_shows_the_same_bytes_in_its_patch() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let bom_patch = "--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,2 @@\n \u{feff}one\n-two\n+2\n";
+    let reset = || fs::write(root.join("f.txt"), b"\xEF\xBB\xBFone\ntwo\n").unwrap();
+
+    reset();
+    let v = ok("edit", root, json!({"path": "f.txt", "oldText": "two", "newText": "2"}));
+    assert_eq!(v["patch"], bom_patch);
+    let v = ok("undo", root, json!({"path": "f.txt"}));
+    assert_eq!(v["patch"], bom_patch.replace("-two\n+2\n", "-2\n+two\n"));
+    let v = ok("write", root, json!({"path": "f.txt", "content": "one\n2\n"}));
+    assert_eq!(v["patch"], bom_patch);
+    reset();
+    let v = ok(
+        "apply_patch",
+        root,
+        json!({"patch": "*** Begin Patch\n*** Update File: f.txt\n one\n-two\n+2\n*** End Patch\n"}),
+    );
+    assert!(v["files"][0]["patch"]
+        .as_str()
+        .unwrap()
+        .ends_with(bom_patch.split_once("@@").unwrap().1));
+
+    // UTF-16 shows its text in every tool.
+    fs::write(root.join("w.txt"), utf16le("one\ntwo\n")).unwrap();
+    let text_patch = "--- a/w.txt\n+++ b/w.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n";
+    let v = ok("edit", root, json!({"path": "w.txt", "oldText": "two", "newText": "2"}));
+    assert_eq!(v["patch"], text_patch);
+    ok("undo", root, json!({"path": "w.txt"}));
+    let v = ok("write", root, json!({"path": "w.txt", "content": "one\n2\n"}));
+    assert_eq!(v["patch"], text_patch);
+
+    // Each version on its own: from UTF-8 with a BOM to UTF-16, the old version shows its BOM and
+    // the new one its text; undoing it shows the reverse (it used to show no diff at all).
+    reset();
+    let v = ok(
+        "write",
+        root,
+        json!({"path": "f.txt", "content": "one\ntwo\n", "encoding": "utf-16le"}),
+    );
+    assert_eq!(
+        v["patch"],
+        "--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,2 @@\n-\u{feff}one\n+one\n two\n"
+    );
+    let v = ok("undo", root, json!({"path": "f.txt"}));
+    assert_eq!(
+        v["patch"],
+        "--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,2 @@\n-one\n+\u{feff}one\n two\n"
+    );
+    assert_eq!(fs::read(root.join("f.txt")).unwrap(), b"\xEF\xBB\xBFone\ntwo\n");
+}

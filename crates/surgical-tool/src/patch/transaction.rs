@@ -14,93 +14,25 @@
 //!    (old bytes written back, created files and directories removed, deleted files recreated), and
 //!    the error says so.
 
-use std::cell::{Cell, OnceCell};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::ops::Range;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::thread::JoinHandle;
 
 use surgical_core::{diff, Options};
-use surgical_fs::{DirLock, Encoding, FileInfo, FsError, Root, Target};
+use surgical_fs::{DirLock, Encoding, FsError, FsErrorKind, NewFile, Root, Target};
 
 use super::place::{apply_hunks, How, HunkFailure, HunkOutcome, Rules};
 use super::{
     detect_format, parse, FileReport, HunkReport, Op, OpKind, ParseError, PatchFormat, PatchRequest, PatchSuccess,
 };
-use crate::edit::sha256_hex;
+use crate::document::{self, file_patch, sha256_hex, Digest, Document, Shared, Text, Version};
 use crate::journal::{Entry, Journal};
 use crate::report::describe_differences;
 use crate::{Config, ToolError};
 
 const NOTHING_WRITTEN: &str = "No file was changed: a patch applies to all its files or to none.";
-
-/// What identifies a file's version, to notice a change before deleting it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Stamp {
-    dev: u64,
-    ino: u64,
-    len: u64,
-    mtime: (i64, i64),
-}
-
-fn stamp(path: &Path) -> Option<Stamp> {
-    let m = std::fs::symlink_metadata(path).ok()?;
-    Some(Stamp {
-        dev: m.dev(),
-        ino: m.ino(),
-        len: m.len(),
-        mtime: (m.mtime(), m.mtime_nsec()),
-    })
-}
-
-/// A file as it was before the call.
-struct Before {
-    info: FileInfo,
-    raw: Shared,
-    hash: Digest,
-    stamp: Option<Stamp>,
-}
-
-/// A file's text, shared between the states and reports that hold it (files may be large).
-type Shared = Arc<Vec<u8>>;
-
-/// A SHA-256 (hex): computed on the other core for files over 1 MiB, while the call goes on.
-struct Digest {
-    value: OnceCell<String>,
-    job: Cell<Option<JoinHandle<String>>>,
-}
-
-impl Digest {
-    fn of(bytes: &Shared) -> Digest {
-        if bytes.len() < 1 << 20 {
-            return Digest::known(sha256_hex(&[bytes]));
-        }
-        let bytes = Arc::clone(bytes);
-        Digest {
-            value: OnceCell::new(),
-            job: Cell::new(Some(std::thread::spawn(move || sha256_hex(&[&bytes])))),
-        }
-    }
-
-    fn known(value: String) -> Digest {
-        Digest {
-            value: OnceCell::from(value),
-            job: Cell::new(None),
-        }
-    }
-
-    fn get(&self) -> &str {
-        self.value.get_or_init(|| {
-            self.job
-                .take()
-                .map(|job| job.join().expect("hashing does not panic"))
-                .unwrap_or_default()
-        })
-    }
-}
 
 /// A file's content at some point of the call.
 #[derive(Clone, Debug)]
@@ -121,18 +53,28 @@ struct Slot {
     shown: String,
     real: PathBuf,
     target: Option<Target>,
-    before: Option<Before>,
+    /// The file as read, if it existed.
+    before: Option<Document>,
     now: Content,
     /// The mode a file this call creates gets (a moved file keeps its source's).
     mode: Option<u32>,
-    /// Its final bytes, when it exists after the call, and their SHA-256.
-    bytes: Option<Shared>,
+    /// What the call leaves at its path, and its SHA-256 when something.
+    after: Final,
     hash_after: Option<Digest>,
     /// Whether an operation changed it yet, and the last one that did.
     touched: bool,
     last_op: Option<usize>,
     /// Whether the undo journal holds its content before the call.
     journaled: bool,
+}
+
+/// What a file is at the end of the call.
+enum Final {
+    Absent,
+    /// The bytes that were read: nothing to write.
+    Unchanged,
+    /// New bytes to write.
+    Bytes(Shared),
 }
 
 /// What one operation did, for the report.
@@ -266,7 +208,7 @@ impl Files {
         }
         let target = match root.open(name) {
             Ok(t) => Some(t),
-            Err(e) if e.code() == "file_not_found" => None,
+            Err(e) if e.kind() == FsErrorKind::NotFound => None,
             Err(e) => return Err(file_error(e, name)),
         };
         self.slots.push(Slot {
@@ -276,7 +218,7 @@ impl Files {
             before: None,
             now: Content::Absent,
             mode: None,
-            bytes: None,
+            after: Final::Absent,
             hash_after: None,
             touched: false,
             last_op: None,
@@ -334,43 +276,16 @@ impl Files {
     fn read(&mut self, limit: u64) -> Result<(), ToolError> {
         for s in &mut self.slots {
             let Some(t) = &s.target else { continue };
-            let (info, raw) = t.read(limit).map_err(|e| file_error(e, &s.shown))?;
-            // Plain UTF-8 (no byte-order mark, no NUL) decodes to itself: the text and the bytes
-            // are one buffer. Anything else keeps its bytes apart from its text (or from the
-            // reason it has none).
-            let plain = !matches!(raw.first(), Some(0xEF | 0xFE | 0xFF)) && !raw.contains(&0);
-            let (raw, now) = if plain {
-                let d = surgical_fs::decode(raw).map_err(|e| file_error(e, &s.shown))?;
-                let text = Arc::new(d.text);
-                (
-                    Arc::clone(&text),
-                    Content::Text {
-                        encoding: d.encoding,
-                        text,
-                    },
-                )
-            } else {
-                let now = match surgical_fs::decode(raw.clone()) {
-                    Ok(d) => Content::Text {
-                        encoding: d.encoding,
-                        text: Arc::new(d.text),
-                    },
-                    Err(e) => {
-                        let e = e.with_path(Path::new(&s.shown));
-                        Content::Opaque(e.to_string(), e.code())
-                    }
-                };
-                (Arc::new(raw), now)
+            let doc = Document::read(t, limit).map_err(|e| file_error(e, &s.shown))?;
+            s.now = match &doc.content {
+                document::Content::Text(t) => Content::Text {
+                    encoding: t.encoding,
+                    text: Arc::clone(&t.text),
+                },
+                document::Content::Undecodable(e) => Content::Opaque(e.to_string(), e.code()),
             };
-            let hash = Digest::of(&raw);
-            s.now = now;
-            s.mode = Some(info.mode);
-            s.before = Some(Before {
-                stamp: stamp(&info.real_path),
-                info,
-                raw,
-                hash,
-            });
+            s.mode = Some(doc.info.mode);
+            s.before = Some(doc);
         }
         Ok(())
     }
@@ -548,56 +463,43 @@ fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -
             }
         }
     }
-    // Every file's final bytes (and their hash), before anything is written.
+    settle(files)?;
+    Ok(outcomes)
+}
+
+/// Settles what every file is at the end of the call, and the hash of its new bytes, before
+/// anything is written.
+fn settle(files: &mut Files) -> Result<(), ToolError> {
     for s in &mut files.slots {
-        s.bytes = match &s.now {
-            Content::Text {
-                encoding: Encoding::Utf8,
-                text,
-            } => Some(Arc::clone(text)),
-            Content::Text { encoding, text } => Some(Arc::new(
-                surgical_fs::encode(*encoding, text).map_err(|e| file_error(e, &s.shown))?,
-            )),
-            Content::Opaque(..) => s.before.as_ref().map(|b| Arc::clone(&b.raw)),
-            Content::Absent => None,
+        s.after = match &s.now {
+            Content::Text { encoding, text } => {
+                let text = Text {
+                    encoding: *encoding,
+                    text: Arc::clone(text),
+                };
+                match &s.before {
+                    Some(b) if b.holds(&text) => Final::Unchanged,
+                    _ => Final::Bytes(text.encoded().map_err(|e| file_error(e, &s.shown))?),
+                }
+            }
+            // Only the file as read can be opaque.
+            Content::Opaque(..) => Final::Unchanged,
+            Content::Absent => Final::Absent,
         };
-        s.hash_after = match (&s.bytes, &s.before) {
-            (Some(bytes), Some(b)) if **bytes == *b.raw => Some(Digest::known(b.hash.get().to_string())),
-            (Some(bytes), _) => Some(Digest::of(bytes)),
-            (None, _) => None,
+        s.hash_after = match (&s.after, &s.before) {
+            (Final::Unchanged, Some(b)) => Some(Digest::known(b.hash.get().to_string())),
+            (Final::Bytes(bytes), _) => Some(Digest::of(bytes)),
+            _ => None,
         };
     }
-    Ok(outcomes)
+    Ok(())
 }
 
 /// A step of the commit, remembered to undo it.
 enum Done {
     Updated(usize, Option<Entry>),
-    Created(usize, Vec<PathBuf>),
+    Created(usize, NewFile),
     Deleted(usize),
-}
-
-/// The directories `write_new` will create for `path` (outermost first).
-fn missing_dirs(path: &Path) -> Vec<PathBuf> {
-    let mut missing = Vec::new();
-    let mut at = path.parent();
-    while let Some(d) = at.filter(|d| !d.as_os_str().is_empty()) {
-        if std::fs::symlink_metadata(d).is_ok() {
-            break;
-        }
-        missing.push(d.to_path_buf());
-        at = d.parent();
-    }
-    missing.reverse();
-    missing
-}
-
-fn sync_dir(path: &Path) {
-    if let Some(dir) = path.parent() {
-        if let Ok(f) = std::fs::File::open(dir) {
-            let _ = f.sync_all();
-        }
-    }
 }
 
 /// Writes every file; on a failure, undoes what was done and returns the error.
@@ -607,45 +509,32 @@ fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolErr
     let result = (|| -> Result<(), ToolError> {
         for k in 0..files.slots.len() {
             let s = &files.slots[k];
-            let Some(bytes) = &s.bytes else { continue };
+            let Final::Bytes(bytes) = &s.after else { continue };
+            let hash_after = s.hash_after.as_ref().expect("new bytes are hashed");
             match &s.before {
-                Some(b) if *b.raw == **bytes => {}
                 Some(b) => {
-                    // The old content goes to the journal while the other core hashes the new.
-                    let pending = journal.as_ref().and_then(|j| j.begin(&b.info.real_path, &[&b.raw]));
-                    let hash_after = s
-                        .hash_after
-                        .as_ref()
-                        .map_or_else(|| sha256_hex(&[bytes]), |d| d.get().to_string());
-                    let entry = match (&journal, pending) {
-                        (Some(j), Some(p)) => p.finish(j, b.hash.get(), &hash_after),
-                        _ => None,
-                    };
+                    let entry = b
+                        .commit(bytes, hash_after, journal.as_ref())
+                        .map_err(|e| file_error(e, &s.shown))?;
                     let journaled = entry.is_some();
-                    if let Err(e) = surgical_fs::write_atomic(&b.info, bytes) {
-                        if let Some(entry) = &entry {
-                            entry.discard();
-                        }
-                        return Err(file_error(e, &s.shown));
-                    }
                     done.push(Done::Updated(k, entry));
                     files.slots[k].journaled = journaled;
                 }
                 None => {
-                    let dirs = missing_dirs(&s.real);
-                    root.create(&s.real, bytes, s.mode)
+                    let created = root
+                        .create(&s.real, bytes, s.mode)
                         .map_err(|e| file_error(e, &s.shown))?;
-                    done.push(Done::Created(k, dirs));
+                    done.push(Done::Created(k, created));
                 }
             }
         }
         for k in 0..files.slots.len() {
             let s = &files.slots[k];
-            let (Some(b), None) = (&s.before, &s.bytes) else {
+            let (Some(b), Final::Absent) = (&s.before, &s.after) else {
                 continue;
             };
-            if stamp(&b.info.real_path) != b.stamp {
-                return Err(ToolError {
+            surgical_fs::remove(&b.info).map_err(|e| match e.kind() {
+                FsErrorKind::Changed => ToolError {
                     path: Some(s.shown.clone()),
                     ..ToolError::new(
                         "stale",
@@ -655,26 +544,22 @@ fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolErr
                             s.shown
                         ),
                     )
-                });
-            }
-            std::fs::remove_file(&b.info.real_path).map_err(|e| {
-                file_error(
-                    FsError::Io {
-                        path: Some(b.info.real_path.clone()),
-                        op: "delete",
-                        source: e,
-                    },
-                    &s.shown,
-                )
+                },
+                _ => file_error(e, &s.shown),
             })?;
-            sync_dir(&b.info.real_path);
             done.push(Done::Deleted(k));
         }
         Ok(())
     })();
-    let Err(mut error) = result else {
-        return Ok(());
-    };
+    match result {
+        Ok(()) => Ok(()),
+        Err(error) => Err(roll_back(root, files, done, error)),
+    }
+}
+
+/// Undoes the steps of a commit that stopped at `error`, newest first, and says in the error
+/// whether that worked.
+fn roll_back(root: &Root, files: &mut Files, done: Vec<Done>, mut error: ToolError) -> ToolError {
     // Undo what was done, newest first.
     let steps = done.len();
     let mut failed = Vec::new();
@@ -686,7 +571,7 @@ fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolErr
                 let restored = root
                     .open(&s.shown)
                     .and_then(|t| t.read(u64::MAX).map(|(info, _)| info))
-                    .and_then(|info| surgical_fs::write_atomic(&info, &b.raw));
+                    .and_then(|info| surgical_fs::write_atomic(&info, &b.bytes()));
                 if let Some(entry) = entry {
                     entry.discard();
                 }
@@ -695,19 +580,15 @@ fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolErr
                 }
                 files.slots[k].journaled = false;
             }
-            Done::Created(k, dirs) => {
-                let s = &files.slots[k];
-                if let Err(e) = std::fs::remove_file(&s.real) {
-                    failed.push(format!("{} (created): {e}", s.shown));
-                }
-                for d in dirs.iter().rev() {
-                    let _ = std::fs::remove_dir(d);
+            Done::Created(k, created) => {
+                if let Err(e) = created.remove() {
+                    failed.push(format!("{} (created): {e}", files.slots[k].shown));
                 }
             }
             Done::Deleted(k) => {
                 let s = &files.slots[k];
                 let b = s.before.as_ref().expect("a deleted file existed");
-                if let Err(e) = root.create(&s.real, &b.raw, Some(b.info.mode)) {
+                if let Err(e) = root.create(&s.real, &b.bytes(), Some(b.info.mode)) {
                     failed.push(format!("{} (deleted): {e}", s.shown));
                 }
             }
@@ -732,40 +613,21 @@ fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolErr
     } else {
         error.message = format!("{} {note}", error.message);
     }
-    Err(error)
-}
-
-/// The bytes a patch of this content shows: the file's bytes for UTF-8 (BOM included), the text
-/// for UTF-16 (patches are UTF-8).
-fn patch_bytes(content: &Option<(Encoding, Shared)>) -> (std::borrow::Cow<'_, [u8]>, usize) {
-    use std::borrow::Cow;
-    match content {
-        Some((Encoding::Utf8Bom, text)) => {
-            let bom = Encoding::Utf8Bom.bom();
-            let mut raw = Vec::with_capacity(bom.len() + text.len());
-            raw.extend_from_slice(bom);
-            raw.extend_from_slice(text);
-            (Cow::Owned(raw), bom.len())
-        }
-        Some((_, text)) => (Cow::Borrowed(text.as_slice()), 0),
-        None => (Cow::Borrowed(&[][..]), 0),
-    }
+    error
 }
 
 /// The unified diff of one operation, with git's headers for added, deleted and moved files.
-fn file_patch(o: &Outcome) -> String {
-    let (old, old_bom) = patch_bytes(&o.before);
-    let (new, new_bom) = patch_bytes(&o.after);
+fn patch_of(o: &Outcome) -> String {
+    fn version(c: &Option<(Encoding, Shared)>) -> Option<Version<'_>> {
+        c.as_ref().map(|(encoding, text)| Version {
+            encoding: *encoding,
+            text,
+            on_disk: None,
+        })
+    }
     let old_name = o.path.as_str();
     let new_name = o.moved_to.as_deref().unwrap_or(old_name);
-    let changes = match &o.changes {
-        Some(c) if old_bom == new_bom && o.before.is_some() => c
-            .iter()
-            .map(|(a, b)| (a.start + old_bom..a.end + old_bom, b.start + new_bom..b.end + new_bom))
-            .collect(),
-        _ => diff::whole_change(&old, &new),
-    };
-    let body = diff::unified_patch(&old, &new, &changes, new_name);
+    let body = file_patch(version(&o.before), version(&o.after), o.changes.as_deref(), new_name);
     let body = body
         .split_once('\n')
         .and_then(|(_, r)| r.split_once('\n'))
@@ -791,7 +653,7 @@ fn file_patch(o: &Outcome) -> String {
     // git cannot rename onto an existing file: the patch deletes it first.
     let mut out = String::new();
     if o.displaced.is_some() {
-        out = file_patch(&Outcome {
+        out = patch_of(&Outcome {
             path: new_name.to_string(),
             action: "delete",
             moved_to: None,
@@ -958,7 +820,7 @@ fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: boo
         } else {
             diff::numbered_diff(old_text, new_text, &changes)
         };
-        let patch = file_patch(o);
+        let patch = patch_of(o);
         combined.push_str(&patch);
         let encoding = o
             .after

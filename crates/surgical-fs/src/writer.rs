@@ -1,0 +1,614 @@
+//! The atomic writer: a temporary file next to the target, `fsync`, the identity re-check, a
+//! rename (or a link that never replaces, for a new file), `fsync` of the directory, and reading
+//! the result back. Also the other change a tool makes to a directory: removing a file, after the
+//! same identity re-check.
+
+use std::ffi::{OsStr, OsString};
+use std::fs::{self, File, Permissions};
+use std::io::{self, Read, Write};
+use std::os::fd::OwnedFd;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::error::{
+    write_error, OP_CHMOD, OP_CHOWN, OP_CREATE, OP_CREATE_TEMP, OP_DELETE, OP_OPEN, OP_RENAME, OP_SYNC_DIR,
+    OP_SYNC_TEMP, OP_VERIFY, OP_WRITE_IN_PLACE, OP_WRITE_TEMP,
+};
+use crate::sys;
+use crate::target::io_error;
+use crate::{FileInfo, FsError};
+
+/// File names longer than this many bytes are shortened in the temporary
+/// file's name so that it stays under the usual 255-byte `NAME_MAX`; the
+/// rest of the temporary name needs at most about 35 bytes.
+const MAX_TEMP_NAME_STEM: usize = 200;
+
+/// Replaces the file described by `info` with `bytes`, atomically.
+///
+/// The steps: create a temporary file in the same directory as
+/// `info.real_path`, named `.<filename>.surgical-<pid>-<random>.tmp`; write
+/// all of `bytes`; copy the owner (see below) and then the mode bits (in that
+/// order, because `chown` clears setuid and setgid); `fsync` it; rename it
+/// over `info.real_path`; `fsync` the directory so the rename itself is
+/// durable; finally read the file back and compare it with `bytes`.
+///
+/// Readers see either the old content or the new, never a mix, and a crash
+/// at any point leaves one or the other.
+///
+/// # Edge cases
+///
+/// * Writing goes to `real_path`, so a symlink that was read through stays a
+///   symlink. Writing replaces the file with a new inode, however: other
+///   hard links keep the old content, and extended attributes and ACLs are
+///   not copied.
+/// * Ownership: when running as root, the new file gets `info.uid` and
+///   `info.gid`. Otherwise it belongs to the current user (an unprivileged
+///   process cannot give files away) and only the group is copied, if
+///   permitted; `EPERM` there is ignored.
+/// * Only the directory's permissions matter, not the file's: like most
+///   editors, this replaces a read-only file in a writable directory.
+/// * If `real_path` no longer exists, it is created.
+/// * A file name too long to extend is shortened in the temporary name.
+///
+/// # Errors
+///
+/// On any failure before the rename, the temporary file is removed and
+/// the target is untouched. The errors are [`FsError::PermissionDenied`]
+/// (with `op: "write"`) when the directory is not writable, and
+/// [`FsError::Io`] otherwise, its message saying which step failed and that
+/// the file was left unchanged.
+///
+/// After the rename, two failures remain possible, both [`FsError::Io`]:
+/// syncing the directory, and verification, whose message starts with
+/// "verification after write failed" when the file read back differs from
+/// `bytes` (for example because another process wrote to it).
+///
+/// Errors name `info.real_path`.
+pub fn write_atomic(info: &FileInfo, bytes: &[u8]) -> Result<(), FsError> {
+    write_atomic_keeping_old(info, bytes, None).map(|_| ())
+}
+
+/// [`write_atomic`], and, when `keep_old_at` is given, the replaced version is kept at that path
+/// as a hard link made right before the rename (after the identity re-check), so saving the old
+/// content costs no copy. Returns whether it was kept: not for files rewritten in place (several
+/// hard links), nor where a link cannot be made (another filesystem); the caller then saves the
+/// old content itself.
+pub fn write_atomic_keeping_old(info: &FileInfo, bytes: &[u8], keep_old_at: Option<&Path>) -> Result<bool, FsError> {
+    let target = info.real_path.as_path();
+    remove_stale_temps(&info.dir);
+    if info.nlink > 1 {
+        return write_in_place(info, bytes).map(|_| false);
+    }
+    let mut kept = false;
+    let (tmp_name, mut tmp) =
+        create_temp(&info.dir, &info.name, 0o600).map_err(|e| write_error(target, OP_CREATE_TEMP, e))?;
+    let result = (|| {
+        tmp.write_all(bytes)
+            .map_err(|e| write_error(target, OP_WRITE_TEMP, e))?;
+        copy_owner(&tmp, info)?;
+        tmp.set_permissions(Permissions::from_mode(info.mode & 0o7777))
+            .map_err(|e| io_error(target, OP_CHMOD, e))?;
+        tmp.sync_all().map_err(|e| write_error(target, OP_SYNC_TEMP, e))?;
+        info.recheck()?;
+        if let Some(keep) = keep_old_at {
+            kept = sys::link_out(&info.dir, &info.name, keep).is_ok();
+        }
+        sys::rename_at(&info.dir, &tmp_name, &info.name).map_err(|e| write_error(target, OP_RENAME, e))
+    })();
+    if let Err(e) = result {
+        // The temporary file may be gone already; nothing else to do about it.
+        let _ = sys::unlink_at(&info.dir, &tmp_name);
+        if kept {
+            let _ = fs::remove_file(keep_old_at.expect("kept implies a path"));
+        }
+        return Err(e);
+    }
+    sys::sync_dir(&info.dir).map_err(|e| io_error(target, OP_SYNC_DIR, e))?;
+    verify(info, bytes)?;
+    Ok(kept)
+}
+
+/// Creates `name` in the open directory `dir` with `bytes`, never replacing anything there: a
+/// temporary file is written and synced, then linked to `name` (which fails if `name` exists, even
+/// as a dangling link), the directory synced, and the file read back. `target` names the file in
+/// errors.
+pub(crate) fn create_new_at(
+    dir: &OwnedFd,
+    name: &OsStr,
+    target: &Path,
+    bytes: &[u8],
+    mode: u32,
+) -> Result<(), FsError> {
+    remove_stale_temps(dir);
+    let (tmp_name, mut tmp) =
+        create_temp(dir, name, mode & 0o7777).map_err(|e| write_error(target, OP_CREATE_TEMP, e))?;
+    let result = (|| {
+        tmp.write_all(bytes)
+            .map_err(|e| write_error(target, OP_WRITE_TEMP, e))?;
+        tmp.sync_all().map_err(|e| write_error(target, OP_SYNC_TEMP, e))?;
+        if let Err(err) = sys::link_at(dir, &tmp_name, name) {
+            if err.kind() == io::ErrorKind::AlreadyExists {
+                return Err(io_error(
+                    target,
+                    OP_CREATE,
+                    io::Error::new(
+                        io::ErrorKind::AlreadyExists,
+                        "something already exists at this path (another process may have just created it, or it is \
+                         a symbolic link to a missing file); nothing was written",
+                    ),
+                ));
+            }
+            return Err(write_error(target, OP_CREATE, err));
+        }
+        Ok(())
+    })();
+    // Linked to its name or failed: the temporary name goes either way.
+    let _ = sys::unlink_at(dir, &tmp_name);
+    result?;
+    sys::sync_dir(dir).map_err(|e| io_error(target, OP_SYNC_DIR, e))?;
+    verify_at(dir, name, target, bytes)
+}
+
+/// For a file with several hard links: renaming a new file over one name would leave the other
+/// names with the old content, so the content is rewritten in place instead (after the same
+/// identity re-check). This is not atomic: a crash in the middle can leave a partial file, which
+/// `surgical undo` repairs from its journal.
+fn write_in_place(info: &FileInfo, bytes: &[u8]) -> Result<(), FsError> {
+    let target = info.real_path.as_path();
+    info.recheck()?;
+    let mut file = sys::open_for_rewriting(&info.dir, &info.name).map_err(|e| write_error(target, OP_OPEN, e))?;
+    file.write_all(bytes)
+        .map_err(|e| write_error(target, OP_WRITE_IN_PLACE, e))?;
+    file.set_len(bytes.len() as u64)
+        .map_err(|e| write_error(target, OP_WRITE_IN_PLACE, e))?;
+    file.sync_all().map_err(|e| write_error(target, OP_WRITE_IN_PLACE, e))?;
+    verify(info, bytes)
+}
+
+/// Removes the file described by `info` (what [`read`](crate::read) returned), unless it changed
+/// since it was read.
+///
+/// # Edge cases
+///
+/// * The identity re-check of [`write_atomic`] runs first: a file modified, replaced, deleted or
+///   swapped for a symbolic link since it was read is left alone.
+/// * The name is removed from the directory the file was read in, never through a symbolic link;
+///   a symlink that was read through stays (dangling), its target is removed. Other hard links keep
+///   the content under their names.
+/// * The directory is synced afterwards so the removal survives a crash; a failure there is not
+///   reported, since the file is gone either way.
+///
+/// # Errors
+///
+/// [`FsError::Changed`] as above (nothing was removed); [`FsError::Io`] (`op` `"delete"`, naming
+/// `info.real_path`) when the name cannot be removed.
+pub fn remove(info: &FileInfo) -> Result<(), FsError> {
+    info.recheck()?;
+    sys::unlink_at(&info.dir, &info.name).map_err(|e| io_error(&info.real_path, OP_DELETE, e))?;
+    let _ = sys::sync_dir(&info.dir);
+    Ok(())
+}
+
+/// Syncs a directory by path, best effort (for directories a creation added).
+pub(crate) fn sync_path(dir: &Path) {
+    if let Ok(fd) = sys::open_dir(dir) {
+        let _ = sys::sync_dir(&fd);
+    }
+}
+
+/// Creates `.<name>.surgical-<pid>-<random>.tmp` in `dir`, exclusively, with `mode` (less the
+/// umask).
+fn create_temp(dir: &OwnedFd, name: &OsStr, mode: u32) -> io::Result<(OsString, File)> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut last = None;
+    for _ in 0..16 {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        let random = nanos
+            ^ COUNTER
+                .fetch_add(1, Ordering::Relaxed)
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut tmp = temp_prefix(name);
+        tmp.push(format!("{random:016x}.tmp"));
+        match sys::create_exclusive(dir, &tmp, mode) {
+            Ok(f) => return Ok((tmp, f)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::other("could not pick a temporary name")))
+}
+
+/// Removes temporary files of surgical's own naming left in `dir` by processes that no longer
+/// run (killed mid-write). Best effort: a failure here never fails the write.
+fn remove_stale_temps(dir: &OwnedFd) {
+    let Some(entries) = sys::dir_entries(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = temp_owner(name.as_bytes()) else {
+            continue;
+        };
+        if pid == std::process::id() {
+            continue;
+        }
+        if !sys::process_exists(pid) {
+            let _ = sys::unlink_at(dir, &name);
+        }
+    }
+}
+
+/// The pid in a name of the form `.<name>.surgical-<pid>-<hex>.tmp`.
+fn temp_owner(name: &[u8]) -> Option<u32> {
+    let text = std::str::from_utf8(name).ok()?;
+    let rest = text.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (_, tail) = rest.rsplit_once(".surgical-")?;
+    let (pid, random) = tail.split_once('-')?;
+    (random.len() == 16 && random.bytes().all(|b| b.is_ascii_hexdigit())).then_some(())?;
+    pid.parse().ok()
+}
+
+/// `.<name>.surgical-<pid>-`; the random part and `.tmp` follow.
+fn temp_prefix(name: &OsStr) -> OsString {
+    let name = name.as_bytes();
+    let name = &name[..name.len().min(MAX_TEMP_NAME_STEM)];
+    let mut prefix = Vec::with_capacity(name.len() + 32);
+    prefix.push(b'.');
+    prefix.extend_from_slice(name);
+    prefix.extend_from_slice(format!(".surgical-{}-", std::process::id()).as_bytes());
+    OsString::from_vec(prefix)
+}
+
+fn copy_owner(file: &File, info: &FileInfo) -> Result<(), FsError> {
+    let target = info.real_path.as_path();
+    let meta = file.metadata().map_err(|e| io_error(target, OP_CHOWN, e))?;
+    if meta.uid() == info.uid && meta.gid() == info.gid {
+        return Ok(());
+    }
+    let root = sys::is_root();
+    let result = if root {
+        std::os::unix::fs::fchown(file, Some(info.uid), Some(info.gid))
+    } else if meta.gid() != info.gid {
+        // Only root may change the owner; the group can be set to any
+        // group we are a member of.
+        std::os::unix::fs::fchown(file, None, Some(info.gid))
+    } else {
+        Ok(())
+    };
+    match result {
+        Err(e) if !root && sys::is_not_permitted(&e) => Ok(()),
+        Err(e) => Err(io_error(target, OP_CHOWN, e)),
+        Ok(()) => Ok(()),
+    }
+}
+
+/// Reads the file back in fixed-size chunks (memory stays bounded whatever the file's size) and
+/// compares it with what was written.
+fn verify(info: &FileInfo, expected: &[u8]) -> Result<(), FsError> {
+    verify_at(&info.dir, &info.name, &info.real_path, expected)
+}
+
+/// [`verify`] for `name` in `dir` (errors name `target`).
+fn verify_at(dir: &OwnedFd, name: &OsStr, target: &Path, expected: &[u8]) -> Result<(), FsError> {
+    let mut file = sys::open_for_verifying(dir, name).map_err(|e| io_error(target, OP_VERIFY, e))?;
+    let mut buf = vec![0u8; 1 << 16];
+    let mut offset = 0usize;
+    let first_diff = loop {
+        let n = match file.read(&mut buf) {
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(io_error(target, OP_VERIFY, e)),
+        };
+        let want = &expected[offset.min(expected.len())..(offset + n).min(expected.len())];
+        let got = &buf[..want.len()];
+        if got != want {
+            // Rare: find where, byte by byte, only once the fast comparison failed.
+            break Some(offset + got.iter().zip(want).position(|(a, b)| a != b).unwrap_or(0));
+        }
+        if n == 0 {
+            break (offset != expected.len()).then_some(offset);
+        }
+        if want.len() < n {
+            break Some(offset + want.len());
+        }
+        offset += n;
+    };
+    let Some(first_diff) = first_diff else { return Ok(()) };
+    Err(io_error(
+        target,
+        OP_VERIFY,
+        io::Error::other(format!(
+            "verification after write failed: the file read back differs from the {} bytes written, first \
+             at byte offset {first_diff}; another process may have written to it",
+            expected.len()
+        )),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read;
+    use std::path::Path;
+    use std::time::Duration;
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    fn mode_of(path: &Path) -> u32 {
+        fs::metadata(path).unwrap().mode() & 0o7777
+    }
+
+    #[test]
+    fn write_preserves_mode() {
+        let dir = tempfile::tempdir().unwrap();
+        for mode in [0o640, 0o755, 0o600, 0o444] {
+            let path = dir.path().join(format!("m{mode:o}"));
+            fs::write(&path, b"old").unwrap();
+            fs::set_permissions(&path, Permissions::from_mode(mode)).unwrap();
+            let (info, _) = read(&path).unwrap();
+            assert_eq!(info.mode, mode);
+            write_atomic(&info, b"new content").unwrap();
+            assert_eq!(fs::read(&path).unwrap(), b"new content");
+            assert_eq!(mode_of(&path), mode, "mode {mode:o}");
+        }
+    }
+
+    #[test]
+    fn write_preserves_owner_when_root() {
+        if !sys::is_root() {
+            return; // Only root can create files owned by others.
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("owned");
+        fs::write(&path, b"x").unwrap();
+        std::os::unix::fs::chown(&path, Some(4242), Some(4343)).unwrap();
+        fs::set_permissions(&path, Permissions::from_mode(0o2755)).unwrap();
+        let (info, _) = read(&path).unwrap();
+        write_atomic(&info, b"y").unwrap();
+        let meta = fs::metadata(&path).unwrap();
+        assert_eq!((meta.uid(), meta.gid()), (4242, 4343));
+        // The setgid bit survives because chown happens before chmod.
+        assert_eq!(meta.mode() & 0o7777, 0o2755);
+    }
+
+    #[test]
+    fn foreign_owner_is_ignored_when_not_root() {
+        if sys::is_root() {
+            return; // Root can always copy the owner; see the test above.
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        fs::write(&path, b"x").unwrap();
+        let (mut info, _) = read(&path).unwrap();
+        // Pretend the file belonged to root: an unprivileged write must
+        // still succeed, owned by us.
+        info.uid = 0;
+        info.gid = 0;
+        write_atomic(&info, b"y").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"y");
+        assert_eq!(names(dir.path()), ["f"]);
+    }
+
+    #[test]
+    fn write_through_symlink_keeps_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("target.txt");
+        let link = dir.path().join("link.txt");
+        fs::write(&target, b"before").unwrap();
+        std::os::unix::fs::symlink("target.txt", &link).unwrap();
+
+        let (info, bytes) = read(&link).unwrap();
+        assert_eq!(bytes, b"before");
+        assert_eq!(info.requested, link);
+        assert_eq!(info.real_path, fs::canonicalize(&target).unwrap());
+        write_atomic(&info, b"after").unwrap();
+
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(fs::read_link(&link).unwrap(), Path::new("target.txt"));
+        assert_eq!(fs::read(&target).unwrap(), b"after");
+        assert_eq!(names(dir.path()), ["link.txt", "target.txt"]);
+    }
+
+    #[test]
+    fn no_temp_files_after_success() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.rs");
+        fs::write(&path, b"1").unwrap();
+        for content in [&b"22"[..], b"", b"333"] {
+            let (info, _) = read(&path).unwrap();
+            write_atomic(&info, content).unwrap();
+            assert_eq!(fs::read(&path).unwrap(), content);
+        }
+        assert_eq!(names(dir.path()), ["f.rs"]);
+    }
+
+    #[test]
+    fn changes_between_read_and_write_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        // Modified by another program: the identity re-check refuses, nothing is written.
+        fs::write(&path, b"one").unwrap();
+        let (info, _) = read(&path).unwrap();
+        std::thread::sleep(Duration::from_millis(5));
+        fs::write(&path, b"two!").unwrap();
+        let err = write_atomic(&info, b"mine").unwrap_err();
+        assert_eq!(err.code(), "stale", "{err}");
+        assert_eq!(fs::read(&path).unwrap(), b"two!");
+        // Replaced by a directory.
+        let (info, _) = read(&path).unwrap();
+        fs::remove_file(&path).unwrap();
+        fs::create_dir(&path).unwrap();
+        fs::write(path.join("inside"), b"keep").unwrap();
+        assert_eq!(write_atomic(&info, b"data").unwrap_err().code(), "stale");
+        assert_eq!(fs::read(path.join("inside")).unwrap(), b"keep");
+        // Replaced by a link pointing elsewhere: the link and its target stay as they are.
+        fs::remove_dir_all(&path).unwrap();
+        fs::write(&path, b"x").unwrap();
+        let (info, _) = read(&path).unwrap();
+        let elsewhere = dir.path().join("elsewhere");
+        fs::write(&elsewhere, b"outside").unwrap();
+        fs::remove_file(&path).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, &path).unwrap();
+        assert_eq!(write_atomic(&info, b"data").unwrap_err().code(), "stale");
+        assert_eq!(fs::read(&elsewhere).unwrap(), b"outside");
+        // No temporary file is left behind by any of this.
+        assert_eq!(names(dir.path()), ["elsewhere", "f"]);
+    }
+
+    #[test]
+    fn the_replaced_version_can_be_kept_without_a_copy() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let keep = dir.path().join("kept");
+        fs::write(&path, b"old").unwrap();
+        let (info, _) = read(&path).unwrap();
+        assert!(write_atomic_keeping_old(&info, b"new", Some(&keep)).unwrap());
+        assert_eq!(fs::read(&path).unwrap(), b"new");
+        assert_eq!(fs::read(&keep).unwrap(), b"old");
+        assert_eq!(fs::metadata(&keep).unwrap().nlink(), 1);
+        // A file rewritten in place (several links) cannot be kept that way.
+        fs::hard_link(&path, dir.path().join("g")).unwrap();
+        let (info, _) = read(&path).unwrap();
+        assert!(!write_atomic_keeping_old(&info, b"newer", Some(&dir.path().join("kept2"))).unwrap());
+        assert!(!dir.path().join("kept2").exists());
+    }
+
+    #[test]
+    fn hard_links_keep_seeing_the_new_content() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a");
+        let b = dir.path().join("b");
+        fs::write(&a, b"old content").unwrap();
+        fs::hard_link(&a, &b).unwrap();
+        let (info, _) = read(&a).unwrap();
+        assert_eq!(info.nlink, 2);
+        write_atomic(&info, b"new").unwrap();
+        assert_eq!(fs::read(&a).unwrap(), b"new");
+        assert_eq!(fs::read(&b).unwrap(), b"new");
+        assert_eq!(fs::metadata(&a).unwrap().ino(), fs::metadata(&b).unwrap().ino());
+        assert_eq!(names(dir.path()), ["a", "b"]);
+    }
+
+    #[test]
+    fn stale_temp_files_of_dead_writers_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        fs::write(&path, b"x").unwrap();
+        // A pid that cannot be running (beyond pid_max), and one that is (ours is skipped; 1 is init).
+        let dead = dir.path().join(".f.surgical-4194305-0123456789abcdef.tmp");
+        let alive = dir.path().join(".f.surgical-1-0123456789abcdef.tmp");
+        let other = dir.path().join(".f.surgical-x.tmp");
+        for p in [&dead, &alive, &other] {
+            fs::write(p, b"partial").unwrap();
+        }
+        let (info, _) = read(&path).unwrap();
+        write_atomic(&info, b"y").unwrap();
+        let left = names(dir.path());
+        assert!(
+            !left.contains(&".f.surgical-4194305-0123456789abcdef.tmp".to_string()),
+            "{left:?}"
+        );
+        assert!(left.contains(&".f.surgical-1-0123456789abcdef.tmp".to_string()));
+        assert!(left.contains(&".f.surgical-x.tmp".to_string()));
+    }
+
+    #[test]
+    fn read_only_directory_refuses_write() {
+        if sys::is_root() {
+            return; // Root ignores permission bits.
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        fs::write(&path, b"old").unwrap();
+        let (info, _) = read(&path).unwrap();
+        fs::set_permissions(dir.path(), Permissions::from_mode(0o555)).unwrap();
+        let result = write_atomic(&info, b"new");
+        fs::set_permissions(dir.path(), Permissions::from_mode(0o755)).unwrap();
+        let err = result.unwrap_err();
+        assert!(matches!(err, FsError::PermissionDenied { op: "write", .. }), "{err:?}");
+        assert_eq!(fs::read(&path).unwrap(), b"old");
+        assert_eq!(names(dir.path()), ["f"]);
+    }
+
+    #[test]
+    fn temp_name_shape() {
+        let prefix = temp_prefix(OsStr::new("main.rs"));
+        let want = format!(".main.rs.surgical-{}-", std::process::id());
+        assert_eq!(prefix, OsStr::new(&want));
+        let long = "x".repeat(255);
+        let prefix = temp_prefix(OsStr::new(&long));
+        assert!(prefix.len() + 8 + ".tmp".len() <= 255);
+    }
+
+    #[test]
+    fn long_file_name_can_be_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("y".repeat(255));
+        fs::write(&path, b"a").unwrap();
+        let (info, _) = read(&path).unwrap();
+        write_atomic(&info, b"b").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"b");
+        assert_eq!(names(dir.path()).len(), 1);
+    }
+
+    #[test]
+    fn verify_reports_mismatch() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v");
+        fs::write(&path, b"abcX").unwrap();
+        let (info, _) = read(&path).unwrap();
+        verify(&info, b"abcX").unwrap();
+        let err = verify(&info, b"abcd").unwrap_err();
+        assert_eq!(err.code(), "io");
+        let msg = err.to_string();
+        assert!(msg.contains("verification after write failed"), "{msg}");
+        assert!(msg.contains("first at byte offset 3"), "{msg}");
+        let err = verify(&info, b"abcXY").unwrap_err();
+        assert!(err.to_string().contains("first at byte offset 4"), "{err}");
+        let err = verify(&info, b"abc").unwrap_err();
+        assert!(err.to_string().contains("first at byte offset 3"), "{err}");
+    }
+
+    #[test]
+    fn dot_dot_paths_resolve() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub/../r.txt");
+        fs::create_dir(dir.path().join("sub")).unwrap();
+        fs::write(&path, b"1").unwrap();
+        let (info, _) = read(&path).unwrap();
+        assert_eq!(info.real_path, fs::canonicalize(dir.path()).unwrap().join("r.txt"));
+        write_atomic(&info, b"2").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"2");
+    }
+
+    #[test]
+    fn remove_rechecks_the_identity() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        fs::write(&path, b"one").unwrap();
+        let (info, _) = read(&path).unwrap();
+        std::thread::sleep(Duration::from_millis(5));
+        fs::write(&path, b"two!").unwrap();
+        assert_eq!(remove(&info).unwrap_err().code(), "stale");
+        assert_eq!(fs::read(&path).unwrap(), b"two!");
+        let (info, _) = read(&path).unwrap();
+        remove(&info).unwrap();
+        assert!(!path.exists());
+        // Gone meanwhile: refused as a change, not as a failure to delete.
+        fs::write(&path, b"x").unwrap();
+        let (info, _) = read(&path).unwrap();
+        fs::remove_file(&path).unwrap();
+        assert_eq!(remove(&info).unwrap_err().code(), "stale");
+    }
+}

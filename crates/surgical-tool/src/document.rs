@@ -1,0 +1,386 @@
+//! The document pipeline: how every tool (`read`, `edit`, `write`, `undo` and the `apply_patch`
+//! transaction) reads a file and writes it back, in one place.
+//!
+//! Read side ([`Document::open`]): the path is resolved and opened inside the root
+//! (`surgical_fs::Root::open`), the directory lock is taken when the call will write, the bytes are
+//! read, decoded (`surgical_fs::decode_keeping`: the BOM set aside, UTF-16 transcoded, no copy of
+//! UTF-8 content), and their SHA-256 is started on the second core ([`Digest`]) while the caller
+//! goes on. A file that cannot be decoded is still a [`Document`], with the reason instead of a
+//! text: some tools refuse it, the patch transaction may delete or replace it, `undo` restores it.
+//!
+//! Write side ([`Document::commit`]): the old version goes to the undo journal (as a hard link made
+//! by the write right before its rename, so it costs no copy; from memory where that cannot be),
+//! the new bytes are written atomically (`surgical_fs::write_atomic_keeping_old`: identity
+//! re-check, rename, read-back), and the journal entry is completed with both hashes.
+//!
+//! What a patch shows of a version of a file ([`file_patch`], [`Version`]): the rule is per
+//! version. UTF-8 shows its bytes on disk, which for UTF-8 with a BOM means the BOM too, so
+//! `git apply` works on the file itself; UTF-16 shows its text, since a patch is UTF-8 text and
+//! the UTF-16 bytes could not stand in it. The change ranges the engine reports are over the text,
+//! so they are shifted by the BOM when both versions show one, and recomputed otherwise.
+
+use std::borrow::Cow;
+use std::cell::{Cell, OnceCell};
+use std::fmt::Write as _;
+use std::ops::Range;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use sha2::{Digest as _, Sha256};
+use surgical_core::diff;
+use surgical_fs::{Decoding, DirLock, Encoding, FileInfo, FsError, Root, Target};
+
+use crate::journal::{Entry, Journal};
+
+/// SHA-256 of the concatenated `parts`, lowercase hex.
+pub fn sha256_hex(parts: &[&[u8]]) -> String {
+    let mut hasher = Sha256::new();
+    for part in parts {
+        hasher.update(part);
+    }
+    let digest = hasher.finalize();
+    let mut s = String::with_capacity(64);
+    for b in digest {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+/// Content shared between the stages and reports that hold it (files may be large).
+pub(crate) type Shared = Arc<Vec<u8>>;
+
+/// Inputs at least this long are hashed on another thread; for shorter ones starting a thread
+/// costs more than the hash.
+const HASH_ON_THREAD: usize = 16 << 10;
+
+/// A SHA-256 (lowercase hex), computed on the second core while the call goes on; [`Digest::get`]
+/// waits for it.
+pub(crate) struct Digest {
+    value: OnceCell<String>,
+    job: Cell<Option<JoinHandle<String>>>,
+}
+
+impl Digest {
+    /// The hash of `bytes`.
+    pub fn of(bytes: &Shared) -> Digest {
+        Digest::of_parts(b"", bytes)
+    }
+
+    /// The hash of `prefix` followed by `bytes` (a BOM and the text after it).
+    pub fn of_parts(prefix: &'static [u8], bytes: &Shared) -> Digest {
+        if bytes.len() < HASH_ON_THREAD {
+            return Digest::known(sha256_hex(&[prefix, bytes]));
+        }
+        let bytes = Arc::clone(bytes);
+        Digest {
+            value: OnceCell::new(),
+            job: Cell::new(Some(std::thread::spawn(move || sha256_hex(&[prefix, &bytes])))),
+        }
+    }
+
+    /// A hash known already.
+    pub fn known(value: String) -> Digest {
+        Digest {
+            value: OnceCell::from(value),
+            job: Cell::new(None),
+        }
+    }
+
+    pub fn get(&self) -> &str {
+        self.value.get_or_init(|| {
+            self.job
+                .take()
+                .map(|job| job.join().expect("hashing does not panic"))
+                .unwrap_or_default()
+        })
+    }
+}
+
+/// A file's text in memory and the encoding it is written in (see `surgical_fs::Decoded`).
+#[derive(Clone, Debug)]
+pub(crate) struct Text {
+    pub encoding: Encoding,
+    pub text: Shared,
+}
+
+impl Text {
+    /// The bytes this text is written as. Plain UTF-8 is its own encoding: the buffer is shared,
+    /// not copied.
+    pub fn encoded(&self) -> Result<Shared, FsError> {
+        match self.encoding {
+            Encoding::Utf8 => Ok(Arc::clone(&self.text)),
+            other => Ok(Arc::new(surgical_fs::encode(other, &self.text)?)),
+        }
+    }
+
+    /// This text as a version of the file a patch shows; `on_disk` is its encoded bytes when the
+    /// caller has them (it saves building them again).
+    pub fn version<'a>(&'a self, on_disk: Option<&'a [u8]>) -> Version<'a> {
+        Version {
+            encoding: self.encoding,
+            text: &self.text,
+            on_disk,
+        }
+    }
+}
+
+/// What a file read by the pipeline holds.
+pub(crate) enum Content {
+    Text(Text),
+    /// Bytes surgical cannot decode (binary, UTF-32, malformed UTF-16): why, naming the path.
+    Undecodable(FsError),
+}
+
+/// A file as read by the pipeline: where it is, its hash, and its text.
+pub(crate) struct Document {
+    /// What the atomic write (and the identity re-check) needs.
+    pub info: FileInfo,
+    /// The SHA-256 of the bytes on disk.
+    pub hash: Digest,
+    pub content: Content,
+    /// The bytes as read, kept where they are not the text itself (UTF-16, undecodable).
+    raw: Option<Shared>,
+}
+
+impl Document {
+    /// Opens `shown` inside `root`, takes the directory lock when `lock` (a call that will write
+    /// holds it from before the read until its new content is in place, so another surgical
+    /// process editing in the directory waits instead of losing this update or having its own
+    /// lost), and reads the file ([`Document::read`]).
+    pub fn open(root: &Root, shown: &str, lock: bool, limit: u64) -> Result<(Option<DirLock>, Document), FsError> {
+        Document::open_target(&root.open(shown)?, lock, limit)
+    }
+
+    /// [`Document::open`] for a target opened already.
+    pub fn open_target(target: &Target, lock: bool, limit: u64) -> Result<(Option<DirLock>, Document), FsError> {
+        let lock = if lock { Some(target.lock()?) } else { None };
+        Ok((lock, Document::read(target, limit)?))
+    }
+
+    /// Reads the file (at most `limit` bytes), decodes it, and starts its hash. The caller holds
+    /// the directory lock if it will write.
+    pub fn read(target: &Target, limit: u64) -> Result<Document, FsError> {
+        let (info, bytes) = target.read(limit)?;
+        let (content, raw) = match surgical_fs::decode_keeping(bytes) {
+            Decoding::Text(d) => (text(d), None),
+            Decoding::Transcoded(d, bytes) => (text(d), Some(Arc::new(bytes))),
+            Decoding::Refused(e, bytes) => (
+                Content::Undecodable(e.with_path(&target.requested)),
+                Some(Arc::new(bytes)),
+            ),
+        };
+        let hash = match (&raw, &content) {
+            (Some(raw), _) => Digest::of(raw),
+            (None, Content::Text(t)) => Digest::of_parts(t.encoding.bom(), &t.text),
+            (None, Content::Undecodable(_)) => unreachable!("undecodable bytes are kept"),
+        };
+        Ok(Document {
+            info,
+            hash,
+            content,
+            raw,
+        })
+    }
+
+    /// The text, when the file decodes.
+    pub fn text(&self) -> Option<&Text> {
+        match &self.content {
+            Content::Text(t) => Some(t),
+            Content::Undecodable(_) => None,
+        }
+    }
+
+    /// The bytes on disk, in two parts: the BOM set aside by decoding (or nothing) and the rest.
+    pub fn parts(&self) -> [&[u8]; 2] {
+        match (&self.raw, &self.content) {
+            (Some(raw), _) => [&[], raw.as_slice()],
+            (None, Content::Text(t)) => [t.encoding.bom(), t.text.as_slice()],
+            (None, Content::Undecodable(_)) => unreachable!("undecodable bytes are kept"),
+        }
+    }
+
+    /// The bytes on disk in one piece (a copy only for UTF-8 with a BOM).
+    pub fn bytes(&self) -> Cow<'_, [u8]> {
+        match self.parts() {
+            [[], rest] => Cow::Borrowed(rest),
+            [bom, rest] => Cow::Owned([bom, rest].concat()),
+        }
+    }
+
+    /// Whether `new` is written as exactly the bytes that were read. (Text and encoding decide
+    /// it: encoding is exact both ways.)
+    pub fn holds(&self, new: &Text) -> bool {
+        self.text()
+            .is_some_and(|t| t.encoding == new.encoding && (Arc::ptr_eq(&t.text, &new.text) || t.text == new.text))
+    }
+
+    /// Replaces the file with `bytes` (whose hash `hash_after` is being computed), keeping the
+    /// version it replaces in `journal`. Returns the journal entry, when one was made: not without
+    /// a journal, nor for files too large to journal, nor when the journal cannot be written (the
+    /// write goes ahead; it just cannot be undone). On an error nothing was written and no entry
+    /// is left.
+    pub fn commit(
+        &self,
+        bytes: &[u8],
+        hash_after: &Digest,
+        journal: Option<&Journal>,
+    ) -> Result<Option<Entry>, FsError> {
+        let pending = journal.and_then(|j| j.prepare(&self.info.real_path, self.info.len));
+        let keep_at = pending.as_ref().map(|p| p.before_path());
+        let kept = match surgical_fs::write_atomic_keeping_old(&self.info, bytes, keep_at) {
+            Ok(kept) => kept,
+            Err(e) => {
+                if let Some(p) = pending {
+                    p.discard();
+                }
+                return Err(e);
+            }
+        };
+        let (Some(journal), Some(pending)) = (journal, pending) else {
+            return Ok(None);
+        };
+        // Not kept by a link (a file rewritten in place, a journal on another file system): the
+        // old bytes are still in memory.
+        if kept || pending.save(&self.parts()) {
+            Ok(pending.finish(journal, self.hash.get(), hash_after.get()))
+        } else {
+            pending.discard();
+            Ok(None)
+        }
+    }
+}
+
+fn text(d: surgical_fs::Decoded) -> Content {
+    Content::Text(Text {
+        encoding: d.encoding,
+        text: Arc::new(d.text),
+    })
+}
+
+/// One version of a file, as a patch shows it (see the module documentation for the rule).
+#[derive(Clone, Copy)]
+pub(crate) struct Version<'a> {
+    pub encoding: Encoding,
+    /// The decoded text.
+    pub text: &'a [u8],
+    /// The encoded bytes, when the caller has them.
+    pub on_disk: Option<&'a [u8]>,
+}
+
+impl<'a> Version<'a> {
+    /// The bytes a patch shows of this version, and where its text starts in them.
+    pub fn shown(self) -> (Cow<'a, [u8]>, usize) {
+        match (self.encoding, self.on_disk) {
+            (Encoding::Utf8Bom, Some(bytes)) => (Cow::Borrowed(bytes), self.encoding.bom().len()),
+            (Encoding::Utf8Bom, None) => (
+                Cow::Owned([self.encoding.bom(), self.text].concat()),
+                self.encoding.bom().len(),
+            ),
+            (Encoding::Utf8 | Encoding::Utf16Le | Encoding::Utf16Be, _) => (Cow::Borrowed(self.text), 0),
+        }
+    }
+}
+
+/// The unified patch (headers `--- a/{name}` and `+++ b/{name}`) from `old` to `new` (`None`: the
+/// file does not exist), over the bytes each version shows. `changes` are the replaced ranges of
+/// the text, when known (else the whole changed range is found).
+pub(crate) fn file_patch(
+    old: Option<Version<'_>>,
+    new: Option<Version<'_>>,
+    changes: Option<&[(Range<usize>, Range<usize>)]>,
+    name: &str,
+) -> String {
+    let (old_shown, old_start) = old.map_or((Cow::Borrowed(&[][..]), 0), Version::shown);
+    let (new_shown, new_start) = new.map_or((Cow::Borrowed(&[][..]), 0), Version::shown);
+    let changes = match changes {
+        Some(c) if old.is_some() && old_start == new_start => c
+            .iter()
+            .map(|(a, b)| {
+                (
+                    a.start + old_start..a.end + old_start,
+                    b.start + new_start..b.end + new_start,
+                )
+            })
+            .collect(),
+        _ => diff::whole_change(&old_shown, &new_shown),
+    };
+    diff::unified_patch(&old_shown, &new_shown, &changes, name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn version(encoding: Encoding, text: &[u8]) -> Version<'_> {
+        Version {
+            encoding,
+            text,
+            on_disk: None,
+        }
+    }
+
+    #[test]
+    fn a_patch_shows_utf8_bytes_and_utf16_text() {
+        let shown = |e: Encoding, t: &'static [u8]| version(e, t).shown();
+        assert_eq!(shown(Encoding::Utf8, b"a\n"), (Cow::Borrowed(&b"a\n"[..]), 0));
+        assert_eq!(shown(Encoding::Utf8Bom, b"a\n").0.as_ref(), b"\xEF\xBB\xBFa\n");
+        assert_eq!(shown(Encoding::Utf8Bom, b"a\n").1, 3);
+        assert_eq!(shown(Encoding::Utf16Le, b"a\n"), (Cow::Borrowed(&b"a\n"[..]), 0));
+        // Bytes on disk given are used as they are.
+        let on_disk = b"\xEF\xBB\xBFa\n";
+        let v = Version {
+            on_disk: Some(on_disk),
+            ..version(Encoding::Utf8Bom, b"a\n")
+        };
+        assert!(matches!(v.shown().0, Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn changes_are_shifted_past_a_bom_on_both_sides_and_recomputed_otherwise() {
+        let old = version(Encoding::Utf8Bom, b"one\ntwo\n");
+        let new = version(Encoding::Utf8Bom, b"one\n2\n");
+        let changes = [(4..7, 4..5)];
+        let with = file_patch(Some(old), Some(new), Some(&changes), "f");
+        let without = file_patch(Some(old), Some(new), None, "f");
+        assert_eq!(with, without);
+        assert!(with.contains("-two\n+2\n"), "{with}");
+        // A BOM added: the ranges of the text do not apply to the bytes; the patch shows the BOM.
+        let plain = version(Encoding::Utf8, b"one\ntwo\n");
+        let patch = file_patch(Some(plain), Some(new), Some(&changes), "f");
+        assert!(patch.contains("-one\n-two\n+\u{feff}one\n+2\n"), "{patch}");
+    }
+
+    #[test]
+    fn a_document_hashes_the_bytes_on_disk_and_keeps_what_it_cannot_decode() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        let big = "x\n".repeat(HASH_ON_THREAD);
+        let files: [(&str, Vec<u8>); 5] = [
+            ("plain", b"a\r\nb".to_vec()),
+            ("bom", b"\xEF\xBB\xBFa\n".to_vec()),
+            ("utf16", b"\xFF\xFEa\x00\n\x00".to_vec()),
+            ("binary", b"a\x00b".to_vec()),
+            ("big", [&b"\xEF\xBB\xBF"[..], big.as_bytes()].concat()),
+        ];
+        for (name, bytes) in &files {
+            std::fs::write(dir.path().join(name), bytes).unwrap();
+            let (lock, doc) = Document::open(&root, name, true, u64::MAX).unwrap();
+            assert!(lock.is_some());
+            assert_eq!(doc.hash.get(), sha256_hex(&[bytes]), "{name}");
+            assert_eq!(doc.bytes().as_ref(), bytes.as_slice(), "{name}");
+            match (&doc.content, *name) {
+                (Content::Undecodable(e), "binary") => {
+                    assert_eq!(e.code(), "binary_file");
+                    assert!(e.to_string().starts_with("binary looks binary"), "{e}");
+                }
+                (Content::Text(t), _) => assert_eq!(t.encoded().unwrap().as_slice(), bytes.as_slice(), "{name}"),
+                (Content::Undecodable(e), _) => panic!("{name}: {e}"),
+            }
+        }
+        // The plain UTF-8 text is the bytes read, not a copy of them.
+        let (_, doc) = Document::open(&root, "plain", false, u64::MAX).unwrap();
+        let text = doc.text().unwrap();
+        assert!(Arc::ptr_eq(&text.text, &text.encoded().unwrap()));
+        assert!(doc.holds(&text.clone()));
+    }
+}
