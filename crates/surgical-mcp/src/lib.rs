@@ -16,8 +16,12 @@
 //! # }
 //! ```
 
+mod constraints;
+pub mod control;
 pub mod definitions;
 mod server;
+mod stdio;
 
-pub use crate::definitions::{definitions, mcp_tool, mcp_tools, Format};
+pub use crate::control::CallControl;
+pub use crate::definitions::{definitions, error_schema, mcp_tool, mcp_tools, output_schema, Format};
 pub use crate::server::{call_tool_result, run_stdio, serve_stdio, Error, SurgicalServer};
