@@ -125,11 +125,14 @@ impl SurgicalServer {
         what: &str,
         control: &CallControl,
     ) -> Result<ToolResult, ErrorData> {
+        let path = arguments.get("path").and_then(Value::as_str).map(str::to_string);
         let cancelled = || {
-            ToolResult::Error(ToolError::new(
+            let mut error = ToolError::new(
                 "cancelled",
                 format!("the client cancelled this call before it ran; nothing was changed ({what})"),
-            ))
+            );
+            error.path = path.clone();
+            ToolResult::Error(error)
         };
         if control.is_cancelled() {
             return Ok(cancelled());
@@ -167,6 +170,7 @@ impl SurgicalServer {
         if control.is_cancelled() {
             return Ok(cancelled());
         }
+        control.report(format!("{what}: running"), false).await;
         let config = Arc::clone(&self.config);
         let tool = name.to_string();
         let input = Value::Object(arguments);
