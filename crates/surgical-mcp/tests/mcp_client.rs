@@ -11,7 +11,7 @@
 //! Setup, once, at the repository root (`.ci/run` does the same):
 //!
 //! ```sh
-//! python3 -m venv .venv-mcp && .venv-mcp/bin/pip install 'mcp>=2.3,<3'
+//! python3 -m venv .venv-mcp && .venv-mcp/bin/pip install -r tests/mcp/requirements.lock
 //! (cd crates/surgical-mcp/tests/ts-client && npm ci)
 //! ```
 //!
@@ -30,7 +30,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 const SETUP: &str = "the MCP client test needs Python with the official `mcp` package. At the repository root run\n\
-    \n    python3 -m venv .venv-mcp && .venv-mcp/bin/pip install 'mcp>=2.3,<3'\n\n\
+    \n    python3 -m venv .venv-mcp && .venv-mcp/bin/pip install -r tests/mcp/requirements.lock\n\n\
     or set SURGICAL_MCP_PYTHON to a Python interpreter that has `mcp` installed (2.x). To skip this test, set \
     SURGICAL_SKIP_MCP_CLIENT_TEST=1.";
 
@@ -51,7 +51,7 @@ fn python() -> Option<PathBuf> {
     let root = repo_root();
     let venv = root.join(".venv-mcp/bin/python");
     if !venv.exists() {
-        eprintln!("creating .venv-mcp with the official MCP client (pip install 'mcp>=2.3,<3')...");
+        eprintln!("creating .venv-mcp with the official MCP client (pip install -r tests/mcp/requirements.lock)...");
         let created = Command::new("python3")
             .args(["-m", "venv", ".venv-mcp"])
             .current_dir(&root)
@@ -64,7 +64,8 @@ fn python() -> Option<PathBuf> {
                     "install",
                     "--quiet",
                     "--disable-pip-version-check",
-                    "mcp>=2.3,<3",
+                    "-r",
+                    "tests/mcp/requirements.lock",
                 ])
                 .current_dir(&root)
                 .status()
