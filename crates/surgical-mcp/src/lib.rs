@@ -8,7 +8,7 @@
 //! can act on, and conform to the tool's output schema, which describes successes and errors;
 //! only protocol faults (a tool name that does not exist, malformed params: -32602; a line that is
 //! not JSON: -32700) are protocol errors. Progress notifications and cancellation go through
-//! [`CallControl`]. The tool definitions come from `surgical_tool::schema` ([`definitions`] also
+//! [`CallControl`]. The tool definitions come from `surgical_tool::schema` ([`mod@definitions`] also
 //! prints them for Anthropic's and OpenAI's APIs). Nothing but the protocol is written to stdout;
 //! the server logs one line per call on stderr.
 //!
