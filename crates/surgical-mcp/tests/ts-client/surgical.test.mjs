@@ -311,13 +311,6 @@ test("cancellation: a call cancelled while it waits for its turn changes nothing
   // The server is still serving, and B was never run.
   const { structured } = await ok("read", { path: "b.txt" });
   assert.equal(structured.hash, sha256(bBefore));
-  assert.match(serverLog, /edit b\.txt: cancelled/);
-  assert.doesNotMatch(serverLog, /edit b\.txt: ok/);
-});
-
-test("server logs one line per call on stderr", () => {
-  assert.match(serverLog, /surgical mcp: edit exact\.rs: ok/);
-  assert.match(serverLog, /surgical mcp: edit dup\.txt: ambiguous/);
 });
 
 test("raw stdio: a line that is not JSON gets a parse error (-32700)", () => {
@@ -355,4 +348,15 @@ test("MCP Inspector CLI (--cli): tools/list and tool errors as results", () => {
   const read = inspector("--method", "tools/call", "--tool-name", "read", "--tool-arg", "path=insp.txt");
   assert.equal(read.isError, false, JSON.stringify(read));
   assert.equal(read.structuredContent.totalLines, 2);
+});
+
+test("server logs one line per call on stderr (read once the server has exited)", async () => {
+  // close() ends stdin and waits for the process to close: its stderr has been read to the end.
+  await client.close();
+  client = undefined;
+  assert.match(serverLog, /surgical mcp: edit exact\.rs: ok/);
+  assert.match(serverLog, /surgical mcp: edit dup\.txt: ambiguous/);
+  assert.match(serverLog, /surgical mcp: edit b\.txt: cancelled/);
+  assert.doesNotMatch(serverLog, /surgical mcp: edit b\.txt: ok/);
+  assert.match(serverLog, /surgical mcp: edit locked\/a\.txt: ok/);
 });
