@@ -8,7 +8,6 @@
 //! has answered every request it was given, so a client that writes its requests and closes stdin
 //! (`printf ... | surgical mcp`) still gets every answer.
 
-use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf};
@@ -51,46 +50,61 @@ impl Pumps {
     }
 }
 
-/// The ids of the requests passed to the server and not answered yet.
+/// How many requests passed to the server have no answer yet.
+///
+/// Counted, not matched by id: rmcp answers a message it cannot read as a request with an error
+/// that has no id (-32600), one per message.
 #[derive(Default)]
 struct Pending {
-    ids: Mutex<HashSet<String>>,
-    answered: Notify,
+    count: Mutex<usize>,
+    changed: Notify,
 }
 
 impl Pending {
-    fn ids(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
-        self.ids.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    fn count(&self) -> std::sync::MutexGuard<'_, usize> {
+        self.count.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Waits until every request passed on has its answer (or the server stopped).
     async fn all_answered(&self) {
         loop {
-            let answered = self.answered.notified();
-            if self.ids().is_empty() {
+            let changed = self.changed.notified();
+            if *self.count() == 0 {
                 return;
             }
-            answered.await;
+            changed.await;
         }
+    }
+
+    fn asked(&self) {
+        *self.count() += 1;
+    }
+
+    fn answered(&self) {
+        let mut count = self.count();
+        *count = count.saturating_sub(1);
+        drop(count);
+        self.changed.notify_waiters();
     }
 
     /// Nothing more will be answered: stop waiting.
     fn give_up(&self) {
-        self.ids().clear();
-        self.answered.notify_waiters();
+        *self.count() = 0;
+        self.changed.notify_waiters();
     }
 }
 
-/// The id of a request (a message with a `method` and an `id`), or of a response (an `id` and a
-/// `result` or `error`), as a key.
-fn message_id(line: &[u8], request: bool) -> Option<String> {
-    let message: serde_json::Value = serde_json::from_slice(line).ok()?;
-    let is_request = message.get("method").is_some();
-    let is_response = message.get("result").is_some() || message.get("error").is_some();
-    if (request && !is_request) || (!request && !is_response) {
-        return None;
+/// Whether `line` is a request (a `method` and an `id`: it gets an answer) or, with `request`
+/// false, a response (a `result` or an `error`).
+fn is_message(line: &[u8], request: bool) -> bool {
+    let Ok(message) = serde_json::from_slice::<serde_json::Value>(line) else {
+        return false;
+    };
+    if request {
+        message.get("method").is_some() && message.get("id").is_some_and(|id| !id.is_null())
+    } else {
+        message.get("method").is_none() && (message.get("result").is_some() || message.get("error").is_some())
     }
-    message.get("id").filter(|id| !id.is_null()).map(|id| id.to_string())
 }
 
 /// Lines from stdin: JSON to the server, anything else answered with a parse error.
@@ -117,8 +131,8 @@ async fn pump_in(
                 if !line.ends_with(b"\n") {
                     line.push(b'\n');
                 }
-                if let Some(id) = message_id(&line, true) {
-                    pending.ids().insert(id);
+                if is_message(&line, true) {
+                    pending.asked();
                 }
                 if to_server.write_all(&line).await.is_err() {
                     break;
@@ -139,14 +153,12 @@ async fn pump_out(from_server: ReadHalf<DuplexStream>, lines: mpsc::UnboundedSen
         match from_server.read_until(b'\n', &mut line).await {
             Ok(0) | Err(_) => break,
             Ok(_) => {
-                let answered = message_id(&line, false);
+                let answer = is_message(&line, false);
                 if lines.send(line).is_err() {
                     break;
                 }
-                if let Some(id) = answered {
-                    if pending.ids().remove(&id) {
-                        pending.answered.notify_waiters();
-                    }
+                if answer {
+                    pending.answered();
                 }
             }
         }
