@@ -121,7 +121,7 @@ async fn pump_in(
             Ok(0) | Err(_) => break,
             Ok(_) => {}
         }
-        match parse_error(&line) {
+        match parse_error(&line).or_else(|| invalid_params(&line)) {
             Some(reply) => {
                 if replies.send(reply).is_err() {
                     break;
@@ -198,6 +198,32 @@ pub fn parse_error(line: &[u8]) -> Option<Vec<u8>> {
     Some(bytes)
 }
 
+/// The JSON-RPC invalid-params error (-32602) answering a request whose `params` is not an
+/// object (every MCP request's params are one; rmcp would answer "invalid request" without the id).
+pub fn invalid_params(line: &[u8]) -> Option<Vec<u8>> {
+    let text = line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(line);
+    let message: serde_json::Value = serde_json::from_slice(text).ok()?;
+    let method = message.get("method")?.as_str()?;
+    let id = message.get("id").filter(|id| id.is_string() || id.is_number())?;
+    let params = message.get("params").filter(|p| !p.is_null())?;
+    if params.is_object() {
+        return None;
+    }
+    let hint = if method == "tools/call" {
+        "give {\"name\": <tool name>, \"arguments\": {...}}"
+    } else {
+        "give params as a JSON object"
+    };
+    let reply = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": {"code": -32602, "message": format!("invalid params for {method}: params must be an object, not {params}; {hint}")},
+    });
+    let mut bytes = serde_json::to_vec(&reply).expect("JSON serializes");
+    bytes.push(b'\n');
+    Some(bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,6 +249,27 @@ mod tests {
             let reply: serde_json::Value = serde_json::from_slice(&parse_error(bad).unwrap()).unwrap();
             assert_eq!(reply["error"]["code"], -32700, "{reply}");
             assert!(reply["id"].is_null());
+        }
+    }
+
+    #[test]
+    fn requests_whose_params_are_not_an_object_get_invalid_params() {
+        let reply = invalid_params(b"{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":5}\n").unwrap();
+        let reply: serde_json::Value = serde_json::from_slice(&reply).unwrap();
+        assert_eq!(reply["error"]["code"], -32602, "{reply}");
+        assert_eq!(reply["id"], 9);
+        for passed_on in [
+            &b"{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{}}"[..],
+            b"{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}",
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":5}",
+            b"not json",
+        ] {
+            assert_eq!(
+                invalid_params(passed_on),
+                None,
+                "{}",
+                String::from_utf8_lossy(passed_on)
+            );
         }
     }
 }

@@ -321,15 +321,17 @@ test("raw stdio: a line that is not JSON gets a parse error (-32700)", () => {
       '{"jsonrpc":"2.0","method":"notifications/initialized"}',
       "this is not json",
       JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "read", arguments: { path: "long.txt", startLine: 0 } } }),
-      // Messages rmcp cannot read as requests: answered (-32600, without an id), and stdin's end
-      // still stops the server once everything is answered.
+      // A request whose params are not an object, and one rmcp cannot read (answered -32600,
+      // without an id): stdin's end still stops the server once everything is answered.
       '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":5}',
       '{"jsonrpc":"1.0","id":3,"method":"ping"}',
     ].join("\n") + "\n";
   // The timeout only stops a server that would never exit; the test does not depend on it.
   const out = execFileSync(BIN, ["mcp", "--root", root], { input, stdio: ["pipe", "pipe", "ignore"], timeout: 120000 }).toString();
   const messages = out.trim().split("\n").map((l) => JSON.parse(l));
-  assert.equal(messages.filter((m) => m.error?.code === -32600).length, 2, out);
+  // params that are not an object: invalid params, with the request's id.
+  assert.equal(messages.find((m) => m.id === 9)?.error?.code, -32602, out);
+  assert.equal(messages.filter((m) => m.error?.code === -32600).length, 1, out);
   const parse = messages.find((m) => m.error && m.id === null);
   assert.equal(parse?.error.code, -32700, out);
   const read = messages.find((m) => m.id === 2);
