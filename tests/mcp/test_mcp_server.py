@@ -95,6 +95,8 @@ async def check_list_tools(c: Checks, _: Any) -> None:
         required = "patch" if tool.name == "apply_patch" else "path"
         assert required in tool.input_schema["required"], tool.input_schema
         assert tool.output_schema and "ok" in tool.output_schema["required"], tool.output_schema
+        # Success and error results both conform: oneOf the two shapes, discriminated by ok.
+        assert [b["properties"]["ok"]["const"] for b in tool.output_schema["oneOf"]] == [True, False], tool.name
         assert tool.annotations.open_world_hint is False, tool.annotations
     assert tools["read"].annotations.read_only_hint is True
     assert tools["edit"].annotations.read_only_hint is False
@@ -176,6 +178,8 @@ async def check_read_errors(c: Checks, _: Any) -> None:
     await c.fails("read", {"path": "/etc/hostname"}, "outside_root")
     await c.fails("read", {}, "invalid_input")
     await c.fails("read", {"path": "long.txt", "limit": "many"}, "invalid_input")
+    # What the input schema forbids (minimum 1) is refused, not run.
+    await c.fails("read", {"path": "long.txt", "startLine": 0}, "invalid_input", "long.txt")
 
 
 async def check_edit_exact(c: Checks, _: Any) -> None:

@@ -49,7 +49,7 @@ fn object(value: Value) -> Arc<JsonObject> {
 pub fn mcp_tool(spec: &ToolSpec) -> Tool {
     let mut tool = Tool::new(spec.name, spec.description, object(spec.input_schema()));
     tool.title = Some(spec.title.to_string());
-    tool.output_schema = Some(object(spec.output_schema()));
+    tool.output_schema = Some(object(output_schema(spec)));
     tool.annotations = Some(
         ToolAnnotations::with_title(spec.title)
             .read_only(spec.read_only)
@@ -59,6 +59,62 @@ pub fn mcp_tool(spec: &ToolSpec) -> Tool {
             .open_world(false),
     );
     tool
+}
+
+/// The JSON Schema of a tool's `structuredContent`: its result object, success or failure.
+///
+/// The MCP specification (2025-06-18, "Output Schema"): "If an output schema is provided: Servers
+/// MUST provide structured results that conform to this schema. Clients SHOULD validate structured
+/// results against this schema." Failed calls return their result object (`{"ok": false, "text",
+/// "error": {...}}`) as `structuredContent` too, so the schema describes both shapes: an object
+/// (clients require `"type": "object"` at the top) that is `oneOf` the success object (`"ok":
+/// true`, from `surgical_tool::schema`) and the error object (`"ok": false`).
+pub fn output_schema(spec: &ToolSpec) -> Value {
+    let success = spec.output_schema();
+    json!({
+        "type": "object",
+        "properties": {
+            "ok": {"type": "boolean", "description": "True when the call succeeded; false when it failed (then see `error`)."},
+            "text": {"type": "string", "description": "What the model reads: the result, or `Error (<code>): <what to do>`."},
+        },
+        "required": ["ok", "text"],
+        "oneOf": [success, error_schema()],
+    })
+}
+
+/// The result object of a failed call (`surgical_tool::ToolError` under `error`).
+pub fn error_schema() -> Value {
+    let index = |description: &str| json!({"type": "integer", "minimum": 0, "description": description});
+    json!({
+        "type": "object",
+        "properties": {
+            "ok": {"type": "boolean", "const": false, "description": "False: the call failed and changed nothing."},
+            "text": {"type": "string", "description": "What the model reads: `Error (<code>): <message>`."},
+            "error": {
+                "type": "object",
+                "properties": {
+                    "code": {
+                        "type": "string",
+                        "description": "A stable code: `not_found`, `ambiguous`, `overlap`, `no_change`, `empty_old_text`, \
+                            `file_not_found`, `permission_denied`, `not_a_file`, `binary_file`, `unsupported_encoding`, \
+                            `too_large`, `stale`, `outside_root`, `no_undo`, `invalid_input`, `cancelled`, `io`, ..."
+                    },
+                    "message": {"type": "string", "description": "What went wrong and what to do about it."},
+                    "editIndex": index("The edit (index into `edits`) the error concerns."),
+                    "path": {"type": "string", "description": "The file the error concerns."},
+                    "lines": {
+                        "type": "array",
+                        "items": {"type": "integer", "minimum": 1},
+                        "description": "For `ambiguous`: the one-based line of each occurrence listed."
+                    },
+                    "hunkIndex": index("For `apply_patch`: the failing hunk's index among its file's hunks."),
+                    "patchLine": {"type": "integer", "minimum": 1, "description": "For `apply_patch`: the one-based line of the patch text the error concerns."},
+                },
+                "required": ["code", "message"],
+            },
+        },
+        "required": ["ok", "text", "error"],
+    })
 }
 
 /// Every tool's MCP definition, in the order of `surgical_tool::TOOLS`.
@@ -110,7 +166,10 @@ mod tests {
         assert_eq!(mcp[1]["annotations"]["idempotentHint"], false);
         assert_eq!(mcp[2]["annotations"]["destructiveHint"], true);
         assert_eq!(mcp[1]["inputSchema"]["required"], json!(["path", "edits"]));
-        assert_eq!(mcp[1]["outputSchema"]["properties"]["ok"]["const"], true);
+        assert_eq!(mcp[1]["outputSchema"]["type"], "object");
+        assert_eq!(mcp[1]["outputSchema"]["required"], json!(["ok", "text"]));
+        assert_eq!(mcp[1]["outputSchema"]["oneOf"][0]["properties"]["ok"]["const"], true);
+        assert_eq!(mcp[1]["outputSchema"]["oneOf"][1]["properties"]["ok"]["const"], false);
         let anthropic = definitions(Format::Anthropic);
         assert_eq!(anthropic[2]["input_schema"]["required"], json!(["path", "content"]));
         let openai = definitions(Format::OpenAi);

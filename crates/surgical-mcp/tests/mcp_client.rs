@@ -1,18 +1,26 @@
-//! The real `surgical mcp` server, driven over stdio by the official MCP Python client (PyPI `mcp`):
-//! `tests/mcp/test_mcp_server.py` initializes, lists the tools, reads, edits (exact and fuzzy),
-//! writes, undoes, hits every error path, and checks the files on disk byte for byte.
+//! The real `surgical mcp` server, driven over stdio by the official MCP clients:
+//!
+//! - the Python client (PyPI `mcp`): `tests/mcp/test_mcp_server.py` initializes, lists the tools,
+//!   reads, edits (exact and fuzzy), writes, undoes, hits every error path, and checks the files on
+//!   disk byte for byte;
+//! - the TypeScript SDK client (npm `@modelcontextprotocol/sdk`, what Node-based hosts are built on)
+//!   and the MCP Inspector's CLI mode: `tests/ts-client/surgical.test.mjs`, run with `node --test`,
+//!   does the same through the SDK's own `callTool` (which validates results against the output
+//!   schemas), plus progress, cancellation and the raw protocol answers.
 //!
 //! Setup, once, at the repository root (`.ci/run` does the same):
 //!
 //! ```sh
-//! python3 -m venv .venv-mcp && .venv-mcp/bin/pip install 'mcp>=2.3,<3'
+//! python3 -m venv .venv-mcp && .venv-mcp/bin/pip install -r tests/mcp/requirements.lock
+//! (cd crates/surgical-mcp/tests/ts-client && npm ci)
 //! ```
 //!
-//! or point `SURGICAL_MCP_PYTHON` at a Python that has `mcp` installed. Without either, the test
-//! creates `.venv-mcp` itself (python3 and PyPI needed); if that fails, it fails (saying so)
-//! unless `SURGICAL_SKIP_MCP_CLIENT_TEST=1`. `SURGICAL_BIN` names a prebuilt
-//! `surgical` binary to test; by default the test builds the workspace's own (a no-op when `cargo
-//! test --workspace` built it already), so it never runs a stale one.
+//! or point `SURGICAL_MCP_PYTHON` at a Python that has `mcp` installed. Without either, the tests
+//! set them up themselves (python3 and PyPI, node, npm and the npm registry needed); if that fails,
+//! they fail (saying so) unless `SURGICAL_SKIP_MCP_CLIENT_TEST=1`, which is refused under `CI=true`:
+//! in CI a missing client is a failure, never a skip. `SURGICAL_BIN` names a prebuilt `surgical`
+//! binary to test; by default the test builds the workspace's own (a no-op when `cargo test
+//! --workspace` built it already), so it never runs a stale one.
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -22,7 +30,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 const SETUP: &str = "the MCP client test needs Python with the official `mcp` package. At the repository root run\n\
-    \n    python3 -m venv .venv-mcp && .venv-mcp/bin/pip install 'mcp>=2.3,<3'\n\n\
+    \n    python3 -m venv .venv-mcp && .venv-mcp/bin/pip install -r tests/mcp/requirements.lock\n\n\
     or set SURGICAL_MCP_PYTHON to a Python interpreter that has `mcp` installed (2.x). To skip this test, set \
     SURGICAL_SKIP_MCP_CLIENT_TEST=1.";
 
@@ -43,7 +51,7 @@ fn python() -> Option<PathBuf> {
     let root = repo_root();
     let venv = root.join(".venv-mcp/bin/python");
     if !venv.exists() {
-        eprintln!("creating .venv-mcp with the official MCP client (pip install 'mcp>=2.3,<3')...");
+        eprintln!("creating .venv-mcp with the official MCP client (pip install -r tests/mcp/requirements.lock)...");
         let created = Command::new("python3")
             .args(["-m", "venv", ".venv-mcp"])
             .current_dir(&root)
@@ -56,7 +64,8 @@ fn python() -> Option<PathBuf> {
                     "install",
                     "--quiet",
                     "--disable-pip-version-check",
-                    "mcp>=2.3,<3",
+                    "-r",
+                    "tests/mcp/requirements.lock",
                 ])
                 .current_dir(&root)
                 .status()
@@ -106,10 +115,90 @@ fn build_surgical() -> PathBuf {
     bin
 }
 
+/// Whether the client tests are to be skipped: `SURGICAL_SKIP_MCP_CLIENT_TEST=1`, never under
+/// `CI=true`.
+fn skip_client_tests(which: &str) -> bool {
+    if env::var("SURGICAL_SKIP_MCP_CLIENT_TEST").as_deref() != Ok("1") {
+        return false;
+    }
+    assert!(
+        env::var("CI").as_deref() != Ok("true"),
+        "SURGICAL_SKIP_MCP_CLIENT_TEST=1 is not honoured under CI=true: the {which} client test must run"
+    );
+    eprintln!("skipped: the {which} MCP client test (SURGICAL_SKIP_MCP_CLIENT_TEST=1)");
+    true
+}
+
+const TS_SETUP: &str = "the TypeScript MCP client test needs node (20 or later) and npm. At the repository root run\n\
+    \n    (cd crates/surgical-mcp/tests/ts-client && npm ci)\n\n\
+    To skip this test outside CI, set SURGICAL_SKIP_MCP_CLIENT_TEST=1.";
+
+/// The directory of the TypeScript client test, its packages installed (`npm ci`, from
+/// package-lock.json) if they are not yet.
+fn ts_client_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ts-client");
+    let sdk = dir.join("node_modules/@modelcontextprotocol/sdk/package.json");
+    let inspector = dir.join("node_modules/@modelcontextprotocol/inspector-cli/package.json");
+    if !(sdk.exists() && inspector.exists()) {
+        eprintln!("installing the TypeScript MCP client (npm ci in {})...", dir.display());
+        let status = Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(&dir)
+            .status();
+        match status {
+            Ok(s) if s.success() => {}
+            Ok(s) => panic!("npm ci failed ({s}): {TS_SETUP}"),
+            Err(e) => panic!("npm cannot be run ({e}): {TS_SETUP}"),
+        }
+    }
+    dir
+}
+
+#[test]
+fn official_typescript_client_drives_surgical_mcp() {
+    if skip_client_tests("TypeScript") {
+        return;
+    }
+    match Command::new("node").arg("--version").output() {
+        Ok(out) if out.status.success() => {
+            let version = String::from_utf8_lossy(&out.stdout);
+            let major: u32 = version
+                .trim()
+                .trim_start_matches('v')
+                .split('.')
+                .next()
+                .and_then(|m| m.parse().ok())
+                .unwrap_or(0);
+            assert!(major >= 20, "node {} is too old: {TS_SETUP}", version.trim());
+        }
+        Ok(out) => panic!("node --version failed ({}): {TS_SETUP}", out.status),
+        Err(e) => panic!("node cannot be run ({e}): {TS_SETUP}"),
+    }
+    let dir = ts_client_dir();
+    let server = surgical_binary();
+    // The lock-holding helper of the cancellation test is Python: the same as the Python test's.
+    let mut node = Command::new("node");
+    node.args(["--test", "--test-reporter=spec", "surgical.test.mjs"])
+        .current_dir(&dir)
+        .env("SURGICAL_BIN", &server);
+    if let Some(python) = env::var_os("SURGICAL_MCP_PYTHON").filter(|p| !p.is_empty()) {
+        node.env("SURGICAL_MCP_PYTHON", python);
+    }
+    let out = node.output().expect("node runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    println!("{stdout}");
+    eprintln!("{stderr}");
+    assert!(
+        out.status.success() && stdout.contains("fail 0"),
+        "the TypeScript MCP client checks failed (exit {:?}):\n{stdout}\n{stderr}",
+        out.status.code()
+    );
+}
+
 #[test]
 fn official_python_client_drives_surgical_mcp() {
-    if env::var("SURGICAL_SKIP_MCP_CLIENT_TEST").as_deref() == Ok("1") {
-        eprintln!("skipped: the MCP client test (SURGICAL_SKIP_MCP_CLIENT_TEST=1)");
+    if skip_client_tests("Python") {
         return;
     }
     let Some(python) = python() else {
