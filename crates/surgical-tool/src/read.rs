@@ -78,10 +78,18 @@ fn invalid(message: impl Into<String>) -> ToolError {
 
 /// Parses a `read` call: `{"path", "startLine"?, "endLine"?, "limit"?}`. Also accepted: the path
 /// aliases of `edit` (`file_path`, `filePath`), `offset` or `start_line` for `startLine`,
-/// `end_line`, `maxLines`/`max_lines` for `limit`, numbers as strings. `startLine` 0 means 1.
+/// `end_line`, `maxLines`/`max_lines` for `limit`, numbers as strings. `startLine` is one-based, as
+/// its schema says (0 is `invalid_input`, in every front end alike); `offset`, which some agents
+/// count from 0, may be 0 and then means 1.
 pub fn parse_read_request(value: &Value) -> Result<ReadRequest, ToolError> {
     let obj = args::object(value, "read")?;
     let path = args::path(obj, "the file to read")?;
+    let zero = |key: &str| obj.get(key).is_some_and(|v| *v == 0 || *v == "0");
+    if ["startLine", "start_line", "line"].into_iter().any(zero) {
+        return Err(invalid(
+            "startLine is one-based: use 1 for the first line (or leave it out to start there)",
+        ));
+    }
     let start_line = args::count(obj, &["startLine", "start_line", "offset", "line"], "startLine")?
         .unwrap_or(1)
         .max(1);
@@ -326,6 +334,8 @@ mod tests {
             json!({}),
             json!({"path": ""}),
             json!({"path": "a", "startLine": -1}),
+            json!({"path": "a", "startLine": 0}),
+            json!({"path": "a", "start_line": "0"}),
             json!({"path": "a", "limit": 0}),
             json!({"path": "a", "startLine": 5, "endLine": 4}),
             json!({"path": "a", "endLine": true}),
