@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::edit::Strategy;
+use crate::tier::Tier;
 
 /// An error from [`crate::apply`]. Nothing was changed when one is returned.
 ///
@@ -23,7 +23,7 @@ pub enum EditError {
         index: usize,
         /// The tier that found several occurrences; `None` when they differ only in what a model
         /// cannot see (line endings, trailing whitespace, special spaces).
-        strategy: Option<Strategy>,
+        tier: Option<Tier>,
         /// One-based line and that line's text, for each occurrence (at most [`MAX_LISTED`]).
         occurrences: Vec<(usize, String)>,
         total: usize,
@@ -44,20 +44,6 @@ pub enum EditError {
 pub const MAX_LISTED: usize = 20;
 
 impl EditError {
-    /// The same error, reported for edit `index` (errors of a nested search name edit 0).
-    pub(crate) fn for_edit(mut self, new_index: usize) -> EditError {
-        match &mut self {
-            EditError::EmptyOldText { index }
-            | EditError::NotFound { index, .. }
-            | EditError::Ambiguous { index, .. }
-            | EditError::NoChange { index, .. }
-            | EditError::FabricatedReplacementChar { index, .. }
-            | EditError::LegacyEncoding { index, .. } => *index = new_index,
-            EditError::Overlap { .. } => {}
-        }
-        self
-    }
-
     /// The stable error code of the machine interface.
     pub fn code(&self) -> &'static str {
         match self {
@@ -106,11 +92,11 @@ impl fmt::Display for EditError {
             }
             EditError::Ambiguous {
                 index,
-                strategy,
+                tier,
                 occurrences,
                 total,
             } => {
-                match strategy {
+                match tier {
                     None => write!(
                         f,
                         "edits[{index}]: oldText occurs {total} times if line endings, trailing whitespace and \

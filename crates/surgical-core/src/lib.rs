@@ -11,10 +11,10 @@ model changed is changed.
 
 * [`apply`] takes the file's text (bytes: UTF-8 that may contain invalid sequences; the file layer
   strips BOMs and transcodes UTF-16) and a list of [`Edit`]s, and returns an [`Applied`]: the new
-  text, and for each edit the [`Strategy`] (tier) that matched, where it landed ([`Occurrence`]) and
+  text, and for each edit the [`Tier`] (tier) that matched, where it landed ([`Occurrence`]) and
   what differed between the file and `oldText` ([`Difference`]).
-* Tiers run strictest first: [`Strategy::Exact`] (line terminators never count),
-  [`Strategy::TrailingWhitespace`], [`Strategy::Unicode`] (NFKC, typographic quotes and dashes,
+* Tiers run strictest first: [`Tier::Exact`] (line terminators never count),
+  [`Tier::TrailingWhitespace`], [`Tier::Unicode`] (NFKC, typographic quotes and dashes,
   special spaces). A tier applies only when it finds exactly one occurrence, and differences a
   model cannot see (line endings, trailing blanks, special spaces) never decide between
   occurrences. [`Options`] caps the loosest tier.
@@ -30,7 +30,7 @@ output, where two spaces of indentation came out as no-break spaces. The file ha
 trailing spaces on lines no edit targets.
 
 ```
-use surgical_core::{apply, diff, Edit, Options, Strategy};
+use surgical_core::{apply, diff, Edit, Options, Tier};
 
 let file = "const label = \"a \u{2014} b\";\nlet x = 1;   \n\nfunction bar() {\n  return 2;\n}\n";
 let edit = Edit::new("\u{a0}\u{a0}return 2;", "\u{a0}\u{a0}return 3;");
@@ -38,7 +38,7 @@ let applied = apply(file.as_bytes(), &[edit], &Options::new())?;
 
 // Only `2` became `3`: the em dash, the trailing spaces and the file's own spaces are intact.
 assert_eq!(applied.text, file.replace("return 2;", "return 3;").as_bytes());
-assert_eq!(applied.edits[0].strategy, Strategy::Unicode);
+assert_eq!(applied.edits[0].tier, Tier::Unicode);
 assert_eq!(applied.edits[0].occurrences[0].new_lines, (5, 5));
 
 // The diff is computed from the real bytes before and after.
@@ -63,20 +63,30 @@ assert!(shown.text.contains("-5   return 2;\n+5   return 3;\n"));
 */
 
 mod align;
+mod changes;
 mod closest;
 pub mod diff;
 mod edit;
 mod error;
+mod find;
 pub mod fold;
+mod haystack;
 pub mod lines;
 mod loose;
 mod normalize;
+mod scope;
 mod search;
+mod tier;
 
 pub use align::{Difference, DifferenceKind};
-pub use edit::{apply, Applied, AppliedEdit, Edit, Occurrence, Options, Strategy};
+pub use changes::{Applied, AppliedEdit, Change, ChangeSet, Occurrence};
+pub use edit::{apply, Edit, Options};
 pub use error::{EditError, MAX_LISTED};
+pub use find::{Match, Miss, Missed, Needle};
+pub use haystack::Haystack;
 pub use loose::{
     SIMILAR_MARGIN, SIMILAR_MAX_DIFFERING_LINES, SIMILAR_MIN_ANCHOR_CHARS, SIMILAR_MIN_EQUAL_LINES,
     SIMILAR_MIN_LINE_RATIO, SIMILAR_THRESHOLD,
 };
+pub use scope::Scope;
+pub use tier::Tier;

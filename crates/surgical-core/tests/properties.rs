@@ -303,7 +303,7 @@ proptest! {
             }
         };
         if std::env::var_os("SURGICAL_TIER_STATS").is_some() {
-            eprintln!("tier {}", a.edits[0].strategy.name());
+            eprintln!("tier {}", a.edits[0].tier.name());
         }
         let out = &a.text;
         prop_assert_eq!(&out[..block_start], &file[..block_start]);
@@ -314,7 +314,7 @@ proptest! {
         for (i, r) in line_ranges.iter().enumerate() {
             if i == changed {
                 let nl = out[at..].iter().position(|&b| b == b'\n').unwrap() + 1;
-                if a.edits[0].strategy == surgical_core::Strategy::Indentation {
+                if a.edits[0].tier == surgical_core::Tier::Indentation {
                     // Re-indented into the file's own style and depth.
                     let want = format!("{}changed line{eol}", render_file(lines[i].0));
                     prop_assert_eq!(String::from_utf8_lossy(&out[at..at + nl]), want);

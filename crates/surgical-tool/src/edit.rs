@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use sha2::{Digest, Sha256};
-use surgical_core::{apply, diff, EditError, Options};
+use surgical_core::{apply, diff, Change, EditError, Options};
 use surgical_fs::{Encoding, FsError, Root};
 
 use crate::journal::Journal;
@@ -78,7 +78,7 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
     let decoded = surgical_fs::decode(raw).map_err(|e| fs_error(e.with_path(Path::new(shown)), shown))?;
     let encoding = decoded.encoding;
     let options = match req.max_strategy {
-        Some(max) => Options::new().max_strategy(max),
+        Some(max) => Options::new().loosest_tier(max),
         None => Options::new(),
     };
     let (hash_before, applied) = std::thread::scope(|scope| {
@@ -154,10 +154,10 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
             old_raw.extend_from_slice(&decoded.text);
             let shifted: Vec<_> = changes
                 .iter()
-                .map(|(o, n)| {
-                    (
-                        o.start + bom.len()..o.end + bom.len(),
-                        n.start + bom.len()..n.end + bom.len(),
+                .map(|c| {
+                    Change::new(
+                        c.old.start + bom.len()..c.old.end + bom.len(),
+                        c.new.start + bom.len()..c.new.end + bom.len(),
                     )
                 })
                 .collect();
@@ -174,7 +174,7 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
             let last = e.occurrences.last().expect("an applied edit has an occurrence");
             EditReport {
                 index: e.index,
-                strategy: e.strategy.name(),
+                strategy: e.tier.name(),
                 start_line: first.new_lines.0,
                 end_line: last.new_lines.1,
                 old_start_line: first.old_lines.0,

@@ -320,7 +320,7 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
     let changes = diff::whole_change(&old.text, &text);
     let diffable = changes
         .iter()
-        .all(|(o, n)| cheap_to_diff(&old.text[o.clone()], &text[n.clone()]));
+        .all(|c| cheap_to_diff(&old.text[c.old.clone()], &text[c.new.clone()]));
     let shown_diff = if diffable {
         diff::numbered_diff(&old.text, &text, &changes)
     } else {
@@ -328,7 +328,7 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
             text: String::new(),
             first_changed_line: changes
                 .first()
-                .map(|(o, _)| surgical_core::lines::line_of(&old.text, o.start)),
+                .map(|c| surgical_core::lines::line_of(&old.text, c.old.start)),
         }
     };
     // As in `edit`: the patch is of the bytes on disk (BOM included), so `git apply` works on the file

@@ -27,15 +27,15 @@
 
 use std::ops::Range;
 
-use surgical_core::lines::{next_terminator, prev_terminator, LineCounter};
-use surgical_core::{apply, Difference, DifferenceKind, Edit, EditError, Options, Strategy};
+use surgical_core::lines::{next_terminator, prev_terminator, terminator_len, LineCounter, LineIndex};
+use surgical_core::{apply, Change, Difference, DifferenceKind, Edit, EditError, Options, Tier};
 
 use super::{Hunk, Tag};
 
 /// A file's text split into lines (each with its terminator: `\r\n`, `\r` or `\n`).
 pub(crate) struct Lines<'a> {
     pub text: &'a [u8],
-    starts: Vec<usize>,
+    index: LineIndex,
     /// What the engine searches (see [`window`]): a virtual terminator (the file's first, or `\n`),
     /// the text, and after a last line without a terminator a virtual one (the file's last).
     padded: Vec<u8>,
@@ -46,12 +46,6 @@ pub(crate) struct Lines<'a> {
 
 impl<'a> Lines<'a> {
     pub fn new(text: &'a [u8]) -> Lines<'a> {
-        let mut starts = Vec::new();
-        let mut at = 0;
-        while at < text.len() {
-            starts.push(at);
-            at = next_terminator(text, at).map_or(text.len(), |t| t.end);
-        }
         let lead: &[u8] = next_terminator(text, 0).map_or(b"\n", |t| &text[t]);
         let tail: &[u8] = match text.last() {
             Some(b'\n' | b'\r') | None => b"",
@@ -60,7 +54,7 @@ impl<'a> Lines<'a> {
         let padded = [lead, text, tail].concat();
         Lines {
             text,
-            starts,
+            index: LineIndex::new(text),
             padded,
             lead: lead.len(),
             tail: tail.len(),
@@ -68,36 +62,22 @@ impl<'a> Lines<'a> {
     }
 
     pub fn count(&self) -> usize {
-        self.starts.len()
+        self.index.count()
     }
 
     /// Where line `k` (zero-based) starts; the text's length for `k == count`.
     pub fn start(&self, k: usize) -> usize {
-        self.starts.get(k).copied().unwrap_or(self.text.len())
+        self.index.start(k)
     }
 
     /// The zero-based line holding byte `at` (`count` at the end of the text).
     pub fn line_of(&self, at: usize) -> usize {
-        if at >= self.text.len() {
-            return self.count();
-        }
-        match self.starts.binary_search(&at) {
-            Ok(k) => k,
-            Err(k) => k - 1,
-        }
+        self.index.line_of(at)
     }
 
     /// Line `k` without its terminator.
     pub fn content(&self, k: usize) -> &'a [u8] {
-        let (s, e) = (self.start(k), self.start(k + 1));
-        let line = &self.text[s..e];
-        let n = line.len();
-        let cut = if line.ends_with(b"\r\n") {
-            2
-        } else {
-            usize::from(n > 0 && matches!(line[n - 1], b'\n' | b'\r'))
-        };
-        &line[..n - cut]
+        self.index.line(self.text, k).content
     }
 
     /// Line `k` as a model is shown it (invalid bytes as U+FFFD), trimmed and shortened.
@@ -157,7 +137,7 @@ pub(crate) struct Placed {
     pub span: Range<usize>,
     /// What replaces them.
     pub bytes: Vec<u8>,
-    pub strategy: Strategy,
+    pub strategy: Tier,
     /// Line numbers zero-based within `bytes`.
     pub differences: Vec<Difference>,
     pub fuzz: usize,
@@ -170,7 +150,7 @@ pub(crate) struct Placed {
 #[derive(Clone, Debug)]
 pub(crate) struct HunkOutcome {
     pub index: usize,
-    pub strategy: Strategy,
+    pub strategy: Tier,
     pub how: How,
     pub fuzz: usize,
     pub dropped: (usize, usize),
@@ -186,7 +166,7 @@ pub(crate) struct Patched {
     pub text: Vec<u8>,
     pub hunks: Vec<HunkOutcome>,
     /// Every replaced range with its replacement, in file order (for the diffs).
-    pub changes: Vec<(Range<usize>, Range<usize>)>,
+    pub changes: Vec<Change>,
 }
 
 /// Why a hunk could not be applied.
@@ -274,14 +254,6 @@ fn window<'b>(lines: &'b Lines<'_>, range: Range<usize>, wrap: bool) -> Window<'
     }
 }
 
-fn terminator_len(bytes: &[u8]) -> usize {
-    if bytes.ends_with(b"\r\n") {
-        2
-    } else {
-        usize::from(matches!(bytes.last(), Some(b'\n' | b'\r')))
-    }
-}
-
 fn joined(lines: &[&str], wrap: bool) -> String {
     match (wrap, lines.is_empty()) {
         (true, true) => "\n".to_string(),
@@ -324,8 +296,8 @@ fn attempt(
         Err(e) => return Attempt::Failed(engine_failure(index, &e, &file_line)),
     };
     let edit = &applied.edits[0];
-    let strategy = edit.strategy;
-    let text_tier = strategy <= Strategy::Unicode;
+    let strategy = edit.tier;
+    let text_tier = strategy <= Tier::Unicode;
     let occ = &edit.occurrences[0];
     let indented = !wrap && text_tier;
     if indented && !indented_match(&w, occ.old.clone()) {
@@ -417,7 +389,7 @@ impl Locate {
             EditError::Ambiguous {
                 occurrences,
                 total,
-                strategy,
+                tier: strategy,
                 ..
             } => Locate::Many {
                 lines: occurrences
@@ -477,7 +449,7 @@ fn locate_loose(
         Ok(a) => {
             let (e, occ) = (&a.edits[0], &a.edits[0].occurrences[0]);
             let first = w.first_line + occ.old_lines.0 - 1;
-            if e.strategy <= Strategy::Unicode {
+            if e.tier <= Tier::Unicode {
                 let prefix = &lines.text[lines.start(first)..w.base + occ.old.start];
                 let ends_line = occ.old.end >= w.buf.len() || matches!(w.buf[occ.old.end - 1], b'\n' | b'\r');
                 if prefix.iter().all(|b| matches!(b, b' ' | b'\t')) && ends_line {
@@ -498,7 +470,7 @@ enum Locate {
     Many {
         lines: Vec<usize>,
         total: usize,
-        strategy: Option<Strategy>,
+        strategy: Option<Tier>,
     },
     /// An engine error, and a one-based line near it.
     Failed(EditError, usize),
@@ -563,13 +535,13 @@ fn searches_whole_file(hunk: &Hunk) -> bool {
 
 impl<'a> Placer<'a> {
     fn text_options(&self) -> Options {
-        Options::new().max_strategy(self.rules.options.get_max_strategy().min(Strategy::Unicode))
+        Options::new().loosest_tier(self.rules.options.get_loosest_tier().min(Tier::Unicode))
     }
 
     /// The line-based tiers, if allowed.
     fn line_options(&self) -> Option<Options> {
-        let max = self.rules.options.get_max_strategy();
-        (max >= Strategy::Indentation).then(|| Options::new().max_strategy(max.min(Strategy::WhitespaceRuns)))
+        let max = self.rules.options.get_loosest_tier();
+        (max >= Tier::Indentation).then(|| Options::new().loosest_tier(max.min(Tier::WhitespaceRuns)))
     }
 
     /// The first line of every hunk that searches the whole file, found in one pass of the engine
@@ -814,7 +786,7 @@ impl<'a> Placer<'a> {
         index: usize,
         candidates: &[usize],
         total: usize,
-        strategy: Option<Strategy>,
+        strategy: Option<Tier>,
         hint: Option<usize>,
         search_start: usize,
     ) -> Result<(usize, How), HunkFailure> {
@@ -850,7 +822,7 @@ impl<'a> Placer<'a> {
         Err(fail())
     }
 
-    fn ambiguous(&self, index: usize, lines: &[usize], total: usize, strategy: Option<Strategy>) -> HunkFailure {
+    fn ambiguous(&self, index: usize, lines: &[usize], total: usize, strategy: Option<Tier>) -> HunkFailure {
         let how = match strategy {
             None => " if line endings, trailing whitespace and special spaces are ignored (differences you cannot see)"
                 .to_string(),
@@ -1037,7 +1009,7 @@ impl<'a> Placer<'a> {
         let own = String::from_utf8_lossy(self.lines.content(line)).into_owned();
         let mut new = vec![own.as_str()];
         new.extend(hunk.new_lines());
-        let options = Options::new().max_strategy(Strategy::Exact);
+        let options = Options::new().loosest_tier(Tier::Exact);
         let p = match attempt(
             &self.lines,
             line..line + 1,
@@ -1080,7 +1052,7 @@ impl<'a> Placer<'a> {
             let own = String::from_utf8_lossy(self.lines.content(0)).into_owned();
             let mut new: Vec<&str> = added.to_vec();
             new.push(own.as_str());
-            let options = Options::new().max_strategy(Strategy::Exact);
+            let options = Options::new().loosest_tier(Tier::Exact);
             let p = match attempt(&self.lines, 0..1, index, &[own.as_str()], &new, None, &options, true) {
                 Attempt::Placed(p) => p,
                 Attempt::Failed(f) => return Err(f),
@@ -1114,7 +1086,7 @@ impl<'a> Placer<'a> {
             index,
             span: 0..0,
             bytes,
-            strategy: Strategy::Exact,
+            strategy: Tier::Exact,
             differences: Vec::new(),
             fuzz: 0,
             dropped: (0, 0),
@@ -1219,7 +1191,7 @@ fn splice(text: &[u8], mut placed: Vec<Placed>) -> Result<Patched, HunkFailure> 
                 ..d.clone()
             })
             .collect();
-        changes.push((p.span.clone(), new));
+        changes.push(Change::new(p.span.clone(), new));
         hunks.push(HunkOutcome {
             index: p.index,
             strategy: p.strategy,

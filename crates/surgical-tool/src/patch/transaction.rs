@@ -17,13 +17,12 @@
 use std::cell::{Cell, OnceCell};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
-use std::ops::Range;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-use surgical_core::{diff, Options};
+use surgical_core::{diff, Change, Options};
 use surgical_fs::{DirLock, Encoding, FileInfo, FsError, Root, Target};
 
 use super::place::{apply_hunks, How, HunkFailure, HunkOutcome, Rules};
@@ -145,7 +144,7 @@ struct Outcome {
     /// The SHA-256 of `before` when it is the file as read (known already).
     hash_before: Option<String>,
     /// The replaced ranges (hunks), or `None` for a whole-file change.
-    changes: Option<Vec<(Range<usize>, Range<usize>)>>,
+    changes: Option<Vec<Change>>,
     hunks: Vec<HunkOutcome>,
     /// The slot holding the result (for `undoAvailable`).
     slot: usize,
@@ -761,7 +760,12 @@ fn file_patch(o: &Outcome) -> String {
     let changes = match &o.changes {
         Some(c) if old_bom == new_bom && o.before.is_some() => c
             .iter()
-            .map(|(a, b)| (a.start + old_bom..a.end + old_bom, b.start + new_bom..b.end + new_bom))
+            .map(|c| {
+                Change::new(
+                    c.old.start + old_bom..c.old.end + old_bom,
+                    c.new.start + new_bom..c.new.end + new_bom,
+                )
+            })
             .collect(),
         _ => diff::whole_change(&old, &new),
     };
@@ -911,9 +915,9 @@ pub(crate) fn run(req: &PatchRequest, config: &Config) -> Result<PatchSuccess, T
     })?;
     let ops = parse(&req.patch, format, req.path.as_deref()).map_err(|e| parse_error(e, format))?;
     let root = Root::new(&config.root).map_err(|e| file_error(e, "."))?;
-    let max = req.max_strategy.unwrap_or(Options::new().get_max_strategy());
+    let max = req.max_strategy.unwrap_or(Options::new().get_loosest_tier());
     let rules = Rules {
-        options: Options::new().max_strategy(max),
+        options: Options::new().loosest_tier(max),
         ordered: format != PatchFormat::SearchReplace,
         max_fuzz: if format == PatchFormat::Unified { 2 } else { 0 },
         old_name: format.old_lines_name().0,
