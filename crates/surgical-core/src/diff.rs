@@ -428,12 +428,24 @@ fn header(h: &[Item<'_>]) -> (usize, usize, usize, usize) {
 
 /// The display diff and the first changed line.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct NumberedDiff {
     /// `+NN`/`-NN`/` NN` lines, `...` between hunks.
     pub text: String,
     /// One-based line of the new text where the first change is (for a pure deletion, the line
     /// that now stands where the deleted lines were).
     pub first_changed_line: Option<usize>,
+}
+
+impl NumberedDiff {
+    /// No diff text, only where the first change is: for callers that do not show a diff (one too
+    /// costly to compute, a deleted file).
+    pub fn untold(first_changed_line: Option<usize>) -> NumberedDiff {
+        NumberedDiff {
+            text: String::new(),
+            first_changed_line,
+        }
+    }
 }
 
 /// A numbered diff for display; see the module docs for the markers.

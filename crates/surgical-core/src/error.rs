@@ -9,35 +9,66 @@ use crate::tier::Tier;
 /// Every variant names the edit it concerns (its index in the request) so that a model can fix that
 /// edit alone; `Display` is the full message meant for the model.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum EditError {
     /// `oldText` is empty (a whole file is written with the `write` tool, not `edit`).
-    EmptyOldText { index: usize },
-    /// `oldText` occurs nowhere, at any tier allowed. `hint` describes the closest region.
-    NotFound {
+    EmptyOldText {
+        /// The edit's index in the request.
         index: usize,
+    },
+    /// `oldText` occurs nowhere, at any tier allowed.
+    NotFound {
+        /// The edit's index in the request (the first not found).
+        index: usize,
+        /// The other edits not found either, ascending.
         also_failing: Vec<usize>,
+        /// The closest regions of the file, and line by line how they differ.
         hint: String,
     },
     /// `oldText` occurs more than once and `replaceAll` is not set.
     Ambiguous {
+        /// The edit's index in the request.
         index: usize,
         /// The tier that found several occurrences; `None` when they differ only in what a model
         /// cannot see (line endings, trailing whitespace, special spaces).
         tier: Option<Tier>,
         /// One-based line and that line's text, for each occurrence (at most [`MAX_LISTED`]).
         occurrences: Vec<(usize, String)>,
+        /// How many occurrences there are.
         total: usize,
     },
     /// Two edits target overlapping text.
-    Overlap { first: usize, second: usize, line: usize },
+    Overlap {
+        /// The earlier edit (lower index).
+        first: usize,
+        /// The later edit.
+        second: usize,
+        /// One-based line where the second one's span starts.
+        line: usize,
+    },
     /// The edit changes nothing.
-    NoChange { index: usize, line: usize },
+    NoChange {
+        /// The edit's index in the request.
+        index: usize,
+        /// One-based line where its (first) span starts.
+        line: usize,
+    },
     /// `newText` writes U+FFFD on a line it rewrote. The model saw U+FFFD where the file holds bytes
     /// that are not valid UTF-8; writing the character would corrupt them.
-    FabricatedReplacementChar { index: usize, line: usize },
+    FabricatedReplacementChar {
+        /// The edit's index in the request.
+        index: usize,
+        /// One-based line of the original holding the rewritten text.
+        line: usize,
+    },
     /// The file is in a legacy 8-bit encoding (not valid UTF-8 and no UTF-8 multi-byte text at all) and
     /// `newText` adds non-ASCII characters whose encoding there cannot be known.
-    LegacyEncoding { index: usize, line: usize },
+    LegacyEncoding {
+        /// The edit's index in the request.
+        index: usize,
+        /// One-based line where its span starts.
+        line: usize,
+    },
 }
 
 /// How many occurrences an `ambiguous` error lists.

@@ -226,6 +226,7 @@ pub struct LineCounter<'a> {
 }
 
 impl<'a> LineCounter<'a> {
+    /// A counter at the start of `text` (line 1).
     pub fn new(text: &'a [u8]) -> Self {
         LineCounter { text, pos: 0, line: 1 }
     }

@@ -64,6 +64,8 @@ pub(crate) fn describe_differences(differences: &[Difference]) -> Vec<String> {
             DifferenceKind::Rewritten => {
                 "differed from oldText and you rewrote it, so newText was written as given".to_string()
             }
+            // A kind the engine adds later is reported, if not yet in words of its own.
+            other => format!("differed from oldText: {other:?}"),
         };
         let entry = groups.entry(key.clone()).or_default();
         if entry.is_empty() {

@@ -324,12 +324,11 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
     let shown_diff = if diffable {
         diff::numbered_diff(&old.text, &text, &changes)
     } else {
-        diff::NumberedDiff {
-            text: String::new(),
-            first_changed_line: changes
+        diff::NumberedDiff::untold(
+            changes
                 .first()
                 .map(|c| surgical_core::lines::line_of(&old.text, c.old.start)),
-        }
+        )
     };
     // As in `edit`: the patch is of the bytes on disk (BOM included), so `git apply` works on the file
     // itself; with UTF-16 on either side it is a patch of the text, since patches are UTF-8.

@@ -354,20 +354,17 @@ fn attempt(
     let mut differences: Vec<Difference> = edit
         .differences
         .iter()
-        .map(|d| Difference {
-            line: d.line.saturating_sub(first_new),
-            ..d.clone()
-        })
+        .map(|d| d.clone().on_line(d.line.saturating_sub(first_new)))
         .collect();
     if indented {
         differences.insert(
             0,
-            Difference {
-                line: 0,
-                kind: DifferenceKind::Note(
+            Difference::new(
+                0,
+                DifferenceKind::Note(
                     "the file's line is indented more than yours; the file's indentation was kept".to_string(),
                 ),
-            },
+            ),
         );
     }
     Attempt::Placed(Box::new(Placed {
@@ -1186,10 +1183,7 @@ fn splice(text: &[u8], mut placed: Vec<Placed>) -> Result<Patched, HunkFailure> 
         let differences = p
             .differences
             .iter()
-            .map(|d| Difference {
-                line: first_line + d.line,
-                ..d.clone()
-            })
+            .map(|d| d.clone().on_line(first_line + d.line))
             .collect();
         changes.push(Change::new(p.span.clone(), new));
         hunks.push(HunkOutcome {

@@ -955,10 +955,7 @@ fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: boo
         // A deleted file's diff would be all of it: the summary says how many lines went (the
         // patch still has them, so that `git apply` reproduces the deletion).
         let shown = if o.after.is_none() {
-            diff::NumberedDiff {
-                text: String::new(),
-                first_changed_line: None,
-            }
+            diff::NumberedDiff::untold(None)
         } else {
             diff::numbered_diff(old_text, new_text, &changes)
         };
