@@ -265,7 +265,7 @@ fn run_call(args: CallArgs) -> ExitCode {
             MAX_REQUEST_BYTES >> 20
         ))),
         Err(e) => ToolResult::Error(surgical_tool::ToolError::new(
-            "io",
+            surgical_tool::ErrorCode::Io,
             format!("could not read stdin: {e}"),
         )),
         Ok(_) => match std::str::from_utf8(&input) {

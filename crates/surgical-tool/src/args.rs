@@ -7,6 +7,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 use surgical_fs::FsError;
 
+use crate::ErrorCode;
 use crate::ToolError;
 
 /// The keys a path may come under; the same as the `edit` call's (see `request.rs`).
@@ -94,13 +95,13 @@ pub(crate) fn count(obj: &Map<String, Value>, keys: &[&'static str], what: &str)
 pub(crate) fn fs_error(e: FsError, shown: &str, hint_not_found: &str) -> ToolError {
     let e = e.with_path(Path::new(shown));
     let mut message = e.to_string();
-    if e.code() == "file_not_found" && !hint_not_found.is_empty() {
+    if matches!(e, FsError::NotFound { .. }) && !hint_not_found.is_empty() {
         message.push(' ');
         message.push_str(hint_not_found);
     }
     ToolError {
         path: Some(shown.to_string()),
-        ..ToolError::new(e.code(), message)
+        ..ToolError::new(ErrorCode::of_fs(&e), message)
     }
 }
 

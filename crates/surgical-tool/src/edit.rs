@@ -10,6 +10,7 @@ use surgical_fs::{Encoding, FsError, Root};
 
 use crate::journal::Journal;
 use crate::report::describe_differences;
+use crate::ErrorCode;
 use crate::{Config, EditReport, EditRequest, EditSuccess, ToolError, ToolResult};
 
 /// Runs a parsed `edit` call with the default [`Config`] for `root`. On any error the file is
@@ -50,7 +51,7 @@ fn edit_error(e: EditError, shown: &str) -> ToolError {
         _ => Vec::new(),
     };
     ToolError {
-        code: e.code(),
+        code: ErrorCode::of_edit(&e),
         message: format!("{shown}: {e}"),
         edit_index: Some(e.edit_index()),
         path: Some(shown.to_string()),
@@ -244,7 +245,7 @@ pub(crate) fn stale_error(shown: &str, now: &str, expected: &str) -> ToolError {
     ToolError {
         path: Some(shown.to_string()),
         ..ToolError::new(
-            "stale",
+            ErrorCode::Stale,
             format!(
                 "{shown} changed since you read it (its hash is now {now}, you expected {expected}). Read it \
                  again and redo the edit against what it holds now."

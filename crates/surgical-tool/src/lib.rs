@@ -20,6 +20,7 @@
 // every front end unwrap a box.
 #![allow(clippy::result_large_err)]
 
+mod code;
 mod edit;
 mod journal;
 mod report;
@@ -39,6 +40,7 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
+pub use crate::code::ErrorCode;
 pub use crate::edit::{run_edit, run_edit_with, sha256_hex};
 pub use crate::journal::{JOURNAL_DIR, MAX_ENTRIES as UNDO_MAX_ENTRIES, MAX_FILE_BYTES as UNDO_MAX_FILE_BYTES};
 pub use crate::patch::{
@@ -102,8 +104,8 @@ impl Config {
 pub struct ToolError {
     /// `not_found`, `ambiguous`, `overlap`, `no_change`, `empty_old_text`, `file_not_found`,
     /// `permission_denied`, `not_a_file`, `binary_file`, `unsupported_encoding`, `too_large`,
-    /// `stale`, `invalid_input`, `io`.
-    pub code: &'static str,
+    /// `stale`, `invalid_input`, `io` (see [`ErrorCode`]).
+    pub code: ErrorCode,
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub edit_index: Option<usize>,
@@ -121,7 +123,7 @@ pub struct ToolError {
 }
 
 impl ToolError {
-    pub fn new(code: &'static str, message: impl Into<String>) -> ToolError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ToolError {
         ToolError {
             code,
             message: message.into(),
@@ -134,7 +136,7 @@ impl ToolError {
     }
 
     pub fn invalid_input(message: impl Into<String>) -> ToolError {
-        ToolError::new("invalid_input", message)
+        ToolError::new(ErrorCode::InvalidInput, message)
     }
 }
 

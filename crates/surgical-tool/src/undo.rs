@@ -7,6 +7,7 @@ use surgical_fs::Root;
 
 use crate::edit::{fs_error, sha256_hex, stale_error};
 use crate::journal::Journal;
+use crate::ErrorCode;
 use crate::{Config, EditSuccess, ToolError, ToolResult};
 
 /// Restores `path` to its content before the last edit surgical made to it, byte for byte.
@@ -31,7 +32,7 @@ fn run(shown: &str, config: &Config) -> Result<EditSuccess, ToolError> {
         return Err(ToolError {
             path: Some(shown.to_string()),
             ..ToolError::new(
-                "no_undo",
+                ErrorCode::NoUndo,
                 format!(
                     "{shown} has no edit to undo: surgical's journal ({}/undo in the root) holds nothing for it. \
                      Only edits made through surgical (of files up to {} MiB) can be undone.",
@@ -51,9 +52,12 @@ fn run(shown: &str, config: &Config) -> Result<EditSuccess, ToolError> {
         );
         return Err(e);
     }
-    let before = entry
-        .before()
-        .map_err(|e| ToolError::new("io", format!("could not read the undo journal entry for {shown}: {e}")))?;
+    let before = entry.before().map_err(|e| {
+        ToolError::new(
+            ErrorCode::Io,
+            format!("could not read the undo journal entry for {shown}: {e}"),
+        )
+    })?;
     surgical_fs::write_atomic(&info, &before).map_err(|e| fs_error(e, shown))?;
     entry.discard();
     let older = journal.latest(&info.real_path).is_some();

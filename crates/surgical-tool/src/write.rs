@@ -17,13 +17,14 @@ use serde::Serialize;
 use serde_json::Value;
 use surgical_core::diff;
 use surgical_core::lines::model_newlines;
-use surgical_fs::{Encoding, Root};
+use surgical_fs::{Encoding, FsError, Root};
 
 use crate::args::{self, fs_error};
 use crate::edit::sha256_hex;
 use crate::eol::{count_lines, Endings, LineEnding};
 use crate::journal::Journal;
 use crate::read::describe;
+use crate::ErrorCode;
 use crate::{Config, ToolError, ToolResult};
 
 /// A whole-file change is diffed line by line only if a trial diff finishes within this time: a
@@ -189,7 +190,7 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
     let root = Root::new(&config.root).map_err(|e| fs_error(e, shown, ""))?;
     let target = match root.open(shown) {
         Ok(target) => Some(target),
-        Err(e) if e.code() == "file_not_found" => None,
+        Err(FsError::NotFound { .. }) => None,
         Err(e) => return Err(fs_error(e, shown, "")),
     };
     // Held from before the read until the new content is in place, as in `edit`.
@@ -208,7 +209,7 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
         return Err(ToolError {
             path: Some(shown.to_string()),
             ..ToolError::new(
-                "stale",
+                ErrorCode::Stale,
                 format!(
                     "{shown} does not exist any more, but you gave expectedHash {expected}: it was deleted or moved \
                      since you read it. Check the path; to create it anew, call write without expectedHash."
@@ -244,7 +245,7 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
         return Err(ToolError {
             path: Some(shown.to_string()),
             ..ToolError::new(
-                "too_large",
+                ErrorCode::TooLarge,
                 format!(
                     "the new content of {shown} is {} bytes, over the limit of {} bytes; nothing was written. \
                      Write a smaller file.",
@@ -407,7 +408,7 @@ fn old_file(info: surgical_fs::FileInfo, raw: Vec<u8>, req: &WriteRequest, shown
             return Err(ToolError {
                 path: Some(shown.to_string()),
                 ..ToolError::new(
-                    "stale",
+                    ErrorCode::Stale,
                     format!(
                         "{shown} changed since you read it (its hash is now {hash}, you expected {expected}); nothing \
                          was written. Read it again and decide whether to overwrite what it holds now."

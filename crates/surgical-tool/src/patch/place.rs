@@ -31,6 +31,7 @@ use surgical_core::lines::{next_terminator, prev_terminator, terminator_len, Lin
 use surgical_core::{apply, Change, Difference, DifferenceKind, Edit, EditError, Options, Tier};
 
 use super::{Hunk, Tag};
+use crate::ErrorCode;
 
 /// A file's text split into lines (each with its terminator: `\r\n`, `\r` or `\n`).
 pub(crate) struct Lines<'a> {
@@ -173,7 +174,7 @@ pub(crate) struct Patched {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct HunkFailure {
     pub index: usize,
-    pub code: &'static str,
+    pub code: ErrorCode,
     /// Says what to do; starts with what went wrong (the caller prefixes the path and hunk).
     pub message: String,
     /// One-based lines: the candidates of an ambiguous hunk.
@@ -181,7 +182,7 @@ pub(crate) struct HunkFailure {
 }
 
 impl HunkFailure {
-    fn new(index: usize, code: &'static str, message: impl Into<String>) -> HunkFailure {
+    fn new(index: usize, code: ErrorCode, message: impl Into<String>) -> HunkFailure {
         HunkFailure {
             index,
             code,
@@ -310,7 +311,7 @@ fn attempt(
         // Only `locate` searches; here the window holds exactly the hunk's lines.
         return Attempt::Failed(HunkFailure::new(
             index,
-            "io",
+            ErrorCode::Io,
             "internal error: the matched lines could not be delimited (please report this patch)",
         ));
     }
@@ -324,7 +325,7 @@ fn attempt(
         if !same || len > new_span.len() {
             return Attempt::Failed(HunkFailure::new(
                 index,
-                "io",
+                ErrorCode::Io,
                 "internal error: the matched lines could not be delimited (please report this patch)",
             ));
         }
@@ -496,7 +497,7 @@ fn engine_failure(index: usize, e: &EditError, file_line: &dyn Fn(usize) -> usiz
         ),
         other => other.to_string(),
     };
-    HunkFailure::new(index, e.code(), message)
+    HunkFailure::new(index, ErrorCode::of_edit(e), message)
 }
 
 /// Places the hunks of one file, in patch order, and splices them into the text.
@@ -742,7 +743,7 @@ impl<'a> Placer<'a> {
                 Attempt::Failed(f) => Err(f),
                 _ => Err(HunkFailure::new(
                     index,
-                    "io",
+                    ErrorCode::Io,
                     "internal error: the hunk was found but could not be written there (please report this patch)",
                 )),
             };
@@ -769,7 +770,7 @@ impl<'a> Placer<'a> {
             Attempt::Failed(f) => Err(f),
             _ => Err(HunkFailure::new(
                 index,
-                "io",
+                ErrorCode::Io,
                 "internal error: the hunk was found but could not be written there (please report this patch)",
             )),
         }
@@ -841,7 +842,7 @@ impl<'a> Placer<'a> {
         );
         HunkFailure {
             lines: lines.iter().map(|l| l + 1).collect(),
-            ..HunkFailure::new(index, "ambiguous", message)
+            ..HunkFailure::new(index, ErrorCode::Ambiguous, message)
         }
     }
 
@@ -894,7 +895,7 @@ impl<'a> Placer<'a> {
             }
             Err(_) => {}
         }
-        HunkFailure::new(index, "not_found", message)
+        HunkFailure::new(index, ErrorCode::NotFound, message)
     }
 
     /// The line an `@@ text` anchor names: the one line in `search` containing `text`; among
@@ -950,7 +951,7 @@ impl<'a> Placer<'a> {
                 );
                 Err(HunkFailure {
                     lines: candidates.iter().map(|l| l + 1).collect(),
-                    ..HunkFailure::new(index, "ambiguous", message)
+                    ..HunkFailure::new(index, ErrorCode::Ambiguous, message)
                 })
             }
             Err(EditError::NotFound { .. }) => {
@@ -971,7 +972,7 @@ impl<'a> Placer<'a> {
                 } else {
                     message.push_str(" It occurs only before that point.");
                 }
-                Err(HunkFailure::new(index, "not_found", message))
+                Err(HunkFailure::new(index, ErrorCode::NotFound, message))
             }
             Err(e) => Err(engine_failure(index, &e, &|k| w.first_line + k)),
         }
@@ -993,7 +994,7 @@ impl<'a> Placer<'a> {
         }
         Err(HunkFailure::new(
             index,
-            "invalid_input",
+            ErrorCode::InvalidInput,
             format!(
                 "it only adds lines and has no {} to show where: the file is not empty, so its place cannot be \
                  checked. Include at least one unchanged line before or after the added lines.",
@@ -1022,7 +1023,7 @@ impl<'a> Placer<'a> {
             _ => {
                 return Err(HunkFailure::new(
                     index,
-                    "io",
+                    ErrorCode::Io,
                     "internal error: the line to insert after could not be matched (please report this patch)",
                 ))
             }
@@ -1056,7 +1057,7 @@ impl<'a> Placer<'a> {
                 _ => {
                     return Err(HunkFailure::new(
                         index,
-                        "io",
+                        ErrorCode::Io,
                         "internal error: the first line could not be matched (please report this patch)",
                     ))
                 }
@@ -1125,7 +1126,7 @@ fn splice(text: &[u8], mut placed: Vec<Placed>) -> Result<Patched, HunkFailure> 
                 lines: vec![surgical_core::lines::line_of(text, w[1].span.start)],
                 ..HunkFailure::new(
                     b,
-                    "overlap",
+                    ErrorCode::Overlap,
                     format!(
                         "hunks {a} and {b} change overlapping lines (near line {}); each line may be changed by one \
                          hunk only. Merge them into one hunk.",

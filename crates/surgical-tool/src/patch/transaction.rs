@@ -32,6 +32,7 @@ use super::{
 use crate::edit::sha256_hex;
 use crate::journal::{Entry, Journal};
 use crate::report::describe_differences;
+use crate::ErrorCode;
 use crate::{Config, ToolError};
 
 const NOTHING_WRITTEN: &str = "No file was changed: a patch applies to all its files or to none.";
@@ -111,7 +112,7 @@ enum Content {
     },
     /// Present but not text surgical can edit (binary, UTF-32, ...): it can only be deleted or
     /// replaced. The error says why.
-    Opaque(String, &'static str),
+    Opaque(String, ErrorCode),
 }
 
 /// One file the patch touches (several names may lead to it).
@@ -160,7 +161,7 @@ fn file_error(e: FsError, shown: &str) -> ToolError {
     let stop = if message.ends_with(['.', '!', '?']) { "" } else { "." };
     ToolError {
         path: Some(shown.to_string()),
-        ..ToolError::new(e.code(), format!("{message}{stop} {NOTHING_WRITTEN}"))
+        ..ToolError::new(ErrorCode::of_fs(&e), format!("{message}{stop} {NOTHING_WRITTEN}"))
     }
 }
 
@@ -202,7 +203,7 @@ fn hunk_error(f: HunkFailure, op: &Op, format: PatchFormat) -> ToolError {
     }
 }
 
-fn op_error(op: &Op, code: &'static str, message: String) -> ToolError {
+fn op_error(op: &Op, code: ErrorCode, message: String) -> ToolError {
     ToolError {
         path: Some(op.path.clone()),
         patch_line: Some(op.patch_line),
@@ -265,7 +266,7 @@ impl Files {
         }
         let target = match root.open(name) {
             Ok(t) => Some(t),
-            Err(e) if e.code() == "file_not_found" => None,
+            Err(FsError::NotFound { .. }) => None,
             Err(e) => return Err(file_error(e, name)),
         };
         self.slots.push(Slot {
@@ -356,7 +357,7 @@ impl Files {
                     },
                     Err(e) => {
                         let e = e.with_path(Path::new(&s.shown));
-                        Content::Opaque(e.to_string(), e.code())
+                        Content::Opaque(e.to_string(), ErrorCode::of_fs(&e))
                     }
                 };
                 (Arc::new(raw), now)
@@ -404,7 +405,7 @@ fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -
                 if encoding == Encoding::Utf8 && text.contains(&0) {
                     return Err(op_error(
                         op,
-                        "invalid_input",
+                        ErrorCode::InvalidInput,
                         format!(
                             "{}: the new file's content has a NUL character; a UTF-8 file holding NUL bytes is \
                              binary to surgical. Remove it.",
@@ -435,12 +436,12 @@ fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -
                     Content::Absent => {
                         return Err(op_error(
                             op,
-                            "file_not_found",
+                            ErrorCode::FileNotFound,
                             format!("{} does not exist, so it cannot be deleted.", op.path),
                         ))
                     }
                     Content::Opaque(message, code) if !hunks.is_empty() => {
-                        return Err(op_error(op, code, message.clone()))
+                        return Err(op_error(op, *code, message.clone()))
                     }
                     Content::Text { text, .. } if !hunks.is_empty() => {
                         let patched = apply_hunks(text, hunks, rules).map_err(|f| hunk_error(f, op, format))?;
@@ -449,7 +450,7 @@ fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -
                         if patched.text.iter().any(|b| !b.is_ascii_whitespace()) {
                             return Err(op_error(
                                 op,
-                                "not_found",
+                                ErrorCode::NotFound,
                                 format!(
                                     "{}: the diff deletes the file, but its removed lines do not account for all of \
                                      it ({left} lines would remain). Read the file again and give its whole content.",
@@ -493,7 +494,7 @@ fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -
                         };
                         return Err(op_error(
                             op,
-                            "file_not_found",
+                            ErrorCode::FileNotFound,
                             format!(
                                 "{} does not exist, so it cannot be updated. To create a file, use {how}.",
                                 op.path
@@ -647,7 +648,7 @@ fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolErr
                 return Err(ToolError {
                     path: Some(s.shown.clone()),
                     ..ToolError::new(
-                        "stale",
+                        ErrorCode::Stale,
                         format!(
                             "{} changed since it was read (another program modified or replaced it), so it was not \
                              deleted.",
