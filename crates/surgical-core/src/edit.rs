@@ -140,7 +140,7 @@ fn not_placed(text: &[u8], missed: Missed) -> EditError {
         Miss::NotFound { closest } => EditError::NotFound {
             index: missed.index,
             also_failing: missed.also_not_found,
-            hint: closest,
+            closest,
         },
         Miss::Ambiguous { tier, starts, total } => EditError::Ambiguous {
             index: missed.index,

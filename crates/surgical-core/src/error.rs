@@ -1,13 +1,14 @@
-//! Why an edit could not be applied, in terms a model can act on.
+//! Why an edit could not be applied, as data: which edit, what went wrong, where.
 
 use std::fmt;
 
+use crate::closest::{Closest, Region};
 use crate::tier::Tier;
 
 /// An error from [`crate::apply`]. Nothing was changed when one is returned.
 ///
 /// Every variant names the edit it concerns (its index in the request) so that a model can fix that
-/// edit alone; `Display` is the full message meant for the model.
+/// edit alone, and carries what a message needs (lines, candidates, tier, the closest regions).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EditError {
@@ -23,7 +24,7 @@ pub enum EditError {
         /// The other edits not found either, ascending.
         also_failing: Vec<usize>,
         /// The closest regions of the file, and line by line how they differ.
-        hint: String,
+        closest: Closest,
     },
     /// `oldText` occurs more than once and `replaceAll` is not set.
     Ambiguous {
@@ -101,25 +102,30 @@ impl EditError {
     }
 }
 
+/// A short, neutral description with the error's data (edit, lines, tier), for logs and for callers
+/// without words of their own. The messages a model reads are the tool layer's (surgical-tool's
+/// `wording` module), in the caller's vocabulary.
 impl fmt::Display for EditError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EditError::EmptyOldText { index } => write!(
-                f,
-                "edits[{index}]: oldText is empty. Give the exact text to replace, copied from the file; \
-                 to create or overwrite a whole file, use the write tool."
-            ),
+            EditError::EmptyOldText { index } => write!(f, "edit {index}: the text to find is empty"),
             EditError::NotFound {
                 index,
                 also_failing,
-                hint,
+                closest,
             } => {
-                write!(f, "edits[{index}]: oldText was not found in the file.")?;
+                write!(f, "edit {index}: not found")?;
                 if !also_failing.is_empty() {
-                    let list: Vec<String> = also_failing.iter().map(|i| format!("edits[{i}]")).collect();
-                    write!(f, " ({} also not found.)", list.join(", "))?;
+                    write!(f, " (nor edits {also_failing:?})")?;
                 }
-                write!(f, "\n{hint}")
+                if let Closest::Regions(regions) = closest {
+                    let lines: Vec<String> = regions
+                        .iter()
+                        .map(|r: &Region| format!("{}-{}", r.lines.0, r.lines.1))
+                        .collect();
+                    write!(f, "; closest at lines {}", lines.join(", "))?;
+                }
+                Ok(())
             }
             EditError::Ambiguous {
                 index,
@@ -127,53 +133,21 @@ impl fmt::Display for EditError {
                 occurrences,
                 total,
             } => {
-                match tier {
-                    None => write!(
-                        f,
-                        "edits[{index}]: oldText occurs {total} times if line endings, trailing whitespace and \
-                         special spaces are ignored (differences you cannot see), so which one you mean is unclear:"
-                    )?,
-                    Some(s) => write!(
-                        f,
-                        "edits[{index}]: oldText occurs {total} times (matching with the `{}` tier), so which one \
-                         you mean is unclear:",
-                        s.name()
-                    )?,
-                }
-                for (line, text) in occurrences {
-                    write!(f, "\n  line {line}: {text}")?;
-                }
-                if *total > occurrences.len() {
-                    write!(f, "\n  ... and {} more", total - occurrences.len())?;
-                }
-                write!(
-                    f,
-                    "\nAdd surrounding lines to oldText until it is unique, or set replaceAll: true to change every \
-                     occurrence."
-                )
+                let by = tier.map_or("invisible differences ignored", |t| t.name());
+                let at: Vec<String> = occurrences.iter().map(|(line, _)| format!("line {line}")).collect();
+                write!(f, "edit {index}: {total} occurrences ({by}), at {}", at.join(", "))
             }
-            EditError::Overlap { first, second, line } => write!(
-                f,
-                "edits[{first}] and edits[{second}] overlap (near line {line}): each edit must target text that no \
-                 other edit in the same call touches. Merge them into one edit."
-            ),
-            EditError::NoChange { index, line } => write!(
-                f,
-                "edits[{index}] (line {line}) changes nothing: newText gives the same text as the file already has. \
-                 If you meant to change a character the file writes differently (a quote, a dash, a special space), \
-                 put the file's character in oldText."
-            ),
+            EditError::Overlap { first, second, line } => {
+                write!(f, "edits {first} and {second} overlap at line {line}")
+            }
+            EditError::NoChange { index, line } => write!(f, "edit {index} changes nothing (line {line})"),
             EditError::FabricatedReplacementChar { index, line } => write!(
                 f,
-                "edits[{index}]: newText contains U+FFFD (the replacement character shown for bytes that are not \
-                 valid UTF-8) on line {line}, in text it rewrites. Writing it would replace the file's original \
-                 bytes with U+FFFD. Keep the characters around it unchanged, or leave that character out."
+                "edit {index}: writes U+FFFD over bytes that are not valid UTF-8 (line {line})"
             ),
             EditError::LegacyEncoding { index, line } => write!(
                 f,
-                "edits[{index}] (line {line}): the file is not UTF-8 (it looks like a legacy 8-bit encoding such \
-                 as Latin-1), and newText adds non-ASCII characters whose bytes in that encoding are unknown. \
-                 Write those characters with ASCII only (e.g. escapes), or convert the file to UTF-8 first."
+                "edit {index}: adds non-ASCII text to a legacy 8-bit file (line {line})"
             ),
         }
     }

@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use crate::closest::closest_region;
+use crate::closest::{closest_regions, Closest};
 use crate::error::MAX_LISTED;
 use crate::haystack::Haystack;
 use crate::lines::model_newlines;
@@ -72,11 +72,10 @@ pub struct Match {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Miss {
-    /// The needle occurs nowhere in scope, at any tier allowed. `closest` describes the regions of the
-    /// text most like it, and line by line what differs.
+    /// The needle occurs nowhere in scope, at any tier allowed.
     NotFound {
-        /// The closest regions, described for a model.
-        closest: String,
+        /// The regions of the whole text most like the needle, and line by line what differs.
+        closest: Closest,
     },
     /// The needle occurs more than once, and one occurrence was asked for.
     Ambiguous {
@@ -200,7 +199,7 @@ impl Haystack<'_> {
             return Err(Missed {
                 index,
                 miss: Miss::NotFound {
-                    closest: closest_region(text, &olds[index]),
+                    closest: closest_regions(text, &olds[index]),
                 },
                 also_not_found: rest.to_vec(),
             });

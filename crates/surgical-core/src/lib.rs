@@ -116,6 +116,7 @@ mod tier;
 
 pub use align::{Difference, DifferenceKind};
 pub use changes::{Applied, AppliedEdit, Change, ChangeSet, Occurrence};
+pub use closest::{Closest, LineDifference, Region, Row};
 pub use edit::{apply, Edit, Options};
 pub use error::{EditError, MAX_LISTED};
 pub use find::{Match, Miss, Missed, Needle};

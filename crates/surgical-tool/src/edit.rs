@@ -10,6 +10,7 @@ use surgical_fs::{Encoding, FsError, Root};
 
 use crate::journal::Journal;
 use crate::report::describe_differences;
+use crate::wording;
 use crate::ErrorCode;
 use crate::{Config, EditReport, EditRequest, EditSuccess, ToolError, ToolResult};
 
@@ -52,7 +53,7 @@ fn edit_error(e: EditError, shown: &str) -> ToolError {
     };
     ToolError {
         code: ErrorCode::of_edit(&e),
-        message: format!("{shown}: {e}"),
+        message: format!("{shown}: {}", wording::edit_error(&e)),
         edit_index: Some(e.edit_index()),
         path: Some(shown.to_string()),
         lines,

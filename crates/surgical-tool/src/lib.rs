@@ -26,6 +26,7 @@ mod journal;
 mod report;
 mod request;
 mod undo;
+mod wording;
 // The read and write tools, and the definitions (schemas) of every tool for the front ends.
 mod args;
 mod eol;

@@ -28,9 +28,10 @@
 use std::ops::Range;
 
 use surgical_core::lines::{next_terminator, prev_terminator, terminator_len, LineCounter, LineIndex};
-use surgical_core::{apply, Change, Difference, DifferenceKind, Edit, EditError, Options, Tier};
+use surgical_core::{apply, Change, Difference, DifferenceKind, Edit, EditError, Haystack, Miss, Options, Scope, Tier};
 
 use super::{Hunk, Tag};
+use crate::wording::{self, Vocabulary};
 use crate::ErrorCode;
 
 /// A file's text split into lines (each with its terminator: `\r\n`, `\r` or `\n`).
@@ -495,7 +496,7 @@ fn engine_failure(index: usize, e: &EditError, file_line: &dyn Fn(usize) -> usiz
              (e.g. escapes), or convert the file to UTF-8 first.",
             file_line(*line).max(1)
         ),
-        other => other.to_string(),
+        other => wording::edit_error(other),
     };
     HunkFailure::new(index, ErrorCode::of_edit(e), message)
 }
@@ -850,11 +851,10 @@ impl<'a> Placer<'a> {
     fn not_found(&self, index: usize, hunk: &Hunk, search: Range<usize>, anchor: Option<usize>) -> HunkFailure {
         let old = hunk.old_lines().join("\n");
         let what = self.rules.old_name;
-        let whole = apply(
-            self.lines.text,
-            &[Edit::new(old.clone(), format!("{old}\u{1}"))],
-            &self.rules.options,
-        );
+        // Where the lines are in the whole file, whole lines or not: only to explain the miss.
+        let options = &self.rules.options;
+        let whole = (!old.is_empty())
+            .then(|| Haystack::new(self.lines.text).find(&old, options.scope(), options.get_loosest_tier()));
         let mut message = match anchor {
             Some(a) => format!(
                 "{} were not found after its @@ line (line {}: {}).",
@@ -865,13 +865,17 @@ impl<'a> Placer<'a> {
             None if search.start > 0 => format!("{} were not found after line {}.", capitalize(what), search.start),
             None => format!("{} were not found in the file.", capitalize(what)),
         };
+        let vocabulary = Vocabulary {
+            old: what,
+            short: self.rules.old_short,
+        };
         match whole {
-            Err(EditError::NotFound { hint, .. }) => {
+            Some(Err(Miss::NotFound { closest })) => {
                 message.push('\n');
-                message.push_str(&reword(&hint, self.rules.old_short, what));
+                message.push_str(&wording::closest(&closest, vocabulary));
             }
-            Ok(a) => {
-                let at = a.edits[0].occurrences[0].old.start;
+            Some(Ok(found)) => {
+                let at = found.spans[0].start;
                 let line = self.lines.line_of(at);
                 message.push_str(&format!(
                     "\nThey do occur at line {} ({}), but not as whole lines{}. Copy the lines whole, as the file \
@@ -885,15 +889,18 @@ impl<'a> Placer<'a> {
                     }
                 ));
             }
-            Err(EditError::Ambiguous { occurrences, .. }) => {
-                let listed: Vec<String> = occurrences.iter().map(|(l, _)| l.to_string()).collect();
+            Some(Err(Miss::Ambiguous { starts, .. })) => {
+                let listed: Vec<String> = starts
+                    .iter()
+                    .map(|&s| (self.lines.line_of(s) + 1).to_string())
+                    .collect();
                 message.push_str(&format!(
                     "\nThey occur (at lines {}), but not as whole lines where the hunk may go. Copy the lines whole, \
                      as the file has them.",
                     listed.join(", ")
                 ));
             }
-            Err(_) => {}
+            _ => {}
         }
         HunkFailure::new(index, ErrorCode::NotFound, message)
     }
@@ -907,24 +914,24 @@ impl<'a> Placer<'a> {
         text: &str,
         outer: Option<usize>,
     ) -> Result<usize, HunkFailure> {
+        // Only the searched lines are normalized (a haystack of the window, not of the file), so that
+        // placing many anchored hunks stays linear in the file.
         let w = window(&self.lines, search.clone(), false);
-        let edit = Edit::new(text, format!("{text}\u{1}"));
-        let result = if search.is_empty() {
-            Err(EditError::NotFound {
-                index: 0,
-                also_failing: Vec::new(),
-                hint: String::new(),
-            })
+        let loosest = self.text_options().get_loosest_tier();
+        let everywhere = Scope::everywhere();
+        let result = if search.is_empty() || text.is_empty() {
+            None
         } else {
-            apply(w.buf, &[edit], &self.text_options())
+            Some(Haystack::new(w.buf).find(text, &everywhere, loosest))
+        };
+        let line_at = |at: usize| {
+            self.lines
+                .line_of((w.base + at).min(self.lines.text.len().saturating_sub(1)))
         };
         match result {
-            Ok(a) => {
-                let at = w.base + a.edits[0].occurrences[0].old.start;
-                Ok(self.lines.line_of(at.min(self.lines.text.len().saturating_sub(1))))
-            }
-            Err(EditError::Ambiguous { occurrences, total, .. }) => {
-                let candidates: Vec<usize> = occurrences.iter().map(|(l, _)| w.first_line + l - 1).collect();
+            Some(Ok(found)) => Ok(line_at(found.spans[0].start)),
+            Some(Err(Miss::Ambiguous { starts, total, .. })) => {
+                let candidates: Vec<usize> = starts.iter().map(|&s| line_at(s)).collect();
                 if total == candidates.len() {
                     let whole: Vec<usize> = candidates
                         .iter()
@@ -954,7 +961,7 @@ impl<'a> Placer<'a> {
                     ..HunkFailure::new(index, ErrorCode::Ambiguous, message)
                 })
             }
-            Err(EditError::NotFound { .. }) => {
+            _ => {
                 let mut message = match outer {
                     Some(o) => format!(
                         "its @@ line `{text}` was not found after the @@ line before it (line {}).",
@@ -962,19 +969,19 @@ impl<'a> Placer<'a> {
                     ),
                     None => format!("its @@ line `{text}` was not found in the file."),
                 };
-                if let Err(EditError::NotFound { hint, .. }) = apply(
-                    self.lines.text,
-                    &[Edit::new(text, format!("{text}\u{1}"))],
-                    &self.text_options(),
-                ) {
+                let whole = (!text.is_empty()).then(|| Haystack::new(self.lines.text).find(text, &everywhere, loosest));
+                if let Some(Err(Miss::NotFound { closest })) = whole {
                     message.push('\n');
-                    message.push_str(&reword(&hint, "@@", "the @@ line"));
+                    let vocabulary = Vocabulary {
+                        old: "the @@ line",
+                        short: "@@",
+                    };
+                    message.push_str(&wording::closest(&closest, vocabulary));
                 } else {
                     message.push_str(" It occurs only before that point.");
                 }
                 Err(HunkFailure::new(index, ErrorCode::NotFound, message))
             }
-            Err(e) => Err(engine_failure(index, &e, &|k| w.first_line + k)),
         }
     }
 
@@ -1091,13 +1098,6 @@ impl<'a> Placer<'a> {
             how: How::StartOfFile,
         })
     }
-}
-
-/// The engine's closest-region hint speaks of `oldText`; a patch has hunk lines.
-fn reword(hint: &str, short: &str, long: &str) -> String {
-    hint.replace("your oldText", &format!("your {short}"))
-        .replace("oldText line", &format!("{short} line"))
-        .replace("oldText", long)
 }
 
 fn capitalize(s: &str) -> String {
