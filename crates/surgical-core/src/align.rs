@@ -70,8 +70,9 @@ pub enum DifferenceKind {
     },
     /// The line differed from `oldText` and the model rewrote it, so `newText` was written as given.
     Rewritten,
-    /// What a looser tier forgave (indentation, spacing, escapes, a paraphrase), in words.
-    Note(String),
+    /// What a looser tier forgave (indentation, spacing, escapes, a paraphrase, a first line indented
+    /// more), on the first line of the span.
+    Forgiven(crate::forgiven::Forgiven),
 }
 
 /// The replacement bytes for one span, and what differed on the way.

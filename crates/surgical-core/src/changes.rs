@@ -6,6 +6,7 @@ use std::ops::Range;
 use crate::align::{align, Difference, DifferenceKind};
 use crate::error::EditError;
 use crate::find::{unescape, Match};
+use crate::forgiven::Forgiven;
 use crate::haystack::Haystack;
 use crate::lines::{line_of, model_newlines, next_terminator, prev_terminator, LineCounter};
 use crate::loose::transport;
@@ -102,7 +103,7 @@ struct Replacement {
     old: String,
     new: String,
     fold: Fold,
-    note: Option<String>,
+    forgiven: Option<Forgiven>,
     /// Where its first span starts (for `no_change`).
     first: usize,
     /// Its last span ends the text, without the final line break `old` has (see [`Match`]).
@@ -179,7 +180,7 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
             old,
             new,
             fold: found.fold,
-            note: found.note.clone(),
+            forgiven: found.forgiven.clone(),
             first: found.spans.first().map_or(0, |s| s.start),
             open_end: found.open_end,
         });
@@ -215,8 +216,8 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
             } else {
                 align(&text[span.clone()], &r.old, &r.new, r.fold, local)
             };
-            if let Some(note) = &r.note {
-                let kind = DifferenceKind::Note(note.clone());
+            if let Some(forgiven) = &r.forgiven {
+                let kind = DifferenceKind::Forgiven(forgiven.clone());
                 aligned.differences.insert(0, Difference { line: 0, kind });
             }
             let first_line = old_lines.line_at(span.start);

@@ -10,6 +10,7 @@ use std::ops::Range;
 
 use crate::closest::{closest_regions, Closest};
 use crate::error::MAX_LISTED;
+use crate::forgiven::Forgiven;
 use crate::haystack::Haystack;
 use crate::lines::model_newlines;
 use crate::loose::{self, Candidate, Found};
@@ -52,8 +53,9 @@ pub struct Match {
     /// The matched byte spans of the text, in order and disjoint: one, unless every occurrence was
     /// asked for. A span may be empty only for a needle that is blank once normalized.
     pub spans: Vec<Range<usize>>,
-    /// What a tier past `unicode` forgave (indentation, spacing, escapes, a paraphrase), in words.
-    pub note: Option<String>,
+    /// What a tier past `unicode` forgave (indentation, spacing, escapes, a paraphrase), or the
+    /// indentation of a first line under [`Scope::indented_first_line`].
+    pub forgiven: Option<Forgiven>,
     /// Under [`Scope::indented_first_line`]: the text indents the match's first line more than the
     /// needle did, and the span starts after that indentation (so it is kept).
     pub indented_first_line: bool,
@@ -179,7 +181,10 @@ impl Haystack<'_> {
                     return Err(Missed::one(index, miss));
                 }
                 let mut m = Match::text(tier, disjoint(spans), olds[index].as_ref(), open_end);
-                m.indented_first_line = scope.indented_first_line && !is_line_start(text, m.spans[0].start);
+                if scope.indented_first_line && !is_line_start(text, m.spans[0].start) {
+                    m.indented_first_line = true;
+                    m.forgiven = Some(Forgiven::IndentedFirstLine);
+                }
                 // Every occurrence: a tier that misses some a model cannot tell apart is not enough.
                 if every[index] && count < invisible[index].0 {
                     fallback[index].get_or_insert(m);
@@ -303,14 +308,13 @@ impl Haystack<'_> {
         match self.locate(&[Cow::Owned(plain)], &[every], scope, Tier::WhitespaceRuns) {
             Ok(mut found) => {
                 let inner = found.pop().expect("one needle, one match");
-                let tier = inner.tier.name();
-                let note = match &inner.note {
-                    Some(inner_note) => format!("oldText was over-escaped; unescaped, it matched ({tier}): {inner_note}; newText was unescaped the same way"),
-                    None => format!("oldText was over-escaped (\\n, \\t or \\\" for a newline, tab or quote); unescaped, it matched ({tier}), and newText was unescaped the same way"),
+                let forgiven = Forgiven::Escapes {
+                    tier: inner.tier,
+                    also: inner.forgiven.clone().map(Box::new),
                 };
                 Ok(Some(Match {
                     tier: Tier::Escapes,
-                    note: Some(note),
+                    forgiven: Some(forgiven),
                     unescape_new: true,
                     ..inner
                 }))
@@ -330,7 +334,7 @@ impl Match {
             tier,
             indented_first_line: false,
             spans,
-            note: None,
+            forgiven: None,
             old: old.to_string(),
             fold: tier.fold(),
             unescape_new: false,
@@ -344,7 +348,7 @@ impl Match {
             tier,
             indented_first_line: false,
             spans: vec![c.span(file, old.ends_with('\n'))],
-            note: Some(c.note.clone()),
+            forgiven: Some(c.forgiven.clone()),
             old: old.to_string(),
             fold: Fold::EXACT,
             unescape_new: false,

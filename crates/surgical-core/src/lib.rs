@@ -106,6 +106,7 @@ mod edit;
 mod error;
 mod find;
 pub mod fold;
+mod forgiven;
 mod haystack;
 pub mod lines;
 mod loose;
@@ -120,6 +121,7 @@ pub use closest::{Closest, LineDifference, Region, Row};
 pub use edit::{apply, Edit, Options};
 pub use error::{EditError, MAX_LISTED};
 pub use find::{Match, Miss, Missed, Needle};
+pub use forgiven::Forgiven;
 pub use haystack::Haystack;
 pub use loose::{
     SIMILAR_MARGIN, SIMILAR_MAX_DIFFERING_LINES, SIMILAR_MIN_ANCHOR_CHARS, SIMILAR_MIN_EQUAL_LINES,

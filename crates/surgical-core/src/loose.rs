@@ -19,6 +19,7 @@ use std::hash::{Hash, Hasher};
 use std::ops::Range;
 
 use crate::align::{anchored_diff, pair_lines};
+use crate::forgiven::{percent, Forgiven};
 use crate::lines::{split_lines, split_model_lines};
 use crate::normalize::{normalize, Fold};
 use crate::scope::Scope;
@@ -195,8 +196,8 @@ pub(crate) struct Candidate {
     last: usize,
     pairs: Vec<Option<usize>>,
     reindent: Option<Reindent>,
-    /// What the tier forgave, for the model.
-    pub note: String,
+    /// What the tier forgave.
+    pub forgiven: Forgiven,
 }
 
 impl Candidate {
@@ -313,26 +314,16 @@ fn indentation(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate
             let tab_lines = region.iter().filter(|f| f.indent.starts_with('\t')).count();
             let space_lines = region.iter().filter(|f| f.indent.starts_with(' ')).count();
             r.tabs = tab_lines > space_lines;
-            let style = if r.tabs {
-                format!(" (the file indents with tabs, {width} columns each)")
-            } else {
-                String::new()
-            };
-            let how = match r.units {
-                Some((mine, file)) => format!(
-                    "by levels of {file} columns where oldText used {mine}, shifted {:+}",
-                    r.delta
-                ),
-                None => format!("by {:+} columns", r.delta),
-            };
             found.push(Candidate {
                 first: i,
                 last: i + m - 1,
                 pairs: (0..m).map(|k| Some(i + k)).collect(),
                 reindent: Some(r),
-                note: format!(
-                    "the file's indentation differs from oldText's {how}{style}; newText was re-indented the same way"
-                ),
+                forgiven: Forgiven::Reindented {
+                    shift: r.delta,
+                    units: r.units,
+                    tab_width: r.tabs.then_some(width),
+                },
             });
             break;
         }
@@ -370,9 +361,7 @@ fn whitespace_runs(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candi
             last: file.non_blank[p + nb.len() - 1],
             pairs,
             reindent: None,
-            note: "runs of spaces and tabs, indentation or blank lines differ between the file and oldText; \
-                   unchanged lines kept the file's text, changed lines were written as given"
-                .to_string(),
+            forgiven: Forgiven::WhitespaceRuns,
         });
     }
     found
@@ -453,12 +442,10 @@ fn similar(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate> {
         last: file.non_blank[w + n - 1],
         pairs,
         reindent: None,
-        note: format!(
-            "no exact match; these lines match oldText at {:.0}% similarity (the next best region: {:.0}%); lines \
-             you left unchanged kept the file's text",
-            best * 100.0,
-            second * 100.0
-        ),
+        forgiven: Forgiven::Similar {
+            similarity: percent(best),
+            runner_up: percent(second),
+        },
     }]
 }
 
@@ -675,7 +662,7 @@ fn transport_line(file: &str, old: &str, new: &str) -> String {
 mod tests {
     use super::*;
 
-    fn run(tier: Tier, text: &str, old: &str, new: &str) -> Option<(String, String)> {
+    fn run(tier: Tier, text: &str, old: &str, new: &str) -> Option<(String, Forgiven)> {
         let file = FileLines::new(text.as_bytes());
         match find(tier, &file, old, &Scope::default()) {
             Found::One(c) => {
@@ -685,7 +672,7 @@ mod tests {
                 let replaced =
                     crate::align::align(&text.as_bytes()[span.clone()], &m.old, &m.new, Fold::EXACT, b"\n").bytes;
                 out.replace_range(span, &String::from_utf8(replaced).unwrap());
-                Some((out, c.note))
+                Some((out, c.forgiven))
             }
             Found::None => None,
             Found::Many(lines) => panic!("ambiguous: {lines:?}"),
@@ -703,7 +690,17 @@ mod tests {
         )
         .unwrap();
         assert_eq!(out, "fn a() {\n\tif x {\n\t\tlog();\n\t\treturn 1;\n\t}\n}\n");
-        assert!(note.contains("+4"), "{note}");
+        assert!(
+            matches!(
+                note,
+                Forgiven::Reindented {
+                    shift: 4,
+                    tab_width: Some(4),
+                    ..
+                }
+            ),
+            "{note:?}"
+        );
     }
 
     #[test]
@@ -744,7 +741,7 @@ mod tests {
             out,
             "fn main() {\n    let total = compute(items);\n    println!(\"total: {}\", total);\n}\n"
         );
-        assert!(note.contains('%'), "{note}");
+        assert!(matches!(note, Forgiven::Similar { .. }), "{note:?}");
         // A lone paraphrased line has no anchor: refused.
         assert!(run(Tier::Similar, text, "    let total = compute(item);", "x").is_none());
     }

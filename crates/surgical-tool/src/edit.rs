@@ -9,7 +9,6 @@ use surgical_core::{apply, diff, Change, EditError, Options};
 use surgical_fs::{Encoding, FsError, Root};
 
 use crate::journal::Journal;
-use crate::report::describe_differences;
 use crate::wording;
 use crate::ErrorCode;
 use crate::{Config, EditReport, EditRequest, EditSuccess, ToolError, ToolResult};
@@ -182,7 +181,7 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
                 old_start_line: first.old_lines.0,
                 old_end_line: last.old_lines.1,
                 occurrences: e.occurrences.len(),
-                normalized: describe_differences(&e.differences),
+                normalized: wording::differences(&e.differences, wording::EDIT),
             }
         })
         .collect();

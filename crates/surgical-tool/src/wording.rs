@@ -6,23 +6,59 @@
 //! this module turns it into the messages of the machine contract. The `edit` tool's messages are
 //! part of that contract word for word; tests check them.
 
-use surgical_core::fold::describe_char;
-use surgical_core::{Closest, EditError, LineDifference, Region, Row};
+use std::collections::BTreeMap;
 
-/// What the caller calls the text to find.
+use surgical_core::fold::{describe_char, describe_text};
+use surgical_core::{Closest, Difference, DifferenceKind, EditError, Forgiven, LineDifference, Region, Row};
+
+/// What the caller calls the text to find and its replacement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Vocabulary {
     /// In full, as the subject or object of a sentence: `oldText`, "the SEARCH lines".
     pub old: &'static str,
     /// Before "line"/"lines" and after "your": `oldText`, `SEARCH`, `hunk`.
     pub short: &'static str,
+    /// `old` as a possessive: `oldText's`, "the SEARCH lines'".
+    pub old_possessive: &'static str,
+    /// The replacement, as the subject of "replaced it": "your newText", "the REPLACE lines".
+    pub your_new: &'static str,
+    /// The replacement and its verb, before a participle: "newText was", "the REPLACE lines were".
+    pub new_was: &'static str,
 }
 
 /// The `edit` tool's words.
 pub(crate) const EDIT: Vocabulary = Vocabulary {
     old: "oldText",
     short: "oldText",
+    old_possessive: "oldText's",
+    your_new: "your newText",
+    new_was: "newText was",
 };
+
+/// SEARCH/REPLACE blocks' words, for what a replacement forgave or kept.
+pub(crate) const SEARCH_REPLACE: Vocabulary = Vocabulary {
+    old: "the SEARCH lines",
+    short: "SEARCH",
+    old_possessive: "the SEARCH lines'",
+    your_new: "the REPLACE lines",
+    new_was: "the REPLACE lines were",
+};
+
+/// Diff and `apply_patch` hunks' words, for what a replacement forgave or kept.
+pub(crate) const HUNK: Vocabulary = Vocabulary {
+    old: "the hunk's old lines",
+    short: "hunk",
+    old_possessive: "the hunk's old lines'",
+    your_new: "the hunk's new lines",
+    new_was: "the hunk's new lines were",
+};
+
+impl Vocabulary {
+    /// The same words, with `old` and `short` as patch placement names a hunk's lines.
+    pub fn placing(old: &'static str, short: &'static str) -> Vocabulary {
+        Vocabulary { old, short, ..HUNK }
+    }
+}
 
 /// At most this many rows of a region are shown.
 const MAX_SHOWN: usize = 12;
@@ -226,10 +262,163 @@ pub(crate) fn edit_error(e: &EditError) -> String {
     }
 }
 
+/// At most this many distinct notes per edit; the rest are counted.
+const MAX_NOTES: usize = 8;
+
+fn lines_list(lines: &[usize]) -> String {
+    let mut shown: Vec<String> = lines.iter().take(6).map(|l| l.to_string()).collect();
+    if lines.len() > 6 {
+        shown.push(format!("and {} more", lines.len() - 6));
+    }
+    let word = if lines.len() == 1 { "line" } else { "lines" };
+    format!("{word} {}", shown.join(", "))
+}
+
+/// One sentence per kind of difference, with the lines it occurred on.
+pub(crate) fn differences(differences: &[Difference], v: Vocabulary) -> Vec<String> {
+    // Group identical differences, keeping first-seen order.
+    let mut order: Vec<String> = Vec::new();
+    let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for d in differences {
+        let key = match &d.kind {
+            DifferenceKind::Text {
+                file,
+                model,
+                kept: true,
+            } => format!(
+                "the file has {} where you wrote {}; the file's characters were kept",
+                describe_text(file),
+                describe_text(model)
+            ),
+            DifferenceKind::Text {
+                file,
+                model,
+                kept: false,
+            } => format!(
+                "the file had {} where you wrote {}; {} replaced it",
+                describe_text(file),
+                describe_text(model),
+                v.your_new
+            ),
+            DifferenceKind::TrailingWhitespace {
+                file,
+                model,
+                kept: true,
+            } => format!(
+                "the file's trailing whitespace ({}) differs from yours ({}); the file's was kept",
+                describe_blanks(file),
+                describe_blanks(model)
+            ),
+            DifferenceKind::TrailingWhitespace {
+                file,
+                model,
+                kept: false,
+            } => format!(
+                "the file's trailing whitespace ({}) differed from yours ({}); yours was written",
+                describe_blanks(file),
+                describe_blanks(model)
+            ),
+            DifferenceKind::Forgiven(f) => forgiven(f, v),
+            DifferenceKind::Rewritten => format!(
+                "differed from {} and you rewrote it, so {} written as given",
+                v.old, v.new_was
+            ),
+            // A kind the engine adds later is reported, if not yet in words of its own.
+            other => format!("differed from oldText: {other:?}"),
+        };
+        let entry = groups.entry(key.clone()).or_default();
+        if entry.is_empty() {
+            order.push(key);
+        }
+        if entry.last() != Some(&d.line) {
+            entry.push(d.line);
+        }
+    }
+    let total = order.len();
+    let mut out: Vec<String> = order
+        .into_iter()
+        .take(MAX_NOTES)
+        .map(|k| {
+            let lines = lines_list(&groups[&k]);
+            format!("{lines}: {k}")
+        })
+        .collect();
+    if total > MAX_NOTES {
+        out.push(format!("and {} more kinds of difference", total - MAX_NOTES));
+    }
+    out
+}
+
+/// Trailing blanks in a few words.
+fn describe_blanks(ws: &str) -> String {
+    if ws.is_empty() {
+        return "none".to_string();
+    }
+    let n = ws.chars().count();
+    if ws.chars().all(|c| c == ' ') {
+        return format!("{n} space{}", if n == 1 { "" } else { "s" });
+    }
+    describe_text(ws)
+}
+
+/// What a looser tier forgave, in a sentence.
+fn forgiven(f: &Forgiven, v: Vocabulary) -> String {
+    match f {
+        Forgiven::Reindented {
+            shift,
+            units,
+            tab_width,
+        } => {
+            let how = match units {
+                Some((mine, file)) => format!(
+                    "by levels of {file} columns where {} used {mine}, shifted {shift:+}",
+                    v.old
+                ),
+                None => format!("by {shift:+} columns"),
+            };
+            let style = tab_width.map_or(String::new(), |w| {
+                format!(" (the file indents with tabs, {w} columns each)")
+            });
+            format!(
+                "the file's indentation differs from {} {how}{style}; {} re-indented the same way",
+                v.old_possessive, v.new_was
+            )
+        }
+        Forgiven::WhitespaceRuns => format!(
+            "runs of spaces and tabs, indentation or blank lines differ between the file and {}; unchanged lines kept \
+             the file's text, changed lines were written as given",
+            v.old
+        ),
+        Forgiven::Similar { similarity, runner_up } => format!(
+            "no exact match; these lines match {} at {similarity}% similarity (the next best region: {runner_up}%); \
+             lines you left unchanged kept the file's text",
+            v.old
+        ),
+        Forgiven::Escapes { tier, also: Some(also) } => format!(
+            "{} was over-escaped; unescaped, it matched ({}): {}; {} unescaped the same way",
+            v.old,
+            tier.name(),
+            forgiven(also, v),
+            v.new_was
+        ),
+        Forgiven::Escapes { tier, also: None } => format!(
+            "{} was over-escaped (\\n, \\t or \\\" for a newline, tab or quote); unescaped, it matched ({}), and {} \
+             unescaped the same way",
+            v.old,
+            tier.name(),
+            v.new_was
+        ),
+        Forgiven::IndentedFirstLine => {
+            "the file's line is indented more than yours; the file's indentation was kept".to_string()
+        }
+        other => format!("{other:?}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use surgical_core::{apply, Edit, Options};
+    use surgical_core::{apply, Edit, Options, Tier};
 
     /// The `not_found` hint `edit` shows for `old` in `text`.
     fn hint(text: &[u8], old: &str) -> String {
@@ -276,10 +465,7 @@ mod tests {
 
     #[test]
     fn other_vocabularies_name_their_lines() {
-        let search = Vocabulary {
-            old: "the SEARCH lines",
-            short: "SEARCH",
-        };
+        let search = SEARCH_REPLACE;
         let in_search_words = |text: &[u8], old: &str| match apply(text, &[Edit::new(old, "x")], &Options::new()) {
             Err(EditError::NotFound { closest: c, .. }) => closest(&c, search),
             other => panic!("{other:?}"),
@@ -292,5 +478,44 @@ mod tests {
         assert!(h.contains("not in your SEARCH\n"), "{h}");
         assert!(h.ends_with("Copy the SEARCH lines exactly from these lines (re-read them if unsure) and retry."));
         assert!(!h.contains("oldText"), "{h}");
+    }
+
+    #[test]
+    fn forgiven_in_each_vocabulary() {
+        let reindented = Forgiven::Reindented {
+            shift: 4,
+            units: Some((4, 2)),
+            tab_width: Some(4),
+        };
+        assert_eq!(
+            forgiven(&reindented, EDIT),
+            "the file's indentation differs from oldText's by levels of 2 columns where oldText used 4, shifted +4 \
+             (the file indents with tabs, 4 columns each); newText was re-indented the same way"
+        );
+        assert_eq!(
+            forgiven(&reindented, SEARCH_REPLACE),
+            "the file's indentation differs from the SEARCH lines' by levels of 2 columns where the SEARCH lines \
+             used 4, shifted +4 (the file indents with tabs, 4 columns each); the REPLACE lines were re-indented the \
+             same way"
+        );
+        let escaped = Forgiven::Escapes {
+            tier: Tier::WhitespaceRuns,
+            also: Some(Box::new(Forgiven::WhitespaceRuns)),
+        };
+        assert_eq!(
+            forgiven(&escaped, HUNK),
+            "the hunk's old lines was over-escaped; unescaped, it matched (whitespace_runs): runs of spaces and tabs, \
+             indentation or blank lines differ between the file and the hunk's old lines; unchanged lines kept the \
+             file's text, changed lines were written as given; the hunk's new lines were unescaped the same way"
+        );
+        let plain = Forgiven::Escapes {
+            tier: Tier::Exact,
+            also: None,
+        };
+        assert_eq!(
+            forgiven(&plain, EDIT),
+            "oldText was over-escaped (\\n, \\t or \\\" for a newline, tab or quote); unescaped, it matched (exact), and \
+             newText was unescaped the same way"
+        );
     }
 }

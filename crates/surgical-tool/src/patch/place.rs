@@ -28,7 +28,9 @@
 use std::ops::Range;
 
 use surgical_core::lines::{next_terminator, prev_terminator, terminator_len, LineCounter, LineIndex};
-use surgical_core::{apply, Change, Difference, DifferenceKind, Edit, EditError, Haystack, Miss, Options, Scope, Tier};
+use surgical_core::{
+    apply, Change, Difference, DifferenceKind, Edit, EditError, Forgiven, Haystack, Miss, Options, Scope, Tier,
+};
 
 use super::{Hunk, Tag};
 use crate::wording::{self, Vocabulary};
@@ -361,12 +363,7 @@ fn attempt(
     if indented {
         differences.insert(
             0,
-            Difference::new(
-                0,
-                DifferenceKind::Note(
-                    "the file's line is indented more than yours; the file's indentation was kept".to_string(),
-                ),
-            ),
+            Difference::new(0, DifferenceKind::Forgiven(Forgiven::IndentedFirstLine)),
         );
     }
     Attempt::Placed(Box::new(Placed {
@@ -865,10 +862,7 @@ impl<'a> Placer<'a> {
             None if search.start > 0 => format!("{} were not found after line {}.", capitalize(what), search.start),
             None => format!("{} were not found in the file.", capitalize(what)),
         };
-        let vocabulary = Vocabulary {
-            old: what,
-            short: self.rules.old_short,
-        };
+        let vocabulary = Vocabulary::placing(what, self.rules.old_short);
         match whole {
             Some(Err(Miss::NotFound { closest })) => {
                 message.push('\n');
@@ -972,10 +966,7 @@ impl<'a> Placer<'a> {
                 let whole = (!text.is_empty()).then(|| Haystack::new(self.lines.text).find(text, &everywhere, loosest));
                 if let Some(Err(Miss::NotFound { closest })) = whole {
                     message.push('\n');
-                    let vocabulary = Vocabulary {
-                        old: "the @@ line",
-                        short: "@@",
-                    };
+                    let vocabulary = Vocabulary::placing("the @@ line", "@@");
                     message.push_str(&wording::closest(&closest, vocabulary));
                 } else {
                     message.push_str(" It occurs only before that point.");

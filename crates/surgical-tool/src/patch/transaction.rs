@@ -31,7 +31,7 @@ use super::{
 };
 use crate::edit::sha256_hex;
 use crate::journal::{Entry, Journal};
-use crate::report::describe_differences;
+use crate::wording;
 use crate::ErrorCode;
 use crate::{Config, ToolError};
 
@@ -830,22 +830,13 @@ fn plural(n: usize, word: &str) -> String {
     }
 }
 
-/// The engine's notes speak of `oldText` and `newText`; a patch has old and new lines.
+/// What the engine noted about a hunk, in the format's words.
 fn notes(h: &HunkOutcome, format: PatchFormat) -> Vec<String> {
-    let (old, new) = match format {
-        PatchFormat::SearchReplace => ("the SEARCH lines", "the REPLACE lines"),
-        _ => ("the hunk's old lines", "the hunk's new lines"),
+    let words = match format {
+        PatchFormat::SearchReplace => wording::SEARCH_REPLACE,
+        _ => wording::HUNK,
     };
-    describe_differences(&h.differences)
-        .into_iter()
-        .map(|n| {
-            n.replace("oldText's", &format!("{old}'"))
-                .replace("oldText", old)
-                .replace("your newText", new)
-                .replace("newText was", &format!("{new} were"))
-                .replace("newText", new)
-        })
-        .collect()
+    wording::differences(&h.differences, words)
 }
 
 fn hunk_report(h: &HunkOutcome, format: PatchFormat) -> HunkReport {
