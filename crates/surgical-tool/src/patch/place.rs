@@ -3,33 +3,29 @@
 //! lines agree and gives new lines the local line ending), and all hunks of a file are spliced in
 //! one pass. Bytes outside the hunks' spans are copied unchanged.
 //!
-//! The engine matches substrings; a hunk's lines are whole lines. So the engine is given the searched
-//! lines with one line terminator in front (the real one before them, or a virtual one at the start
-//! of the file) and, at the end of a file without a final newline, a virtual terminator behind, and
-//! looks for `"\n" + lines + "\n"`: a match then starts at a terminator and ends with one, that is,
-//! covers whole lines. The leading terminator is stripped from the match and its replacement (the
-//! engine keeps it, as a line both sides share). The line-based tiers (`indentation`,
-//! `whitespace_runs`) match whole lines by themselves and run in a second pass without the wrapper.
+//! Searching only finds (`Haystack::find`/`find_all` on a window of the file's lines: no edit is made
+//! to learn where lines are); writing is one `apply` on the window that holds exactly the hunk's
+//! place. Both see the searched lines with one line terminator in front (the real one before them,
+//! or a virtual one at the start of the file) and, at the end of a file without a final newline, a
+//! virtual terminator behind, and look for `"\n" + lines + "\n"`: a match then starts at a
+//! terminator and ends with one, that is, covers whole lines. The leading terminator is stripped from
+//! the match and its replacement (the engine keeps it, as a line both sides share). The line-based
+//! tiers (`indentation`, `whitespace_runs`) match whole lines by themselves and run in a second pass
+//! without the wrapper, where a text tier's match is taken only when the file indents the first line
+//! more than the hunk does.
 //!
 //! The text with both virtual terminators is built once per file ([`Lines`]); each engine call gets
-//! a slice of it (a [`Window`]), so nothing is copied per hunk. `Options::whole_lines` and
-//! `Options::within` are not used instead, because they would not give the same results or the same
-//! cost:
-//! - `whole_lines` rejects a match whose first line is blank in the hunk and only blanks in the file
-//!   under the trimming tiers (the match's start is mapped past the line's blanks, so it no longer
-//!   starts a line); with the leading terminator it matches, as it should.
-//! - A needle ending with `\n` cannot end at the end of a file without a final newline: the virtual
-//!   terminator lets it, and the engine gives new lines the file's terminator there.
-//! - The unwrapped pass must also find a hunk whose first line the file indents more (a text tier
-//!   matching inside that line), which whole lines exclude by definition.
-//! - `within` still has the engine normalize, scan and copy the whole text on every call; a slice
-//!   holding just the hunk's lines keeps writing a hunk proportional to its size.
+//! a slice of it (a [`Window`]), so nothing is copied per hunk and a haystack holds just the hunk's
+//! lines, which keeps placing a hunk proportional to its size. (`Scope::whole_lines` with
+//! `Scope::indented_first_line` now covers what the wrapper does — a blank first line under the
+//! trimming tiers, a needle ending with `\n` at the end of a file without one, a first line the file
+//! indents more — and is what this module should move to; see `surgical-core/tests/stages.rs`.)
 
 use std::ops::Range;
 
 use surgical_core::lines::{next_terminator, prev_terminator, terminator_len, LineCounter, LineIndex};
 use surgical_core::{
-    apply, Change, Difference, DifferenceKind, Edit, EditError, Forgiven, Haystack, Miss, Options, Scope, Tier,
+    apply, Change, Difference, DifferenceKind, Edit, EditError, Forgiven, Haystack, Miss, Needle, Options, Scope, Tier,
 };
 
 use super::{Hunk, Tag};
@@ -379,41 +375,33 @@ fn attempt(
 }
 
 impl Locate {
-    /// An engine error on a window whose first line is the file's line `first_line` (zero-based).
-    fn from_error(e: EditError, first_line: usize) -> Locate {
-        match e {
-            EditError::Ambiguous {
-                occurrences,
+    /// A miss in a window whose first line is the file's line `first_line` (zero-based).
+    fn from_miss(miss: Miss, window: &Haystack<'_>, first_line: usize) -> Locate {
+        match miss {
+            Miss::Ambiguous { starts, total, tier } => Locate::Many {
+                lines: starts.iter().map(|&s| first_line + window.lines().line_of(s)).collect(),
                 total,
-                tier: strategy,
-                ..
-            } => Locate::Many {
-                lines: occurrences
-                    .iter()
-                    .map(|(l, _)| first_line + l.saturating_sub(1))
-                    .collect(),
-                total,
-                strategy,
+                strategy: tier,
             },
-            EditError::NotFound { .. } => Locate::NotFound,
-            e => Locate::Failed(e, first_line + 1),
+            _ => Locate::NotFound,
         }
     }
 }
 
 /// Where `old` occurs as whole lines in `range`, with the text tiers: the first line of the one
-/// place. The edit used only locates (its `newText` removes the lines, so it can neither fail nor
-/// write anything); [`attempt`] then writes the hunk on exactly those lines. Writing on a window that
-/// holds nothing after the match also keeps the trimming tiers from taking a following blank line
-/// along.
+/// place, found without editing; [`attempt`] then writes the hunk on exactly those lines. Writing on a
+/// window that holds nothing after the match also keeps the trimming tiers from taking a following
+/// blank line along.
 fn locate(lines: &Lines<'_>, range: Range<usize>, old: &[&str], options: &Options) -> Result<usize, Locate> {
     if range.is_empty() {
         return Err(Locate::NotFound);
     }
     let w = window(lines, range, true);
-    match apply(w.buf, &[Edit::new(joined(old, true), "\n")], options) {
-        Ok(a) => Ok((w.first_line + a.edits[0].occurrences[0].old_lines.0).saturating_sub(1)),
-        Err(e) => Err(Locate::from_error(e, w.first_line)),
+    let hay = Haystack::new(w.buf);
+    match hay.find(&joined(old, true), options.scope(), options.get_loosest_tier()) {
+        // The window's first line is the lead (the terminator before the lines): the match starts there.
+        Ok(found) => Ok(w.first_line + hay.lines().line_of(found.spans[0].start)),
+        Err(miss) => Err(Locate::from_miss(miss, &hay, w.first_line)),
     }
 }
 
@@ -441,21 +429,24 @@ fn locate_loose(
         return Err(Locate::NotFound);
     }
     let w = window(lines, range, false);
-    match apply(w.buf, &[Edit::new(joined(old, false), "")], options) {
-        Ok(a) => {
-            let (e, occ) = (&a.edits[0], &a.edits[0].occurrences[0]);
-            let first = w.first_line + occ.old_lines.0 - 1;
-            if e.tier <= Tier::Unicode {
-                let prefix = &lines.text[lines.start(first)..w.base + occ.old.start];
-                let ends_line = occ.old.end >= w.buf.len() || matches!(w.buf[occ.old.end - 1], b'\n' | b'\r');
+    let hay = Haystack::new(w.buf);
+    match hay.find(&joined(old, false), options.scope(), options.get_loosest_tier()) {
+        Ok(found) => {
+            let span = &found.spans[0];
+            let index = hay.lines();
+            let first = w.first_line + index.line_of(span.start);
+            if found.tier <= Tier::Unicode {
+                let prefix = &lines.text[lines.start(first)..w.base + span.start];
+                let ends_line = span.end >= w.buf.len() || matches!(w.buf[span.end - 1], b'\n' | b'\r');
                 if prefix.iter().all(|b| matches!(b, b' ' | b'\t')) && ends_line {
                     return Ok((first, old.len()));
                 }
                 return Err(Locate::NotFound);
             }
-            Ok((first, w.first_line + occ.old_lines.1 - first))
+            let last = w.first_line + index.line_of(span.end.saturating_sub(1).max(span.start));
+            Ok((first, last + 1 - first))
         }
-        Err(e) => Err(Locate::from_error(e, w.first_line)),
+        Err(miss) => Err(Locate::from_miss(miss, &hay, w.first_line)),
     }
 }
 
@@ -468,8 +459,6 @@ enum Locate {
         total: usize,
         strategy: Option<Tier>,
     },
-    /// An engine error, and a one-based line near it.
-    Failed(EditError, usize),
 }
 
 /// An engine error other than not found / ambiguous, in the hunk's terms.
@@ -549,16 +538,25 @@ impl<'a> Placer<'a> {
             return Vec::new();
         }
         let w = window(&self.lines, 0..self.lines.count(), true);
-        let edits: Vec<Edit> = batch
-            .iter()
-            .map(|&i| Edit::new(joined(&hunks[i].old_lines(), true), "\n"))
-            .collect();
-        let Ok(a) = apply(w.buf, &edits, &self.text_options()) else {
+        let olds: Vec<String> = batch.iter().map(|&i| joined(&hunks[i].old_lines(), true)).collect();
+        let needles: Vec<Needle<'_>> = olds.iter().map(|o| Needle::new(o)).collect();
+        let hay = Haystack::new(w.buf);
+        let options = self.text_options();
+        let Ok(matches) = hay.find_all(&needles, options.scope(), options.get_loosest_tier()) else {
             return Vec::new();
         };
+        // Places that overlap (adjacent hunks share the terminator between them) are placed one by
+        // one instead, each after the one before.
+        let mut spans: Vec<Range<usize>> = matches.iter().map(|m| m.spans[0].clone()).collect();
+        spans.sort_by_key(|s| (s.start, s.end));
+        if spans.windows(2).any(|p| p[1].start < p[0].end) {
+            return Vec::new();
+        }
         let mut found = vec![None; hunks.len()];
-        for (k, &i) in batch.iter().enumerate() {
-            found[i] = Some(a.edits[k].occurrences[0].old_lines.0.saturating_sub(1));
+        for (m, &i) in matches.iter().zip(&batch) {
+            // The buffer's first line is the lead terminator, so buffer line k is file line k - 1 and
+            // the match starts on the line before the hunk's.
+            found[i] = Some(hay.lines().line_of(m.spans[0].start));
         }
         found
     }
@@ -729,9 +727,6 @@ impl<'a> Placer<'a> {
                 let (line, how) = self.choose(index, &lines, total, strategy, hint, search.start)?;
                 (Some(line), how)
             }
-            Err(Locate::Failed(e, line)) => {
-                return Err(engine_failure(index, &e, &|_| line));
-            }
             Err(Locate::NotFound) => (None, How::Unique),
         };
         if let Some(first) = first {
@@ -760,7 +755,6 @@ impl<'a> Placer<'a> {
                     Err(_) => return Err(self.ambiguous(index, &lines, total, strategy)),
                 }
             }
-            Err(Locate::Failed(e, line)) => return Err(engine_failure(index, &e, &|_| line)),
             Err(Locate::NotFound) => return Ok(None),
         };
         match attempt(&self.lines, range, index, old, new, final_newline, &loose, false) {
