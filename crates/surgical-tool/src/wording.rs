@@ -262,6 +262,32 @@ pub(crate) fn edit_error(e: &EditError) -> String {
     }
 }
 
+/// A patch hunk's message for an engine error met while writing it (after "hunk N: "); `file_line`
+/// turns the error's line (in the searched window) into the file's one-based line.
+pub(crate) fn hunk_error(e: &EditError, file_line: &dyn Fn(usize) -> usize) -> String {
+    match e {
+        EditError::NoChange { line, .. } => format!(
+            "it changes nothing: its new lines give the text the file already has (line {}). If you meant to \
+             change a character the file writes differently (a quote, a dash, a special space), copy the \
+             file's character into the line you remove.",
+            file_line(*line).max(1)
+        ),
+        EditError::FabricatedReplacementChar { line, .. } => format!(
+            "it writes U+FFFD (the replacement character shown for bytes that are not valid UTF-8) on a line it \
+             rewrites (line {}), which would replace the file's original bytes with U+FFFD. Keep the characters \
+             around it unchanged, or leave that character out.",
+            file_line(*line).max(1)
+        ),
+        EditError::LegacyEncoding { line, .. } => format!(
+            "the file is not UTF-8 (it looks like a legacy 8-bit encoding such as Latin-1), and the hunk adds \
+             non-ASCII characters (line {}) whose bytes in that encoding are unknown. Write them with ASCII only \
+             (e.g. escapes), or convert the file to UTF-8 first.",
+            file_line(*line).max(1)
+        ),
+        other => edit_error(other),
+    }
+}
+
 /// At most this many distinct notes per edit; the rest are counted.
 const MAX_NOTES: usize = 8;
 

@@ -463,28 +463,7 @@ enum Locate {
 
 /// An engine error other than not found / ambiguous, in the hunk's terms.
 fn engine_failure(index: usize, e: &EditError, file_line: &dyn Fn(usize) -> usize) -> HunkFailure {
-    let message = match e {
-        EditError::NoChange { line, .. } => format!(
-            "it changes nothing: its new lines give the text the file already has (line {}). If you meant to \
-             change a character the file writes differently (a quote, a dash, a special space), copy the \
-             file's character into the line you remove.",
-            file_line(*line).max(1)
-        ),
-        EditError::FabricatedReplacementChar { line, .. } => format!(
-            "it writes U+FFFD (the replacement character shown for bytes that are not valid UTF-8) on a line it \
-             rewrites (line {}), which would replace the file's original bytes with U+FFFD. Keep the characters \
-             around it unchanged, or leave that character out.",
-            file_line(*line).max(1)
-        ),
-        EditError::LegacyEncoding { line, .. } => format!(
-            "the file is not UTF-8 (it looks like a legacy 8-bit encoding such as Latin-1), and the hunk adds \
-             non-ASCII characters (line {}) whose bytes in that encoding are unknown. Write them with ASCII only \
-             (e.g. escapes), or convert the file to UTF-8 first.",
-            file_line(*line).max(1)
-        ),
-        other => wording::edit_error(other),
-    };
-    HunkFailure::new(index, ErrorCode::of_edit(e), message)
+    HunkFailure::new(index, ErrorCode::of_edit(e), wording::hunk_error(e, file_line))
 }
 
 /// Places the hunks of one file, in patch order, and splices them into the text.
