@@ -1,6 +1,7 @@
 //! The change set: replacements on a text's bytes, refused when they overlap, then applied in one
 //! pass that keeps the file's own characters wherever the replaced and replacing texts agree.
 
+use std::collections::BTreeSet;
 use std::ops::Range;
 
 use crate::align::{align, Difference, DifferenceKind};
@@ -88,13 +89,14 @@ impl Applied {
 /// [`ChangeSet::apply`] writes them all in one pass.
 ///
 /// Replacements are numbered in the order added (from 0): that number is the `index` of their
-/// [`AppliedEdit`] and of any [`EditError`] about them. Spans are kept in file order as they are added,
-/// so adding and applying stay linear in the text and the number of spans.
+/// [`AppliedEdit`] and of any [`EditError`] about them. Spans are kept in file order as they are added
+/// (an ordered set: adding a span costs a logarithm of the spans so far, whatever the order), so a
+/// change set of many replacements stays near linear to build and linear to apply.
 pub struct ChangeSet<'h, 'a> {
     hay: &'h Haystack<'a>,
     replacements: Vec<Replacement>,
-    /// Every span with its replacement's number, sorted by (start, end, number).
-    spans: Vec<(Range<usize>, usize)>,
+    /// Every span as (start, end, replacement number), in that order.
+    spans: BTreeSet<(usize, usize, usize)>,
 }
 
 /// One replacement, with both texts as alignment takes them.
@@ -116,7 +118,7 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
         ChangeSet {
             hay,
             replacements: Vec::new(),
-            spans: Vec::new(),
+            spans: BTreeSet::new(),
         }
     }
 
@@ -139,29 +141,26 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
     /// the later span) when a span overlaps one already added; nothing is added then.
     pub fn replace(&mut self, found: &Match, new_text: &str) -> Result<usize, EditError> {
         let id = self.replacements.len();
-        let mut merged: Vec<(Range<usize>, usize)> = Vec::with_capacity(self.spans.len() + found.spans.len());
-        let mut mine = found.spans.iter().map(|s| (s.clone(), id)).peekable();
-        let mut theirs = self.spans.iter().cloned().peekable();
-        loop {
-            let next = match (mine.peek(), theirs.peek()) {
-                (Some(m), Some(t)) if (m.0.start, m.0.end) < (t.0.start, t.0.end) => mine.next(),
-                (_, Some(_)) => theirs.next(),
-                (Some(_), None) => mine.next(),
-                (None, None) => break,
+        // A match's own spans are disjoint, so each is checked against the spans already added only:
+        // its neighbours in file order.
+        for span in &found.spans {
+            let key = (span.start, span.end, id);
+            let before = self.spans.range(..key).next_back();
+            let after = self.spans.range(key..).next();
+            let clash = match (before, after) {
+                (Some(&(_, end, other)), _) if span.start < end => Some((other, span.start)),
+                (_, Some(&(start, _, other))) if start < span.end => Some((other, start)),
+                _ => None,
             };
-            let next = next.expect("peeked");
-            if let Some(prev) = merged.last() {
-                if next.0.start < prev.0.end {
-                    return Err(EditError::Overlap {
-                        first: prev.1.min(next.1),
-                        second: prev.1.max(next.1),
-                        line: line_of(self.hay.text(), next.0.start),
-                    });
-                }
+            if let Some((other, at)) = clash {
+                return Err(EditError::Overlap {
+                    first: other.min(id),
+                    second: other.max(id),
+                    line: line_of(self.hay.text(), at),
+                });
             }
-            merged.push(next);
         }
-        self.spans = merged;
+        self.spans.extend(found.spans.iter().map(|s| (s.start, s.end, id)));
         let new = model_newlines(new_text);
         let new = if found.unescape_new {
             unescape(&new)
@@ -204,7 +203,8 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
         let mut changed = vec![false; self.replacements.len()];
         let mut placed: Vec<Placed> = Vec::with_capacity(self.spans.len());
         let mut cursor = 0;
-        for (span, index) in &self.spans {
+        for &(start, end, index) in &self.spans {
+            let (span, index) = (&(start..end), &index);
             out.extend_from_slice(&text[cursor..span.start]);
             let r = &self.replacements[*index];
             let local = eol.at(span);

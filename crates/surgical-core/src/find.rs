@@ -241,7 +241,7 @@ impl Haystack<'_> {
             }
         }
         let refs: Vec<&Pattern> = patterns.iter().collect();
-        let (spans, counts) = find_all(hay, &refs, &caps, scope, text, fold.trim_trailing);
+        let (spans, counts) = find_all(&hay, &refs, &caps, scope, text, fold.trim_trailing);
         let mut hits: Vec<(Vec<Range<usize>>, usize)> = vec![(Vec::new(), 0); pending.len()];
         let mut open_end = vec![false; pending.len()];
         for (p, (spans, count)) in spans.into_iter().zip(counts).enumerate() {

@@ -1,6 +1,7 @@
 //! The searched text, with everything a search builds from it, built once and only when needed.
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
+use std::rc::Rc;
 
 use crate::lines::LineIndex;
 use crate::loose::FileLines;
@@ -8,19 +9,22 @@ use crate::normalize::{normalize, Normalized};
 use crate::tier::Tier;
 
 /// A text to search (UTF-8 that may hold invalid sequences, any line terminators), with its line
-/// index and its normalized view for each text tier, each built on first use and then reused by every
-/// search on it.
+/// index and the normalized view each text tier searches, built on first use and reused by the
+/// searches that follow.
 ///
 /// Build one per text and run every search on it: [`Haystack::find`] for one needle,
-/// [`Haystack::find_all`] for several (one pass per tier for all of them). The views cost one copy of
-/// the text each (the exact view of an LF-only UTF-8 text is borrowed, not copied), so a haystack of a
-/// large text is worth keeping only while searching it.
+/// [`Haystack::find_all`] for several (one pass per tier for all of them). A view costs one copy of
+/// the text (the exact view of an LF-only UTF-8 text is borrowed, not copied), so the haystack keeps
+/// only the view used last: memory stays at one copy of the text whatever the tiers reached, a search
+/// builds each view it needs once (tiers run strictest first), and searches at the same tier share
+/// it. The line index and the line-based tiers' keyed lines are kept once built.
 ///
-/// Not `Sync`: the lazy views are built in place. Share the text, not the haystack, across threads.
+/// Not `Sync`: the lazy parts are built in place. Share the text, not the haystack, across threads.
 pub struct Haystack<'a> {
     text: &'a [u8],
     lines: OnceCell<LineIndex>,
-    views: [OnceCell<Normalized<'a>>; 3],
+    /// The view used last, and the tier whose fold built it.
+    view: RefCell<Option<(Tier, Rc<Normalized<'a>>)>>,
     file_lines: OnceCell<FileLines<'a>>,
     legacy: OnceCell<bool>,
 }
@@ -31,7 +35,7 @@ impl<'a> Haystack<'a> {
         Haystack {
             text,
             lines: OnceCell::new(),
-            views: [OnceCell::new(), OnceCell::new(), OnceCell::new()],
+            view: RefCell::new(None),
             file_lines: OnceCell::new(),
             legacy: OnceCell::new(),
         }
@@ -47,14 +51,20 @@ impl<'a> Haystack<'a> {
         self.lines.get_or_init(|| LineIndex::new(self.text))
     }
 
-    /// The normalized view a text tier searches. Tiers past `unicode` search the `unicode` view.
-    pub(crate) fn view(&self, tier: Tier) -> &Normalized<'a> {
-        let slot = match tier {
-            Tier::Exact => 0,
-            Tier::TrailingWhitespace => 1,
-            _ => 2,
-        };
-        self.views[slot].get_or_init(|| normalize(self.text, tier.fold()))
+    /// The normalized view a text tier searches (tiers past `unicode` search the `unicode` view).
+    pub(crate) fn view(&self, tier: Tier) -> Rc<Normalized<'a>> {
+        let tier = tier.min(Tier::Unicode);
+        let mut view = self.view.borrow_mut();
+        if let Some((built, v)) = view.as_ref() {
+            if *built == tier {
+                return Rc::clone(v);
+            }
+        }
+        // The previous view goes first, so that two copies of the text never coexist here.
+        *view = None;
+        let v = Rc::new(normalize(self.text, tier.fold()));
+        *view = Some((tier, Rc::clone(&v)));
+        v
     }
 
     /// The text's lines with the keys the line-based tiers compare.

@@ -182,3 +182,29 @@ fn every_occurrence_and_the_lines_of_each_change() {
         .collect();
     assert_eq!(lines, vec![((1, 1), (1, 2)), ((3, 3), (4, 5))]);
 }
+
+#[test]
+fn change_set_takes_replacements_in_any_order() {
+    let text = b"a b c d\n";
+    let hay = Haystack::new(text);
+    let all = Scope::everywhere();
+    let needles = [Needle::new("d"), Needle::new("b"), Needle::new("a")];
+    let found = hay.find_all(&needles, &all, Tier::Exact).unwrap();
+    let mut changes = ChangeSet::new(&hay);
+    for (m, new) in found.iter().zip(["D", "B", "A"]) {
+        changes.replace(m, new).unwrap();
+    }
+    // Overlapping the span before it in file order, then the one after it.
+    let b_c = hay.find("b c", &all, Tier::Exact).unwrap();
+    let overlap = EditError::Overlap { first: 1, second: 3, line: 1 };
+    assert_eq!(changes.replace(&b_c, "x").unwrap_err(), overlap);
+    let c_d = hay.find("c d", &all, Tier::Exact).unwrap();
+    let overlap = EditError::Overlap { first: 0, second: 3, line: 1 };
+    assert_eq!(changes.replace(&c_d, "x").unwrap_err(), overlap);
+    let applied = changes.apply().unwrap();
+    assert_eq!(applied.text, b"A B c D\n");
+    // Reported in the order added; changes() in file order.
+    assert_eq!(applied.edits[0].occurrences[0].old, 6..7);
+    let olds: Vec<_> = applied.changes().into_iter().map(|c| c.old).collect();
+    assert_eq!(olds, vec![0..1, 2..3, 6..7]);
+}
