@@ -194,7 +194,12 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
     /// write U+FFFD where the file has invalid bytes ([`EditError::FabricatedReplacementChar`]), add
     /// non-ASCII text to a legacy 8-bit file ([`EditError::LegacyEncoding`]), or change nothing at all
     /// ([`EditError::NoChange`]); the first in file order (for `no_change`, the first added) is reported.
+    ///
+    /// The haystack's normalized view is released first (see [`Haystack`]): a search after this
+    /// builds it again.
     pub fn apply(self) -> Result<Applied, EditError> {
+        // Searching is over: the memory of a normalized copy of the text goes before the new text's.
+        self.hay.release_view();
         let text = self.hay.text();
         let mut eol = LocalEol::new(text);
         let extra: usize = self.replacements.iter().map(|r| r.new.len()).sum();

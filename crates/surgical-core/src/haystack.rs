@@ -67,6 +67,12 @@ impl<'a> Haystack<'a> {
         v
     }
 
+    /// Drops the normalized view (a later search builds it again): the change set does this before it
+    /// writes the new text, so that a view and the new text are never in memory together.
+    pub(crate) fn release_view(&self) {
+        self.view.borrow_mut().take();
+    }
+
     /// The text's lines with the keys the line-based tiers compare.
     pub(crate) fn file_lines(&self) -> &FileLines<'a> {
         self.file_lines.get_or_init(|| FileLines::new(self.text))

@@ -196,10 +196,18 @@ fn change_set_takes_replacements_in_any_order() {
     }
     // Overlapping the span before it in file order, then the one after it.
     let b_c = hay.find("b c", &all, Tier::Exact).unwrap();
-    let overlap = EditError::Overlap { first: 1, second: 3, line: 1 };
+    let overlap = EditError::Overlap {
+        first: 1,
+        second: 3,
+        line: 1,
+    };
     assert_eq!(changes.replace(&b_c, "x").unwrap_err(), overlap);
     let c_d = hay.find("c d", &all, Tier::Exact).unwrap();
-    let overlap = EditError::Overlap { first: 0, second: 3, line: 1 };
+    let overlap = EditError::Overlap {
+        first: 0,
+        second: 3,
+        line: 1,
+    };
     assert_eq!(changes.replace(&c_d, "x").unwrap_err(), overlap);
     let applied = changes.apply().unwrap();
     assert_eq!(applied.text, b"A B c D\n");
