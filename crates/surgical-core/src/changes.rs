@@ -99,6 +99,16 @@ pub struct ChangeSet<'h, 'a> {
     spans: BTreeSet<(usize, usize, usize)>,
 }
 
+impl std::fmt::Debug for ChangeSet<'_, '_> {
+    /// How many replacements, and their spans in file order.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChangeSet")
+            .field("replacements", &self.replacements.len())
+            .field("spans", &self.spans)
+            .finish_non_exhaustive()
+    }
+}
+
 /// One replacement, with both texts as alignment takes them.
 struct Replacement {
     tier: Tier,

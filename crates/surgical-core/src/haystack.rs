@@ -96,3 +96,14 @@ impl<'a> Haystack<'a> {
         })
     }
 }
+
+impl std::fmt::Debug for Haystack<'_> {
+    /// The text's length and what has been built so far (the text itself can be large).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Haystack")
+            .field("len", &self.text.len())
+            .field("lines", &self.lines.get().map(LineIndex::count))
+            .field("view", &self.view.borrow().as_ref().map(|(tier, _)| *tier))
+            .finish_non_exhaustive()
+    }
+}
