@@ -338,7 +338,7 @@ impl StdinError {
     fn into_result(self) -> ToolResult {
         ToolResult::Error(match self {
             StdinError::TooLarge(message) => surgical_tool::ToolError::invalid_input(message),
-            StdinError::Io(message) => surgical_tool::ToolError::new("io", message),
+            StdinError::Io(message) => surgical_tool::ToolError::new(surgical_tool::ErrorCode::Io, message),
         })
     }
 

@@ -24,24 +24,55 @@ use crate::normalize::{normalize, Fold};
 
 /// Something that differed between the file and `oldText` inside a matched span.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Difference {
-    /// Zero-based line within the span (the engine turns it into a file line number).
+    /// One-based line of the new text in an [`crate::Applied`] (zero-based within the span while the
+    /// engine aligns it).
     pub line: usize,
+    /// What differed.
     pub kind: DifferenceKind,
+}
+
+impl Difference {
+    /// A difference of kind `kind` on line `line`.
+    pub fn new(line: usize, kind: DifferenceKind) -> Difference {
+        Difference { line, kind }
+    }
+
+    /// The same difference, reported on line `line`.
+    pub fn on_line(self, line: usize) -> Difference {
+        Difference { line, ..self }
+    }
 }
 
 /// What differed, and whether the file's version was kept.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum DifferenceKind {
     /// The file has `file` where the model wrote `model` (quotes, dashes, special spaces, Unicode
-    /// forms, invalid UTF-8 shown as U+FFFD). `kept`: the file's characters stayed.
-    Text { file: String, model: String, kept: bool },
-    /// The line's trailing blanks differ. `kept`: the file's stayed.
-    TrailingWhitespace { file: String, model: String, kept: bool },
+    /// forms, invalid UTF-8 shown as U+FFFD).
+    Text {
+        /// The file's characters.
+        file: String,
+        /// The model's.
+        model: String,
+        /// Whether the file's characters stayed.
+        kept: bool,
+    },
+    /// The line's trailing blanks differ.
+    TrailingWhitespace {
+        /// The file's trailing blanks.
+        file: String,
+        /// The model's.
+        model: String,
+        /// Whether the file's stayed.
+        kept: bool,
+    },
     /// The line differed from `oldText` and the model rewrote it, so `newText` was written as given.
     Rewritten,
-    /// What a looser tier forgave (indentation, spacing, escapes, a paraphrase), in words.
-    Note(String),
+    /// What a looser tier forgave (indentation, spacing, escapes, a paraphrase, a first line indented
+    /// more), on the first line of the span.
+    Forgiven(crate::forgiven::Forgiven),
 }
 
 /// The replacement bytes for one span, and what differed on the way.

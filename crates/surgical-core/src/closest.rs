@@ -1,34 +1,132 @@
-//! Where `oldText` most nearly is, for a `not_found` error: the region, and line by line what differs.
+//! Where a needle most nearly is, for a miss: the regions, and line by line what differs — as data.
 //!
 //! Lines are compared after the loosest normalization (Unicode folds, blanks trimmed at both ends),
 //! so that indentation, quotes and spacing do not hide a region that is otherwise right. Candidate
 //! regions come from needle lines found verbatim; when no line is, the needle's longest line is
 //! compared with every file line by shared character bigrams. Both passes are linear in the file.
+//! The words for a model are the caller's (surgical-tool's `wording` module).
 
 use std::collections::{HashMap, HashSet};
 
-use crate::fold::describe_char;
 use crate::lines::split_lines;
 use crate::normalize::{normalize, Fold};
 
-/// At most this many lines of the region are shown.
-const MAX_SHOWN: usize = 12;
+/// What is closest to a needle that was not found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Closest {
+    /// The text is empty: nothing can be close.
+    EmptyText,
+    /// No line of the text resembles any line of the needle.
+    NothingAlike,
+    /// One to three regions, the likeliest first.
+    Regions(Vec<Region>),
+}
+
+/// A region of the text close to the needle, compared line by line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Region {
+    /// One-based first and last text line of the region.
+    pub lines: (usize, usize),
+    /// How many needle lines are identical to their text line.
+    pub identical: usize,
+    /// How many lines the needle has.
+    pub needle_lines: usize,
+    /// The comparison, in order (text lines that only the extra context brought in at the end are left
+    /// out).
+    pub rows: Vec<Row>,
+}
+
+/// One row of a region's comparison.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Row {
+    /// Text line `line` (one-based), `text`, paired with a needle line; `differs` says how they differ
+    /// (`None`: identical).
+    Paired {
+        /// One-based text line.
+        line: usize,
+        /// The text line (invalid bytes as U+FFFD).
+        text: String,
+        /// How the needle's line differs, if it does.
+        differs: Option<LineDifference>,
+    },
+    /// Needle line `needle_line` (one-based) is not in the text here.
+    Missing {
+        /// One-based needle line.
+        needle_line: usize,
+        /// The needle line.
+        text: String,
+    },
+    /// Text line `line` (one-based) is not in the needle.
+    Extra {
+        /// One-based text line.
+        line: usize,
+        /// The text line.
+        text: String,
+    },
+}
+
+/// How a needle line differs from the text line it is paired with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LineDifference {
+    /// Only the trailing blanks differ.
+    TrailingWhitespace {
+        /// The text line's trailing blanks.
+        file: String,
+        /// The needle line's.
+        needle: String,
+    },
+    /// Only the indentation differs.
+    Indentation {
+        /// The text line's indentation.
+        file: String,
+        /// The needle line's.
+        needle: String,
+    },
+    /// They first differ at one-based character `column`.
+    Column {
+        /// The needle line.
+        needle: String,
+        /// One-based character column.
+        column: usize,
+        /// The text's character there.
+        file_char: char,
+        /// The needle's.
+        needle_char: char,
+    },
+    /// The needle line is a prefix of the text line, which continues after `column` characters.
+    FileContinues {
+        /// The needle line.
+        needle: String,
+        /// Characters in common.
+        column: usize,
+    },
+    /// The text line is a prefix of the needle line and ends after `column` characters.
+    FileEnds {
+        /// The needle line.
+        needle: String,
+        /// Characters in common.
+        column: usize,
+    },
+}
 
 fn key(line: &[u8]) -> String {
     normalize(line, Fold::UNICODE).text.trim().to_string()
 }
 
-/// At most this many regions are shown.
+/// At most this many regions are given.
 const MAX_REGIONS: usize = 3;
 
-/// A compact description of the one to three file regions closest to `old`, and line by line how
-/// each differs.
-pub(crate) fn closest_region(text: &[u8], old: &str) -> String {
+/// The one to three text regions closest to `old`, and line by line how each differs.
+pub(crate) fn closest_regions(text: &[u8], old: &str) -> Closest {
     let file_lines = split_lines(text);
     let old_lines: Vec<&str> = old.strip_suffix('\n').unwrap_or(old).split('\n').collect();
     let old_keys: Vec<String> = old_lines.iter().map(|l| key(l.as_bytes())).collect();
     if file_lines.is_empty() {
-        return "The file is empty. Use the write tool to give it content.".to_string();
+        return Closest::EmptyText;
     }
     let file_keys: Vec<String> = file_lines.iter().map(|l| key(l.content)).collect();
 
@@ -62,41 +160,39 @@ pub(crate) fn closest_region(text: &[u8], old: &str) -> String {
     if starts.is_empty() {
         match best_by_bigrams(&file_lines, &old_keys) {
             Some((i, k)) => starts.push(i.saturating_sub(k)),
-            None => {
-                return "No line of the file resembles oldText. Read the file again and copy oldText from it \
-                        exactly."
-                    .to_string()
-            }
+            None => return Closest::NothingAlike,
         }
     }
-    let mut out = String::from(if starts.len() == 1 {
-        "Closest region"
-    } else {
-        "Closest regions"
-    });
-    out.push_str(" (file lines, with what differs from oldText):\n");
-    for start in starts {
-        out.push_str(&render_region(&file_lines, &file_keys, start, &old_lines, &old_keys));
-    }
-    out.push_str("Copy oldText exactly from these lines (re-read them if unsure) and retry.");
-    out
+    let regions = starts
+        .into_iter()
+        .map(|start| region(&file_lines, &file_keys, start, &old_lines, &old_keys))
+        .collect();
+    Closest::Regions(regions)
 }
 
-/// One region, diffed line by line against `oldText` so that a missing or extra line shows as one.
-fn render_region(
+/// One region, diffed line by line against the needle so that a missing or extra line shows as one.
+fn region(
     file_lines: &[crate::lines::Line<'_>],
     file_keys: &[String],
     start: usize,
     old_lines: &[&str],
     old_keys: &[String],
-) -> String {
+) -> Region {
     let end = (start + old_lines.len() + 2).min(file_lines.len());
     let fk: Vec<&str> = file_keys[start..end].iter().map(String::as_str).collect();
     let ok: Vec<&str> = old_keys.iter().map(String::as_str).collect();
-    let mut rows: Vec<String> = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
     let mut identical = 0;
     let mut last_file = start;
     let file_text = |i: usize| String::from_utf8_lossy(file_lines[i].content).into_owned();
+    let missing = |k: usize| Row::Missing {
+        needle_line: k + 1,
+        text: old_lines[k].to_string(),
+    };
+    let extra = |i: usize| Row::Extra {
+        line: i + 1,
+        text: file_text(i),
+    };
     for op in similar::capture_diff_slices(similar::Algorithm::Myers, &ok, &fk) {
         let (o, f) = (op.old_range(), op.new_range());
         let pairs = o.len().min(f.len());
@@ -105,127 +201,72 @@ fn render_region(
             let file = file_text(i);
             if similar::TextDiff::from_chars(file.as_str(), old_lines[k]).ratio() < 0.5 {
                 // Too unlike to be the same line: one is missing, the other extra.
-                rows.push(format!(
-                    "       - oldText line {} is not in the file here: {:?}\n",
-                    k + 1,
-                    shorten(old_lines[k])
-                ));
-                rows.push(format!(
-                    "{:>6} | {}   <- this file line is not in your oldText\n",
-                    i + 1,
-                    shorten(&file)
-                ));
+                rows.push(missing(k));
+                rows.push(extra(i));
                 continue;
             }
-            let mark = if file == old_lines[k] {
-                identical += 1;
-                String::new()
-            } else {
-                format!("   <- {}", describe_difference(&file, old_lines[k]))
-            };
-            rows.push(format!("{:>6} | {}{mark}\n", i + 1, shorten(&file)));
+            let differs = line_difference(&file, old_lines[k]);
+            identical += usize::from(file == old_lines[k]);
+            rows.push(Row::Paired {
+                line: i + 1,
+                text: file,
+                differs,
+            });
             last_file = i;
         }
-        for (k, line) in old_lines.iter().enumerate().take(o.end).skip(o.start + pairs) {
-            rows.push(format!(
-                "       - oldText line {} is not in the file here: {:?}\n",
-                k + 1,
-                shorten(line)
-            ));
-        }
-        for i in start + f.start + pairs..start + f.end {
-            rows.push(format!(
-                "{:>6} | {}   <- this file line is not in your oldText\n",
-                i + 1,
-                shorten(&file_text(i))
-            ));
-        }
+        rows.extend((o.start + pairs..o.end).map(missing));
+        rows.extend((start + f.start + pairs..start + f.end).map(extra));
     }
     // Trailing file lines that only the extra context brought in are not part of the region.
-    while rows.last().is_some_and(|r| r.ends_with("not in your oldText\n")) {
+    while matches!(rows.last(), Some(Row::Extra { .. })) {
         rows.pop();
     }
-    let shown = rows.len().min(MAX_SHOWN);
-    let mut body: String = rows[..shown].concat();
-    if rows.len() > shown {
-        body.push_str(&format!("       ... ({} more lines)\n", rows.len() - shown));
-    }
-    format!(
-        "lines {}-{} ({identical} of {} oldText lines identical):\n{body}",
-        start + 1,
-        last_file.max(start) + 1,
-        old_lines.len()
-    )
-}
-
-fn shorten(s: &str) -> String {
-    if s.chars().count() > 120 {
-        s.chars().take(120).collect::<String>() + "..."
-    } else {
-        s.to_string()
+    Region {
+        lines: (start + 1, last_file.max(start) + 1),
+        identical,
+        needle_lines: old_lines.len(),
+        rows,
     }
 }
 
-/// Why a file line and a needle line differ, in a few words.
-fn describe_difference(file: &str, mine: &str) -> String {
+/// How a text line and a needle line differ; `None` when they are equal.
+fn line_difference(file: &str, mine: &str) -> Option<LineDifference> {
+    if file == mine {
+        return None;
+    }
     let (f_lead, m_lead) = (leading(file), leading(mine));
     if file.trim_end() == mine.trim_end() {
-        return format!(
-            "trailing whitespace differs: the file has {:?}, you wrote {:?}",
-            &file[file.trim_end().len()..],
-            &mine[mine.trim_end().len()..]
-        );
+        return Some(LineDifference::TrailingWhitespace {
+            file: file[file.trim_end().len()..].to_string(),
+            needle: mine[mine.trim_end().len()..].to_string(),
+        });
     }
     if file[f_lead.len()..] == mine[m_lead.len()..] {
-        return format!(
-            "indentation differs: the file has {}, you wrote {}",
-            describe_ws(f_lead),
-            describe_ws(m_lead)
-        );
+        return Some(LineDifference::Indentation {
+            file: f_lead.to_string(),
+            needle: m_lead.to_string(),
+        });
     }
     let f: Vec<char> = file.chars().collect();
     let m: Vec<char> = mine.chars().collect();
     let col = f.iter().zip(&m).take_while(|(a, b)| a == b).count();
+    let needle = mine.to_string();
     match (f.get(col), m.get(col)) {
-        (Some(a), Some(b)) => format!(
-            "you wrote {:?}; first difference at column {}: the file has {}, you wrote {}",
-            shorten(mine),
-            col + 1,
-            describe_char(*a),
-            describe_char(*b)
-        ),
-        (Some(_), None) => format!(
-            "you wrote {:?}; the file line continues after column {col}",
-            shorten(mine)
-        ),
-        (None, Some(_)) => format!("you wrote {:?}; the file line ends at column {col}", shorten(mine)),
-        (None, None) => String::new(),
+        (Some(&file_char), Some(&needle_char)) => Some(LineDifference::Column {
+            needle,
+            column: col + 1,
+            file_char,
+            needle_char,
+        }),
+        (Some(_), None) => Some(LineDifference::FileContinues { needle, column: col }),
+        (None, Some(_)) => Some(LineDifference::FileEnds { needle, column: col }),
+        // Equal characters but unequal strings cannot happen; treat as equal.
+        (None, None) => None,
     }
 }
 
 fn leading(s: &str) -> &str {
     &s[..s.len() - s.trim_start().len()]
-}
-
-fn describe_ws(ws: &str) -> String {
-    let tabs = ws.chars().filter(|&c| c == '\t').count();
-    let spaces = ws.chars().filter(|&c| c == ' ').count();
-    let other = ws.chars().count() - tabs - spaces;
-    let mut parts = Vec::new();
-    if tabs > 0 {
-        parts.push(format!("{tabs} tab{}", if tabs == 1 { "" } else { "s" }));
-    }
-    if spaces > 0 {
-        parts.push(format!("{spaces} space{}", if spaces == 1 { "" } else { "s" }));
-    }
-    if other > 0 {
-        parts.push(format!("{other} special space{}", if other == 1 { "" } else { "s" }));
-    }
-    if parts.is_empty() {
-        "no indentation".to_string()
-    } else {
-        parts.join(" + ")
-    }
 }
 
 fn bigrams(s: &str) -> HashSet<(char, char)> {
@@ -264,38 +305,67 @@ fn best_by_bigrams(file_lines: &[crate::lines::Line<'_>], old_keys: &[String]) -
 mod tests {
     use super::*;
 
+    fn regions(text: &[u8], old: &str) -> Vec<Region> {
+        match closest_regions(text, old) {
+            Closest::Regions(r) => r,
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
     fn points_at_the_differing_line() {
         let text = b"fn a() {\n    let x = 1;\n    call(x);\n}\n";
-        let hint = closest_region(text, "fn a() {\n    let x = 2;\n    call(x);\n");
-        assert!(hint.contains("lines 1-3"), "{hint}");
-        assert!(!hint.contains("Closest regions"), "{hint}");
-        assert!(hint.contains("column 13"), "{hint}");
-        assert!(hint.contains("2 of 3"), "{hint}");
+        let r = regions(text, "fn a() {\n    let x = 2;\n    call(x);\n");
+        assert_eq!(r.len(), 1);
+        assert_eq!((r[0].lines, r[0].identical, r[0].needle_lines), ((1, 3), 2, 3));
+        assert!(matches!(
+            &r[0].rows[1],
+            Row::Paired {
+                line: 2,
+                differs: Some(LineDifference::Column {
+                    column: 13,
+                    file_char: '1',
+                    needle_char: '2',
+                    ..
+                }),
+                ..
+            }
+        ));
     }
 
     #[test]
     fn missing_lines_and_several_regions() {
         let text = b"fn a() {\n    one();\n    two();\n}\nfn b() {\n    one();\n    two();\n}\n";
-        let hint = closest_region(text, "fn a() {\n    one();\n    three();\n    two();\n}\n");
-        assert!(hint.contains("oldText line 3 is not in the file here"), "{hint}");
-        let hint = closest_region(text, "    one();\n    two();\n    zzz();\n");
-        assert!(hint.contains("Closest regions"), "{hint}");
-        assert!(hint.contains("lines 2-3") && hint.contains("lines 6-7"), "{hint}");
+        let r = regions(text, "fn a() {\n    one();\n    three();\n    two();\n}\n");
+        assert!(r[0].rows.contains(&Row::Missing {
+            needle_line: 3,
+            text: "    three();".into()
+        }));
+        let r = regions(text, "    one();\n    two();\n    zzz();\n");
+        let lines: Vec<_> = r.iter().map(|r| r.lines).collect();
+        assert_eq!(lines, vec![(2, 3), (6, 7)]);
     }
 
     #[test]
     fn indentation_is_named() {
-        let hint = closest_region(b"\tif x:\n\t\treturn 1\n", "    if x:\n        return 1");
-        assert!(hint.contains("indentation differs"), "{hint}");
+        let r = regions(b"\tif x:\n\t\treturn 1\n", "    if x:\n        return 1");
+        assert!(matches!(
+            &r[0].rows[0],
+            Row::Paired {
+                differs: Some(LineDifference::Indentation { .. }),
+                ..
+            }
+        ));
     }
 
     #[test]
     fn falls_back_to_bigrams() {
-        let hint = closest_region(
+        let r = regions(
             b"alpha\nconst total = compute(a, b);\nomega\n",
             "const totl = compute(a,b)",
         );
-        assert!(hint.contains("lines 2-2"), "{hint}");
+        assert_eq!(r[0].lines, (2, 2));
+        assert_eq!(closest_regions(b"", "x"), Closest::EmptyText);
+        assert_eq!(closest_regions(b"abc\n", "zzzzzz"), Closest::NothingAlike);
     }
 }

@@ -19,6 +19,7 @@ use std::ops::Range;
 
 use similar::{capture_diff_slices, Algorithm, DiffOp};
 
+use crate::changes::Change;
 use crate::fold::{is_invisible, is_line_blank};
 use crate::lines::{count_terminators, LineCounter};
 
@@ -107,18 +108,13 @@ struct Item<'a> {
 /// Line-aligned regions around the changes: each starts and ends where both texts are at a line
 /// start (or both at their end), inside the unchanged stretches between changes. Changes whose lines
 /// touch share a region.
-fn regions(
-    old: &[u8],
-    new: &[u8],
-    changes: &[(Range<usize>, Range<usize>)],
-    breaks: Breaks,
-) -> Vec<(Range<usize>, Range<usize>)> {
+fn regions(old: &[u8], new: &[u8], changes: &[Change], breaks: Breaks) -> Vec<(Range<usize>, Range<usize>)> {
     let boundary = |po: usize, pn: usize| {
         (po == old.len() && pn == new.len()) || (breaks.is_line_start(old, po) && breaks.is_line_start(new, pn))
     };
     let mut regions: Vec<(Range<usize>, Range<usize>)> = Vec::new();
     let mut open = false; // the last region's end is not a boundary: the next change joins it
-    for (k, (o, n)) in changes.iter().enumerate() {
+    for (k, Change { old: o, new: n }) in changes.iter().enumerate() {
         let ls = breaks.line_start(old, o.start);
         let ls_new = n.start - (o.start - ls).min(n.start);
         let joins = match regions.last() {
@@ -130,7 +126,7 @@ fn regions(
             regions.push((ls..ls, ls_new..ls_new));
         }
         // Walk to the first boundary after the change, through unchanged text.
-        let limit = changes.get(k + 1).map_or(old.len(), |c| c.0.start);
+        let limit = changes.get(k + 1).map_or(old.len(), |c| c.old.start);
         let (mut le, mut pn) = (o.end, n.end);
         while !boundary(le, pn) && le < limit {
             let step = breaks.line_end(old, le) - le;
@@ -147,13 +143,7 @@ fn regions(
 }
 
 /// Items of all hunks; `None` separates hunks.
-fn hunks<'a>(
-    old: &'a [u8],
-    new: &'a [u8],
-    changes: &[(Range<usize>, Range<usize>)],
-    breaks: Breaks,
-    context: usize,
-) -> Vec<Vec<Item<'a>>> {
+fn hunks<'a>(old: &'a [u8], new: &'a [u8], changes: &[Change], breaks: Breaks, context: usize) -> Vec<Vec<Item<'a>>> {
     let regions = regions(old, new, changes, breaks);
     let mut old_lines = LineCounterB::new(old, breaks);
     let mut new_lines = LineCounterB::new(new, breaks);
@@ -358,7 +348,7 @@ impl<'a> LineCounterB<'a> {
 /// The one change between two whole texts (their common prefix and suffix set aside), in the form
 /// [`unified_patch`] and [`numbered_diff`] take; empty when the texts are equal. For callers that
 /// replace a whole file rather than apply edits (writes, undo).
-pub fn whole_change(old: &[u8], new: &[u8]) -> Vec<(Range<usize>, Range<usize>)> {
+pub fn whole_change(old: &[u8], new: &[u8]) -> Vec<Change> {
     if old == new {
         return Vec::new();
     }
@@ -389,14 +379,14 @@ pub fn whole_change(old: &[u8], new: &[u8]) -> Vec<(Range<usize>, Range<usize>)>
         }
         suffix -= 1;
     }
-    vec![(prefix..old.len() - suffix, prefix..new.len() - suffix)]
+    vec![Change::new(prefix..old.len() - suffix, prefix..new.len() - suffix)]
 }
 
 /// A standard unified diff (`--- a/PATH`, `+++ b/PATH`, `@@` hunks) of `old` → `new`.
 ///
 /// `changes` are the replaced ranges in file order (old range, new range), as
 /// [`crate::Applied::changes`] gives them. Empty when nothing changed.
-pub fn unified_patch(old: &[u8], new: &[u8], changes: &[(Range<usize>, Range<usize>)], path: &str) -> String {
+pub fn unified_patch(old: &[u8], new: &[u8], changes: &[Change], path: &str) -> String {
     let hunks = hunks(old, new, changes, Breaks::Lf, DEFAULT_CONTEXT);
     if hunks.is_empty() {
         return String::new();
@@ -438,6 +428,7 @@ fn header(h: &[Item<'_>]) -> (usize, usize, usize, usize) {
 
 /// The display diff and the first changed line.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct NumberedDiff {
     /// `+NN`/`-NN`/` NN` lines, `...` between hunks.
     pub text: String,
@@ -446,8 +437,19 @@ pub struct NumberedDiff {
     pub first_changed_line: Option<usize>,
 }
 
+impl NumberedDiff {
+    /// No diff text, only where the first change is: for callers that do not show a diff (one too
+    /// costly to compute, a deleted file).
+    pub fn untold(first_changed_line: Option<usize>) -> NumberedDiff {
+        NumberedDiff {
+            text: String::new(),
+            first_changed_line,
+        }
+    }
+}
+
 /// A numbered diff for display; see the module docs for the markers.
-pub fn numbered_diff(old: &[u8], new: &[u8], changes: &[(Range<usize>, Range<usize>)]) -> NumberedDiff {
+pub fn numbered_diff(old: &[u8], new: &[u8], changes: &[Change]) -> NumberedDiff {
     let hunks = hunks(old, new, changes, Breaks::Any, DEFAULT_CONTEXT);
     let first_changed_line = hunks
         .first()
@@ -554,9 +556,9 @@ fn marked(line: &[u8], show_eol: bool) -> String {
 mod tests {
     use super::*;
 
-    fn changes_of(old: &[u8], new: &[u8]) -> Vec<(Range<usize>, Range<usize>)> {
+    fn changes_of(old: &[u8], new: &[u8]) -> Vec<Change> {
         let (pre, post) = crate::align::common_affixes(old, new);
-        vec![(pre..old.len() - post, pre..new.len() - post)]
+        vec![Change::new(pre..old.len() - post, pre..new.len() - post)]
     }
 
     #[test]
@@ -588,17 +590,17 @@ mod tests {
     #[test]
     fn whole_change_trims_and_keeps_crlf_and_utf8_whole() {
         assert!(whole_change(b"same", b"same").is_empty());
-        assert_eq!(whole_change(b"abcXdef", b"abcYYdef"), vec![(3..4, 3..5)]);
+        assert_eq!(whole_change(b"abcXdef", b"abcYYdef"), vec![Change::new(3..4, 3..5)]);
         // The prefix may not end between CR and LF, nor the suffix start there.
-        assert_eq!(whole_change(b"a\r\nb", b"a\rx\nb"), vec![(1..3, 1..4)]);
-        assert_eq!(whole_change(b"x\r\n", b"y\r\n"), vec![(0..1, 0..1)]);
-        assert_eq!(whole_change(b"a\n", b"a\r\n"), vec![(1..2, 1..3)]);
-        assert_eq!(whole_change(b"", b"new"), vec![(0..0, 0..3)]);
-        assert_eq!(whole_change(b"aa", b"a"), vec![(1..2, 1..1)]);
+        assert_eq!(whole_change(b"a\r\nb", b"a\rx\nb"), vec![Change::new(1..3, 1..4)]);
+        assert_eq!(whole_change(b"x\r\n", b"y\r\n"), vec![Change::new(0..1, 0..1)]);
+        assert_eq!(whole_change(b"a\n", b"a\r\n"), vec![Change::new(1..2, 1..3)]);
+        assert_eq!(whole_change(b"", b"new"), vec![Change::new(0..0, 0..3)]);
+        assert_eq!(whole_change(b"aa", b"a"), vec![Change::new(1..2, 1..1)]);
         // \u{e9} and \u{e8} share their first byte: the change covers the whole character.
         assert_eq!(
             whole_change("x\u{e9}y".as_bytes(), "x\u{e8}y".as_bytes()),
-            vec![(1..3, 1..3)]
+            vec![Change::new(1..3, 1..3)]
         );
     }
 

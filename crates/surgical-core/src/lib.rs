@@ -9,28 +9,62 @@ model changed is changed.
 
 # Overview
 
-* [`apply`] takes the file's text (bytes: UTF-8 that may contain invalid sequences; the file layer
-  strips BOMs and transcodes UTF-16) and a list of [`Edit`]s, and returns an [`Applied`]: the new
-  text, and for each edit the [`Strategy`] (tier) that matched, where it landed ([`Occurrence`]) and
-  what differed between the file and `oldText` ([`Difference`]).
-* Tiers run strictest first: [`Strategy::Exact`] (line terminators never count),
-  [`Strategy::TrailingWhitespace`], [`Strategy::Unicode`] (NFKC, typographic quotes and dashes,
-  special spaces). A tier applies only when it finds exactly one occurrence, and differences a
-  model cannot see (line endings, trailing blanks, special spaces) never decide between
-  occurrences. [`Options`] caps the loosest tier.
-* Every failure is an [`EditError`]: which edit, what went wrong, what to do — written for a
-  model to act on. On error nothing is returned but the error; the caller writes nothing.
+An edit runs in three stages, each a public value that can be used alone:
+
+1. **A [`Haystack`]**: the text (bytes: UTF-8 that may contain invalid sequences; the file layer
+   strips BOMs and transcodes UTF-16), with its [`lines::LineIndex`] and one normalized view per
+   text tier, each built on first use and reused by every search.
+2. **[`Haystack::find`]** (one needle) or [`Haystack::find_all`] (several, one pass per tier):
+   where a needle matches in a [`Scope`] (anywhere, a byte or line range, whole lines only), as a
+   [`Match`] — the [`Tier`] that found it, its byte spans, what the tier forgave — or a [`Miss`]:
+   not found (with the closest regions) or ambiguous (with every candidate). Nothing is edited.
+3. **A [`ChangeSet`]**: matches with their replacement texts, refused with
+   [`EditError::Overlap`] as they are added when they overlap; [`ChangeSet::apply`] writes them in
+   one pass and returns an [`Applied`]: the new text and, for each replacement, the old and new
+   byte range and lines of every occurrence and what differed ([`Difference`]); its
+   [`Applied::changes`] (one [`Change`] per occurrence) is what [`diff`] renders.
+
+[`apply`] is those three stages for a list of [`Edit`]s (`oldText` → `newText`, as a model sends
+them) under [`Options`].
+
+* Tiers run strictest first: [`Tier::Exact`] (line terminators never count),
+  [`Tier::TrailingWhitespace`], [`Tier::Unicode`] (NFKC, typographic quotes and dashes, special
+  spaces), then the line-based [`Tier::Indentation`] and [`Tier::WhitespaceRuns`],
+  [`Tier::Escapes`], and the opt-in [`Tier::Similar`]. A tier applies only when it finds exactly one
+  occurrence, and differences a model cannot see (line endings, trailing blanks, special spaces)
+  never decide between occurrences.
+* Every failure of [`apply`] is an [`EditError`]: which edit, what went wrong, what to do. On error
+  nothing is returned but the error; the caller writes nothing.
 * [`diff::numbered_diff`] and [`diff::unified_patch`] render what changed, from the real bytes
   before and after.
 
 # Example
 
-The scenario of the bug report this project answers: the model copied `oldText` from rendered
-output, where two spaces of indentation came out as no-break spaces. The file has an em dash and
-trailing spaces on lines no edit targets.
+Find, then apply: the needle is found by a looser tier than exact (the file has `\r\n` line
+endings and a typographic quote), and only what the model changed is changed.
 
 ```
-use surgical_core::{apply, diff, Edit, Options, Strategy};
+use surgical_core::{ChangeSet, Haystack, Scope, Tier};
+
+let file = "let s = \u{2018}a\u{2019};\r\nlet n = 1;\r\n".as_bytes();
+let hay = Haystack::new(file);
+let found = hay.find("let s = 'a';\nlet n = 1;", &Scope::everywhere(), Tier::Unicode).unwrap();
+let mut changes = ChangeSet::new(&hay);
+changes.replace(&found, "let s = 'a';\nlet n = 2;")?;
+let applied = changes.apply()?;
+
+assert_eq!(found.tier, Tier::Unicode);
+// The file's quotes and CRLF line endings are kept; only `1` became `2`.
+assert_eq!(applied.text, "let s = \u{2018}a\u{2019};\r\nlet n = 2;\r\n".as_bytes());
+# Ok::<(), surgical_core::EditError>(())
+```
+
+The same with [`apply`], on the scenario of the bug report this project answers: the model copied
+`oldText` from rendered output, where two spaces of indentation came out as no-break spaces. The
+file has an em dash and trailing spaces on lines no edit targets.
+
+```
+use surgical_core::{apply, diff, Edit, Options, Tier};
 
 let file = "const label = \"a \u{2014} b\";\nlet x = 1;   \n\nfunction bar() {\n  return 2;\n}\n";
 let edit = Edit::new("\u{a0}\u{a0}return 2;", "\u{a0}\u{a0}return 3;");
@@ -38,7 +72,7 @@ let applied = apply(file.as_bytes(), &[edit], &Options::new())?;
 
 // Only `2` became `3`: the em dash, the trailing spaces and the file's own spaces are intact.
 assert_eq!(applied.text, file.replace("return 2;", "return 3;").as_bytes());
-assert_eq!(applied.edits[0].strategy, Strategy::Unicode);
+assert_eq!(applied.edits[0].tier, Tier::Unicode);
 assert_eq!(applied.edits[0].occurrences[0].new_lines, (5, 5));
 
 // The diff is computed from the real bytes before and after.
@@ -62,21 +96,36 @@ assert!(shown.text.contains("-5   return 2;\n+5   return 3;\n"));
   character where the model meant its own.
 */
 
+#![deny(missing_docs)]
+
 mod align;
+mod changes;
 mod closest;
 pub mod diff;
 mod edit;
 mod error;
+mod find;
 pub mod fold;
+mod forgiven;
+mod haystack;
 pub mod lines;
 mod loose;
 mod normalize;
+mod scope;
 mod search;
+mod tier;
 
 pub use align::{Difference, DifferenceKind};
-pub use edit::{apply, Applied, AppliedEdit, Edit, Occurrence, Options, Strategy};
+pub use changes::{Applied, AppliedEdit, Change, ChangeSet, Occurrence};
+pub use closest::{Closest, LineDifference, Region, Row};
+pub use edit::{apply, Edit, Options};
 pub use error::{EditError, MAX_LISTED};
+pub use find::{Match, Miss, Missed, Needle};
+pub use forgiven::Forgiven;
+pub use haystack::Haystack;
 pub use loose::{
     SIMILAR_MARGIN, SIMILAR_MAX_DIFFERING_LINES, SIMILAR_MIN_ANCHOR_CHARS, SIMILAR_MIN_EQUAL_LINES,
     SIMILAR_MIN_LINE_RATIO, SIMILAR_THRESHOLD,
 };
+pub use scope::Scope;
+pub use tier::Tier;

@@ -9,7 +9,9 @@ use std::ops::Range;
 /// One line: its content and its terminator (empty for a last line without one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Line<'a> {
+    /// The line without its terminator.
     pub content: &'a [u8],
+    /// `\r\n`, `\r`, `\n`, or empty for a last line without one.
     pub eol: &'a [u8],
 }
 
@@ -35,6 +37,122 @@ pub fn prev_terminator(text: &[u8], to: usize) -> Option<Range<usize>> {
         return prev_terminator(text, at);
     }
     Some(at..at + 1)
+}
+
+/// The line index of a text: where every line starts, built once in one pass, so that the line of
+/// an offset is a binary search and a line's bytes are a slice.
+///
+/// Lines are numbered from zero here (one-based numbers are for people: add one when showing them).
+/// A text ending in a terminator has no empty line after it, and an empty text has no lines; the
+/// position `text.len()` is then on line `count()`, one past the last.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+    len: usize,
+}
+
+impl LineIndex {
+    /// Indexes `text`: linear, one `memchr` pass.
+    pub fn new(text: &[u8]) -> LineIndex {
+        let mut starts = Vec::new();
+        let mut at = 0;
+        while at < text.len() {
+            starts.push(at);
+            at = next_terminator(text, at).map_or(text.len(), |t| t.end);
+        }
+        LineIndex {
+            starts,
+            len: text.len(),
+        }
+    }
+
+    /// How many lines the text has (a last line without a terminator counts).
+    pub fn count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Where line `k` starts; the text's length for any `k >= count()`, so that
+    /// `start(k)..start(k + 1)` is always line `k` with its terminator.
+    pub fn start(&self, k: usize) -> usize {
+        self.starts.get(k).copied().unwrap_or(self.len)
+    }
+
+    /// The bytes of lines `lines` (with their terminators), as a byte range of the text.
+    pub fn range(&self, lines: Range<usize>) -> Range<usize> {
+        self.start(lines.start)..self.start(lines.end.max(lines.start))
+    }
+
+    /// The line holding byte `at`; `count()` for `at >= len`. A position between the CR and the LF of
+    /// a CRLF is on the line that CRLF ends.
+    pub fn line_of(&self, at: usize) -> usize {
+        if at >= self.len {
+            return self.count();
+        }
+        match self.starts.binary_search(&at) {
+            Ok(k) => k,
+            Err(k) => k - 1,
+        }
+    }
+
+    /// Line `k` of `text` (the text this index was built from): its content and its terminator.
+    /// Past the last line, an empty line.
+    pub fn line<'a>(&self, text: &'a [u8], k: usize) -> Line<'a> {
+        let whole = &text[self.start(k)..self.start(k + 1)];
+        let cut = terminator_len(whole);
+        Line {
+            content: &whole[..whole.len() - cut],
+            eol: &whole[whole.len() - cut..],
+        }
+    }
+}
+
+/// The length of the terminator `bytes` end with: 2 for `\r\n`, 1 for `\n` or a lone `\r`, else 0.
+pub fn terminator_len(bytes: &[u8]) -> usize {
+    if bytes.ends_with(b"\r\n") {
+        2
+    } else {
+        usize::from(matches!(bytes.last(), Some(b'\n' | b'\r')))
+    }
+}
+
+/// A line terminator style.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Ending {
+    /// `\n`.
+    Lf,
+    /// `\r\n`.
+    Crlf,
+    /// A lone `\r`.
+    Cr,
+}
+
+impl Ending {
+    /// The terminator's bytes.
+    pub fn bytes(self) -> &'static [u8] {
+        match self {
+            Ending::Lf => b"\n",
+            Ending::Crlf => b"\r\n",
+            Ending::Cr => b"\r",
+        }
+    }
+
+    /// The style of a terminator's bytes (`None` for anything else).
+    pub fn of(terminator: &[u8]) -> Option<Ending> {
+        match terminator {
+            b"\n" => Some(Ending::Lf),
+            b"\r\n" => Some(Ending::Crlf),
+            b"\r" => Some(Ending::Cr),
+            _ => None,
+        }
+    }
+
+    /// The file's ending style: the style of its first terminator (what new lines of a whole file
+    /// should use), or `None` for a text without any. Mixed files are not averaged: the tool layer
+    /// counts each kind when it must say a file is mixed.
+    pub fn first_in(text: &[u8]) -> Option<Ending> {
+        next_terminator(text, 0).and_then(|t| Ending::of(&text[t]))
+    }
 }
 
 /// Splits `text` into lines with any terminator.
@@ -108,6 +226,7 @@ pub struct LineCounter<'a> {
 }
 
 impl<'a> LineCounter<'a> {
+    /// A counter at the start of `text` (line 1).
     pub fn new(text: &'a [u8]) -> Self {
         LineCounter { text, pos: 0, line: 1 }
     }
@@ -205,6 +324,37 @@ mod tests {
         assert_eq!(c.line_at(7), 4);
         assert_eq!(line_of(t, 2), 1); // between CR and LF: still line 1
         assert_eq!(line_of(t, 1), 1);
+    }
+
+    #[test]
+    fn indexes_lines() {
+        let t = b"a\r\nb\rc\nd";
+        let ix = LineIndex::new(t);
+        assert_eq!(ix.count(), 4);
+        assert_eq!((ix.start(1), ix.start(3), ix.start(9)), (3, 7, 8));
+        assert_eq!(
+            (ix.line_of(0), ix.line_of(2), ix.line_of(5), ix.line_of(8)),
+            (0, 0, 2, 4)
+        );
+        assert_eq!(
+            ix.line(t, 0),
+            Line {
+                content: b"a",
+                eol: b"\r\n"
+            }
+        );
+        assert_eq!(
+            ix.line(t, 3),
+            Line {
+                content: b"d",
+                eol: b""
+            }
+        );
+        assert_eq!(ix.range(1..3), 3..7);
+        assert_eq!(LineIndex::new(b"").count(), 0);
+        assert_eq!(LineIndex::new(b"x\n").count(), 1);
+        assert_eq!(Ending::first_in(t), Some(Ending::Crlf));
+        assert_eq!(Ending::first_in(b"x"), None);
     }
 
     #[test]

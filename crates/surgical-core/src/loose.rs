@@ -19,10 +19,11 @@ use std::hash::{Hash, Hasher};
 use std::ops::Range;
 
 use crate::align::{anchored_diff, pair_lines};
-use crate::edit::Strategy;
+use crate::forgiven::{percent, Forgiven};
 use crate::lines::{split_lines, split_model_lines};
 use crate::normalize::{normalize, Fold};
-use crate::search::Scope;
+use crate::scope::Scope;
+use crate::tier::Tier;
 
 /// `similar`: the least mean line similarity (0 to 1) a region must reach.
 pub const SIMILAR_THRESHOLD: f32 = 0.8;
@@ -151,34 +152,30 @@ fn needle_lines(old: &str) -> Vec<NeedleLine<'_>> {
 /// A region found by a line-based tier, ready to be aligned like any other match.
 #[derive(Debug)]
 pub(crate) struct LooseMatch {
-    pub span: Range<usize>,
     /// The file span as text (what the model should have written as `oldText`).
     pub old: String,
     /// `newText` replayed on the file's lines.
     pub new: String,
-    /// What the tier forgave, for the model.
-    pub note: String,
 }
 
 /// The outcome of one tier for one edit.
 pub(crate) enum Found {
     None,
-    One(LooseMatch),
+    One(Candidate),
     /// Several regions qualify: their first lines (zero-based).
     Many(Vec<usize>),
 }
 
 /// Runs tier `tier` (one of the line-based ones) for one edit.
-pub(crate) fn find(tier: Strategy, file: &FileLines<'_>, old: &str, new: &str, scope: &Scope) -> Found {
+pub(crate) fn find(tier: Tier, file: &FileLines<'_>, old: &str, scope: &Scope) -> Found {
     let needle = needle_lines(old);
     if needle.iter().all(|l| l.key.is_empty()) {
         return Found::None;
     }
-    let ends_with_newline = old.ends_with('\n');
     let mut found = match tier {
-        Strategy::Indentation => indentation(file, &needle),
-        Strategy::WhitespaceRuns => whitespace_runs(file, &needle),
-        Strategy::Similar => similar(file, &needle),
+        Tier::Indentation => indentation(file, &needle),
+        Tier::WhitespaceRuns => whitespace_runs(file, &needle),
+        Tier::Similar => similar(file, &needle),
         _ => Vec::new(),
     };
     // Whole lines by construction; only the range can rule a region out.
@@ -187,26 +184,34 @@ pub(crate) fn find(tier: Strategy, file: &FileLines<'_>, old: &str, new: &str, s
     }
     match found.len() {
         0 => Found::None,
-        1 => {
-            let c = found.into_iter().next().expect("one candidate");
-            Found::One(transport(file, &needle, new, ends_with_newline, c))
-        }
+        1 => Found::One(found.into_iter().next().expect("one candidate")),
         _ => Found::Many(found.iter().map(|c| c.first).collect()),
     }
 }
 
 /// A candidate region: file lines `first..=last`, needle line `k` paired with file line `pairs[k]`.
-struct Candidate {
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Candidate {
     first: usize,
     last: usize,
     pairs: Vec<Option<usize>>,
     reindent: Option<Reindent>,
-    note: String,
+    /// What the tier forgave.
+    pub forgiven: Forgiven,
+}
+
+impl Candidate {
+    /// The file bytes the region covers: its lines, the last one's terminator included when the
+    /// needle ends with a line break.
+    pub fn span(&self, file: &FileLines<'_>, ends_with_newline: bool) -> Range<usize> {
+        let last = &file.lines[self.last];
+        file.lines[self.first].start..if ends_with_newline { last.end } else { last.content_end }
+    }
 }
 
 /// How new lines are re-indented into the file: `delta` columns, tabs of `width` columns, and
 /// whether the file indents with tabs there.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Reindent {
     delta: isize,
     width: usize,
@@ -309,26 +314,16 @@ fn indentation(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate
             let tab_lines = region.iter().filter(|f| f.indent.starts_with('\t')).count();
             let space_lines = region.iter().filter(|f| f.indent.starts_with(' ')).count();
             r.tabs = tab_lines > space_lines;
-            let style = if r.tabs {
-                format!(" (the file indents with tabs, {width} columns each)")
-            } else {
-                String::new()
-            };
-            let how = match r.units {
-                Some((mine, file)) => format!(
-                    "by levels of {file} columns where oldText used {mine}, shifted {:+}",
-                    r.delta
-                ),
-                None => format!("by {:+} columns", r.delta),
-            };
             found.push(Candidate {
                 first: i,
                 last: i + m - 1,
                 pairs: (0..m).map(|k| Some(i + k)).collect(),
                 reindent: Some(r),
-                note: format!(
-                    "the file's indentation differs from oldText's {how}{style}; newText was re-indented the same way"
-                ),
+                forgiven: Forgiven::Reindented {
+                    shift: r.delta,
+                    units: r.units,
+                    tab_width: r.tabs.then_some(width),
+                },
             });
             break;
         }
@@ -366,9 +361,7 @@ fn whitespace_runs(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candi
             last: file.non_blank[p + nb.len() - 1],
             pairs,
             reindent: None,
-            note: "runs of spaces and tabs, indentation or blank lines differ between the file and oldText; \
-                   unchanged lines kept the file's text, changed lines were written as given"
-                .to_string(),
+            forgiven: Forgiven::WhitespaceRuns,
         });
     }
     found
@@ -449,26 +442,17 @@ fn similar(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate> {
         last: file.non_blank[w + n - 1],
         pairs,
         reindent: None,
-        note: format!(
-            "no exact match; these lines match oldText at {:.0}% similarity (the next best region: {:.0}%); lines \
-             you left unchanged kept the file's text",
-            best * 100.0,
-            second * 100.0
-        ),
+        forgiven: Forgiven::Similar {
+            similarity: percent(best),
+            runner_up: percent(second),
+        },
     }]
 }
 
-/// Replays the model's change (`oldText` → `newText`) on the file lines of `c`.
-fn transport(
-    file: &FileLines<'_>,
-    needle: &[NeedleLine<'_>],
-    new: &str,
-    ends_with_newline: bool,
-    c: Candidate,
-) -> LooseMatch {
-    let first = &file.lines[c.first];
-    let last = &file.lines[c.last];
-    let span = first.start..if ends_with_newline { last.end } else { last.content_end };
+/// Replays the model's change (`old` → `new`) on the file lines of `c`, the region found for `old`.
+pub(crate) fn transport(file: &FileLines<'_>, old: &str, new: &str, c: &Candidate) -> LooseMatch {
+    let needle = needle_lines(old);
+    let ends_with_newline = old.ends_with('\n');
     let file_line =
         |i: usize| String::from_utf8_lossy(&file.text[file.lines[i].start..file.lines[i].content_end]).into_owned();
     let mut old: String = (c.first..=c.last).map(file_line).collect::<Vec<_>>().join("\n");
@@ -542,12 +526,7 @@ fn transport(
     if new.ends_with('\n') {
         new_text.push('\n');
     }
-    LooseMatch {
-        span,
-        old,
-        new: new_text,
-        note: c.note,
-    }
+    LooseMatch { old, new: new_text }
 }
 
 fn split_indent(line: &str) -> (&str, &str) {
@@ -683,15 +662,17 @@ fn transport_line(file: &str, old: &str, new: &str) -> String {
 mod tests {
     use super::*;
 
-    fn run(tier: Strategy, text: &str, old: &str, new: &str) -> Option<(String, String)> {
+    fn run(tier: Tier, text: &str, old: &str, new: &str) -> Option<(String, Forgiven)> {
         let file = FileLines::new(text.as_bytes());
-        match find(tier, &file, old, new, &crate::search::Scope::default()) {
-            Found::One(m) => {
+        match find(tier, &file, old, &Scope::default()) {
+            Found::One(c) => {
+                let m = transport(&file, old, new, &c);
+                let span = c.span(&file, old.ends_with('\n'));
                 let mut out = text.to_string();
                 let replaced =
-                    crate::align::align(&text.as_bytes()[m.span.clone()], &m.old, &m.new, Fold::EXACT, b"\n").bytes;
-                out.replace_range(m.span, &String::from_utf8(replaced).unwrap());
-                Some((out, m.note))
+                    crate::align::align(&text.as_bytes()[span.clone()], &m.old, &m.new, Fold::EXACT, b"\n").bytes;
+                out.replace_range(span, &String::from_utf8(replaced).unwrap());
+                Some((out, c.forgiven))
             }
             Found::None => None,
             Found::Many(lines) => panic!("ambiguous: {lines:?}"),
@@ -702,20 +683,30 @@ mod tests {
     fn indentation_shift_and_tabs() {
         let text = "fn a() {\n\tif x {\n\t\treturn 1;\n\t}\n}\n";
         let (out, note) = run(
-            Strategy::Indentation,
+            Tier::Indentation,
             text,
             "if x {\n    return 1;\n}\n",
             "if x {\n    log();\n    return 1;\n}\n",
         )
         .unwrap();
         assert_eq!(out, "fn a() {\n\tif x {\n\t\tlog();\n\t\treturn 1;\n\t}\n}\n");
-        assert!(note.contains("+4"), "{note}");
+        assert!(
+            matches!(
+                note,
+                Forgiven::Reindented {
+                    shift: 4,
+                    tab_width: Some(4),
+                    ..
+                }
+            ),
+            "{note:?}"
+        );
     }
 
     #[test]
     fn whitespace_runs_and_blank_lines() {
         let text = "a  =   1;\n\n\nb = 2;\nc = 3;\n";
-        let (out, _) = run(Strategy::WhitespaceRuns, text, "a = 1;\nb = 2;", "a = 1;\nb = 20;").unwrap();
+        let (out, _) = run(Tier::WhitespaceRuns, text, "a = 1;\nb = 2;", "a = 1;\nb = 20;").unwrap();
         assert_eq!(out, "a  =   1;\n\n\nb = 20;\nc = 3;\n");
     }
 
@@ -745,13 +736,13 @@ mod tests {
         let text = "fn main() {\n    let total = compute(items);\n    println!(\"{}\", total);\n}\n";
         let old = "fn main() {\n    let total = compute(item);\n    println!(\"{}\", total);\n}\n";
         let new = "fn main() {\n    let total = compute(item);\n    println!(\"total: {}\", total);\n}\n";
-        let (out, note) = run(Strategy::Similar, text, old, new).unwrap();
+        let (out, note) = run(Tier::Similar, text, old, new).unwrap();
         assert_eq!(
             out,
             "fn main() {\n    let total = compute(items);\n    println!(\"total: {}\", total);\n}\n"
         );
-        assert!(note.contains('%'), "{note}");
+        assert!(matches!(note, Forgiven::Similar { .. }), "{note:?}");
         // A lone paraphrased line has no anchor: refused.
-        assert!(run(Strategy::Similar, text, "    let total = compute(item);", "x").is_none());
+        assert!(run(Tier::Similar, text, "    let total = compute(item);", "x").is_none());
     }
 }

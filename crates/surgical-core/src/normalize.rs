@@ -337,14 +337,6 @@ impl Builder {
 }
 
 impl Normalized<'_> {
-    /// The text's buffer, for reuse by the next normalization (empty if the text was borrowed).
-    pub fn into_buffer(self) -> String {
-        match self.text {
-            Cow::Owned(s) => s,
-            Cow::Borrowed(_) => String::new(),
-        }
-    }
-
     /// The original position of normalized position `p`, before any unit that starts there, or `None`
     /// when `p` is strictly inside a unit.
     fn base(&self, p: usize) -> Option<(usize, usize)> {

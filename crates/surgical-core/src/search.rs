@@ -9,74 +9,62 @@ use crate::error::MAX_LISTED;
 use crate::fold::is_line_blank;
 use crate::lines::{next_terminator, prev_terminator};
 use crate::normalize::{normalize, Fold, Normalized};
+use crate::scope::Scope;
 
 /// A needle in one normalized space.
-pub(crate) struct Needle {
+pub(crate) struct Pattern {
     pub text: String,
     /// Its last line lost trailing blanks to normalization, so a match must end at a line end.
     pub needs_line_end: bool,
+    /// Its first line is empty once normalized by a fold that trims: under whole lines, a match may
+    /// take a file line of blanks whole (see [`Scope::place`]).
+    pub blank_first_line: bool,
+    /// Only a match ending at the end of the text counts (a needle's last line break standing for the
+    /// end of a text without one; see [`Scope::whole_lines`]).
+    pub at_end_only: bool,
 }
 
-pub(crate) fn needle(old: &str, fold: Fold) -> Needle {
+pub(crate) fn pattern(old: &str, fold: Fold) -> Pattern {
     let n = normalize(old.as_bytes(), fold);
     let needs_line_end = fold.trim_trailing && !n.text.ends_with('\n') && {
         let (_, tail) = old.rsplit_once('\n').unwrap_or(("", old));
         tail.ends_with(crate::fold::is_line_blank)
     };
-    Needle {
+    Pattern {
+        blank_first_line: fold.trim_trailing && n.text.starts_with('\n'),
         text: n.text.into_owned(),
         needs_line_end,
+        at_end_only: false,
     }
 }
 
-/// Every occurrence (start in normalized space) of each needle, overlapping ones included; only
-/// those that map back exactly to the original are kept. At most `cap` starts are kept per needle,
-/// but `counts` counts them all.
-/// Where matches may lie, in the original text (see [`crate::Options::within`] and
-/// [`crate::Options::whole_lines`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Scope {
-    pub within: Option<Range<usize>>,
-    pub whole_lines: bool,
-}
-
-impl Scope {
-    /// Whether a match of original bytes `start..end` of `text` counts.
-    pub fn accepts(&self, text: &[u8], start: usize, end: usize) -> bool {
-        if let Some(r) = &self.within {
-            if start < r.start || end > r.end {
-                return false;
-            }
-        }
-        !self.whole_lines || (is_line_start(text, start) && is_line_end(text, end))
-    }
-
-    pub fn is_everything(&self) -> bool {
-        self.within.is_none() && !self.whole_lines
+impl Pattern {
+    /// Under whole lines, in a text whose last line has no terminator: the needle without its final
+    /// line break, to be matched at the end of the text only. `None` when that does not apply.
+    pub fn at_end_variant(&self, scope: &Scope, text: &[u8]) -> Option<Pattern> {
+        let ends_open = !matches!(text.last(), Some(b'\n' | b'\r') | None);
+        let stripped = self.text.strip_suffix('\n')?;
+        (scope.whole_lines && ends_open && !stripped.is_empty()).then(|| Pattern {
+            text: stripped.to_string(),
+            needs_line_end: false,
+            blank_first_line: self.blank_first_line && stripped.starts_with('\n'),
+            at_end_only: true,
+        })
     }
 }
 
-/// Right after a terminator, or at the start.
-fn is_line_start(text: &[u8], p: usize) -> bool {
-    p == 0 || text[p - 1] == b'\n' || (text[p - 1] == b'\r' && text.get(p) != Some(&b'\n'))
-}
-
-/// Right before a terminator, right after one, or at the end.
-fn is_line_end(text: &[u8], p: usize) -> bool {
-    p == text.len()
-        || matches!(text[p], b'\r' | b'\n') && !(p > 0 && text[p - 1] == b'\r' && text[p] == b'\n')
-        || is_line_start(text, p)
-}
-
+/// Every occurrence of each needle, overlapping ones included, as spans of the original text; only
+/// those that map back exactly to the original and that `scope` accepts are kept. At most `cap`
+/// spans are kept per needle, but `counts` counts them all.
 pub(crate) fn find_all(
     hay: &Normalized,
-    needles: &[&Needle],
+    needles: &[&Pattern],
     cap: &[usize],
     scope: &Scope,
     orig: &[u8],
     take_trailing: bool,
-) -> (Vec<Vec<usize>>, Vec<usize>) {
-    let mut starts = vec![Vec::new(); needles.len()];
+) -> (Vec<Vec<Range<usize>>>, Vec<usize>) {
+    let mut spans = vec![Vec::new(); needles.len()];
     let mut counts = vec![0usize; needles.len()];
     let mut ids: HashMap<&str, usize> = HashMap::new();
     let mut patterns: Vec<&str> = Vec::new();
@@ -93,7 +81,7 @@ pub(crate) fn find_all(
         by_pattern[id].push(k);
     }
     if patterns.is_empty() {
-        return (starts, counts);
+        return (spans, counts);
     }
     let ac = AhoCorasick::builder()
         .match_kind(MatchKind::Standard)
@@ -105,21 +93,28 @@ pub(crate) fn find_all(
         let (Some(o_start), Some(o_end)) = (hay.orig_start(start), hay.orig_end(end, take_trailing)) else {
             continue;
         };
-        if !scope.is_everything() && !scope.accepts(orig, o_start, o_end.max(o_start)) {
-            continue;
-        }
+        let o_end = o_end.max(o_start);
         let at_line_end = end == text.len() || text[end] == b'\n';
         for &k in &by_pattern[m.pattern().as_usize()] {
-            if needles[k].needs_line_end && !at_line_end {
+            let n = needles[k];
+            if n.needs_line_end && !at_line_end || n.at_end_only && o_end != orig.len() {
                 continue;
             }
+            let span = if scope.is_everything() {
+                o_start..o_end
+            } else {
+                match scope.place(orig, o_start, o_end, n.blank_first_line) {
+                    Some(span) => span,
+                    None => continue,
+                }
+            };
             counts[k] += 1;
-            if starts[k].len() < cap[k] {
-                starts[k].push(start);
+            if spans[k].len() < cap[k] {
+                spans[k].push(span);
             }
         }
     }
-    (starts, counts)
+    (spans, counts)
 }
 
 /// Anchor hits beyond this many for one needle make the windowed search dearer than one pass over
@@ -160,8 +155,43 @@ fn anchor(old: &str) -> Option<(&str, usize)> {
 /// few lines around each are normalized. Needles without a usable anchor, or whose anchor is too
 /// common, share one pass over the fully normalized text instead. Either way the cost is linear in
 /// the file, and the common case copies nothing.
+///
+/// Under whole lines, in a text whose last line has no terminator, a needle ending with a line break
+/// also counts where it ends the text without it (see [`Scope::whole_lines`]).
 pub(crate) fn invisible_occurrences(text: &[u8], olds: &[&str], scope: &Scope) -> Vec<(usize, Vec<usize>)> {
-    let needles: Vec<Needle> = olds.iter().map(|o| needle(o, Fold::INVISIBLE)).collect();
+    let ends_open = !matches!(text.last(), Some(b'\n' | b'\r') | None);
+    let mut expanded: Vec<(&str, bool)> = olds.iter().map(|o| (*o, false)).collect();
+    let mut owners: Vec<usize> = (0..olds.len()).collect();
+    if scope.whole_lines && ends_open {
+        for (k, old) in olds.iter().enumerate() {
+            if let Some(open) = old.strip_suffix('\n').filter(|o| !o.is_empty()) {
+                expanded.push((open, true));
+                owners.push(k);
+            }
+        }
+    }
+    let found = occurrences_of(text, &expanded, scope);
+    let mut result: Vec<(usize, Vec<usize>)> = vec![(0, Vec::new()); olds.len()];
+    // The at-end variants come after every original needle, and their one possible match starts after
+    // any of the original's: appending keeps the starts ascending.
+    for ((count, starts), owner) in found.into_iter().zip(owners) {
+        let r = &mut result[owner];
+        r.0 += count;
+        r.1.extend(starts);
+        r.1.truncate(MAX_LISTED);
+    }
+    result
+}
+
+fn occurrences_of(text: &[u8], expanded: &[(&str, bool)], scope: &Scope) -> Vec<(usize, Vec<usize>)> {
+    let olds: Vec<&str> = expanded.iter().map(|e| e.0).collect();
+    let needles: Vec<Pattern> = expanded
+        .iter()
+        .map(|&(o, at_end_only)| Pattern {
+            at_end_only,
+            ..pattern(o, Fold::INVISIBLE)
+        })
+        .collect();
     let anchors: Vec<Option<(&str, usize)>> = olds.iter().map(|o| anchor(o)).collect();
     let mut windowed: Vec<bool> = vec![true; olds.len()];
     let mut ids: HashMap<&str, usize> = HashMap::new();
@@ -224,12 +254,11 @@ pub(crate) fn invisible_occurrences(text: &[u8], olds: &[&str], scope: &Scope) -
         .collect();
     if !fallback.is_empty() {
         let hay = normalize(text, Fold::INVISIBLE);
-        let refs: Vec<&Needle> = fallback.iter().map(|&k| &needles[k]).collect();
+        let refs: Vec<&Pattern> = fallback.iter().map(|&k| &needles[k]).collect();
         let caps = vec![MAX_LISTED; refs.len()];
-        let (starts, counts) = find_all(&hay, &refs, &caps, scope, text, true);
+        let (spans, counts) = find_all(&hay, &refs, &caps, scope, text, true);
         for (i, &k) in fallback.iter().enumerate() {
-            let origins = starts[i].iter().filter_map(|&p| hay.orig_start(p)).collect();
-            result[k] = (counts[i], origins);
+            result[k] = (counts[i], spans[i].iter().map(|s| s.start).collect());
         }
     }
     result
@@ -237,7 +266,7 @@ pub(crate) fn invisible_occurrences(text: &[u8], olds: &[&str], scope: &Scope) -
 
 /// The whole lines from `up` lines above position `p`'s line to `down` lines below it (each line with
 /// its terminator), or `None` when that is too large to be worth a window.
-fn window_around(text: &[u8], p: usize, up: usize, down: usize) -> Option<std::ops::Range<usize>> {
+fn window_around(text: &[u8], p: usize, up: usize, down: usize) -> Option<Range<usize>> {
     let mut start = prev_terminator(text, p).map_or(0, |t| t.end);
     for _ in 0..up {
         let Some(t) = prev_terminator(text, start) else { break };
@@ -258,13 +287,7 @@ fn window_around(text: &[u8], p: usize, up: usize, down: usize) -> Option<std::o
 
 /// Adds the original starts of the needle's occurrences inside `window` to `found`. The window is
 /// whole lines, so it normalizes exactly as the same lines do in the whole text.
-fn search_window(
-    text: &[u8],
-    window: std::ops::Range<usize>,
-    needle: &Needle,
-    scope: &Scope,
-    found: &mut BTreeSet<usize>,
-) {
+fn search_window(text: &[u8], window: Range<usize>, needle: &Pattern, scope: &Scope, found: &mut BTreeSet<usize>) {
     let at_eof = window.end == text.len();
     let hay = normalize(&text[window.clone()], Fold::INVISIBLE);
     let h = hay.text.as_bytes();
@@ -280,8 +303,11 @@ fn search_window(
         }
         if let (Some(start), Some(stop)) = (hay.orig_start(q), hay.orig_end(end, true)) {
             let (start, stop) = (window.start + start, window.start + stop.max(start));
-            if scope.accepts(text, start, stop) {
-                found.insert(start);
+            if needle.at_end_only && stop != text.len() {
+                continue;
+            }
+            if let Some(span) = scope.place(text, start, stop, needle.blank_first_line) {
+                found.insert(span.start);
             }
         }
     }
@@ -295,9 +321,9 @@ mod tests {
     /// The plain way: normalize everything, search everything.
     fn reference(text: &[u8], old: &str) -> (usize, Vec<usize>) {
         let hay = normalize(text, Fold::INVISIBLE);
-        let n = needle(old, Fold::INVISIBLE);
-        let (starts, counts) = find_all(&hay, &[&n], &[MAX_LISTED], &Scope::default(), text, true);
-        (counts[0], starts[0].iter().filter_map(|&p| hay.orig_start(p)).collect())
+        let n = pattern(old, Fold::INVISIBLE);
+        let (spans, counts) = find_all(&hay, &[&n], &[MAX_LISTED], &Scope::default(), text, true);
+        (counts[0], spans[0].iter().map(|s| s.start).collect())
     }
 
     #[test]

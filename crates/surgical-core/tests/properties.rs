@@ -10,7 +10,7 @@
 mod common;
 use common::*;
 use proptest::prelude::*;
-use surgical_core::{apply, Edit, Options};
+use surgical_core::{apply, Applied, ChangeSet, Edit, EditError, Haystack, Miss, Needle, Options, Scope, Tier};
 
 /// Surroundings: no ASCII letters, so the needle (which has letters) cannot occur there.
 fn surroundings() -> impl Strategy<Value = Vec<u8>> {
@@ -219,6 +219,89 @@ proptest! {
     }
 }
 
+/// The stages by hand, one `find` per edit: what `apply` must equal.
+fn staged(text: &[u8], edits: &[Edit], options: &Options) -> Result<Applied, String> {
+    let hay = Haystack::new(text);
+    let mut found = Vec::new();
+    for e in edits {
+        let needle = Needle::new(&e.old_text).every(e.replace_all);
+        match hay.find_all(&[needle], options.scope(), options.get_loosest_tier()) {
+            Ok(mut m) => found.push(m.pop().unwrap()),
+            Err(missed) => {
+                return Err(match missed.miss {
+                    Miss::NotFound { .. } => "not_found".to_string(),
+                    Miss::Ambiguous { .. } => "ambiguous".to_string(),
+                    _ => unreachable!(),
+                })
+            }
+        }
+    }
+    let mut changes = ChangeSet::new(&hay);
+    for (m, e) in found.iter().zip(edits) {
+        changes.replace(m, &e.new_text).map_err(|e| e.code().to_string())?;
+    }
+    changes.apply().map_err(|e| e.code().to_string())
+}
+
+/// `apply` and the stages agree: the same text and report, or the same kind of refusal. (With
+/// several edits, `apply` reports the first failure in tier order and `staged` the first in edit
+/// order, so only single edits compare refusals exactly.)
+fn agrees(text: &[u8], edits: &[Edit], options: &Options) -> Result<(), TestCaseError> {
+    let whole = apply(text, edits, options);
+    let parts = staged(text, edits, options);
+    match (&whole, &parts) {
+        (Ok(a), Ok(b)) => prop_assert_eq!(a, b),
+        (Err(e), Err(code)) if edits.len() == 1 => prop_assert_eq!(e.code(), code.as_str()),
+        (Err(EditError::EmptyOldText { .. }), _) | (Err(_), Err(_)) => {}
+        _ => prop_assert!(false, "apply {:?} but the stages {:?}", whole, parts),
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// Find-then-apply is `apply`, on arbitrary bytes, with or without whole lines.
+    #[test]
+    fn find_then_apply_is_apply(file in prop::collection::vec(prop_oneof![any::<u8>(), Just(b'a'), Just(b'\n'), Just(b'\r'), Just(b' ')], 0..200),
+                                old in "[a \n]{1,4}", new in "[ab \n]{0,4}", all in any::<bool>(), whole in any::<bool>()) {
+        let options = Options::new().whole_lines(whole);
+        agrees(&file, &[Edit::new(old, new).replace_all(all)], &options)?;
+    }
+
+    /// The same on the fuzzy cases (every text tier), one edit and several.
+    #[test]
+    fn fuzzy_find_then_apply_is_apply(cases in prop::collection::vec(case(), 1..3)) {
+        let mut file = Vec::new();
+        let mut edits = Vec::new();
+        for c in &cases {
+            file.extend_from_slice(&c.file().0);
+            edits.push(Edit::new(c.old_text(), c.new_text()));
+        }
+        agrees(&file, &edits[..1], &Options::new())?;
+        agrees(&file, &edits, &Options::new())?;
+        agrees(&file, &edits[..1], &Options::new().loosest_tier(Tier::Exact))?;
+    }
+
+    /// Whole lines: a match covers whole lines (its start and end are line boundaries, or its first line
+    /// holds only blanks before it), and nothing outside it changes.
+    #[test]
+    fn whole_lines_match_whole_lines(file in prop::collection::vec(prop_oneof![Just(b'a'), Just(b'\n'), Just(b'\r'), Just(b' '), Just(b'\t')], 0..120),
+                                     old in "[a \n]{1,5}") {
+        let hay = Haystack::new(&file);
+        if let Ok(m) = hay.find(&old, &Scope::everywhere().whole_lines(), Tier::Unicode) {
+            let index = hay.lines();
+            for span in &m.spans {
+                let line = index.line_of(span.start);
+                prop_assert_eq!(index.start(line), span.start, "{:?}", span);
+                let end_line = index.line_of(span.end.saturating_sub(1).max(span.start));
+                let content_end = index.start(end_line) + index.line(&file, end_line).content.len();
+                prop_assert!(span.end == content_end || span.end == index.start(end_line + 1), "{:?}", span);
+            }
+        }
+    }
+}
+
 #[test]
 fn utf8_bom_is_just_bytes_to_the_core() {
     // The file layer strips the BOM; even if it reaches the core, it is never touched.
@@ -303,7 +386,7 @@ proptest! {
             }
         };
         if std::env::var_os("SURGICAL_TIER_STATS").is_some() {
-            eprintln!("tier {}", a.edits[0].strategy.name());
+            eprintln!("tier {}", a.edits[0].tier.name());
         }
         let out = &a.text;
         prop_assert_eq!(&out[..block_start], &file[..block_start]);
@@ -314,7 +397,7 @@ proptest! {
         for (i, r) in line_ranges.iter().enumerate() {
             if i == changed {
                 let nl = out[at..].iter().position(|&b| b == b'\n').unwrap() + 1;
-                if a.edits[0].strategy == surgical_core::Strategy::Indentation {
+                if a.edits[0].tier == surgical_core::Tier::Indentation {
                     // Re-indented into the file's own style and depth.
                     let want = format!("{}changed line{eol}", render_file(lines[i].0));
                     prop_assert_eq!(String::from_utf8_lossy(&out[at..at + nl]), want);

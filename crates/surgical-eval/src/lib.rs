@@ -17,7 +17,7 @@
 
 use std::fmt::Write as _;
 
-use surgical_core::{apply, Edit, Options, Strategy};
+use surgical_core::{apply, Edit, Options, Tier};
 
 /// One file of the corpus.
 pub struct Source {
@@ -136,11 +136,11 @@ pub struct Tally {
     pub wrong: usize,
     pub outside_bytes: usize,
     /// Which tier placed the edits.
-    pub tiers: Vec<(Strategy, usize)>,
+    pub tiers: Vec<(Tier, usize)>,
 }
 
 impl Tally {
-    fn tier(&mut self, s: Strategy) {
+    fn tier(&mut self, s: Tier) {
         match self.tiers.iter_mut().find(|(t, _)| *t == s) {
             Some((_, n)) => *n += 1,
             None => self.tiers.push((s, 1)),
@@ -378,7 +378,7 @@ pub fn make_case(p: Perturbation, rng: &mut Rng) -> Option<Case> {
 /// What happened to one case.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Outcome {
-    Placed { ideal: bool, strategy: Strategy },
+    Placed { ideal: bool, strategy: Tier },
     Refused,
     Wrong { outside_bytes: usize, why: String },
 }
@@ -469,13 +469,13 @@ pub fn run_case(case: &Case, options: &Options) -> Outcome {
     }
     Outcome::Placed {
         ideal,
-        strategy: applied.edits[0].strategy,
+        strategy: applied.edits[0].tier,
     }
 }
 
 /// Runs `per` cases of every perturbation, with the tiers up to `max`.
-pub fn evaluate(per: usize, seed: u64, max: Strategy) -> Vec<(Perturbation, Tally)> {
-    let options = Options::new().max_strategy(max);
+pub fn evaluate(per: usize, seed: u64, max: Tier) -> Vec<(Perturbation, Tally)> {
+    let options = Options::new().loosest_tier(max);
     let mut rng = Rng::new(seed);
     let mut report = Vec::new();
     for p in Perturbation::ALL {

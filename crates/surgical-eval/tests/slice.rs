@@ -2,12 +2,12 @@
 //! byte outside its intended lines, and the perturbations the tiers exist for must be placed (80%
 //! of them; 70% of the paraphrases that the opt-in `similar` tier is for).
 
-use surgical_core::Strategy;
+use surgical_core::Tier;
 use surgical_eval::{evaluate, Perturbation};
 
 #[test]
 fn never_wrong_and_places_what_the_tiers_cover() {
-    for (max, seed) in [(Strategy::Escapes, 11), (Strategy::Similar, 12)] {
+    for (max, seed) in [(Tier::Escapes, 11), (Tier::Similar, 12)] {
         for (p, t) in evaluate(25, seed, max) {
             assert_eq!(t.wrong, 0, "{max:?} {}: placed wrongly", p.name());
             assert_eq!(t.outside_bytes, 0, "{max:?} {}: bytes outside", p.name());
@@ -17,7 +17,7 @@ fn never_wrong_and_places_what_the_tiers_cover() {
             } else if p == Perturbation::Paraphrased {
                 // `similar` refuses a paraphrase that is not clearly anchored (about 15% of these
                 // cases at 500 per row); it must still place most of them.
-                if max == Strategy::Similar {
+                if max == Tier::Similar {
                     assert!(
                         t.placed * 10 >= t.cases * 7,
                         "{}: placed {} of {}",

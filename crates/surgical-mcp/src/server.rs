@@ -11,7 +11,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::Value;
-use surgical_tool::{Config, ToolError, ToolResult};
+use surgical_tool::{Config, ErrorCode, ToolError, ToolResult};
 use tokio::sync::RwLock;
 
 use crate::control::CallControl;
@@ -128,7 +128,7 @@ impl SurgicalServer {
         let path = arguments.get("path").and_then(Value::as_str).map(str::to_string);
         let cancelled = || {
             let mut error = ToolError::new(
-                "cancelled",
+                ErrorCode::Cancelled,
                 format!("the client cancelled this call before it ran; nothing was changed ({what})"),
             );
             error.path = path.clone();

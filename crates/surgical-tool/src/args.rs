@@ -7,6 +7,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 use surgical_fs::{FsError, FsErrorKind};
 
+use crate::ErrorCode;
 use crate::ToolError;
 
 /// The keys a path may come under; the same as the `edit` call's (see `request.rs`).
@@ -105,7 +106,7 @@ pub(crate) fn fs_error_of(e: &FsError, shown: &str, hint_not_found: &str) -> Too
     }
     ToolError {
         path: Some(shown.to_string()),
-        ..ToolError::new(e.code(), message)
+        ..ToolError::new(ErrorCode::of_fs(e), message)
     }
 }
 

@@ -22,12 +22,11 @@
 use std::borrow::Cow;
 use std::cell::{Cell, OnceCell};
 use std::fmt::Write as _;
-use std::ops::Range;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use sha2::{Digest as _, Sha256};
-use surgical_core::diff;
+use surgical_core::{diff, Change};
 use surgical_fs::{Decoding, DirLock, Encoding, FileInfo, FsError, Root, Target};
 
 use crate::journal::{Entry, Journal};
@@ -287,7 +286,7 @@ impl<'a> Version<'a> {
 pub(crate) fn file_patch(
     old: Option<Version<'_>>,
     new: Option<Version<'_>>,
-    changes: Option<&[(Range<usize>, Range<usize>)]>,
+    changes: Option<&[Change]>,
     name: &str,
 ) -> String {
     let (old_shown, old_start) = old.map_or((Cow::Borrowed(&[][..]), 0), Version::shown);
@@ -295,10 +294,10 @@ pub(crate) fn file_patch(
     let changes = match changes {
         Some(c) if old.is_some() && old_start == new_start => c
             .iter()
-            .map(|(a, b)| {
-                (
-                    a.start + old_start..a.end + old_start,
-                    b.start + new_start..b.end + new_start,
+            .map(|c| {
+                Change::new(
+                    c.old.start + old_start..c.old.end + old_start,
+                    c.new.start + new_start..c.new.end + new_start,
                 )
             })
             .collect(),
@@ -339,7 +338,7 @@ mod tests {
     fn changes_are_shifted_past_a_bom_on_both_sides_and_recomputed_otherwise() {
         let old = version(Encoding::Utf8Bom, b"one\ntwo\n");
         let new = version(Encoding::Utf8Bom, b"one\n2\n");
-        let changes = [(4..7, 4..5)];
+        let changes = [Change::new(4..7, 4..5)];
         let with = file_patch(Some(old), Some(new), Some(&changes), "f");
         let without = file_patch(Some(old), Some(new), None, "f");
         assert_eq!(with, without);

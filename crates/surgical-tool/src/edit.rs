@@ -8,7 +8,8 @@ use surgical_fs::{Encoding, FsError, Root};
 
 use crate::document::{file_patch, Content, Digest, Document, Text};
 use crate::journal::Journal;
-use crate::report::describe_differences;
+use crate::wording;
+use crate::ErrorCode;
 use crate::{Config, EditReport, EditRequest, EditSuccess, ToolError, ToolResult};
 
 /// Runs a parsed `edit` call. On any error the file is untouched.
@@ -32,8 +33,8 @@ fn edit_error(e: EditError, shown: &str) -> ToolError {
         _ => Vec::new(),
     };
     ToolError {
-        code: e.code(),
-        message: format!("{shown}: {e}"),
+        code: ErrorCode::of_edit(&e),
+        message: format!("{shown}: {}", wording::edit_error(&e)),
         edit_index: Some(e.edit_index()),
         path: Some(shown.to_string()),
         lines,
@@ -53,7 +54,7 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
     };
     let encoding = old.encoding;
     let options = match req.max_strategy {
-        Some(max) => Options::new().max_strategy(max),
+        Some(max) => Options::new().loosest_tier(max),
         None => Options::new(),
     };
     // The engine runs while the other core hashes the file.
@@ -117,13 +118,13 @@ fn edit_reports(applied: &Applied) -> Vec<EditReport> {
             let last = e.occurrences.last().expect("an applied edit has an occurrence");
             EditReport {
                 index: e.index,
-                strategy: e.strategy.name(),
+                strategy: e.tier.name(),
                 start_line: first.new_lines.0,
                 end_line: last.new_lines.1,
                 old_start_line: first.old_lines.0,
                 old_end_line: last.old_lines.1,
                 occurrences: e.occurrences.len(),
-                normalized: describe_differences(&e.differences),
+                normalized: wording::differences(&e.differences, wording::EDIT),
             }
         })
         .collect()
@@ -178,7 +179,7 @@ pub(crate) fn stale_error(shown: &str, now: &str, expected: &str) -> ToolError {
     ToolError {
         path: Some(shown.to_string()),
         ..ToolError::new(
-            "stale",
+            ErrorCode::Stale,
             format!(
                 "{shown} changed since you read it (its hash is now {now}, you expected {expected}). Read it \
                  again and redo the edit against what it holds now."

@@ -20,12 +20,14 @@
 // every front end unwrap a box.
 #![allow(clippy::result_large_err)]
 
+mod code;
 mod document;
 mod edit;
 mod journal;
 mod report;
 mod request;
 mod undo;
+mod wording;
 // The read and write tools, and the definitions (schemas) of every tool for the front ends.
 mod args;
 mod eol;
@@ -40,6 +42,7 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
+pub use crate::code::ErrorCode;
 pub use crate::document::sha256_hex;
 pub use crate::edit::run_edit_with;
 pub use crate::journal::{JOURNAL_DIR, MAX_ENTRIES as UNDO_MAX_ENTRIES, MAX_FILE_BYTES as UNDO_MAX_FILE_BYTES};
@@ -103,8 +106,8 @@ impl Config {
 pub struct ToolError {
     /// `not_found`, `ambiguous`, `overlap`, `no_change`, `empty_old_text`, `file_not_found`,
     /// `permission_denied`, `not_a_file`, `binary_file`, `unsupported_encoding`, `too_large`,
-    /// `stale`, `invalid_input`, `io`.
-    pub code: &'static str,
+    /// `stale`, `invalid_input`, `io` (see [`ErrorCode`]).
+    pub code: ErrorCode,
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub edit_index: Option<usize>,
@@ -122,7 +125,7 @@ pub struct ToolError {
 }
 
 impl ToolError {
-    pub fn new(code: &'static str, message: impl Into<String>) -> ToolError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ToolError {
         ToolError {
             code,
             message: message.into(),
@@ -135,7 +138,7 @@ impl ToolError {
     }
 
     pub fn invalid_input(message: impl Into<String>) -> ToolError {
-        ToolError::new("invalid_input", message)
+        ToolError::new(ErrorCode::InvalidInput, message)
     }
 }
 

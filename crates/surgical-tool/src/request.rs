@@ -1,7 +1,7 @@
 //! Parsing tool-call JSON the way models really write it.
 
 use serde_json::{Map, Value};
-use surgical_core::{Edit, Strategy};
+use surgical_core::{Edit, Tier};
 
 use crate::args::{boolean, kind, object, path, string};
 use crate::ToolError;
@@ -15,7 +15,7 @@ pub struct EditRequest {
     /// Compute everything, write nothing.
     pub dry_run: bool,
     /// The loosest matching tier allowed (`maxStrategy`).
-    pub max_strategy: Option<Strategy>,
+    pub max_strategy: Option<Tier>,
     /// The file's SHA-256 (hex) as the caller last saw it; the edit fails with `stale` if it changed.
     pub expected_hash: Option<String>,
 }
@@ -105,8 +105,8 @@ pub fn parse_edit_request(value: &Value) -> Result<EditRequest, ToolError> {
 
     let max_strategy = match string(obj, &["maxStrategy", "max_strategy"], "maxStrategy")? {
         None => None,
-        Some(name) => Some(Strategy::from_name(&name).ok_or_else(|| {
-            let names: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
+        Some(name) => Some(Tier::from_name(&name).ok_or_else(|| {
+            let names: Vec<&str> = Tier::ALL.iter().map(|s| s.name()).collect();
             invalid(format!(
                 "maxStrategy `{name}` is not a tier; use one of {}",
                 names.join(", ")

@@ -52,7 +52,7 @@ pub struct EditInput {
     /// different line endings, `trailing_whitespace` also trailing spaces and tabs, `unicode` also
     /// typographic quotes and dashes, special spaces and Unicode compatibility forms. Leave it out
     /// for the default.
-    // A name from `surgical_core::Strategy::ALL`; the schema's `enum` is filled in from there, so
+    // A name from `surgical_core::Tier::ALL`; the schema's `enum` is filled in from there, so
     // it lists every tier the engine has.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_strategy: Option<String>,
@@ -151,7 +151,7 @@ impl ToolSpec {
             "read" => input_schema::<ReadInput>(),
             "edit" => {
                 let mut schema = input_schema::<EditInput>();
-                let tiers: Vec<Value> = surgical_core::Strategy::ALL.iter().map(|s| json!(s.name())).collect();
+                let tiers: Vec<Value> = surgical_core::Tier::ALL.iter().map(|s| json!(s.name())).collect();
                 schema["properties"]["maxStrategy"]["enum"] = Value::Array(tiers);
                 schema
             }
@@ -422,7 +422,7 @@ mod tests {
         assert_eq!(item["required"], json!(["oldText", "newText"]));
         assert_eq!(item["properties"]["replaceAll"]["type"], "boolean");
         let tiers = edit["properties"]["maxStrategy"]["enum"].as_array().unwrap();
-        assert_eq!(tiers.len(), surgical_core::Strategy::ALL.len());
+        assert_eq!(tiers.len(), surgical_core::Tier::ALL.len());
         assert_eq!(
             tiers[..3],
             [json!("exact"), json!("trailing_whitespace"), json!("unicode")]
@@ -503,7 +503,7 @@ mod tests {
         .unwrap();
         let r = crate::parse_edit_request(&edit).unwrap();
         assert!(r.dry_run && r.edits[0].replace_all && r.expected_hash.as_deref() == Some("h"));
-        assert_eq!(r.max_strategy, Some(surgical_core::Strategy::TrailingWhitespace));
+        assert_eq!(r.max_strategy, Some(surgical_core::Tier::TrailingWhitespace));
 
         let write = serde_json::to_value(WriteInput {
             path: "a".into(),

@@ -9,6 +9,7 @@ use surgical_fs::{Decoding, Root};
 use crate::document::{file_patch, Digest, Document, Text};
 use crate::edit::{fs_error, stale_error};
 use crate::journal::Journal;
+use crate::ErrorCode;
 use crate::{Config, EditSuccess, ToolError, ToolResult};
 
 /// Restores `path` to its content before the last edit surgical made to it, byte for byte.
@@ -31,7 +32,7 @@ fn run(shown: &str, config: &Config) -> Result<EditSuccess, ToolError> {
         return Err(ToolError {
             path: Some(shown.to_string()),
             ..ToolError::new(
-                "no_undo",
+                ErrorCode::NoUndo,
                 format!(
                     "{shown} has no edit to undo: surgical's journal ({}/undo in the root) holds nothing for it. \
                      Only edits made through surgical (of files up to {} MiB) can be undone.",
@@ -51,11 +52,12 @@ fn run(shown: &str, config: &Config) -> Result<EditSuccess, ToolError> {
         );
         return Err(e);
     }
-    let before = Arc::new(
-        entry
-            .before()
-            .map_err(|e| ToolError::new("io", format!("could not read the undo journal entry for {shown}: {e}")))?,
-    );
+    let before = Arc::new(entry.before().map_err(|e| {
+        ToolError::new(
+            ErrorCode::Io,
+            format!("could not read the undo journal entry for {shown}: {e}"),
+        )
+    })?);
     // The restored version is not journaled: undoing an undo is not offered.
     let hash_after = Digest::of(&before);
     doc.commit(&before, &hash_after, None).map_err(|e| fs_error(e, shown))?;

@@ -24,6 +24,7 @@ use crate::document::{file_patch, Content, Digest, Document, Shared, Text, Versi
 use crate::eol::{count_lines, Endings, LineEnding};
 use crate::journal::Journal;
 use crate::read::describe;
+use crate::ErrorCode;
 use crate::{Config, ToolError, ToolResult};
 
 /// A whole-file change is diffed line by line only if a trial diff finishes within this time: a
@@ -198,7 +199,7 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
         return Err(ToolError {
             path: Some(shown.to_string()),
             ..ToolError::new(
-                "stale",
+                ErrorCode::Stale,
                 format!(
                     "{shown} does not exist any more, but you gave expectedHash {expected}: it was deleted or moved \
                      since you read it. Check the path; to create it anew, call write without expectedHash."
@@ -215,7 +216,7 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
         return Err(ToolError {
             path: Some(shown.to_string()),
             ..ToolError::new(
-                "too_large",
+                ErrorCode::TooLarge,
                 format!(
                     "the new content of {shown} is {} bytes, over the limit of {} bytes; nothing was written. \
                      Write a smaller file.",
@@ -349,16 +350,15 @@ fn diff_and_patch(old: &Old, new: &Text, raw: &[u8], shown: &str) -> (diff::Numb
     let changes = diff::whole_change(&old.text, text);
     let diffable = changes
         .iter()
-        .all(|(o, n)| cheap_to_diff(&old.text[o.clone()], &text[n.clone()]));
+        .all(|c| cheap_to_diff(&old.text[c.old.clone()], &text[c.new.clone()]));
     let shown_diff = if diffable {
         diff::numbered_diff(&old.text, text, &changes)
     } else {
-        diff::NumberedDiff {
-            text: String::new(),
-            first_changed_line: changes
+        diff::NumberedDiff::untold(
+            changes
                 .first()
-                .map(|(o, _)| surgical_core::lines::line_of(&old.text, o.start)),
-        }
+                .map(|c| surgical_core::lines::line_of(&old.text, c.old.start)),
+        )
     };
     let old_version = Version {
         encoding: old.encoding,
@@ -424,7 +424,7 @@ fn old_file(doc: Document, req: &WriteRequest, shown: &str) -> Result<Old, ToolE
             return Err(ToolError {
                 path: Some(shown.to_string()),
                 ..ToolError::new(
-                    "stale",
+                    ErrorCode::Stale,
                     format!(
                         "{shown} changed since you read it (its hash is now {hash}, you expected {expected}); nothing \
                          was written. Read it again and decide whether to overwrite what it holds now."

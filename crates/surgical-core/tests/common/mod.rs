@@ -109,7 +109,7 @@ pub fn apply_checked(text: &[u8], edits: &[Edit], options: &Options) -> Result<A
     let applied = apply(text, edits, options)?;
     let changes = applied.changes();
     let (mut o, mut n) = (0, 0);
-    for (old, new) in &changes {
+    for surgical_core::Change { old, new } in &changes {
         assert_eq!(
             &text[o..old.start],
             &applied.text[n..new.start],

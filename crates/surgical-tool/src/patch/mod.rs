@@ -19,7 +19,7 @@ mod unified;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use surgical_core::Strategy;
+use surgical_core::Tier;
 
 use crate::{Config, ToolError, ToolResult};
 
@@ -217,7 +217,7 @@ pub struct PatchRequest {
     /// Compute everything, write nothing.
     pub dry_run: bool,
     /// The loosest matching tier allowed.
-    pub max_strategy: Option<Strategy>,
+    pub max_strategy: Option<Tier>,
 }
 
 const PATCH_KEYS: [&str; 5] = ["patch", "input", "diff", "content", "text"];
@@ -260,8 +260,8 @@ pub fn parse_patch_request(value: &Value) -> Result<PatchRequest, ToolError> {
     };
     let max_strategy = match string(&["maxStrategy", "max_strategy"], "maxStrategy")? {
         None => None,
-        Some(name) => Some(Strategy::from_name(&name).ok_or_else(|| {
-            let names: Vec<&str> = Strategy::ALL.iter().map(|s| s.name()).collect();
+        Some(name) => Some(Tier::from_name(&name).ok_or_else(|| {
+            let names: Vec<&str> = Tier::ALL.iter().map(|s| s.name()).collect();
             ToolError::invalid_input(format!(
                 "maxStrategy `{name}` is not a tier; use one of {}",
                 names.join(", ")

@@ -3,39 +3,39 @@
 //! lines agree and gives new lines the local line ending), and all hunks of a file are spliced in
 //! one pass. Bytes outside the hunks' spans are copied unchanged.
 //!
-//! The engine matches substrings; a hunk's lines are whole lines. So the engine is given the searched
-//! lines with one line terminator in front (the real one before them, or a virtual one at the start
-//! of the file) and, at the end of a file without a final newline, a virtual terminator behind, and
-//! looks for `"\n" + lines + "\n"`: a match then starts at a terminator and ends with one, that is,
-//! covers whole lines. The leading terminator is stripped from the match and its replacement (the
-//! engine keeps it, as a line both sides share). The line-based tiers (`indentation`,
-//! `whitespace_runs`) match whole lines by themselves and run in a second pass without the wrapper.
+//! Searching only finds (`Haystack::find`/`find_all` on a window of the file's lines: no edit is made
+//! to learn where lines are); writing is one `apply` on the window that holds exactly the hunk's
+//! place. Both see the searched lines with one line terminator in front (the real one before them,
+//! or a virtual one at the start of the file) and, at the end of a file without a final newline, a
+//! virtual terminator behind, and look for `"\n" + lines + "\n"`: a match then starts at a
+//! terminator and ends with one, that is, covers whole lines. The leading terminator is stripped from
+//! the match and its replacement (the engine keeps it, as a line both sides share). The line-based
+//! tiers (`indentation`, `whitespace_runs`) match whole lines by themselves and run in a second pass
+//! without the wrapper, where a text tier's match is taken only when the file indents the first line
+//! more than the hunk does.
 //!
 //! The text with both virtual terminators is built once per file ([`Lines`]); each engine call gets
-//! a slice of it (a [`Window`]), so nothing is copied per hunk. `Options::whole_lines` and
-//! `Options::within` are not used instead, because they would not give the same results or the same
-//! cost:
-//! - `whole_lines` rejects a match whose first line is blank in the hunk and only blanks in the file
-//!   under the trimming tiers (the match's start is mapped past the line's blanks, so it no longer
-//!   starts a line); with the leading terminator it matches, as it should.
-//! - A needle ending with `\n` cannot end at the end of a file without a final newline: the virtual
-//!   terminator lets it, and the engine gives new lines the file's terminator there.
-//! - The unwrapped pass must also find a hunk whose first line the file indents more (a text tier
-//!   matching inside that line), which whole lines exclude by definition.
-//! - `within` still has the engine normalize, scan and copy the whole text on every call; a slice
-//!   holding just the hunk's lines keeps writing a hunk proportional to its size.
+//! a slice of it (a [`Window`]), so nothing is copied per hunk and a haystack holds just the hunk's
+//! lines, which keeps placing a hunk proportional to its size. (`Scope::whole_lines` with
+//! `Scope::indented_first_line` now covers what the wrapper does — a blank first line under the
+//! trimming tiers, a needle ending with `\n` at the end of a file without one, a first line the file
+//! indents more — and is what this module should move to; see `surgical-core/tests/stages.rs`.)
 
 use std::ops::Range;
 
-use surgical_core::lines::{next_terminator, prev_terminator, LineCounter};
-use surgical_core::{apply, Difference, DifferenceKind, Edit, EditError, Options, Strategy};
+use surgical_core::lines::{next_terminator, prev_terminator, terminator_len, LineCounter, LineIndex};
+use surgical_core::{
+    apply, Change, Difference, DifferenceKind, Edit, EditError, Forgiven, Haystack, Miss, Needle, Options, Scope, Tier,
+};
 
 use super::{Hunk, Tag};
+use crate::wording::{self, Vocabulary};
+use crate::ErrorCode;
 
 /// A file's text split into lines (each with its terminator: `\r\n`, `\r` or `\n`).
 pub(crate) struct Lines<'a> {
     pub text: &'a [u8],
-    starts: Vec<usize>,
+    index: LineIndex,
     /// What the engine searches (see [`window`]): a virtual terminator (the file's first, or `\n`),
     /// the text, and after a last line without a terminator a virtual one (the file's last).
     padded: Vec<u8>,
@@ -46,12 +46,6 @@ pub(crate) struct Lines<'a> {
 
 impl<'a> Lines<'a> {
     pub fn new(text: &'a [u8]) -> Lines<'a> {
-        let mut starts = Vec::new();
-        let mut at = 0;
-        while at < text.len() {
-            starts.push(at);
-            at = next_terminator(text, at).map_or(text.len(), |t| t.end);
-        }
         let lead: &[u8] = next_terminator(text, 0).map_or(b"\n", |t| &text[t]);
         let tail: &[u8] = match text.last() {
             Some(b'\n' | b'\r') | None => b"",
@@ -60,7 +54,7 @@ impl<'a> Lines<'a> {
         let padded = [lead, text, tail].concat();
         Lines {
             text,
-            starts,
+            index: LineIndex::new(text),
             padded,
             lead: lead.len(),
             tail: tail.len(),
@@ -68,36 +62,22 @@ impl<'a> Lines<'a> {
     }
 
     pub fn count(&self) -> usize {
-        self.starts.len()
+        self.index.count()
     }
 
     /// Where line `k` (zero-based) starts; the text's length for `k == count`.
     pub fn start(&self, k: usize) -> usize {
-        self.starts.get(k).copied().unwrap_or(self.text.len())
+        self.index.start(k)
     }
 
     /// The zero-based line holding byte `at` (`count` at the end of the text).
     pub fn line_of(&self, at: usize) -> usize {
-        if at >= self.text.len() {
-            return self.count();
-        }
-        match self.starts.binary_search(&at) {
-            Ok(k) => k,
-            Err(k) => k - 1,
-        }
+        self.index.line_of(at)
     }
 
     /// Line `k` without its terminator.
     pub fn content(&self, k: usize) -> &'a [u8] {
-        let (s, e) = (self.start(k), self.start(k + 1));
-        let line = &self.text[s..e];
-        let n = line.len();
-        let cut = if line.ends_with(b"\r\n") {
-            2
-        } else {
-            usize::from(n > 0 && matches!(line[n - 1], b'\n' | b'\r'))
-        };
-        &line[..n - cut]
+        self.index.line(self.text, k).content
     }
 
     /// Line `k` as a model is shown it (invalid bytes as U+FFFD), trimmed and shortened.
@@ -157,7 +137,7 @@ pub(crate) struct Placed {
     pub span: Range<usize>,
     /// What replaces them.
     pub bytes: Vec<u8>,
-    pub strategy: Strategy,
+    pub strategy: Tier,
     /// Line numbers zero-based within `bytes`.
     pub differences: Vec<Difference>,
     pub fuzz: usize,
@@ -170,7 +150,7 @@ pub(crate) struct Placed {
 #[derive(Clone, Debug)]
 pub(crate) struct HunkOutcome {
     pub index: usize,
-    pub strategy: Strategy,
+    pub strategy: Tier,
     pub how: How,
     pub fuzz: usize,
     pub dropped: (usize, usize),
@@ -186,14 +166,14 @@ pub(crate) struct Patched {
     pub text: Vec<u8>,
     pub hunks: Vec<HunkOutcome>,
     /// Every replaced range with its replacement, in file order (for the diffs).
-    pub changes: Vec<(Range<usize>, Range<usize>)>,
+    pub changes: Vec<Change>,
 }
 
 /// Why a hunk could not be applied.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct HunkFailure {
     pub index: usize,
-    pub code: &'static str,
+    pub code: ErrorCode,
     /// Says what to do; starts with what went wrong (the caller prefixes the path and hunk).
     pub message: String,
     /// One-based lines: the candidates of an ambiguous hunk.
@@ -201,7 +181,7 @@ pub(crate) struct HunkFailure {
 }
 
 impl HunkFailure {
-    fn new(index: usize, code: &'static str, message: impl Into<String>) -> HunkFailure {
+    fn new(index: usize, code: ErrorCode, message: impl Into<String>) -> HunkFailure {
         HunkFailure {
             index,
             code,
@@ -274,14 +254,6 @@ fn window<'b>(lines: &'b Lines<'_>, range: Range<usize>, wrap: bool) -> Window<'
     }
 }
 
-fn terminator_len(bytes: &[u8]) -> usize {
-    if bytes.ends_with(b"\r\n") {
-        2
-    } else {
-        usize::from(matches!(bytes.last(), Some(b'\n' | b'\r')))
-    }
-}
-
 fn joined(lines: &[&str], wrap: bool) -> String {
     match (wrap, lines.is_empty()) {
         (true, true) => "\n".to_string(),
@@ -324,8 +296,8 @@ fn attempt(
         Err(e) => return Attempt::Failed(engine_failure(index, &e, &file_line)),
     };
     let edit = &applied.edits[0];
-    let strategy = edit.strategy;
-    let text_tier = strategy <= Strategy::Unicode;
+    let strategy = edit.tier;
+    let text_tier = strategy <= Tier::Unicode;
     let occ = &edit.occurrences[0];
     let indented = !wrap && text_tier;
     if indented && !indented_match(&w, occ.old.clone()) {
@@ -338,7 +310,7 @@ fn attempt(
         // Only `locate` searches; here the window holds exactly the hunk's lines.
         return Attempt::Failed(HunkFailure::new(
             index,
-            "io",
+            ErrorCode::Io,
             "internal error: the matched lines could not be delimited (please report this patch)",
         ));
     }
@@ -352,7 +324,7 @@ fn attempt(
         if !same || len > new_span.len() {
             return Attempt::Failed(HunkFailure::new(
                 index,
-                "io",
+                ErrorCode::Io,
                 "internal error: the matched lines could not be delimited (please report this patch)",
             ));
         }
@@ -382,20 +354,12 @@ fn attempt(
     let mut differences: Vec<Difference> = edit
         .differences
         .iter()
-        .map(|d| Difference {
-            line: d.line.saturating_sub(first_new),
-            ..d.clone()
-        })
+        .map(|d| d.clone().on_line(d.line.saturating_sub(first_new)))
         .collect();
     if indented {
         differences.insert(
             0,
-            Difference {
-                line: 0,
-                kind: DifferenceKind::Note(
-                    "the file's line is indented more than yours; the file's indentation was kept".to_string(),
-                ),
-            },
+            Difference::new(0, DifferenceKind::Forgiven(Forgiven::IndentedFirstLine)),
         );
     }
     Attempt::Placed(Box::new(Placed {
@@ -411,41 +375,33 @@ fn attempt(
 }
 
 impl Locate {
-    /// An engine error on a window whose first line is the file's line `first_line` (zero-based).
-    fn from_error(e: EditError, first_line: usize) -> Locate {
-        match e {
-            EditError::Ambiguous {
-                occurrences,
+    /// A miss in a window whose first line is the file's line `first_line` (zero-based).
+    fn from_miss(miss: Miss, window: &Haystack<'_>, first_line: usize) -> Locate {
+        match miss {
+            Miss::Ambiguous { starts, total, tier } => Locate::Many {
+                lines: starts.iter().map(|&s| first_line + window.lines().line_of(s)).collect(),
                 total,
-                strategy,
-                ..
-            } => Locate::Many {
-                lines: occurrences
-                    .iter()
-                    .map(|(l, _)| first_line + l.saturating_sub(1))
-                    .collect(),
-                total,
-                strategy,
+                strategy: tier,
             },
-            EditError::NotFound { .. } => Locate::NotFound,
-            e => Locate::Failed(e, first_line + 1),
+            _ => Locate::NotFound,
         }
     }
 }
 
 /// Where `old` occurs as whole lines in `range`, with the text tiers: the first line of the one
-/// place. The edit used only locates (its `newText` removes the lines, so it can neither fail nor
-/// write anything); [`attempt`] then writes the hunk on exactly those lines. Writing on a window that
-/// holds nothing after the match also keeps the trimming tiers from taking a following blank line
-/// along.
+/// place, found without editing; [`attempt`] then writes the hunk on exactly those lines. Writing on a
+/// window that holds nothing after the match also keeps the trimming tiers from taking a following
+/// blank line along.
 fn locate(lines: &Lines<'_>, range: Range<usize>, old: &[&str], options: &Options) -> Result<usize, Locate> {
     if range.is_empty() {
         return Err(Locate::NotFound);
     }
     let w = window(lines, range, true);
-    match apply(w.buf, &[Edit::new(joined(old, true), "\n")], options) {
-        Ok(a) => Ok((w.first_line + a.edits[0].occurrences[0].old_lines.0).saturating_sub(1)),
-        Err(e) => Err(Locate::from_error(e, w.first_line)),
+    let hay = Haystack::new(w.buf);
+    match hay.find(&joined(old, true), options.scope(), options.get_loosest_tier()) {
+        // The window's first line is the lead (the terminator before the lines): the match starts there.
+        Ok(found) => Ok(w.first_line + hay.lines().line_of(found.spans[0].start)),
+        Err(miss) => Err(Locate::from_miss(miss, &hay, w.first_line)),
     }
 }
 
@@ -473,21 +429,24 @@ fn locate_loose(
         return Err(Locate::NotFound);
     }
     let w = window(lines, range, false);
-    match apply(w.buf, &[Edit::new(joined(old, false), "")], options) {
-        Ok(a) => {
-            let (e, occ) = (&a.edits[0], &a.edits[0].occurrences[0]);
-            let first = w.first_line + occ.old_lines.0 - 1;
-            if e.strategy <= Strategy::Unicode {
-                let prefix = &lines.text[lines.start(first)..w.base + occ.old.start];
-                let ends_line = occ.old.end >= w.buf.len() || matches!(w.buf[occ.old.end - 1], b'\n' | b'\r');
+    let hay = Haystack::new(w.buf);
+    match hay.find(&joined(old, false), options.scope(), options.get_loosest_tier()) {
+        Ok(found) => {
+            let span = &found.spans[0];
+            let index = hay.lines();
+            let first = w.first_line + index.line_of(span.start);
+            if found.tier <= Tier::Unicode {
+                let prefix = &lines.text[lines.start(first)..w.base + span.start];
+                let ends_line = span.end >= w.buf.len() || matches!(w.buf[span.end - 1], b'\n' | b'\r');
                 if prefix.iter().all(|b| matches!(b, b' ' | b'\t')) && ends_line {
                     return Ok((first, old.len()));
                 }
                 return Err(Locate::NotFound);
             }
-            Ok((first, w.first_line + occ.old_lines.1 - first))
+            let last = w.first_line + index.line_of(span.end.saturating_sub(1).max(span.start));
+            Ok((first, last + 1 - first))
         }
-        Err(e) => Err(Locate::from_error(e, w.first_line)),
+        Err(miss) => Err(Locate::from_miss(miss, &hay, w.first_line)),
     }
 }
 
@@ -498,36 +457,13 @@ enum Locate {
     Many {
         lines: Vec<usize>,
         total: usize,
-        strategy: Option<Strategy>,
+        strategy: Option<Tier>,
     },
-    /// An engine error, and a one-based line near it.
-    Failed(EditError, usize),
 }
 
 /// An engine error other than not found / ambiguous, in the hunk's terms.
 fn engine_failure(index: usize, e: &EditError, file_line: &dyn Fn(usize) -> usize) -> HunkFailure {
-    let message = match e {
-        EditError::NoChange { line, .. } => format!(
-            "it changes nothing: its new lines give the text the file already has (line {}). If you meant to \
-             change a character the file writes differently (a quote, a dash, a special space), copy the \
-             file's character into the line you remove.",
-            file_line(*line).max(1)
-        ),
-        EditError::FabricatedReplacementChar { line, .. } => format!(
-            "it writes U+FFFD (the replacement character shown for bytes that are not valid UTF-8) on a line it \
-             rewrites (line {}), which would replace the file's original bytes with U+FFFD. Keep the characters \
-             around it unchanged, or leave that character out.",
-            file_line(*line).max(1)
-        ),
-        EditError::LegacyEncoding { line, .. } => format!(
-            "the file is not UTF-8 (it looks like a legacy 8-bit encoding such as Latin-1), and the hunk adds \
-             non-ASCII characters (line {}) whose bytes in that encoding are unknown. Write them with ASCII only \
-             (e.g. escapes), or convert the file to UTF-8 first.",
-            file_line(*line).max(1)
-        ),
-        other => other.to_string(),
-    };
-    HunkFailure::new(index, e.code(), message)
+    HunkFailure::new(index, ErrorCode::of_edit(e), wording::hunk_error(e, file_line))
 }
 
 /// Places the hunks of one file, in patch order, and splices them into the text.
@@ -563,13 +499,13 @@ fn searches_whole_file(hunk: &Hunk) -> bool {
 
 impl<'a> Placer<'a> {
     fn text_options(&self) -> Options {
-        Options::new().max_strategy(self.rules.options.get_max_strategy().min(Strategy::Unicode))
+        Options::new().loosest_tier(self.rules.options.get_loosest_tier().min(Tier::Unicode))
     }
 
     /// The line-based tiers, if allowed.
     fn line_options(&self) -> Option<Options> {
-        let max = self.rules.options.get_max_strategy();
-        (max >= Strategy::Indentation).then(|| Options::new().max_strategy(max.min(Strategy::WhitespaceRuns)))
+        let max = self.rules.options.get_loosest_tier();
+        (max >= Tier::Indentation).then(|| Options::new().loosest_tier(max.min(Tier::WhitespaceRuns)))
     }
 
     /// The first line of every hunk that searches the whole file, found in one pass of the engine
@@ -581,16 +517,25 @@ impl<'a> Placer<'a> {
             return Vec::new();
         }
         let w = window(&self.lines, 0..self.lines.count(), true);
-        let edits: Vec<Edit> = batch
-            .iter()
-            .map(|&i| Edit::new(joined(&hunks[i].old_lines(), true), "\n"))
-            .collect();
-        let Ok(a) = apply(w.buf, &edits, &self.text_options()) else {
+        let olds: Vec<String> = batch.iter().map(|&i| joined(&hunks[i].old_lines(), true)).collect();
+        let needles: Vec<Needle<'_>> = olds.iter().map(|o| Needle::new(o)).collect();
+        let hay = Haystack::new(w.buf);
+        let options = self.text_options();
+        let Ok(matches) = hay.find_all(&needles, options.scope(), options.get_loosest_tier()) else {
             return Vec::new();
         };
+        // Places that overlap (adjacent hunks share the terminator between them) are placed one by
+        // one instead, each after the one before.
+        let mut spans: Vec<Range<usize>> = matches.iter().map(|m| m.spans[0].clone()).collect();
+        spans.sort_by_key(|s| (s.start, s.end));
+        if spans.windows(2).any(|p| p[1].start < p[0].end) {
+            return Vec::new();
+        }
         let mut found = vec![None; hunks.len()];
-        for (k, &i) in batch.iter().enumerate() {
-            found[i] = Some(a.edits[k].occurrences[0].old_lines.0.saturating_sub(1));
+        for (m, &i) in matches.iter().zip(&batch) {
+            // The buffer's first line is the lead terminator, so buffer line k is file line k - 1 and
+            // the match starts on the line before the hunk's.
+            found[i] = Some(hay.lines().line_of(m.spans[0].start));
         }
         found
     }
@@ -761,9 +706,6 @@ impl<'a> Placer<'a> {
                 let (line, how) = self.choose(index, &lines, total, strategy, hint, search.start)?;
                 (Some(line), how)
             }
-            Err(Locate::Failed(e, line)) => {
-                return Err(engine_failure(index, &e, &|_| line));
-            }
             Err(Locate::NotFound) => (None, How::Unique),
         };
         if let Some(first) = first {
@@ -773,7 +715,7 @@ impl<'a> Placer<'a> {
                 Attempt::Failed(f) => Err(f),
                 _ => Err(HunkFailure::new(
                     index,
-                    "io",
+                    ErrorCode::Io,
                     "internal error: the hunk was found but could not be written there (please report this patch)",
                 )),
             };
@@ -792,7 +734,6 @@ impl<'a> Placer<'a> {
                     Err(_) => return Err(self.ambiguous(index, &lines, total, strategy)),
                 }
             }
-            Err(Locate::Failed(e, line)) => return Err(engine_failure(index, &e, &|_| line)),
             Err(Locate::NotFound) => return Ok(None),
         };
         match attempt(&self.lines, range, index, old, new, final_newline, &loose, false) {
@@ -800,7 +741,7 @@ impl<'a> Placer<'a> {
             Attempt::Failed(f) => Err(f),
             _ => Err(HunkFailure::new(
                 index,
-                "io",
+                ErrorCode::Io,
                 "internal error: the hunk was found but could not be written there (please report this patch)",
             )),
         }
@@ -814,7 +755,7 @@ impl<'a> Placer<'a> {
         index: usize,
         candidates: &[usize],
         total: usize,
-        strategy: Option<Strategy>,
+        strategy: Option<Tier>,
         hint: Option<usize>,
         search_start: usize,
     ) -> Result<(usize, How), HunkFailure> {
@@ -850,7 +791,7 @@ impl<'a> Placer<'a> {
         Err(fail())
     }
 
-    fn ambiguous(&self, index: usize, lines: &[usize], total: usize, strategy: Option<Strategy>) -> HunkFailure {
+    fn ambiguous(&self, index: usize, lines: &[usize], total: usize, strategy: Option<Tier>) -> HunkFailure {
         let how = match strategy {
             None => " if line endings, trailing whitespace and special spaces are ignored (differences you cannot see)"
                 .to_string(),
@@ -872,7 +813,7 @@ impl<'a> Placer<'a> {
         );
         HunkFailure {
             lines: lines.iter().map(|l| l + 1).collect(),
-            ..HunkFailure::new(index, "ambiguous", message)
+            ..HunkFailure::new(index, ErrorCode::Ambiguous, message)
         }
     }
 
@@ -880,11 +821,10 @@ impl<'a> Placer<'a> {
     fn not_found(&self, index: usize, hunk: &Hunk, search: Range<usize>, anchor: Option<usize>) -> HunkFailure {
         let old = hunk.old_lines().join("\n");
         let what = self.rules.old_name;
-        let whole = apply(
-            self.lines.text,
-            &[Edit::new(old.clone(), format!("{old}\u{1}"))],
-            &self.rules.options,
-        );
+        // Where the lines are in the whole file, whole lines or not: only to explain the miss.
+        let options = &self.rules.options;
+        let whole = (!old.is_empty())
+            .then(|| Haystack::new(self.lines.text).find(&old, options.scope(), options.get_loosest_tier()));
         let mut message = match anchor {
             Some(a) => format!(
                 "{} were not found after its @@ line (line {}: {}).",
@@ -895,13 +835,14 @@ impl<'a> Placer<'a> {
             None if search.start > 0 => format!("{} were not found after line {}.", capitalize(what), search.start),
             None => format!("{} were not found in the file.", capitalize(what)),
         };
+        let vocabulary = Vocabulary::placing(what, self.rules.old_short);
         match whole {
-            Err(EditError::NotFound { hint, .. }) => {
+            Some(Err(Miss::NotFound { closest })) => {
                 message.push('\n');
-                message.push_str(&reword(&hint, self.rules.old_short, what));
+                message.push_str(&wording::closest(&closest, vocabulary));
             }
-            Ok(a) => {
-                let at = a.edits[0].occurrences[0].old.start;
+            Some(Ok(found)) => {
+                let at = found.spans[0].start;
                 let line = self.lines.line_of(at);
                 message.push_str(&format!(
                     "\nThey do occur at line {} ({}), but not as whole lines{}. Copy the lines whole, as the file \
@@ -915,17 +856,20 @@ impl<'a> Placer<'a> {
                     }
                 ));
             }
-            Err(EditError::Ambiguous { occurrences, .. }) => {
-                let listed: Vec<String> = occurrences.iter().map(|(l, _)| l.to_string()).collect();
+            Some(Err(Miss::Ambiguous { starts, .. })) => {
+                let listed: Vec<String> = starts
+                    .iter()
+                    .map(|&s| (self.lines.line_of(s) + 1).to_string())
+                    .collect();
                 message.push_str(&format!(
                     "\nThey occur (at lines {}), but not as whole lines where the hunk may go. Copy the lines whole, \
                      as the file has them.",
                     listed.join(", ")
                 ));
             }
-            Err(_) => {}
+            _ => {}
         }
-        HunkFailure::new(index, "not_found", message)
+        HunkFailure::new(index, ErrorCode::NotFound, message)
     }
 
     /// The line an `@@ text` anchor names: the one line in `search` containing `text`; among
@@ -937,24 +881,24 @@ impl<'a> Placer<'a> {
         text: &str,
         outer: Option<usize>,
     ) -> Result<usize, HunkFailure> {
+        // Only the searched lines are normalized (a haystack of the window, not of the file), so that
+        // placing many anchored hunks stays linear in the file.
         let w = window(&self.lines, search.clone(), false);
-        let edit = Edit::new(text, format!("{text}\u{1}"));
-        let result = if search.is_empty() {
-            Err(EditError::NotFound {
-                index: 0,
-                also_failing: Vec::new(),
-                hint: String::new(),
-            })
+        let loosest = self.text_options().get_loosest_tier();
+        let everywhere = Scope::everywhere();
+        let result = if search.is_empty() || text.is_empty() {
+            None
         } else {
-            apply(w.buf, &[edit], &self.text_options())
+            Some(Haystack::new(w.buf).find(text, &everywhere, loosest))
+        };
+        let line_at = |at: usize| {
+            self.lines
+                .line_of((w.base + at).min(self.lines.text.len().saturating_sub(1)))
         };
         match result {
-            Ok(a) => {
-                let at = w.base + a.edits[0].occurrences[0].old.start;
-                Ok(self.lines.line_of(at.min(self.lines.text.len().saturating_sub(1))))
-            }
-            Err(EditError::Ambiguous { occurrences, total, .. }) => {
-                let candidates: Vec<usize> = occurrences.iter().map(|(l, _)| w.first_line + l - 1).collect();
+            Some(Ok(found)) => Ok(line_at(found.spans[0].start)),
+            Some(Err(Miss::Ambiguous { starts, total, .. })) => {
+                let candidates: Vec<usize> = starts.iter().map(|&s| line_at(s)).collect();
                 if total == candidates.len() {
                     let whole: Vec<usize> = candidates
                         .iter()
@@ -981,10 +925,10 @@ impl<'a> Placer<'a> {
                 );
                 Err(HunkFailure {
                     lines: candidates.iter().map(|l| l + 1).collect(),
-                    ..HunkFailure::new(index, "ambiguous", message)
+                    ..HunkFailure::new(index, ErrorCode::Ambiguous, message)
                 })
             }
-            Err(EditError::NotFound { .. }) => {
+            _ => {
                 let mut message = match outer {
                     Some(o) => format!(
                         "its @@ line `{text}` was not found after the @@ line before it (line {}).",
@@ -992,19 +936,16 @@ impl<'a> Placer<'a> {
                     ),
                     None => format!("its @@ line `{text}` was not found in the file."),
                 };
-                if let Err(EditError::NotFound { hint, .. }) = apply(
-                    self.lines.text,
-                    &[Edit::new(text, format!("{text}\u{1}"))],
-                    &self.text_options(),
-                ) {
+                let whole = (!text.is_empty()).then(|| Haystack::new(self.lines.text).find(text, &everywhere, loosest));
+                if let Some(Err(Miss::NotFound { closest })) = whole {
                     message.push('\n');
-                    message.push_str(&reword(&hint, "@@", "the @@ line"));
+                    let vocabulary = Vocabulary::placing("the @@ line", "@@");
+                    message.push_str(&wording::closest(&closest, vocabulary));
                 } else {
                     message.push_str(" It occurs only before that point.");
                 }
-                Err(HunkFailure::new(index, "not_found", message))
+                Err(HunkFailure::new(index, ErrorCode::NotFound, message))
             }
-            Err(e) => Err(engine_failure(index, &e, &|k| w.first_line + k)),
         }
     }
 
@@ -1024,7 +965,7 @@ impl<'a> Placer<'a> {
         }
         Err(HunkFailure::new(
             index,
-            "invalid_input",
+            ErrorCode::InvalidInput,
             format!(
                 "it only adds lines and has no {} to show where: the file is not empty, so its place cannot be \
                  checked. Include at least one unchanged line before or after the added lines.",
@@ -1037,7 +978,7 @@ impl<'a> Placer<'a> {
         let own = String::from_utf8_lossy(self.lines.content(line)).into_owned();
         let mut new = vec![own.as_str()];
         new.extend(hunk.new_lines());
-        let options = Options::new().max_strategy(Strategy::Exact);
+        let options = Options::new().loosest_tier(Tier::Exact);
         let p = match attempt(
             &self.lines,
             line..line + 1,
@@ -1053,7 +994,7 @@ impl<'a> Placer<'a> {
             _ => {
                 return Err(HunkFailure::new(
                     index,
-                    "io",
+                    ErrorCode::Io,
                     "internal error: the line to insert after could not be matched (please report this patch)",
                 ))
             }
@@ -1080,14 +1021,14 @@ impl<'a> Placer<'a> {
             let own = String::from_utf8_lossy(self.lines.content(0)).into_owned();
             let mut new: Vec<&str> = added.to_vec();
             new.push(own.as_str());
-            let options = Options::new().max_strategy(Strategy::Exact);
+            let options = Options::new().loosest_tier(Tier::Exact);
             let p = match attempt(&self.lines, 0..1, index, &[own.as_str()], &new, None, &options, true) {
                 Attempt::Placed(p) => p,
                 Attempt::Failed(f) => return Err(f),
                 _ => {
                     return Err(HunkFailure::new(
                         index,
-                        "io",
+                        ErrorCode::Io,
                         "internal error: the first line could not be matched (please report this patch)",
                     ))
                 }
@@ -1114,20 +1055,13 @@ impl<'a> Placer<'a> {
             index,
             span: 0..0,
             bytes,
-            strategy: Strategy::Exact,
+            strategy: Tier::Exact,
             differences: Vec::new(),
             fuzz: 0,
             dropped: (0, 0),
             how: How::StartOfFile,
         })
     }
-}
-
-/// The engine's closest-region hint speaks of `oldText`; a patch has hunk lines.
-fn reword(hint: &str, short: &str, long: &str) -> String {
-    hint.replace("your oldText", &format!("your {short}"))
-        .replace("oldText line", &format!("{short} line"))
-        .replace("oldText", long)
 }
 
 fn capitalize(s: &str) -> String {
@@ -1156,7 +1090,7 @@ fn splice(text: &[u8], mut placed: Vec<Placed>) -> Result<Patched, HunkFailure> 
                 lines: vec![surgical_core::lines::line_of(text, w[1].span.start)],
                 ..HunkFailure::new(
                     b,
-                    "overlap",
+                    ErrorCode::Overlap,
                     format!(
                         "hunks {a} and {b} change overlapping lines (near line {}); each line may be changed by one \
                          hunk only. Merge them into one hunk.",
@@ -1214,12 +1148,9 @@ fn splice(text: &[u8], mut placed: Vec<Placed>) -> Result<Patched, HunkFailure> 
         let differences = p
             .differences
             .iter()
-            .map(|d| Difference {
-                line: first_line + d.line,
-                ..d.clone()
-            })
+            .map(|d| d.clone().on_line(first_line + d.line))
             .collect();
-        changes.push((p.span.clone(), new));
+        changes.push(Change::new(p.span.clone(), new));
         hunks.push(HunkOutcome {
             index: p.index,
             strategy: p.strategy,

@@ -16,11 +16,10 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use surgical_core::{diff, Options};
+use surgical_core::{diff, Change, Options};
 use surgical_fs::{DirLock, Encoding, FsError, FsErrorKind, NewFile, Root, Target};
 
 use super::place::{apply_hunks, How, HunkFailure, HunkOutcome, Rules};
@@ -29,7 +28,8 @@ use super::{
 };
 use crate::document::{self, file_patch, sha256_hex, Digest, Document, Shared, Text, Version};
 use crate::journal::{Entry, Journal};
-use crate::report::describe_differences;
+use crate::wording;
+use crate::ErrorCode;
 use crate::{Config, ToolError};
 
 const NOTHING_WRITTEN: &str = "No file was changed: a patch applies to all its files or to none.";
@@ -44,7 +44,7 @@ enum Content {
     },
     /// Present but not text surgical can edit (binary, UTF-32, ...): it can only be deleted or
     /// replaced. The error says why.
-    Opaque(String, &'static str),
+    Opaque(String, ErrorCode),
 }
 
 /// One file the patch touches (several names may lead to it).
@@ -87,7 +87,7 @@ struct Outcome {
     /// The SHA-256 of `before` when it is the file as read (known already).
     hash_before: Option<String>,
     /// The replaced ranges (hunks), or `None` for a whole-file change.
-    changes: Option<Vec<(Range<usize>, Range<usize>)>>,
+    changes: Option<Vec<Change>>,
     hunks: Vec<HunkOutcome>,
     /// The slot holding the result (for `undoAvailable`).
     slot: usize,
@@ -103,7 +103,7 @@ fn file_error(e: FsError, shown: &str) -> ToolError {
     let stop = if message.ends_with(['.', '!', '?']) { "" } else { "." };
     ToolError {
         path: Some(shown.to_string()),
-        ..ToolError::new(e.code(), format!("{message}{stop} {NOTHING_WRITTEN}"))
+        ..ToolError::new(ErrorCode::of_fs(&e), format!("{message}{stop} {NOTHING_WRITTEN}"))
     }
 }
 
@@ -145,7 +145,7 @@ fn hunk_error(f: HunkFailure, op: &Op, format: PatchFormat) -> ToolError {
     }
 }
 
-fn op_error(op: &Op, code: &'static str, message: String) -> ToolError {
+fn op_error(op: &Op, code: ErrorCode, message: String) -> ToolError {
     ToolError {
         path: Some(op.path.clone()),
         patch_line: Some(op.patch_line),
@@ -282,7 +282,7 @@ impl Files {
                     encoding: t.encoding,
                     text: Arc::clone(&t.text),
                 },
-                document::Content::Undecodable(e) => Content::Opaque(e.to_string(), e.code()),
+                document::Content::Undecodable(e) => Content::Opaque(e.to_string(), ErrorCode::of_fs(e)),
             };
             s.mode = Some(doc.info.mode);
             s.before = Some(doc);
@@ -320,7 +320,7 @@ fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -
                 if encoding == Encoding::Utf8 && text.contains(&0) {
                     return Err(op_error(
                         op,
-                        "invalid_input",
+                        ErrorCode::InvalidInput,
                         format!(
                             "{}: the new file's content has a NUL character; a UTF-8 file holding NUL bytes is \
                              binary to surgical. Remove it.",
@@ -351,12 +351,12 @@ fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -
                     Content::Absent => {
                         return Err(op_error(
                             op,
-                            "file_not_found",
+                            ErrorCode::FileNotFound,
                             format!("{} does not exist, so it cannot be deleted.", op.path),
                         ))
                     }
                     Content::Opaque(message, code) if !hunks.is_empty() => {
-                        return Err(op_error(op, code, message.clone()))
+                        return Err(op_error(op, *code, message.clone()))
                     }
                     Content::Text { text, .. } if !hunks.is_empty() => {
                         let patched = apply_hunks(text, hunks, rules).map_err(|f| hunk_error(f, op, format))?;
@@ -365,7 +365,7 @@ fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -
                         if patched.text.iter().any(|b| !b.is_ascii_whitespace()) {
                             return Err(op_error(
                                 op,
-                                "not_found",
+                                ErrorCode::NotFound,
                                 format!(
                                     "{}: the diff deletes the file, but its removed lines do not account for all of \
                                      it ({left} lines would remain). Read the file again and give its whole content.",
@@ -409,7 +409,7 @@ fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -
                         };
                         return Err(op_error(
                             op,
-                            "file_not_found",
+                            ErrorCode::FileNotFound,
                             format!(
                                 "{} does not exist, so it cannot be updated. To create a file, use {how}.",
                                 op.path
@@ -537,7 +537,7 @@ fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolErr
                 FsErrorKind::Changed => ToolError {
                     path: Some(s.shown.clone()),
                     ..ToolError::new(
-                        "stale",
+                        ErrorCode::Stale,
                         format!(
                             "{} changed since it was read (another program modified or replaced it), so it was not \
                              deleted.",
@@ -687,22 +687,13 @@ fn plural(n: usize, word: &str) -> String {
     }
 }
 
-/// The engine's notes speak of `oldText` and `newText`; a patch has old and new lines.
+/// What the engine noted about a hunk, in the format's words.
 fn notes(h: &HunkOutcome, format: PatchFormat) -> Vec<String> {
-    let (old, new) = match format {
-        PatchFormat::SearchReplace => ("the SEARCH lines", "the REPLACE lines"),
-        _ => ("the hunk's old lines", "the hunk's new lines"),
+    let words = match format {
+        PatchFormat::SearchReplace => wording::SEARCH_REPLACE,
+        _ => wording::HUNK,
     };
-    describe_differences(&h.differences)
-        .into_iter()
-        .map(|n| {
-            n.replace("oldText's", &format!("{old}'"))
-                .replace("oldText", old)
-                .replace("your newText", new)
-                .replace("newText was", &format!("{new} were"))
-                .replace("newText", new)
-        })
-        .collect()
+    wording::differences(&h.differences, words)
 }
 
 fn hunk_report(h: &HunkOutcome, format: PatchFormat) -> HunkReport {
@@ -773,9 +764,9 @@ pub(crate) fn run(req: &PatchRequest, config: &Config) -> Result<PatchSuccess, T
     })?;
     let ops = parse(&req.patch, format, req.path.as_deref()).map_err(|e| parse_error(e, format))?;
     let root = Root::new(&config.root).map_err(|e| file_error(e, "."))?;
-    let max = req.max_strategy.unwrap_or(Options::new().get_max_strategy());
+    let max = req.max_strategy.unwrap_or(Options::new().get_loosest_tier());
     let rules = Rules {
-        options: Options::new().max_strategy(max),
+        options: Options::new().loosest_tier(max),
         ordered: format != PatchFormat::SearchReplace,
         max_fuzz: if format == PatchFormat::Unified { 2 } else { 0 },
         old_name: format.old_lines_name().0,
@@ -813,10 +804,7 @@ fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: boo
         // A deleted file's diff would be all of it: the summary says how many lines went (the
         // patch still has them, so that `git apply` reproduces the deletion).
         let shown = if o.after.is_none() {
-            diff::NumberedDiff {
-                text: String::new(),
-                first_changed_line: None,
-            }
+            diff::NumberedDiff::untold(None)
         } else {
             diff::numbered_diff(old_text, new_text, &changes)
         };

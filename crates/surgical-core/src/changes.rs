@@ -1,0 +1,366 @@
+//! The change set: replacements on a text's bytes, refused when they overlap, then applied in one
+//! pass that keeps the file's own characters wherever the replaced and replacing texts agree.
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+
+use crate::align::{align, Difference, DifferenceKind};
+use crate::error::EditError;
+use crate::find::{unescape, Match};
+use crate::forgiven::Forgiven;
+use crate::haystack::Haystack;
+use crate::lines::{line_of, model_newlines, next_terminator, prev_terminator, LineCounter};
+use crate::loose::transport;
+use crate::normalize::Fold;
+use crate::tier::Tier;
+
+/// One replacement, as the diffs take it: `old` is the byte range replaced in the text before,
+/// `new` the byte range of what replaced it in the text after. Either may be empty (an insertion, a
+/// deletion). A list of changes is in file order and its `old` ranges do not overlap.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Change {
+    /// Bytes replaced, in the text before.
+    pub old: Range<usize>,
+    /// Bytes written in their place, in the text after.
+    pub new: Range<usize>,
+}
+
+impl Change {
+    /// The change that replaced `old` (text before) with `new` (text after).
+    pub fn new(old: Range<usize>, new: Range<usize>) -> Change {
+        Change { old, new }
+    }
+}
+
+/// One place an edit changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Occurrence {
+    /// Byte range replaced in the original text.
+    pub old: Range<usize>,
+    /// Byte range of the replacement in the new text.
+    pub new: Range<usize>,
+    /// One-based first and last line of `old` in the original (the last line is the one holding the
+    /// range's last byte).
+    pub old_lines: (usize, usize),
+    /// One-based first and last line of `new` in the new text; for an empty replacement, both are the
+    /// line where it was removed.
+    pub new_lines: (usize, usize),
+}
+
+/// How one edit was applied.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct AppliedEdit {
+    /// The edit's index in the request (the replacement's, in the order added to a [`ChangeSet`]).
+    pub index: usize,
+    /// The tier that matched.
+    pub tier: Tier,
+    /// In file order; one unless `replace_all`.
+    pub occurrences: Vec<Occurrence>,
+    /// What differed between the file and `oldText`, with one-based line numbers in the new text.
+    pub differences: Vec<Difference>,
+}
+
+/// The result of applying edits: the new text and where each edit went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Applied {
+    /// The new text.
+    pub text: Vec<u8>,
+    /// In request order.
+    pub edits: Vec<AppliedEdit>,
+}
+
+impl Applied {
+    /// Every replaced range with its replacement, in file order: the input of [`crate::diff`]. The same changes as the occurrences, sorted.
+    pub fn changes(&self) -> Vec<Change> {
+        let mut all: Vec<_> = self
+            .edits
+            .iter()
+            .flat_map(|e| e.occurrences.iter().map(|o| Change::new(o.old.clone(), o.new.clone())))
+            .collect();
+        all.sort_by_key(|c| c.old.start);
+        all
+    }
+}
+
+/// Replacements on one text, each a [`Match`] and the text to put there, added one by one; then
+/// [`ChangeSet::apply`] writes them all in one pass.
+///
+/// Replacements are numbered in the order added (from 0): that number is the `index` of their
+/// [`AppliedEdit`] and of any [`EditError`] about them. Spans are kept in file order as they are added
+/// (an ordered set: adding a span costs a logarithm of the spans so far, whatever the order), so a
+/// change set of many replacements stays near linear to build and linear to apply.
+pub struct ChangeSet<'h, 'a> {
+    hay: &'h Haystack<'a>,
+    replacements: Vec<Replacement>,
+    /// Every span as (start, end, replacement number), in that order.
+    spans: BTreeSet<(usize, usize, usize)>,
+}
+
+impl std::fmt::Debug for ChangeSet<'_, '_> {
+    /// How many replacements, and their spans in file order.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChangeSet")
+            .field("replacements", &self.replacements.len())
+            .field("spans", &self.spans)
+            .finish_non_exhaustive()
+    }
+}
+
+/// One replacement, with both texts as alignment takes them.
+struct Replacement {
+    tier: Tier,
+    old: String,
+    new: String,
+    fold: Fold,
+    forgiven: Option<Forgiven>,
+    /// Where its first span starts (for `no_change`).
+    first: usize,
+    /// Its last span ends the text, without the final line break `old` has (see [`Match`]).
+    open_end: bool,
+}
+
+impl<'h, 'a> ChangeSet<'h, 'a> {
+    /// An empty change set on `hay`'s text.
+    pub fn new(hay: &'h Haystack<'a>) -> ChangeSet<'h, 'a> {
+        ChangeSet {
+            hay,
+            replacements: Vec::new(),
+            spans: BTreeSet::new(),
+        }
+    }
+
+    /// How many replacements were added.
+    pub fn len(&self) -> usize {
+        self.replacements.len()
+    }
+
+    /// Whether none was added.
+    pub fn is_empty(&self) -> bool {
+        self.replacements.is_empty()
+    }
+
+    /// Adds the replacement of `found` (a match in this change set's haystack) by `new_text`, and
+    /// returns its number.
+    ///
+    /// `new_text`'s line breaks (any of `\n`, `\r\n`, `\r`) are written with the terminator used where
+    /// it lands. A tier that rewrote the needle rewrites `new_text` the same way (re-indented, or
+    /// unescaped). Refused with [`EditError::Overlap`] (the earlier replacement first, the line of
+    /// the later span) when a span overlaps one already added; nothing is added then.
+    pub fn replace(&mut self, found: &Match, new_text: &str) -> Result<usize, EditError> {
+        let id = self.replacements.len();
+        // A match's own spans are disjoint, so each is checked against the spans already added only:
+        // its neighbours in file order.
+        for span in &found.spans {
+            let key = (span.start, span.end, id);
+            let before = self.spans.range(..key).next_back();
+            let after = self.spans.range(key..).next();
+            let clash = match (before, after) {
+                (Some(&(_, end, other)), _) if span.start < end => Some((other, span.start)),
+                (_, Some(&(start, _, other))) if start < span.end => Some((other, start)),
+                _ => None,
+            };
+            if let Some((other, at)) = clash {
+                return Err(EditError::Overlap {
+                    first: other.min(id),
+                    second: other.max(id),
+                    line: line_of(self.hay.text(), at),
+                });
+            }
+        }
+        self.spans.extend(found.spans.iter().map(|s| (s.start, s.end, id)));
+        let new = model_newlines(new_text);
+        let new = if found.unescape_new {
+            unescape(&new)
+        } else {
+            new.into_owned()
+        };
+        let (old, new) = match &found.lines {
+            Some(c) => {
+                let moved = transport(self.hay.file_lines(), &found.old, &new, c);
+                (moved.old, moved.new)
+            }
+            None => (found.old.clone(), new),
+        };
+        self.replacements.push(Replacement {
+            tier: found.tier,
+            old,
+            new,
+            fold: found.fold,
+            forgiven: found.forgiven.clone(),
+            first: found.spans.first().map_or(0, |s| s.start),
+            open_end: found.open_end,
+        });
+        Ok(id)
+    }
+
+    /// Writes every replacement: the new text, and for each replacement (in the order added) where it
+    /// went, old and new, with line numbers and what differed.
+    ///
+    /// Bytes outside the spans are copied unchanged; inside a span, the file's own characters are kept
+    /// wherever the needle and the replacement agree. Fails, writing nothing, when a replacement would
+    /// write U+FFFD where the file has invalid bytes ([`EditError::FabricatedReplacementChar`]), add
+    /// non-ASCII text to a legacy 8-bit file ([`EditError::LegacyEncoding`]), or change nothing at all
+    /// ([`EditError::NoChange`]); the first in file order (for `no_change`, the first added) is reported.
+    ///
+    /// The haystack's normalized view is released first (see [`Haystack`]): a search after this
+    /// builds it again.
+    pub fn apply(self) -> Result<Applied, EditError> {
+        // Searching is over: the memory of a normalized copy of the text goes before the new text's.
+        self.hay.release_view();
+        let text = self.hay.text();
+        let mut eol = LocalEol::new(text);
+        let extra: usize = self.replacements.iter().map(|r| r.new.len()).sum();
+        let mut out = Vec::with_capacity(text.len() + extra);
+        let mut old_lines = LineCounter::new(text);
+        let mut changed = vec![false; self.replacements.len()];
+        let mut placed: Vec<Placed> = Vec::with_capacity(self.spans.len());
+        let mut cursor = 0;
+        for &(start, end, index) in &self.spans {
+            let (span, index) = (&(start..end), &index);
+            out.extend_from_slice(&text[cursor..span.start]);
+            let r = &self.replacements[*index];
+            let local = eol.at(span);
+            let mut aligned = if r.open_end && span.end == text.len() {
+                // The needle's final line break stood for the end of the text: neither side has it.
+                let old = r.old.strip_suffix('\n').unwrap_or(&r.old);
+                let new = r.new.strip_suffix('\n').unwrap_or(&r.new);
+                align(&text[span.clone()], old, new, r.fold, local)
+            } else {
+                align(&text[span.clone()], &r.old, &r.new, r.fold, local)
+            };
+            if let Some(forgiven) = &r.forgiven {
+                let kind = DifferenceKind::Forgiven(forgiven.clone());
+                aligned.differences.insert(0, Difference { line: 0, kind });
+            }
+            let first_line = old_lines.line_at(span.start);
+            let last_line = old_lines.line_at(span.end.saturating_sub(1).max(span.start));
+            if let Some(line) = aligned.fabricated_replacement_char {
+                let line = first_line + line;
+                return Err(EditError::FabricatedReplacementChar { index: *index, line });
+            }
+            if !aligned.bytes.is_ascii()
+                && self.hay.is_legacy_8bit()
+                && crate::lines::utf8_pieces(&aligned.bytes).any(|(valid, _)| !valid.is_ascii())
+            {
+                return Err(EditError::LegacyEncoding {
+                    index: *index,
+                    line: first_line,
+                });
+            }
+            changed[*index] |= aligned.bytes != text[span.clone()];
+            let new_start = out.len();
+            out.extend_from_slice(&aligned.bytes);
+            placed.push(Placed {
+                index: *index,
+                old: span.clone(),
+                new: new_start..out.len(),
+                old_lines: (first_line, last_line),
+                differences: aligned.differences,
+            });
+            cursor = span.end;
+        }
+        out.extend_from_slice(&text[cursor..]);
+        if let Some(index) = changed.iter().position(|c| !c) {
+            let line = line_of(text, self.replacements[index].first);
+            return Err(EditError::NoChange { index, line });
+        }
+        Ok(self.report(out, placed))
+    }
+
+    /// The result: new line numbers (one pass over the new text) and each replacement's occurrences.
+    fn report(&self, out: Vec<u8>, placed: Vec<Placed>) -> Applied {
+        let mut new_lines = LineCounter::new(&out);
+        let mut edits: Vec<AppliedEdit> = self
+            .replacements
+            .iter()
+            .enumerate()
+            .map(|(index, r)| AppliedEdit {
+                index,
+                tier: r.tier,
+                occurrences: Vec::new(),
+                differences: Vec::new(),
+            })
+            .collect();
+        for p in placed {
+            let first = new_lines.line_at(p.new.start);
+            let last = if p.new.is_empty() {
+                first
+            } else {
+                new_lines.line_at(p.new.end - 1)
+            };
+            let edit = &mut edits[p.index];
+            let shifted = p.differences.into_iter().map(|d| Difference {
+                line: first + d.line,
+                ..d
+            });
+            edit.differences.extend(shifted);
+            edit.occurrences.push(Occurrence {
+                old: p.old,
+                new: p.new,
+                old_lines: p.old_lines,
+                new_lines: (first, last),
+            });
+        }
+        Applied { text: out, edits }
+    }
+}
+
+/// One span written: its replacement, old and new range, old lines, differences (lines in the span).
+struct Placed {
+    index: usize,
+    old: Range<usize>,
+    new: Range<usize>,
+    old_lines: (usize, usize),
+    differences: Vec<Difference>,
+}
+
+/// The terminator that new lines take at a span: the one that ends the span's last line in the file
+/// (inside the span or right after it), else the last one before the span, else `\n`. Spans are
+/// visited in order, so the forward search is reused (linear overall).
+struct LocalEol<'a> {
+    text: &'a [u8],
+    next: Option<Range<usize>>,
+    searched_from: Option<usize>,
+    last: Option<Option<Range<usize>>>,
+}
+
+impl<'a> LocalEol<'a> {
+    fn new(text: &'a [u8]) -> Self {
+        LocalEol {
+            text,
+            next: None,
+            searched_from: None,
+            last: None,
+        }
+    }
+
+    fn at(&mut self, span: &Range<usize>) -> &'a [u8] {
+        let text = self.text;
+        // The span's last line ends inside it when the span ends with a terminator.
+        let from = if span.end > span.start && matches!(text[span.end - 1], b'\n' | b'\r') {
+            crate::lines::prev_terminator(text, span.end).map_or(span.end, |t| t.start)
+        } else {
+            span.end
+        };
+        let fresh = match (&self.next, self.searched_from) {
+            (Some(t), Some(_)) => t.start >= from,
+            (None, Some(searched)) => searched <= from,
+            (_, None) => false,
+        };
+        if !fresh {
+            self.next = next_terminator(text, from);
+            self.searched_from = Some(from);
+        }
+        if let Some(t) = &self.next {
+            return &text[t.clone()];
+        }
+        let last = self.last.get_or_insert_with(|| prev_terminator(text, text.len()));
+        match last {
+            Some(t) => &text[t.clone()],
+            None => b"\n",
+        }
+    }
+}

@@ -1,0 +1,399 @@
+//! Finding a needle: the tiers, strictest first, each for the needles still unplaced.
+//!
+//! What a model cannot see never decides which occurrence it meant: before any tier, a needle that
+//! occurs twice once line endings, trailing blanks and special spaces are ignored is ambiguous. Then
+//! each text tier searches its normalized view of the haystack (one Aho–Corasick pass for all the
+//! needles still unplaced), then the line-based tiers, escapes and the opt-in `similar`.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use crate::closest::{closest_regions, Closest};
+use crate::error::MAX_LISTED;
+use crate::forgiven::Forgiven;
+use crate::haystack::Haystack;
+use crate::lines::model_newlines;
+use crate::loose::{self, Candidate, Found};
+use crate::normalize::Fold;
+use crate::scope::{is_line_start, Scope};
+use crate::search::{find_all, invisible_occurrences, pattern, Pattern};
+use crate::tier::Tier;
+
+/// A needle as a model wrote it: the text to find, and whether every occurrence is wanted.
+///
+/// Line breaks in the needle (`\n`, and `\r\n` or `\r`, which models cannot see and surgical reads as
+/// `\n`) match any line terminator in the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Needle<'n> {
+    text: &'n str,
+    every: bool,
+}
+
+impl<'n> Needle<'n> {
+    /// A needle that must occur exactly once. An empty needle is found nowhere.
+    pub fn new(text: &'n str) -> Needle<'n> {
+        Needle { text, every: false }
+    }
+
+    /// The same needle, matching every occurrence when `yes` (several are then not ambiguous).
+    pub fn every(self, yes: bool) -> Needle<'n> {
+        Needle { every: yes, ..self }
+    }
+}
+
+/// Where a needle matched, and how.
+///
+/// Hand it to [`crate::ChangeSet::replace`] with the replacement text; the match keeps what that
+/// needs (the needle as the tier read it, and for the line-based tiers the file lines it paired).
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Match {
+    /// The tier that matched.
+    pub tier: Tier,
+    /// The matched byte spans of the text, in order and disjoint: one, unless every occurrence was
+    /// asked for. A span may be empty only for a needle that is blank once normalized.
+    pub spans: Vec<Range<usize>>,
+    /// What a tier past `unicode` forgave (indentation, spacing, escapes, a paraphrase), or the
+    /// indentation of a first line under [`Scope::indented_first_line`].
+    pub forgiven: Option<Forgiven>,
+    /// Under [`Scope::indented_first_line`]: the text indents the match's first line more than the
+    /// needle did, and the span starts after that indentation (so it is kept).
+    pub indented_first_line: bool,
+    /// The needle as matched: `\n`-only, unescaped under [`Tier::Escapes`].
+    pub(crate) old: String,
+    pub(crate) fold: Fold,
+    pub(crate) unescape_new: bool,
+    /// For the line-based tiers: the region the needle's lines were paired with.
+    pub(crate) lines: Option<Candidate>,
+    /// The last span ends the text, which has no final terminator, and the needle's final line break
+    /// stands for that end (see [`Scope::whole_lines`]).
+    pub(crate) open_end: bool,
+}
+
+/// Why a needle has no single place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Miss {
+    /// The needle occurs nowhere in scope, at any tier allowed.
+    NotFound {
+        /// The regions of the whole text most like the needle, and line by line what differs.
+        closest: Closest,
+    },
+    /// The needle occurs more than once, and one occurrence was asked for.
+    Ambiguous {
+        /// The tier that found several occurrences; `None` when they differ only in what a model
+        /// cannot see (line endings, trailing whitespace, special spaces).
+        tier: Option<Tier>,
+        /// Where the first [`MAX_LISTED`] occurrences start (byte offsets, ascending).
+        starts: Vec<usize>,
+        /// How many occurrences there are.
+        total: usize,
+    },
+}
+
+/// Why [`Haystack::find_all`] could not place every needle: the first needle to fail, in the order the
+/// tiers run (strictest first, then needle order), and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Missed {
+    /// The needle's index in the request.
+    pub index: usize,
+    /// Why it has no single place.
+    pub miss: Miss,
+    /// For [`Miss::NotFound`]: the other needles not found either, ascending.
+    pub also_not_found: Vec<usize>,
+}
+
+impl Missed {
+    fn one(index: usize, miss: Miss) -> Missed {
+        Missed {
+            index,
+            miss,
+            also_not_found: Vec::new(),
+        }
+    }
+}
+
+impl Haystack<'_> {
+    /// Where `needle` occurs exactly once in `scope`, with the strictest tier that finds it, trying no
+    /// tier looser than `loosest`.
+    ///
+    /// A tier applies only when it finds exactly one occurrence; several are [`Miss::Ambiguous`]
+    /// (looser tiers are not tried then). Differences a model cannot see never decide between
+    /// occurrences.
+    pub fn find(&self, needle: &str, scope: &Scope, loosest: Tier) -> Result<Match, Miss> {
+        self.find_all(&[Needle::new(needle)], scope, loosest)
+            .map(|mut found| found.pop().expect("one needle, one match"))
+            .map_err(|missed| missed.miss)
+    }
+
+    /// Every needle at once (one pass per tier for all of them): each one's match, in request order,
+    /// or the first needle that failed. An empty needle is [`Miss::NotFound`].
+    ///
+    /// For a needle with [`Needle::every`], a tier that finds fewer occurrences than a model could
+    /// tell apart is not enough: the next tier is tried, and the first such tier's match is the
+    /// answer when none finds them all.
+    pub fn find_all(&self, needles: &[Needle<'_>], scope: &Scope, loosest: Tier) -> Result<Vec<Match>, Missed> {
+        let olds: Vec<Cow<'_, str>> = needles.iter().map(|n| model_newlines(n.text)).collect();
+        let every: Vec<bool> = needles.iter().map(|n| n.every).collect();
+        self.locate(&olds, &every, scope, loosest)
+    }
+
+    fn locate(
+        &self,
+        olds: &[Cow<'_, str>],
+        every: &[bool],
+        scope: &Scope,
+        loosest: Tier,
+    ) -> Result<Vec<Match>, Missed> {
+        let text = self.text();
+        let refs: Vec<&str> = olds.iter().map(|o| o.as_ref()).collect();
+        let invisible = invisible_occurrences(text, &refs, scope);
+        for (index, (total, starts)) in invisible.iter().enumerate() {
+            if !every[index] && *total >= 2 {
+                let miss = Miss::Ambiguous {
+                    tier: None,
+                    starts: starts.clone(),
+                    total: *total,
+                };
+                return Err(Missed::one(index, miss));
+            }
+        }
+        let mut found: Vec<Option<Match>> = olds.iter().map(|_| None).collect();
+        let mut fallback: Vec<Option<Match>> = olds.iter().map(|_| None).collect();
+        for tier in Tier::TEXT.into_iter().filter(|t| *t <= loosest) {
+            let pending: Vec<usize> = (0..olds.len()).filter(|&i| found[i].is_none()).collect();
+            if pending.is_empty() {
+                break;
+            }
+            let hits = self.text_tier(tier, olds, every, &pending, scope);
+            for ((index, (spans, count)), open_end) in pending.iter().copied().zip(hits.0).zip(hits.1) {
+                if count == 0 {
+                    continue;
+                }
+                if !every[index] && count >= 2 {
+                    let starts = spans.iter().map(|s| s.start).collect();
+                    let miss = Miss::Ambiguous {
+                        tier: Some(tier),
+                        starts,
+                        total: count,
+                    };
+                    return Err(Missed::one(index, miss));
+                }
+                let mut m = Match::text(tier, disjoint(spans), olds[index].as_ref(), open_end);
+                if scope.indented_first_line && !is_line_start(text, m.spans[0].start) {
+                    m.indented_first_line = true;
+                    m.forgiven = Some(Forgiven::IndentedFirstLine);
+                }
+                // Every occurrence: a tier that misses some a model cannot tell apart is not enough.
+                if every[index] && count < invisible[index].0 {
+                    fallback[index].get_or_insert(m);
+                    continue;
+                }
+                found[index] = Some(m);
+            }
+        }
+        for (f, fb) in found.iter_mut().zip(fallback) {
+            if f.is_none() {
+                *f = fb;
+            }
+        }
+        self.locate_loose(olds, every, scope, loosest, &mut found)?;
+        let missing: Vec<usize> = (0..olds.len()).filter(|&i| found[i].is_none()).collect();
+        if let Some((&index, rest)) = missing.split_first() {
+            return Err(Missed {
+                index,
+                miss: Miss::NotFound {
+                    closest: closest_regions(text, &olds[index]),
+                },
+                also_not_found: rest.to_vec(),
+            });
+        }
+        Ok(found.into_iter().map(|m| m.expect("all found")).collect())
+    }
+
+    /// One text tier for the `pending` needles: each one's spans in scope (all of them for `every`,
+    /// else the first [`MAX_LISTED`]) and count, and whether its last span is an open end.
+    #[allow(clippy::type_complexity)]
+    fn text_tier(
+        &self,
+        tier: Tier,
+        olds: &[Cow<'_, str>],
+        every: &[bool],
+        pending: &[usize],
+        scope: &Scope,
+    ) -> (Vec<(Vec<Range<usize>>, usize)>, Vec<bool>) {
+        let text = self.text();
+        let fold = tier.fold();
+        let hay = self.view(tier);
+        let mut patterns: Vec<Pattern> = pending.iter().map(|&i| pattern(&olds[i], fold)).collect();
+        let mut caps: Vec<usize> = pending
+            .iter()
+            .map(|&i| if every[i] { usize::MAX } else { MAX_LISTED })
+            .collect();
+        // A needle's last line break may stand for the end of a text without one (whole lines only).
+        let mut owners: Vec<usize> = (0..pending.len()).collect();
+        for k in 0..pending.len() {
+            if let Some(open) = patterns[k].at_end_variant(scope, text) {
+                patterns.push(open);
+                caps.push(caps[k]);
+                owners.push(k);
+            }
+        }
+        let refs: Vec<&Pattern> = patterns.iter().collect();
+        let (spans, counts) = find_all(&hay, &refs, &caps, scope, text, fold.trim_trailing);
+        let mut hits: Vec<(Vec<Range<usize>>, usize)> = vec![(Vec::new(), 0); pending.len()];
+        let mut open_end = vec![false; pending.len()];
+        for (p, (spans, count)) in spans.into_iter().zip(counts).enumerate() {
+            let k = owners[p];
+            open_end[k] |= p >= pending.len() && count > 0;
+            // The open-end variant's one match starts after all of the needle's own: order holds.
+            hits[k].0.extend(spans);
+            hits[k].0.truncate(caps[k]);
+            hits[k].1 += count;
+        }
+        (hits, open_end)
+    }
+
+    /// The tiers past `unicode`, for the needles still unplaced: the line-based ones, then escapes
+    /// (which unescapes the needle and tries every tier before it again), then the opt-in `similar`.
+    fn locate_loose(
+        &self,
+        olds: &[Cow<'_, str>],
+        every: &[bool],
+        scope: &Scope,
+        loosest: Tier,
+        found: &mut [Option<Match>],
+    ) -> Result<(), Missed> {
+        for tier in [Tier::Indentation, Tier::WhitespaceRuns, Tier::Escapes, Tier::Similar] {
+            if tier > loosest {
+                break;
+            }
+            for index in 0..olds.len() {
+                if found[index].is_some() {
+                    continue;
+                }
+                if tier == Tier::Escapes {
+                    found[index] = self
+                        .unescaped(&olds[index], every[index], scope)
+                        .map_err(|m| Missed::one(index, m))?;
+                    continue;
+                }
+                let file = self.file_lines();
+                match loose::find(tier, file, &olds[index], scope) {
+                    Found::None => {}
+                    Found::One(c) => found[index] = Some(Match::lines(tier, file, &olds[index], c)),
+                    Found::Many(firsts) => {
+                        let starts = firsts.iter().take(MAX_LISTED).map(|&i| file.line_start(i)).collect();
+                        let miss = Miss::Ambiguous {
+                            tier: Some(tier),
+                            starts,
+                            total: firsts.len(),
+                        };
+                        return Err(Missed::one(index, miss));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The escapes tier: `old` unescaped, searched with every tier up to `whitespace_runs`. `None` when
+    /// unescaping changes nothing or the unescaped needle is not found either.
+    fn unescaped(&self, old: &str, every: bool, scope: &Scope) -> Result<Option<Match>, Miss> {
+        let plain = unescape(old);
+        if plain == old {
+            return Ok(None);
+        }
+        match self.locate(&[Cow::Owned(plain)], &[every], scope, Tier::WhitespaceRuns) {
+            Ok(mut found) => {
+                let inner = found.pop().expect("one needle, one match");
+                let forgiven = Forgiven::Escapes {
+                    tier: inner.tier,
+                    also: inner.forgiven.clone().map(Box::new),
+                };
+                Ok(Some(Match {
+                    tier: Tier::Escapes,
+                    forgiven: Some(forgiven),
+                    unescape_new: true,
+                    ..inner
+                }))
+            }
+            Err(Missed {
+                miss: Miss::NotFound { .. },
+                ..
+            }) => Ok(None),
+            Err(missed) => Err(missed.miss),
+        }
+    }
+}
+
+impl Match {
+    fn text(tier: Tier, spans: Vec<Range<usize>>, old: &str, open_end: bool) -> Match {
+        Match {
+            tier,
+            indented_first_line: false,
+            spans,
+            forgiven: None,
+            old: old.to_string(),
+            fold: tier.fold(),
+            unescape_new: false,
+            lines: None,
+            open_end,
+        }
+    }
+
+    fn lines(tier: Tier, file: &crate::loose::FileLines<'_>, old: &str, c: Candidate) -> Match {
+        Match {
+            tier,
+            indented_first_line: false,
+            spans: vec![c.span(file, old.ends_with('\n'))],
+            forgiven: Some(c.forgiven.clone()),
+            old: old.to_string(),
+            fold: Fold::EXACT,
+            unescape_new: false,
+            lines: Some(c),
+            open_end: false,
+        }
+    }
+}
+
+/// Occurrences that overlap an earlier one are dropped (every occurrence of `aa` in `aaa`: one).
+fn disjoint(spans: Vec<Range<usize>>) -> Vec<Range<usize>> {
+    let mut kept: Vec<Range<usize>> = Vec::with_capacity(spans.len());
+    let mut last_end = 0;
+    for span in spans {
+        if span.start >= last_end {
+            last_end = span.end;
+            kept.push(span);
+        }
+    }
+    kept
+}
+
+/// The needle as a model meant it when it escaped what it should not have: `\n`, `\t`, `\r`, `\"`,
+/// `\'` and `\\` become the characters they stand for.
+pub(crate) fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            let replacement = match chars.peek() {
+                Some('n') => Some('\n'),
+                Some('t') => Some('\t'),
+                Some('r') => Some('\n'),
+                Some('"') => Some('"'),
+                Some('\'') => Some('\''),
+                Some('\\') => Some('\\'),
+                _ => None,
+            };
+            if let Some(r) = replacement {
+                chars.next();
+                out.push(r);
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
+}

@@ -1,0 +1,49 @@
+//! What a tier past `unicode` forgave, as data (the tool layer words it).
+
+use crate::tier::Tier;
+
+/// What a looser tier forgave to find a needle, reported with the replacement (as a
+/// [`crate::DifferenceKind::Forgiven`] on its first line) and on the [`crate::Match`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Forgiven {
+    /// [`Tier::Indentation`]: the text's indentation differs from the needle's by `shift` columns (by
+    /// level when `units` is set); the replacement was re-indented the same way.
+    Reindented {
+        /// Columns added (or removed, when negative) at every line.
+        shift: isize,
+        /// Indentation units, the needle's and the text's (e.g. 4 and 2 columns per level), when they
+        /// differ; `None` when columns map one to one.
+        units: Option<(usize, usize)>,
+        /// The text indents with tabs there, of this many columns each.
+        tab_width: Option<usize>,
+    },
+    /// [`Tier::WhitespaceRuns`]: runs of spaces and tabs, indentation or blank lines differ; unchanged
+    /// lines kept the text's bytes, changed lines were written as given.
+    WhitespaceRuns,
+    /// [`Tier::Similar`]: no exact match; the region matches at `similarity` percent, the next best at
+    /// `runner_up` percent (both rounded as `{:.0}` prints them).
+    Similar {
+        /// Mean line similarity of the region, in percent.
+        similarity: u32,
+        /// The next best region's, in percent.
+        runner_up: u32,
+    },
+    /// [`Tier::Escapes`]: the needle was over-escaped; unescaped, it matched with `tier`, which forgave
+    /// `also` if anything; the replacement was unescaped the same way.
+    Escapes {
+        /// The tier the unescaped needle matched with.
+        tier: Tier,
+        /// What that tier forgave.
+        also: Option<Box<Forgiven>>,
+    },
+    /// The text indents the match's first line more than the needle does (whole-line placement with
+    /// [`crate::Scope::indented_first_line`]); the text's indentation was kept.
+    IndentedFirstLine,
+}
+
+/// A similarity (0 to 1) in whole percent, rounded exactly as `format!("{:.0}", x * 100.0)` rounds it,
+/// so that a message built from the number reads as one built from the float.
+pub(crate) fn percent(x: f32) -> u32 {
+    format!("{:.0}", x * 100.0).parse().unwrap_or(0)
+}

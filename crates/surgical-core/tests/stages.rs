@@ -1,0 +1,218 @@
+//! The stages one by one: a haystack, `find` with a scope, a change set, applied. Above all the
+//! three cases of whole-line placement that a plain "starts and ends a line" test gets wrong, which
+//! patch placement needs.
+
+// Spans are lists of ranges; a list of one is what a single match has.
+#![allow(clippy::single_range_in_vec_init)]
+
+use surgical_core::{ChangeSet, EditError, Haystack, Miss, Needle, Scope, Tier};
+
+fn replaced(text: &[u8], old: &str, new: &str, scope: &Scope, loosest: Tier) -> Result<Vec<u8>, String> {
+    let hay = Haystack::new(text);
+    let found = hay.find(old, scope, loosest).map_err(|m| format!("{m:?}"))?;
+    let mut changes = ChangeSet::new(&hay);
+    changes.replace(&found, new).map_err(|e| e.to_string())?;
+    Ok(changes.apply().map_err(|e| e.to_string())?.text)
+}
+
+/// (a) A needle whose first line is blank, under the tiers that trim: the file's blank line holds
+/// blanks the needle's does not, and the match takes that line whole.
+#[test]
+fn blank_first_line_is_a_whole_line_under_the_trimming_tiers() {
+    let text = b"fn a() {\n    \n    x();\n}\n";
+    let hay = Haystack::new(text);
+    let lines = Scope::everywhere().whole_lines();
+    let m = hay.find("\n    x();\n", &lines, Tier::Unicode).unwrap();
+    assert_eq!(m.tier, Tier::TrailingWhitespace);
+    assert_eq!(m.spans, vec![9..23]);
+    let m = hay.find("  \n    x();\n", &lines, Tier::Unicode).unwrap();
+    assert_eq!(m.spans, vec![9..23]);
+    let out = replaced(text, "\n    x();\n", "\n    y();\n", &lines, Tier::Unicode).unwrap();
+    assert_eq!(out, b"fn a() {\n    \n    y();\n}\n");
+    // Exact matching does not trim: the file's blank line differs, and only a match inside it remains,
+    // which is not whole lines.
+    assert!(matches!(
+        hay.find("\n    x();\n", &lines, Tier::Exact),
+        Err(Miss::NotFound { .. })
+    ));
+    // Without whole lines, exact matching finds the needle from the blank line's terminator.
+    assert_eq!(
+        hay.find("\n    x();\n", &Scope::everywhere(), Tier::Exact)
+            .unwrap()
+            .spans,
+        vec![13..23]
+    );
+}
+
+/// (b) A needle ending with a line break, at the end of a file without one: the line break stands
+/// for the end of the file, and the file still ends without one after the replacement.
+#[test]
+fn final_line_break_matches_the_end_of_a_file_without_one() {
+    let lines = Scope::everywhere().whole_lines();
+    for (text, want) in [(&b"a\nfoo"[..], &b"a\nbar"[..]), (b"a\r\nfoo", b"a\r\nbar")] {
+        let hay = Haystack::new(text);
+        let m = hay.find("foo\n", &lines, Tier::Exact).unwrap();
+        assert_eq!(m.spans, vec![text.len() - 3..text.len()]);
+        assert_eq!(replaced(text, "foo\n", "bar\n", &lines, Tier::Exact).unwrap(), want);
+    }
+    // Two lines, the last one open; removing it leaves the line before it whole.
+    assert_eq!(replaced(b"a\nb\nc", "b\nc\n", "", &lines, Tier::Exact).unwrap(), b"a\n");
+    // A replacement without the final line break keeps the file's ending as it is.
+    assert_eq!(
+        replaced(b"a\nfoo", "foo\n", "bar", &lines, Tier::Exact).unwrap(),
+        b"a\nbar"
+    );
+    // The open end counts for uniqueness like any other place.
+    let hay = Haystack::new(b"foo\nfoo");
+    assert!(matches!(
+        hay.find("foo\n", &lines, Tier::Exact),
+        Err(Miss::Ambiguous { total: 2, .. })
+    ));
+    // Outside whole lines, a needle's line break still needs a terminator in the file.
+    assert!(hay.find("x\nfoo\n", &Scope::everywhere(), Tier::Exact).is_err());
+    let plain = Haystack::new(b"a\nfoo");
+    assert!(matches!(
+        plain.find("foo\n", &Scope::everywhere(), Tier::Exact),
+        Err(Miss::NotFound { .. })
+    ));
+}
+
+/// (c) A needle whose first line the file indents more: with `indented_first_line`, the match starts
+/// after the file's extra indentation, which is kept.
+#[test]
+fn first_line_indented_more_keeps_the_files_indentation() {
+    let text = b"fn a() {\n        x();\n    z();\n}\n";
+    let hay = Haystack::new(text);
+    let lines = Scope::everywhere().whole_lines();
+    assert!(matches!(
+        hay.find("    x();\n    z();\n", &lines, Tier::Unicode),
+        Err(Miss::NotFound { .. })
+    ));
+    let indented = lines.clone().indented_first_line();
+    let m = hay.find("    x();\n    z();\n", &indented, Tier::Unicode).unwrap();
+    assert_eq!(
+        (m.tier, m.spans.clone(), m.indented_first_line),
+        (Tier::Exact, vec![13..31], true)
+    );
+    let out = replaced(
+        text,
+        "    x();\n    z();\n",
+        "    y();\n    z();\n",
+        &indented,
+        Tier::Unicode,
+    )
+    .unwrap();
+    assert_eq!(out, b"fn a() {\n        y();\n    z();\n}\n");
+    // Only blanks may come before the match on its line.
+    let hay = Haystack::new(b"let a = x();\n");
+    assert!(hay.find("x();\n", &indented, Tier::Unicode).is_err());
+}
+
+#[test]
+fn scope_after_a_line_and_within_a_line_range() {
+    let text = b"x = 1;\nx = 1;\nx = 1;\n";
+    let hay = Haystack::new(text);
+    let index = hay.lines();
+    let after_second = Scope::everywhere().within(index.start(2)..text.len());
+    assert_eq!(
+        hay.find("x = 1;", &after_second, Tier::Exact).unwrap().spans,
+        vec![14..20]
+    );
+    let second = Scope::everywhere().within(index.range(1..2));
+    assert_eq!(hay.find("x = 1;", &second, Tier::Exact).unwrap().spans, vec![7..13]);
+    match hay.find("x = 1;", &Scope::everywhere(), Tier::Exact) {
+        Err(Miss::Ambiguous { tier, starts, total }) => {
+            // They differ in nothing: ambiguous before any tier runs.
+            assert_eq!((tier, starts, total), (None, vec![0, 7, 14], 3));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn change_set_refuses_overlaps_as_they_are_added() {
+    let text = b"alpha beta gamma\n";
+    let hay = Haystack::new(text);
+    let all = Scope::everywhere();
+    let found = hay
+        .find_all(
+            &[Needle::new("alpha beta"), Needle::new("beta gamma")],
+            &all,
+            Tier::Exact,
+        )
+        .unwrap();
+    let mut changes = ChangeSet::new(&hay);
+    assert_eq!(changes.replace(&found[0], "A B").unwrap(), 0);
+    let err = changes.replace(&found[1], "B G").unwrap_err();
+    assert_eq!(
+        err,
+        EditError::Overlap {
+            first: 0,
+            second: 1,
+            line: 1
+        }
+    );
+    // The refused replacement was not added: the set still applies.
+    assert_eq!(changes.len(), 1);
+    let applied = changes.apply().unwrap();
+    assert_eq!(applied.text, b"A B gamma\n");
+    assert_eq!(applied.changes()[0].old, 0..10);
+}
+
+#[test]
+fn every_occurrence_and_the_lines_of_each_change() {
+    let text = b"a = 1;\r\nb = 2;\r\na = 1;\r\n";
+    let hay = Haystack::new(text);
+    let found = hay
+        .find_all(
+            &[Needle::new("a = 1;\n").every(true)],
+            &Scope::everywhere(),
+            Tier::Exact,
+        )
+        .unwrap();
+    assert_eq!(found[0].spans, vec![0..8, 16..24]);
+    let mut changes = ChangeSet::new(&hay);
+    changes.replace(&found[0], "a = 1;\nc = 3;\n").unwrap();
+    let applied = changes.apply().unwrap();
+    assert_eq!(applied.text, b"a = 1;\r\nc = 3;\r\nb = 2;\r\na = 1;\r\nc = 3;\r\n");
+    let lines: Vec<_> = applied.edits[0]
+        .occurrences
+        .iter()
+        .map(|o| (o.old_lines, o.new_lines))
+        .collect();
+    assert_eq!(lines, vec![((1, 1), (1, 2)), ((3, 3), (4, 5))]);
+}
+
+#[test]
+fn change_set_takes_replacements_in_any_order() {
+    let text = b"a b c d\n";
+    let hay = Haystack::new(text);
+    let all = Scope::everywhere();
+    let needles = [Needle::new("d"), Needle::new("b"), Needle::new("a")];
+    let found = hay.find_all(&needles, &all, Tier::Exact).unwrap();
+    let mut changes = ChangeSet::new(&hay);
+    for (m, new) in found.iter().zip(["D", "B", "A"]) {
+        changes.replace(m, new).unwrap();
+    }
+    // Overlapping the span before it in file order, then the one after it.
+    let b_c = hay.find("b c", &all, Tier::Exact).unwrap();
+    let overlap = EditError::Overlap {
+        first: 1,
+        second: 3,
+        line: 1,
+    };
+    assert_eq!(changes.replace(&b_c, "x").unwrap_err(), overlap);
+    let c_d = hay.find("c d", &all, Tier::Exact).unwrap();
+    let overlap = EditError::Overlap {
+        first: 0,
+        second: 3,
+        line: 1,
+    };
+    assert_eq!(changes.replace(&c_d, "x").unwrap_err(), overlap);
+    let applied = changes.apply().unwrap();
+    assert_eq!(applied.text, b"A B c D\n");
+    // Reported in the order added; changes() in file order.
+    assert_eq!(applied.edits[0].occurrences[0].old, 6..7);
+    let olds: Vec<_> = applied.changes().into_iter().map(|c| c.old).collect();
+    assert_eq!(olds, vec![0..1, 2..3, 6..7]);
+}

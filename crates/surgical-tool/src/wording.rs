@@ -1,0 +1,547 @@
+//! Every sentence surgical-tool writes about what the engine found, in one place, in the words of the
+//! tool that asked: `oldText` for `edit`, "the SEARCH lines" for SEARCH/REPLACE blocks, "the hunk's
+//! unchanged and `-` lines" for diffs and `apply_patch` hunks.
+//!
+//! The engine (`surgical-core`) returns data — the closest regions, the candidates, the tiers — and
+//! this module turns it into the messages of the machine contract. The `edit` tool's messages are
+//! part of that contract word for word; tests check them.
+
+use std::collections::BTreeMap;
+
+use surgical_core::fold::{describe_char, describe_text};
+use surgical_core::{Closest, Difference, DifferenceKind, EditError, Forgiven, LineDifference, Region, Row};
+
+/// What the caller calls the text to find and its replacement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Vocabulary {
+    /// In full, as the subject or object of a sentence: `oldText`, "the SEARCH lines".
+    pub old: &'static str,
+    /// Before "line"/"lines" and after "your": `oldText`, `SEARCH`, `hunk`.
+    pub short: &'static str,
+    /// `old` as a possessive: `oldText's`, "the SEARCH lines'".
+    pub old_possessive: &'static str,
+    /// The replacement, as the subject of "replaced it": "your newText", "the REPLACE lines".
+    pub your_new: &'static str,
+    /// The replacement and its verb, before a participle: "newText was", "the REPLACE lines were".
+    pub new_was: &'static str,
+}
+
+/// The `edit` tool's words.
+pub(crate) const EDIT: Vocabulary = Vocabulary {
+    old: "oldText",
+    short: "oldText",
+    old_possessive: "oldText's",
+    your_new: "your newText",
+    new_was: "newText was",
+};
+
+/// SEARCH/REPLACE blocks' words, for what a replacement forgave or kept.
+pub(crate) const SEARCH_REPLACE: Vocabulary = Vocabulary {
+    old: "the SEARCH lines",
+    short: "SEARCH",
+    old_possessive: "the SEARCH lines'",
+    your_new: "the REPLACE lines",
+    new_was: "the REPLACE lines were",
+};
+
+/// Diff and `apply_patch` hunks' words, for what a replacement forgave or kept.
+pub(crate) const HUNK: Vocabulary = Vocabulary {
+    old: "the hunk's old lines",
+    short: "hunk",
+    old_possessive: "the hunk's old lines'",
+    your_new: "the hunk's new lines",
+    new_was: "the hunk's new lines were",
+};
+
+impl Vocabulary {
+    /// The same words, with `old` and `short` as patch placement names a hunk's lines.
+    pub fn placing(old: &'static str, short: &'static str) -> Vocabulary {
+        Vocabulary { old, short, ..HUNK }
+    }
+}
+
+/// At most this many rows of a region are shown.
+const MAX_SHOWN: usize = 12;
+
+/// Where the text to find most nearly is, and what to do: the last part of a `not_found` message.
+pub(crate) fn closest(c: &Closest, v: Vocabulary) -> String {
+    let regions = match c {
+        Closest::EmptyText => return "The file is empty. Use the write tool to give it content.".to_string(),
+        Closest::Regions(regions) if !regions.is_empty() => regions,
+        _ => {
+            return format!(
+                "No line of the file resembles {old}. Read the file again and copy {old} from it exactly.",
+                old = v.old
+            )
+        }
+    };
+    let mut out = String::from(if regions.len() == 1 {
+        "Closest region"
+    } else {
+        "Closest regions"
+    });
+    out.push_str(&format!(" (file lines, with what differs from {}):\n", v.old));
+    for r in regions {
+        out.push_str(&region(r, v));
+    }
+    out.push_str(&format!(
+        "Copy {} exactly from these lines (re-read them if unsure) and retry.",
+        v.old
+    ));
+    out
+}
+
+fn region(r: &Region, v: Vocabulary) -> String {
+    let rows: Vec<String> = r.rows.iter().map(|row| self::row(row, v)).collect();
+    let shown = rows.len().min(MAX_SHOWN);
+    let mut body: String = rows[..shown].concat();
+    if rows.len() > shown {
+        body.push_str(&format!("       ... ({} more lines)\n", rows.len() - shown));
+    }
+    format!(
+        "lines {}-{} ({} of {} {} lines identical):\n{body}",
+        r.lines.0, r.lines.1, r.identical, r.needle_lines, v.short
+    )
+}
+
+fn row(row: &Row, v: Vocabulary) -> String {
+    match row {
+        Row::Paired { line, text, differs } => {
+            let mark = differs
+                .as_ref()
+                .map_or(String::new(), |d| format!("   <- {}", difference(d)));
+            format!("{line:>6} | {}{mark}\n", shorten(text))
+        }
+        Row::Missing { needle_line, text } => format!(
+            "       - {} line {needle_line} is not in the file here: {:?}\n",
+            v.short,
+            shorten(text)
+        ),
+        Row::Extra { line, text } => format!(
+            "{line:>6} | {}   <- this file line is not in your {}\n",
+            shorten(text),
+            v.short
+        ),
+        // A row kind the engine adds later is at least located.
+        other => format!("       {other:?}\n"),
+    }
+}
+
+/// Why a file line and a line of the text to find differ, in a few words.
+fn difference(d: &LineDifference) -> String {
+    match d {
+        LineDifference::TrailingWhitespace { file, needle } => {
+            format!("trailing whitespace differs: the file has {file:?}, you wrote {needle:?}")
+        }
+        LineDifference::Indentation { file, needle } => format!(
+            "indentation differs: the file has {}, you wrote {}",
+            describe_ws(file),
+            describe_ws(needle)
+        ),
+        LineDifference::Column {
+            needle,
+            column,
+            file_char,
+            needle_char,
+        } => format!(
+            "you wrote {:?}; first difference at column {column}: the file has {}, you wrote {}",
+            shorten(needle),
+            describe_char(*file_char),
+            describe_char(*needle_char)
+        ),
+        LineDifference::FileContinues { needle, column } => format!(
+            "you wrote {:?}; the file line continues after column {column}",
+            shorten(needle)
+        ),
+        LineDifference::FileEnds { needle, column } => {
+            format!("you wrote {:?}; the file line ends at column {column}", shorten(needle))
+        }
+        other => format!("{other:?}"),
+    }
+}
+
+fn shorten(s: &str) -> String {
+    if s.chars().count() > 120 {
+        s.chars().take(120).collect::<String>() + "..."
+    } else {
+        s.to_string()
+    }
+}
+
+fn describe_ws(ws: &str) -> String {
+    let tabs = ws.chars().filter(|&c| c == '\t').count();
+    let spaces = ws.chars().filter(|&c| c == ' ').count();
+    let other = ws.chars().count() - tabs - spaces;
+    let mut parts = Vec::new();
+    if tabs > 0 {
+        parts.push(format!("{tabs} tab{}", if tabs == 1 { "" } else { "s" }));
+    }
+    if spaces > 0 {
+        parts.push(format!("{spaces} space{}", if spaces == 1 { "" } else { "s" }));
+    }
+    if other > 0 {
+        parts.push(format!("{other} special space{}", if other == 1 { "" } else { "s" }));
+    }
+    if parts.is_empty() {
+        "no indentation".to_string()
+    } else {
+        parts.join(" + ")
+    }
+}
+
+/// The `edit` tool's message for an engine error (after the path and ": ").
+pub(crate) fn edit_error(e: &EditError) -> String {
+    match e {
+        EditError::EmptyOldText { index } => format!(
+            "edits[{index}]: oldText is empty. Give the exact text to replace, copied from the file; to create or \
+             overwrite a whole file, use the write tool."
+        ),
+        EditError::NotFound {
+            index,
+            also_failing,
+            closest: near,
+        } => {
+            let mut out = format!("edits[{index}]: oldText was not found in the file.");
+            if !also_failing.is_empty() {
+                let list: Vec<String> = also_failing.iter().map(|i| format!("edits[{i}]")).collect();
+                out.push_str(&format!(" ({} also not found.)", list.join(", ")));
+            }
+            out.push('\n');
+            out.push_str(&closest(near, EDIT));
+            out
+        }
+        EditError::Ambiguous {
+            index,
+            tier,
+            occurrences,
+            total,
+        } => {
+            let mut out = match tier {
+                None => format!(
+                    "edits[{index}]: oldText occurs {total} times if line endings, trailing whitespace and special \
+                     spaces are ignored (differences you cannot see), so which one you mean is unclear:"
+                ),
+                Some(t) => format!(
+                    "edits[{index}]: oldText occurs {total} times (matching with the `{}` tier), so which one you \
+                     mean is unclear:",
+                    t.name()
+                ),
+            };
+            for (line, text) in occurrences {
+                out.push_str(&format!("\n  line {line}: {text}"));
+            }
+            if *total > occurrences.len() {
+                out.push_str(&format!("\n  ... and {} more", total - occurrences.len()));
+            }
+            out.push_str(
+                "\nAdd surrounding lines to oldText until it is unique, or set replaceAll: true to change every \
+                 occurrence.",
+            );
+            out
+        }
+        EditError::Overlap { first, second, line } => format!(
+            "edits[{first}] and edits[{second}] overlap (near line {line}): each edit must target text that no other \
+             edit in the same call touches. Merge them into one edit."
+        ),
+        EditError::NoChange { index, line } => format!(
+            "edits[{index}] (line {line}) changes nothing: newText gives the same text as the file already has. If \
+             you meant to change a character the file writes differently (a quote, a dash, a special space), put the \
+             file's character in oldText."
+        ),
+        EditError::FabricatedReplacementChar { index, line } => format!(
+            "edits[{index}]: newText contains U+FFFD (the replacement character shown for bytes that are not valid \
+             UTF-8) on line {line}, in text it rewrites. Writing it would replace the file's original bytes with \
+             U+FFFD. Keep the characters around it unchanged, or leave that character out."
+        ),
+        EditError::LegacyEncoding { index, line } => format!(
+            "edits[{index}] (line {line}): the file is not UTF-8 (it looks like a legacy 8-bit encoding such as \
+             Latin-1), and newText adds non-ASCII characters whose bytes in that encoding are unknown. Write those \
+             characters with ASCII only (e.g. escapes), or convert the file to UTF-8 first."
+        ),
+        other => other.to_string(),
+    }
+}
+
+/// A patch hunk's message for an engine error met while writing it (after "hunk N: "); `file_line`
+/// turns the error's line (in the searched window) into the file's one-based line.
+pub(crate) fn hunk_error(e: &EditError, file_line: &dyn Fn(usize) -> usize) -> String {
+    match e {
+        EditError::NoChange { line, .. } => format!(
+            "it changes nothing: its new lines give the text the file already has (line {}). If you meant to \
+             change a character the file writes differently (a quote, a dash, a special space), copy the \
+             file's character into the line you remove.",
+            file_line(*line).max(1)
+        ),
+        EditError::FabricatedReplacementChar { line, .. } => format!(
+            "it writes U+FFFD (the replacement character shown for bytes that are not valid UTF-8) on a line it \
+             rewrites (line {}), which would replace the file's original bytes with U+FFFD. Keep the characters \
+             around it unchanged, or leave that character out.",
+            file_line(*line).max(1)
+        ),
+        EditError::LegacyEncoding { line, .. } => format!(
+            "the file is not UTF-8 (it looks like a legacy 8-bit encoding such as Latin-1), and the hunk adds \
+             non-ASCII characters (line {}) whose bytes in that encoding are unknown. Write them with ASCII only \
+             (e.g. escapes), or convert the file to UTF-8 first.",
+            file_line(*line).max(1)
+        ),
+        other => edit_error(other),
+    }
+}
+
+/// At most this many distinct notes per edit; the rest are counted.
+const MAX_NOTES: usize = 8;
+
+fn lines_list(lines: &[usize]) -> String {
+    let mut shown: Vec<String> = lines.iter().take(6).map(|l| l.to_string()).collect();
+    if lines.len() > 6 {
+        shown.push(format!("and {} more", lines.len() - 6));
+    }
+    let word = if lines.len() == 1 { "line" } else { "lines" };
+    format!("{word} {}", shown.join(", "))
+}
+
+/// One sentence per kind of difference, with the lines it occurred on.
+pub(crate) fn differences(differences: &[Difference], v: Vocabulary) -> Vec<String> {
+    // Group identical differences, keeping first-seen order.
+    let mut order: Vec<String> = Vec::new();
+    let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for d in differences {
+        let key = match &d.kind {
+            DifferenceKind::Text {
+                file,
+                model,
+                kept: true,
+            } => format!(
+                "the file has {} where you wrote {}; the file's characters were kept",
+                describe_text(file),
+                describe_text(model)
+            ),
+            DifferenceKind::Text {
+                file,
+                model,
+                kept: false,
+            } => format!(
+                "the file had {} where you wrote {}; {} replaced it",
+                describe_text(file),
+                describe_text(model),
+                v.your_new
+            ),
+            DifferenceKind::TrailingWhitespace {
+                file,
+                model,
+                kept: true,
+            } => format!(
+                "the file's trailing whitespace ({}) differs from yours ({}); the file's was kept",
+                describe_blanks(file),
+                describe_blanks(model)
+            ),
+            DifferenceKind::TrailingWhitespace {
+                file,
+                model,
+                kept: false,
+            } => format!(
+                "the file's trailing whitespace ({}) differed from yours ({}); yours was written",
+                describe_blanks(file),
+                describe_blanks(model)
+            ),
+            DifferenceKind::Forgiven(f) => forgiven(f, v),
+            DifferenceKind::Rewritten => format!(
+                "differed from {} and you rewrote it, so {} written as given",
+                v.old, v.new_was
+            ),
+            // A kind the engine adds later is reported, if not yet in words of its own.
+            other => format!("differed from oldText: {other:?}"),
+        };
+        let entry = groups.entry(key.clone()).or_default();
+        if entry.is_empty() {
+            order.push(key);
+        }
+        if entry.last() != Some(&d.line) {
+            entry.push(d.line);
+        }
+    }
+    let total = order.len();
+    let mut out: Vec<String> = order
+        .into_iter()
+        .take(MAX_NOTES)
+        .map(|k| {
+            let lines = lines_list(&groups[&k]);
+            format!("{lines}: {k}")
+        })
+        .collect();
+    if total > MAX_NOTES {
+        out.push(format!("and {} more kinds of difference", total - MAX_NOTES));
+    }
+    out
+}
+
+/// Trailing blanks in a few words.
+fn describe_blanks(ws: &str) -> String {
+    if ws.is_empty() {
+        return "none".to_string();
+    }
+    let n = ws.chars().count();
+    if ws.chars().all(|c| c == ' ') {
+        return format!("{n} space{}", if n == 1 { "" } else { "s" });
+    }
+    describe_text(ws)
+}
+
+/// What a looser tier forgave, in a sentence.
+fn forgiven(f: &Forgiven, v: Vocabulary) -> String {
+    match f {
+        Forgiven::Reindented {
+            shift,
+            units,
+            tab_width,
+        } => {
+            let how = match units {
+                Some((mine, file)) => format!(
+                    "by levels of {file} columns where {} used {mine}, shifted {shift:+}",
+                    v.old
+                ),
+                None => format!("by {shift:+} columns"),
+            };
+            let style = tab_width.map_or(String::new(), |w| {
+                format!(" (the file indents with tabs, {w} columns each)")
+            });
+            format!(
+                "the file's indentation differs from {} {how}{style}; {} re-indented the same way",
+                v.old_possessive, v.new_was
+            )
+        }
+        Forgiven::WhitespaceRuns => format!(
+            "runs of spaces and tabs, indentation or blank lines differ between the file and {}; unchanged lines kept \
+             the file's text, changed lines were written as given",
+            v.old
+        ),
+        Forgiven::Similar { similarity, runner_up } => format!(
+            "no exact match; these lines match {} at {similarity}% similarity (the next best region: {runner_up}%); \
+             lines you left unchanged kept the file's text",
+            v.old
+        ),
+        Forgiven::Escapes { tier, also: Some(also) } => format!(
+            "{} was over-escaped; unescaped, it matched ({}): {}; {} unescaped the same way",
+            v.old,
+            tier.name(),
+            forgiven(also, v),
+            v.new_was
+        ),
+        Forgiven::Escapes { tier, also: None } => format!(
+            "{} was over-escaped (\\n, \\t or \\\" for a newline, tab or quote); unescaped, it matched ({}), and {} \
+             unescaped the same way",
+            v.old,
+            tier.name(),
+            v.new_was
+        ),
+        Forgiven::IndentedFirstLine => {
+            "the file's line is indented more than yours; the file's indentation was kept".to_string()
+        }
+        other => format!("{other:?}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use surgical_core::{apply, Edit, Options, Tier};
+
+    /// The `not_found` hint `edit` shows for `old` in `text`.
+    fn hint(text: &[u8], old: &str) -> String {
+        match apply(text, &[Edit::new(old, "\u{1}")], &Options::new()) {
+            Err(EditError::NotFound { closest: c, .. }) => closest(&c, EDIT),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn points_at_the_differing_line() {
+        let text = b"fn a() {\n    let x = 1;\n    call(x);\n}\n";
+        let hint = hint(text, "fn a() {\n    let x = 2;\n    call(x);\n");
+        assert!(hint.contains("lines 1-3"), "{hint}");
+        assert!(!hint.contains("Closest regions"), "{hint}");
+        assert!(hint.contains("column 13"), "{hint}");
+        assert!(hint.contains("2 of 3"), "{hint}");
+    }
+
+    #[test]
+    fn missing_lines_and_several_regions() {
+        let text = b"fn a() {\n    one();\n    two();\n}\nfn b() {\n    one();\n    two();\n}\n";
+        let h = hint(text, "fn a() {\n    one();\n    three();\n    two();\n}\n");
+        assert!(h.contains("oldText line 3 is not in the file here"), "{h}");
+        let h = hint(text, "    one();\n    two();\n    zzz();\n");
+        assert!(h.contains("Closest regions"), "{h}");
+        assert!(h.contains("lines 2-3") && h.contains("lines 6-7"), "{h}");
+    }
+
+    #[test]
+    fn indentation_is_named() {
+        let h = hint(b"\tif x:\n\t\treturn 1\n", "    if x:\n        return 1\n    zz");
+        assert!(h.contains("indentation differs"), "{h}");
+    }
+
+    #[test]
+    fn falls_back_to_bigrams() {
+        let h = hint(
+            b"alpha\nconst total = compute(a, b);\nomega\n",
+            "const totl = compute(a,b)",
+        );
+        assert!(h.contains("lines 2-2"), "{h}");
+    }
+
+    #[test]
+    fn other_vocabularies_name_their_lines() {
+        let search = SEARCH_REPLACE;
+        let in_search_words = |text: &[u8], old: &str| match apply(text, &[Edit::new(old, "x")], &Options::new()) {
+            Err(EditError::NotFound { closest: c, .. }) => closest(&c, search),
+            other => panic!("{other:?}"),
+        };
+        let text = b"fn a() {\none();\nalpha_beta_gamma_delta_epsilon;\ntwo();\n}\n";
+        let h = in_search_words(text, "fn a() {\none();\nqq;\ntwo();\n}\n");
+        assert!(h.contains("with what differs from the SEARCH lines"), "{h}");
+        assert!(h.contains("SEARCH line 3 is not in the file here"), "{h}");
+        assert!(h.contains("of 5 SEARCH lines identical"), "{h}");
+        assert!(h.contains("not in your SEARCH\n"), "{h}");
+        assert!(h.ends_with("Copy the SEARCH lines exactly from these lines (re-read them if unsure) and retry."));
+        assert!(!h.contains("oldText"), "{h}");
+    }
+
+    #[test]
+    fn forgiven_in_each_vocabulary() {
+        let reindented = Forgiven::Reindented {
+            shift: 4,
+            units: Some((4, 2)),
+            tab_width: Some(4),
+        };
+        assert_eq!(
+            forgiven(&reindented, EDIT),
+            "the file's indentation differs from oldText's by levels of 2 columns where oldText used 4, shifted +4 \
+             (the file indents with tabs, 4 columns each); newText was re-indented the same way"
+        );
+        assert_eq!(
+            forgiven(&reindented, SEARCH_REPLACE),
+            "the file's indentation differs from the SEARCH lines' by levels of 2 columns where the SEARCH lines \
+             used 4, shifted +4 (the file indents with tabs, 4 columns each); the REPLACE lines were re-indented the \
+             same way"
+        );
+        let escaped = Forgiven::Escapes {
+            tier: Tier::WhitespaceRuns,
+            also: Some(Box::new(Forgiven::WhitespaceRuns)),
+        };
+        assert_eq!(
+            forgiven(&escaped, HUNK),
+            "the hunk's old lines was over-escaped; unescaped, it matched (whitespace_runs): runs of spaces and tabs, \
+             indentation or blank lines differ between the file and the hunk's old lines; unchanged lines kept the \
+             file's text, changed lines were written as given; the hunk's new lines were unescaped the same way"
+        );
+        let plain = Forgiven::Escapes {
+            tier: Tier::Exact,
+            also: None,
+        };
+        assert_eq!(
+            forgiven(&plain, EDIT),
+            "oldText was over-escaped (\\n, \\t or \\\" for a newline, tab or quote); unescaped, it matched (exact), and \
+             newText was unescaped the same way"
+        );
+    }
+}
