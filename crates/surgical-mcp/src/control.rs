@@ -5,8 +5,10 @@
 //! A call reports at least when it starts and when it ends; steps in between (waiting for an
 //! earlier call, and whatever the tool layer can report later) go through [`CallControl::report`].
 //! Cancellation is honoured wherever a call has not yet started to change files: a call that is
-//! cancelled while it waits its turn is abandoned and changes nothing; once the tool runs, it runs
-//! to its end (it either commits all of its change or none of it) and reports normally.
+//! cancelled while it waits its turn is abandoned and changes nothing; a running call is told
+//! through its `surgical_tool::Cancellation` and stops right before its first write; past that
+//! point it runs to its end (it either commits all of its change or none of it) and reports
+//! normally.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;

@@ -11,7 +11,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::Value;
-use surgical_tool::{Config, ErrorCode, ToolError, ToolResult};
+use surgical_tool::{Cancellation, Config, ErrorCode, ToolError, ToolResult};
 use tokio::sync::RwLock;
 
 use crate::control::CallControl;
@@ -171,13 +171,25 @@ impl SurgicalServer {
             return Ok(cancelled());
         }
         control.report(format!("{what}: running"), false).await;
-        let config = Arc::clone(&self.config);
+        // The tool checks this flag right before its first write: a cancellation that arrives while
+        // it reads and matches abandons it with every file untouched; after that check it runs to
+        // its end (it commits all of its change or none) and reports normally.
+        let cancellation = Cancellation::new();
+        let config = (*self.config).clone().cancellation(cancellation.clone());
+        let watch = {
+            let token = control.cancellation().clone();
+            tokio::spawn(async move {
+                token.cancelled().await;
+                cancellation.cancel();
+            })
+        };
         let tool = name.to_string();
         let input = Value::Object(arguments);
-        // From here the call runs to its end: it commits all of its change or none, and reports.
-        tokio::task::spawn_blocking(move || surgical_tool::call_with(&tool, &input, &config))
+        let result = tokio::task::spawn_blocking(move || surgical_tool::call_with(&tool, &input, &config))
             .await
-            .map_err(|e| ErrorData::internal_error(format!("the {name} tool stopped unexpectedly: {e}"), None))
+            .map_err(|e| ErrorData::internal_error(format!("the {name} tool stopped unexpectedly: {e}"), None));
+        watch.abort();
+        result
     }
 }
 

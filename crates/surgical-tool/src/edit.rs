@@ -78,6 +78,7 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
     let entry = if req.dry_run {
         None
     } else {
+        config.cancellation.check(shown)?;
         doc.commit(&new_bytes, &hash_after, journal.as_ref())
             .map_err(|e| fs_error(e, shown))?
     };

@@ -63,6 +63,54 @@ pub use crate::write::{parse_write_request, run_write_with, WriteRequest, WriteS
 /// The tools this crate serves.
 pub const TOOLS: [&str; 5] = ["read", "edit", "write", "apply_patch", "undo"];
 
+/// A flag that abandons a running tool call before it changes anything: set it (from any thread)
+/// with [`Cancellation::cancel`], and a call whose [`Config`] holds it stops at its last check,
+/// right before its first write, with the error `cancelled` and every file untouched. A call that
+/// has passed that check runs to its end (it commits all of its change or none of it).
+///
+/// Clones share the flag; two are equal when they are the same flag.
+#[derive(Clone, Debug, Default)]
+pub struct Cancellation(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Cancellation {
+    /// A flag not set.
+    pub fn new() -> Cancellation {
+        Cancellation::default()
+    }
+
+    /// Sets the flag: calls holding it stop before their first write.
+    pub fn cancel(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// Whether the flag is set.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// `Err(cancelled)` when the flag is set: the check a tool makes right before it writes.
+    pub(crate) fn check(&self, shown: &str) -> Result<(), ToolError> {
+        if !self.is_cancelled() {
+            return Ok(());
+        }
+        Err(ToolError {
+            path: Some(shown.to_string()),
+            ..ToolError::new(
+                ErrorCode::Cancelled,
+                "the call was cancelled before it wrote anything; no file was changed",
+            )
+        })
+    }
+}
+
+impl PartialEq for Cancellation {
+    fn eq(&self, other: &Cancellation) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Cancellation {}
+
 /// How tool calls run: the workspace root and the limits. Build with [`Config::new`] and the
 /// setters; immutable once built.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,6 +122,8 @@ pub struct Config {
     pub max_file_size: u64,
     /// Keep the undo journal in `<root>/.surgical/` (default true).
     pub undo: bool,
+    /// Abandons the call before its first write when set (default: a flag nobody sets).
+    pub cancellation: Cancellation,
 }
 
 impl Config {
@@ -83,6 +133,7 @@ impl Config {
             root: root.to_path_buf(),
             max_file_size: surgical_fs::DEFAULT_SIZE_LIMIT,
             undo: true,
+            cancellation: Cancellation::new(),
         }
     }
 
@@ -97,6 +148,11 @@ impl Config {
     /// The same with the undo journal on or off.
     pub fn undo(self, on: bool) -> Config {
         Config { undo: on, ..self }
+    }
+
+    /// The same, abandoned before its first write once `cancellation` is set.
+    pub fn cancellation(self, cancellation: Cancellation) -> Config {
+        Config { cancellation, ..self }
     }
 }
 

@@ -60,6 +60,7 @@ fn run(shown: &str, config: &Config) -> Result<EditSuccess, ToolError> {
     })?);
     // The restored version is not journaled: undoing an undo is not offered.
     let hash_after = Digest::of(&before);
+    config.cancellation.check(shown)?;
     doc.commit(&before, &hash_after, None).map_err(|e| fs_error(e, shown))?;
     entry.discard();
     let older = journal.latest(&doc.info.real_path).is_some();

@@ -233,6 +233,7 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
 
     let Some(old) = old else {
         if !req.dry_run {
+            config.cancellation.check(shown)?;
             let full = root.resolve(shown).map_err(|e| fs_error(e, shown, ""))?;
             root.create(&full, &raw, None).map_err(|e| fs_error(e, shown, ""))?;
         }
@@ -265,6 +266,7 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
     let unchanged = old.doc.holds(&new);
     let mut undo_available = false;
     if !unchanged && !req.dry_run {
+        config.cancellation.check(shown)?;
         let journal = config.undo.then(|| Journal::new(&root));
         let entry = old
             .doc

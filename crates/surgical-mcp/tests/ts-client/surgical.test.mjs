@@ -315,6 +315,41 @@ test("cancellation: a call cancelled while it waits for its turn changes nothing
   assert.equal(structured.hash, sha256(bBefore));
 });
 
+test("cancellation: a call cancelled while it runs, before it writes, changes nothing", async () => {
+  // C is running (it has its turn and waits inside the tool for the directory lock, which a helper
+  // process holds) when the client gives up on it; once the lock is free, C reads and matches, and
+  // stops at its last check before writing.
+  put("held/c.txt", "c = 1\r\n");
+  const cBefore = bytesOf("held/c.txt");
+  const holder = spawn(
+    PYTHON,
+    ["-c", "import fcntl,os,sys\nfd=os.open(sys.argv[1],os.O_RDONLY)\nfcntl.flock(fd,fcntl.LOCK_EX)\nprint('locked',flush=True)\nsys.stdin.read()", path.join(root, "held")],
+    { stdio: ["pipe", "pipe", "inherit"] },
+  );
+  await new Promise((resolve, reject) => {
+    holder.stdout.once("data", (d) => (String(d).includes("locked") ? resolve() : reject(new Error(String(d)))));
+    holder.once("error", reject);
+  });
+  const abort = new AbortController();
+  let cRunning;
+  const cRuns = new Promise((resolve) => (cRunning = resolve));
+  const cCall = call("edit", { path: "held/c.txt", oldText: "c = 1", newText: "c = 2" }, {
+    signal: abort.signal,
+    onprogress: (p) => p.message.endsWith(": running") && cRunning(),
+  });
+  await cRuns;
+  abort.abort("the user pressed stop");
+  await assert.rejects(cCall);
+  // The server reads messages in order: once the ping is answered, it has seen the cancellation.
+  await client.ping();
+  holder.stdin.end();
+  // Calls that may write run one at a time: when this one returns, C has finished.
+  put("after.txt", "d = 1\n");
+  const rd = await call("edit", { path: "after.txt", oldText: "d = 1", newText: "d = 2" });
+  assert.equal(rd.isError, false, rd.text);
+  assert.deepEqual(bytesOf("held/c.txt"), cBefore);
+});
+
 test("raw stdio: parse error (-32700), invalid params (-32602), progress on the wire", () => {
   const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
   const input =
@@ -385,4 +420,7 @@ test("server logs one line per call on stderr (read once the server has exited)"
   assert.match(serverLog, /surgical mcp: edit b\.txt: cancelled/);
   assert.doesNotMatch(serverLog, /surgical mcp: edit b\.txt: ok/);
   assert.match(serverLog, /surgical mcp: edit locked\/a\.txt: ok/);
+  // The call cancelled while it ran stopped before writing.
+  assert.match(serverLog, /surgical mcp: edit held\/c\.txt: cancelled/);
+  assert.doesNotMatch(serverLog, /surgical mcp: edit held\/c\.txt: ok/);
 });

@@ -504,6 +504,10 @@ enum Done {
 
 /// Writes every file; on a failure, undoes what was done and returns the error.
 fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolError> {
+    let first = files.slots.iter().find(|s| !matches!(s.after, Final::Unchanged));
+    if let Some(first) = first {
+        config.cancellation.check(&first.shown)?;
+    }
     let journal = config.undo.then(|| Journal::new(root));
     let mut done: Vec<Done> = Vec::new();
     let result = (|| -> Result<(), ToolError> {
