@@ -79,9 +79,6 @@ assert!(err.to_string().ends_with(
 
 #![deny(missing_docs)]
 
-#[cfg(not(unix))]
-compile_error!("surgical-fs supports Unix only");
-
 mod create;
 mod encoding;
 mod error;
