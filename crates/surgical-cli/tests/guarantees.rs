@@ -2,6 +2,7 @@
 //! workspace sandbox, crash safety under SIGKILL, no lost update between concurrent processes,
 //! stale-version refusal, undo, hard links, and limits.
 
+#[cfg(unix)]
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Output};
@@ -60,16 +61,28 @@ fn workspace() -> Workspace {
 #[test]
 fn sandbox_refuses_every_way_out() {
     let ws = workspace();
-    symlink(&ws.outside, ws.root.join("link-out.txt")).unwrap();
-    symlink(ws.outside.parent().unwrap(), ws.root.join("dir-out")).unwrap();
     let outside = ws.outside.to_string_lossy().into_owned();
-    for path in [
-        "../outside.txt",
-        outside.as_str(),
-        "link-out.txt",
-        "dir-out/outside.txt",
-        "sub/../../outside.txt",
-    ] {
+    let mut paths = vec![
+        "../outside.txt".to_string(),
+        outside.clone(),
+        "sub/../../outside.txt".to_string(),
+    ];
+    #[cfg(unix)]
+    {
+        symlink(&ws.outside, ws.root.join("link-out.txt")).unwrap();
+        symlink(ws.outside.parent().unwrap(), ws.root.join("dir-out")).unwrap();
+        paths.extend(["link-out.txt".to_string(), "dir-out/outside.txt".to_string()]);
+    }
+    // The other spellings of a Windows path: another case, the `\\?\` form, `/` separators.
+    #[cfg(windows)]
+    paths.extend([
+        outside.to_uppercase(),
+        format!(r"\\?\{outside}"),
+        outside.replace('\\', "/"),
+        r"..\outside.txt".to_string(),
+    ]);
+    for path in &paths {
+        let path = path.as_str();
         let (out, v) = call(
             "edit",
             &ws.root,
@@ -86,6 +99,7 @@ fn sandbox_refuses_every_way_out() {
 }
 
 #[test]
+#[cfg(unix)]
 fn sandbox_allows_links_that_stay_inside_and_a_symlinked_root() {
     let ws = workspace();
     symlink("inside.txt", ws.root.join("link-in.txt")).unwrap();

@@ -391,6 +391,7 @@ fn write_refusals_leave_everything_as_it_was() {
 }
 
 #[test]
+#[cfg(unix)]
 fn write_keeps_the_mode_of_the_file_it_replaces() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
