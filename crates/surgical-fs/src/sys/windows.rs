@@ -121,13 +121,16 @@ fn retry_busy<T>(mut op: impl FnMut() -> io::Result<T>) -> io::Result<T> {
     }
 }
 
-/// Opens a directory to pin it (see [`Dir`]).
+/// Opens a directory to pin it (see [`Dir`]). A directory another program is renaming or deleting
+/// right now (a handle with delete access) is retried, then reported like a file held open.
 pub(crate) fn open_dir(path: &Path) -> io::Result<Dir> {
-    let handle = OpenOptions::new()
-        .access_mode(FILE_LIST_DIRECTORY | FILE_READ_ATTRIBUTES | SYNCHRONIZE)
-        .share_mode(FILE_SHARE_READ | FILE_SHARE_WRITE)
-        .custom_flags(FILE_FLAG_BACKUP_SEMANTICS)
-        .open(path)?;
+    let handle = retry_busy(|| {
+        OpenOptions::new()
+            .access_mode(FILE_LIST_DIRECTORY | FILE_READ_ATTRIBUTES | SYNCHRONIZE)
+            .share_mode(FILE_SHARE_READ | FILE_SHARE_WRITE)
+            .custom_flags(FILE_FLAG_BACKUP_SEMANTICS)
+            .open(path)
+    })?;
     if stat_file(&handle)?.kind != Some("directory") {
         return Err(io::Error::from_raw_os_error(ERROR_DIRECTORY as i32));
     }
@@ -591,6 +594,10 @@ mod tests {
         let err = crate::write_atomic(&info, b"new").unwrap_err();
         assert!(start.elapsed() >= BUSY_RETRY, "retried first");
         assert!(err.to_string().contains("has the file open"), "{err}");
+        assert!(
+            err.to_string().ends_with("try again; the file was left unchanged"),
+            "{err}"
+        );
         drop(holder);
         assert_eq!(fs::read(&path).unwrap(), b"old");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
