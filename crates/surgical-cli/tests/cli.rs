@@ -1,5 +1,6 @@
 //! The `surgical` binary on real files: exit codes, usage errors, metadata, links, dry runs, output.
 
+#[cfg(unix)]
 use std::os::unix::fs::{symlink, PermissionsExt};
 use std::path::Path;
 use std::process::Output;
@@ -100,6 +101,7 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
+#[cfg(unix)]
 fn mode_and_symlinks_are_kept() {
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("real.sh");

@@ -2,10 +2,11 @@
 //! workspace sandbox, crash safety under SIGKILL, no lost update between concurrent processes,
 //! stale-version refusal, undo, hard links, and limits.
 
+#[cfg(unix)]
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Output};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{json, Value};
 
@@ -60,16 +61,28 @@ fn workspace() -> Workspace {
 #[test]
 fn sandbox_refuses_every_way_out() {
     let ws = workspace();
-    symlink(&ws.outside, ws.root.join("link-out.txt")).unwrap();
-    symlink(ws.outside.parent().unwrap(), ws.root.join("dir-out")).unwrap();
     let outside = ws.outside.to_string_lossy().into_owned();
-    for path in [
-        "../outside.txt",
-        outside.as_str(),
-        "link-out.txt",
-        "dir-out/outside.txt",
-        "sub/../../outside.txt",
-    ] {
+    let mut paths = vec![
+        "../outside.txt".to_string(),
+        outside.clone(),
+        "sub/../../outside.txt".to_string(),
+    ];
+    #[cfg(unix)]
+    {
+        symlink(&ws.outside, ws.root.join("link-out.txt")).unwrap();
+        symlink(ws.outside.parent().unwrap(), ws.root.join("dir-out")).unwrap();
+        paths.extend(["link-out.txt".to_string(), "dir-out/outside.txt".to_string()]);
+    }
+    // The other spellings of a Windows path: another case, the `\\?\` form, `/` separators.
+    #[cfg(windows)]
+    paths.extend([
+        outside.to_uppercase(),
+        format!(r"\\?\{outside}"),
+        outside.replace('\\', "/"),
+        r"..\outside.txt".to_string(),
+    ]);
+    for path in &paths {
+        let path = path.as_str();
         let (out, v) = call(
             "edit",
             &ws.root,
@@ -86,6 +99,7 @@ fn sandbox_refuses_every_way_out() {
 }
 
 #[test]
+#[cfg(unix)]
 fn sandbox_allows_links_that_stay_inside_and_a_symlinked_root() {
     let ws = workspace();
     symlink("inside.txt", ws.root.join("link-in.txt")).unwrap();
@@ -334,19 +348,22 @@ fn limits_and_bad_input() {
     let child = spawn_with_input(cmd, br#"{"path": "big.txt", "oldText": "x", "newText": "y"}"#);
     let v: Value = serde_json::from_slice(&child.wait_with_output().unwrap().stdout).unwrap();
     assert_eq!(code(&v), "too_large", "{v}");
-    // A FIFO is refused without blocking.
-    let fifo = ws.root.join("pipe");
-    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    // SAFETY: valid C string.
-    assert_eq!(unsafe { libc_mkfifo(c.as_ptr(), 0o644) }, 0);
-    let start = Instant::now();
-    let (_, v) = call(
-        "edit",
-        &ws.root,
-        &json!({"path": "pipe", "oldText": "a", "newText": "b"}),
-    );
-    assert_eq!(code(&v), "not_a_file");
-    assert!(start.elapsed() < Duration::from_secs(20));
+    // A FIFO is refused without blocking (Windows has no FIFOs in the file system).
+    #[cfg(unix)]
+    {
+        let fifo = ws.root.join("pipe");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: valid C string.
+        assert_eq!(unsafe { libc_mkfifo(c.as_ptr(), 0o644) }, 0);
+        let start = std::time::Instant::now();
+        let (_, v) = call(
+            "edit",
+            &ws.root,
+            &json!({"path": "pipe", "oldText": "a", "newText": "b"}),
+        );
+        assert_eq!(code(&v), "not_a_file");
+        assert!(start.elapsed() < Duration::from_secs(20));
+    }
     // Requests that are not valid UTF-8 or not JSON, or have wrong types.
     for raw in [
         &b"\xff\xfe{"[..],
@@ -363,6 +380,7 @@ fn limits_and_bad_input() {
     }
 }
 
+#[cfg(unix)]
 extern "C" {
     #[link_name = "mkfifo"]
     fn libc_mkfifo(path: *const std::ffi::c_char, mode: u32) -> i32;

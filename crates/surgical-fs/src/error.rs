@@ -367,6 +367,8 @@ fn binary_message(path: &Option<PathBuf>, offset: usize, guess: Option<Encoding>
 fn io_message(op: &str, path: &Option<PathBuf>, source: &io::Error) -> String {
     let mut msg = format!("could not {op} {}: {source}", subject(path));
     let note = match op {
+        // Another program holds the file open (Windows): its message says what to do.
+        OP_RENAME if source.kind() == io::ErrorKind::ResourceBusy => "; the file was left unchanged",
         OP_CREATE_TEMP | OP_WRITE_TEMP | OP_SYNC_TEMP | OP_CHOWN | OP_CHMOD | OP_RENAME | OP_LOCK => {
             "; the file was left unchanged (check free space and the directory, then retry)"
         }

@@ -33,10 +33,12 @@ instead of being decoded lossily.
   [`FsError::code`] is a stable tag.
 
 The modules follow the same lines: `sys` holds every system call (and is the only code that calls
-`libc`), `target` the pinned target (open directory, lock, read, identity), `writer` the atomic
+`libc` or `windows-sys`, one implementation per platform), `target` the pinned target (open directory, lock, read, identity), `writer` the atomic
 writer and removal, `create` new files, `sandbox` the root, `encoding` the encodings.
 
-This crate is Unix only.
+Platforms: Linux, macOS and Windows. What differs between them (how a directory is pinned, what
+replaces a file, what a lock is, how a read-only file is treated) is described in the `sys` module
+and, for users, in the README's "Platforms" section.
 
 # Example
 
@@ -78,9 +80,6 @@ assert!(err.to_string().ends_with(
 */
 
 #![deny(missing_docs)]
-
-#[cfg(not(unix))]
-compile_error!("surgical-fs supports Unix only");
 
 mod create;
 mod encoding;

@@ -4,14 +4,12 @@
 use std::ffi::OsString;
 use std::fs;
 use std::io::{self, Read};
-use std::os::fd::OwnedFd;
-use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::error::{read_error, OP_LOCK, OP_OPEN, OP_READ, OP_RESOLVE, OP_STAT};
-use crate::sys::{self, Identity};
+use crate::sys::{self, Dir, Identity};
 use crate::{decode, Decoded, FsError};
 
 /// The size limit [`read`] uses: 1 GiB.
@@ -52,7 +50,7 @@ pub struct FileInfo {
     pub nlink: u64,
     /// The directory holding the file, opened when the file was read: every later step works
     /// relative to it, so swapping a directory on the path for a link cannot redirect the write.
-    pub(crate) dir: Arc<OwnedFd>,
+    pub(crate) dir: Arc<Dir>,
     /// The file's name in `dir`.
     pub(crate) name: OsString,
     /// What identifies this version of the file: checked again right before it is replaced.
@@ -83,7 +81,7 @@ pub struct Target {
     pub requested: PathBuf,
     /// The path with every symlink resolved.
     pub real_path: PathBuf,
-    dir: Arc<OwnedFd>,
+    dir: Arc<Dir>,
     name: OsString,
 }
 
@@ -128,7 +126,7 @@ pub fn open_target(path: &Path) -> Result<Target, FsError> {
 /// locks each directory once.
 #[derive(Debug)]
 pub struct DirLock {
-    dir: Arc<OwnedFd>,
+    dir: Arc<Dir>,
 }
 
 impl Drop for DirLock {
@@ -139,7 +137,7 @@ impl Drop for DirLock {
 
 impl Target {
     /// The open directory holding the file.
-    pub(crate) fn dir_fd(&self) -> &OwnedFd {
+    pub(crate) fn dir_fd(&self) -> &Dir {
         &self.dir
     }
 
@@ -199,14 +197,17 @@ impl Target {
                 read_error(path, OP_OPEN, e)
             }
         })?;
-        let meta = file.metadata().map_err(|e| read_error(path, OP_STAT, e))?;
-        check_regular(path, &meta)?;
-        check_size(path, meta.len(), limit)?;
-        let identity = sys::stat_file(&file)
-            .map_err(|e| read_error(path, OP_STAT, e))?
-            .identity;
+        // The type again, of the file actually opened: something else may have been swapped in.
+        let st = sys::stat_file(&file).map_err(|e| read_error(path, OP_STAT, e))?;
+        if let Some(kind) = st.kind {
+            return Err(FsError::NotAFile {
+                path: path.to_path_buf(),
+                kind,
+            });
+        }
+        check_size(path, st.size, limit)?;
 
-        let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+        let mut bytes = Vec::with_capacity(usize::try_from(st.size).unwrap_or(0));
         // Read one byte past the limit to notice a file that grew meanwhile.
         (&mut file)
             .take(limit.saturating_add(1))
@@ -218,14 +219,14 @@ impl Target {
         let info = FileInfo {
             requested: path.to_path_buf(),
             real_path: self.real_path.clone(),
-            mode: meta.mode() & 0o7777,
-            uid: meta.uid(),
-            gid: meta.gid(),
+            mode: st.mode,
+            uid: st.uid,
+            gid: st.gid,
             len,
-            nlink: meta.nlink(),
+            nlink: st.nlink,
             dir: Arc::clone(&self.dir),
             name: self.name.clone(),
-            identity,
+            identity: st.identity,
         };
         Ok((info, bytes))
     }
@@ -288,29 +289,6 @@ pub(crate) fn io_error(path: &Path, op: &'static str, source: io::Error) -> FsEr
     }
 }
 
-fn check_regular(path: &Path, meta: &fs::Metadata) -> Result<(), FsError> {
-    let ft = meta.file_type();
-    let kind = if ft.is_file() {
-        return Ok(());
-    } else if ft.is_dir() {
-        "directory"
-    } else if ft.is_fifo() {
-        "fifo"
-    } else if ft.is_socket() {
-        "socket"
-    } else if ft.is_block_device() {
-        "block device"
-    } else if ft.is_char_device() {
-        "character device"
-    } else {
-        "other"
-    };
-    Err(FsError::NotAFile {
-        path: path.to_path_buf(),
-        kind,
-    })
-}
-
 fn check_size(path: &Path, len: u64, limit: u64) -> Result<(), FsError> {
     if len > limit {
         return Err(FsError::TooLarge {
@@ -326,9 +304,13 @@ fn check_size(path: &Path, len: u64, limit: u64) -> Result<(), FsError> {
 mod tests {
     use super::*;
     use crate::Encoding;
+    #[cfg(unix)]
     use std::ffi::CString;
+    #[cfg(unix)]
     use std::os::unix::ffi::OsStrExt;
-    use std::os::unix::fs::PermissionsExt;
+    #[cfg(unix)]
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    #[cfg(unix)]
     use std::sync::mpsc;
     #[test]
     fn read_returns_bytes_and_info() {
@@ -340,9 +322,14 @@ mod tests {
         assert_eq!(info.requested, path);
         assert_eq!(info.real_path, fs::canonicalize(&path).unwrap());
         assert_eq!(info.len, 8);
-        let meta = fs::metadata(&path).unwrap();
-        assert_eq!(info.mode, meta.mode() & 0o7777);
-        assert_eq!((info.uid, info.gid), (meta.uid(), meta.gid()));
+        #[cfg(unix)]
+        {
+            let meta = fs::metadata(&path).unwrap();
+            assert_eq!(info.mode, meta.mode() & 0o7777);
+            assert_eq!((info.uid, info.gid), (meta.uid(), meta.gid()));
+        }
+        #[cfg(windows)]
+        assert_eq!(info.mode, 0o666);
     }
 
     #[test]
@@ -359,6 +346,7 @@ mod tests {
         let _ = second.lock().unwrap();
     }
 
+    #[cfg(unix)]
     #[test]
     fn unreadable_file_is_permission_denied() {
         if sys::is_root() {
@@ -386,9 +374,12 @@ mod tests {
         let err = read(&file.join("child")).unwrap_err();
         assert_eq!(err.code(), "file_not_found", "{err:?}");
         // A dangling symlink.
-        let link = dir.path().join("dangling");
-        std::os::unix::fs::symlink("nowhere", &link).unwrap();
-        assert_eq!(read(&link).unwrap_err().code(), "file_not_found");
+        #[cfg(unix)]
+        {
+            let link = dir.path().join("dangling");
+            std::os::unix::fs::symlink("nowhere", &link).unwrap();
+            assert_eq!(read(&link).unwrap_err().code(), "file_not_found");
+        }
     }
 
     #[test]
@@ -399,6 +390,7 @@ mod tests {
         assert!(err.to_string().contains("give the path of a file inside it"));
     }
 
+    #[cfg(unix)]
     #[test]
     fn fifo_is_not_a_file_and_does_not_block() {
         let dir = tempfile::tempdir().unwrap();
@@ -417,6 +409,7 @@ mod tests {
         assert!(matches!(err, FsError::NotAFile { kind: "fifo", .. }), "{err:?}");
     }
 
+    #[cfg(unix)]
     #[test]
     fn socket_and_device_are_not_files() {
         let dir = tempfile::tempdir().unwrap();

@@ -4,11 +4,8 @@
 //! same identity re-check.
 
 use std::ffi::{OsStr, OsString};
-use std::fs::{self, File, Permissions};
+use std::fs::{self, File};
 use std::io::{self, Read, Write};
-use std::os::fd::OwnedFd;
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -16,7 +13,7 @@ use crate::error::{
     write_error, OP_CHMOD, OP_CHOWN, OP_CREATE, OP_CREATE_TEMP, OP_DELETE, OP_OPEN, OP_RENAME, OP_SYNC_DIR,
     OP_SYNC_TEMP, OP_VERIFY, OP_WRITE_IN_PLACE, OP_WRITE_TEMP,
 };
-use crate::sys;
+use crate::sys::{self, Dir};
 use crate::target::io_error;
 use crate::{FileInfo, FsError};
 
@@ -88,8 +85,7 @@ pub fn write_atomic_keeping_old(info: &FileInfo, bytes: &[u8], keep_old_at: Opti
         tmp.write_all(bytes)
             .map_err(|e| write_error(target, OP_WRITE_TEMP, e))?;
         copy_owner(&tmp, info)?;
-        tmp.set_permissions(Permissions::from_mode(info.mode & 0o7777))
-            .map_err(|e| io_error(target, OP_CHMOD, e))?;
+        sys::set_mode(&tmp, info.mode).map_err(|e| io_error(target, OP_CHMOD, e))?;
         tmp.sync_all().map_err(|e| write_error(target, OP_SYNC_TEMP, e))?;
         info.recheck()?;
         if let Some(keep) = keep_old_at {
@@ -114,13 +110,7 @@ pub fn write_atomic_keeping_old(info: &FileInfo, bytes: &[u8], keep_old_at: Opti
 /// temporary file is written and synced, then linked to `name` (which fails if `name` exists, even
 /// as a dangling link), the directory synced, and the file read back. `target` names the file in
 /// errors.
-pub(crate) fn create_new_at(
-    dir: &OwnedFd,
-    name: &OsStr,
-    target: &Path,
-    bytes: &[u8],
-    mode: u32,
-) -> Result<(), FsError> {
+pub(crate) fn create_new_at(dir: &Dir, name: &OsStr, target: &Path, bytes: &[u8], mode: u32) -> Result<(), FsError> {
     remove_stale_temps(dir);
     let (tmp_name, mut tmp) =
         create_temp(dir, name, mode & 0o7777).map_err(|e| write_error(target, OP_CREATE_TEMP, e))?;
@@ -200,7 +190,7 @@ pub(crate) fn sync_path(dir: &Path) {
 
 /// Creates `.<name>.surgical-<pid>-<random>.tmp` in `dir`, exclusively, with `mode` (less the
 /// umask).
-fn create_temp(dir: &OwnedFd, name: &OsStr, mode: u32) -> io::Result<(OsString, File)> {
+fn create_temp(dir: &Dir, name: &OsStr, mode: u32) -> io::Result<(OsString, File)> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let mut last = None;
     for _ in 0..16 {
@@ -224,13 +214,13 @@ fn create_temp(dir: &OwnedFd, name: &OsStr, mode: u32) -> io::Result<(OsString, 
 
 /// Removes temporary files of surgical's own naming left in `dir` by processes that no longer
 /// run (killed mid-write). Best effort: a failure here never fails the write.
-fn remove_stale_temps(dir: &OwnedFd) {
+fn remove_stale_temps(dir: &Dir) {
     let Some(entries) = sys::dir_entries(dir) else {
         return;
     };
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let Some(pid) = temp_owner(name.as_bytes()) else {
+        let Some(pid) = temp_owner(&name) else {
             continue;
         };
         if pid == std::process::id() {
@@ -243,8 +233,8 @@ fn remove_stale_temps(dir: &OwnedFd) {
 }
 
 /// The pid in a name of the form `.<name>.surgical-<pid>-<hex>.tmp`.
-fn temp_owner(name: &[u8]) -> Option<u32> {
-    let text = std::str::from_utf8(name).ok()?;
+fn temp_owner(name: &OsStr) -> Option<u32> {
+    let text = name.to_str()?;
     let rest = text.strip_prefix('.')?.strip_suffix(".tmp")?;
     let (_, tail) = rest.rsplit_once(".surgical-")?;
     let (pid, random) = tail.split_once('-')?;
@@ -254,36 +244,14 @@ fn temp_owner(name: &[u8]) -> Option<u32> {
 
 /// `.<name>.surgical-<pid>-`; the random part and `.tmp` follow.
 fn temp_prefix(name: &OsStr) -> OsString {
-    let name = name.as_bytes();
-    let name = &name[..name.len().min(MAX_TEMP_NAME_STEM)];
-    let mut prefix = Vec::with_capacity(name.len() + 32);
-    prefix.push(b'.');
-    prefix.extend_from_slice(name);
-    prefix.extend_from_slice(format!(".surgical-{}-", std::process::id()).as_bytes());
-    OsString::from_vec(prefix)
+    let mut prefix = OsString::from(".");
+    prefix.push(sys::name_prefix(name, MAX_TEMP_NAME_STEM));
+    prefix.push(format!(".surgical-{}-", std::process::id()));
+    prefix
 }
 
 fn copy_owner(file: &File, info: &FileInfo) -> Result<(), FsError> {
-    let target = info.real_path.as_path();
-    let meta = file.metadata().map_err(|e| io_error(target, OP_CHOWN, e))?;
-    if meta.uid() == info.uid && meta.gid() == info.gid {
-        return Ok(());
-    }
-    let root = sys::is_root();
-    let result = if root {
-        std::os::unix::fs::fchown(file, Some(info.uid), Some(info.gid))
-    } else if meta.gid() != info.gid {
-        // Only root may change the owner; the group can be set to any
-        // group we are a member of.
-        std::os::unix::fs::fchown(file, None, Some(info.gid))
-    } else {
-        Ok(())
-    };
-    match result {
-        Err(e) if !root && sys::is_not_permitted(&e) => Ok(()),
-        Err(e) => Err(io_error(target, OP_CHOWN, e)),
-        Ok(()) => Ok(()),
-    }
+    sys::copy_owner(file, info.uid, info.gid).map_err(|e| io_error(&info.real_path, OP_CHOWN, e))
 }
 
 /// Reads the file back in fixed-size chunks (memory stays bounded whatever the file's size) and
@@ -293,7 +261,7 @@ fn verify(info: &FileInfo, expected: &[u8]) -> Result<(), FsError> {
 }
 
 /// [`verify`] for `name` in `dir` (errors name `target`).
-fn verify_at(dir: &OwnedFd, name: &OsStr, target: &Path, expected: &[u8]) -> Result<(), FsError> {
+fn verify_at(dir: &Dir, name: &OsStr, target: &Path, expected: &[u8]) -> Result<(), FsError> {
     let mut file = sys::open_for_verifying(dir, name).map_err(|e| io_error(target, OP_VERIFY, e))?;
     let mut buf = vec![0u8; 1 << 16];
     let mut offset = 0usize;
@@ -333,6 +301,10 @@ fn verify_at(dir: &OwnedFd, name: &OsStr, target: &Path, expected: &[u8]) -> Res
 mod tests {
     use super::*;
     use crate::read;
+    #[cfg(unix)]
+    use std::fs::Permissions;
+    #[cfg(unix)]
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
     use std::path::Path;
     use std::time::Duration;
 
@@ -345,10 +317,12 @@ mod tests {
         v
     }
 
+    #[cfg(unix)]
     fn mode_of(path: &Path) -> u32 {
         fs::metadata(path).unwrap().mode() & 0o7777
     }
 
+    #[cfg(unix)]
     #[test]
     fn write_preserves_mode() {
         let dir = tempfile::tempdir().unwrap();
@@ -364,6 +338,7 @@ mod tests {
         }
     }
 
+    #[cfg(unix)]
     #[test]
     fn write_preserves_owner_when_root() {
         if !sys::is_root() {
@@ -382,6 +357,7 @@ mod tests {
         assert_eq!(meta.mode() & 0o7777, 0o2755);
     }
 
+    #[cfg(unix)]
     #[test]
     fn foreign_owner_is_ignored_when_not_root() {
         if sys::is_root() {
@@ -400,6 +376,7 @@ mod tests {
         assert_eq!(names(dir.path()), ["f"]);
     }
 
+    #[cfg(unix)]
     #[test]
     fn write_through_symlink_keeps_link() {
         let dir = tempfile::tempdir().unwrap();
@@ -453,17 +430,22 @@ mod tests {
         assert_eq!(write_atomic(&info, b"data").unwrap_err().code(), "stale");
         assert_eq!(fs::read(path.join("inside")).unwrap(), b"keep");
         // Replaced by a link pointing elsewhere: the link and its target stay as they are.
-        fs::remove_dir_all(&path).unwrap();
-        fs::write(&path, b"x").unwrap();
-        let (info, _) = read(&path).unwrap();
-        let elsewhere = dir.path().join("elsewhere");
-        fs::write(&elsewhere, b"outside").unwrap();
-        fs::remove_file(&path).unwrap();
-        std::os::unix::fs::symlink(&elsewhere, &path).unwrap();
-        assert_eq!(write_atomic(&info, b"data").unwrap_err().code(), "stale");
-        assert_eq!(fs::read(&elsewhere).unwrap(), b"outside");
-        // No temporary file is left behind by any of this.
-        assert_eq!(names(dir.path()), ["elsewhere", "f"]);
+        #[cfg(unix)]
+        {
+            fs::remove_dir_all(&path).unwrap();
+            fs::write(&path, b"x").unwrap();
+            let (info, _) = read(&path).unwrap();
+            let elsewhere = dir.path().join("elsewhere");
+            fs::write(&elsewhere, b"outside").unwrap();
+            fs::remove_file(&path).unwrap();
+            std::os::unix::fs::symlink(&elsewhere, &path).unwrap();
+            assert_eq!(write_atomic(&info, b"data").unwrap_err().code(), "stale");
+            assert_eq!(fs::read(&elsewhere).unwrap(), b"outside");
+            // No temporary file is left behind by any of this.
+            assert_eq!(names(dir.path()), ["elsewhere", "f"]);
+        }
+        #[cfg(not(unix))]
+        assert_eq!(names(dir.path()), ["f"]);
     }
 
     #[test]
@@ -476,6 +458,7 @@ mod tests {
         assert!(write_atomic_keeping_old(&info, b"new", Some(&keep)).unwrap());
         assert_eq!(fs::read(&path).unwrap(), b"new");
         assert_eq!(fs::read(&keep).unwrap(), b"old");
+        #[cfg(unix)]
         assert_eq!(fs::metadata(&keep).unwrap().nlink(), 1);
         // A file rewritten in place (several links) cannot be kept that way.
         fs::hard_link(&path, dir.path().join("g")).unwrap();
@@ -484,6 +467,7 @@ mod tests {
         assert!(!dir.path().join("kept2").exists());
     }
 
+    #[cfg(unix)]
     #[test]
     fn hard_links_keep_seeing_the_new_content() {
         let dir = tempfile::tempdir().unwrap();
@@ -500,6 +484,7 @@ mod tests {
         assert_eq!(names(dir.path()), ["a", "b"]);
     }
 
+    #[cfg(unix)]
     #[test]
     fn stale_temp_files_of_dead_writers_are_removed() {
         let dir = tempfile::tempdir().unwrap();
@@ -523,6 +508,7 @@ mod tests {
         assert!(left.contains(&".f.surgical-x.tmp".to_string()));
     }
 
+    #[cfg(unix)]
     #[test]
     fn read_only_directory_refuses_write() {
         if sys::is_root() {
@@ -552,6 +538,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        windows,
+        ignore = "Wine 8's GetFinalPathNameByHandleW fails (ERROR_MORE_DATA) for paths over MAX_PATH"
+    )]
     fn long_file_name_can_be_written() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("y".repeat(255));

@@ -252,7 +252,8 @@ mod tests {
         let e1 = j.record(&file, &[b"one"], "h0", "h1").unwrap();
         std::thread::sleep(std::time::Duration::from_millis(2));
         let e2 = j.record(&file, &[b"t", b"wo"], "h1", "h2").unwrap();
-        assert_eq!(e1.meta.path, "src/a.rs");
+        // The key is the path relative to the root, with the platform's separator.
+        assert_eq!(e1.meta.path, Path::new("src").join("a.rs").to_string_lossy());
         let latest = j.latest(&file).unwrap();
         assert_eq!(latest.meta, e2.meta);
         assert_eq!(latest.before().unwrap(), b"two");

@@ -391,6 +391,7 @@ fn write_refusals_leave_everything_as_it_was() {
 }
 
 #[test]
+#[cfg(unix)]
 fn write_keeps_the_mode_of_the_file_it_replaces() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
@@ -425,6 +426,7 @@ fn git_apply_reproduces(name: &str, old: &[u8], patch: &str, new: &[u8]) {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs `git apply`, which the Windows CI (Wine) does not have")]
 fn write_patches_apply_with_git() {
     let dir = tempfile::tempdir().unwrap();
     let cases: [(&[u8], &str, &[u8]); 4] = [
@@ -443,6 +445,7 @@ fn write_patches_apply_with_git() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs `git apply`, which the Windows CI (Wine) does not have")]
 fn write_a_huge_rewrite_stays_fast_and_its_patch_applies() {
     let dir = tempfile::tempdir().unwrap();
     let old: String = (0..40_000).map(|n| format!("old line {n}\n")).collect();
