@@ -277,3 +277,17 @@ fn config_limits_apply() {
     assert_eq!(r["error"]["code"], "too_large", "{r}");
     assert!(dir.path().join("big.txt").exists());
 }
+
+/// A hunk that changes nothing names its own first line (line 3 here), not the line before it.
+#[test]
+fn a_hunk_that_changes_nothing_names_its_line() {
+    let dir = setup(&[("a.txt", b"one\ntwo\nthree\nfour\n")]);
+    let r = apply(
+        dir.path(),
+        "*** Begin Patch\n*** Update File: a.txt\n@@\n-three\n+three\n*** End Patch\n",
+    );
+    assert_eq!(r["error"]["code"], "no_change", "{r}");
+    let message = r["error"]["message"].as_str().unwrap();
+    assert!(message.contains("(line 3)"), "{message}");
+    assert_eq!(read(dir.path(), "a.txt"), b"one\ntwo\nthree\nfour\n");
+}

@@ -3,30 +3,19 @@
 //! lines agree and gives new lines the local line ending), and all hunks of a file are spliced in
 //! one pass. Bytes outside the hunks' spans are copied unchanged.
 //!
-//! Searching only finds (`Haystack::find`/`find_all` on a window of the file's lines: no edit is made
-//! to learn where lines are); writing is one `apply` on the window that holds exactly the hunk's
-//! place. Both see the searched lines with one line terminator in front (the real one before them,
-//! or a virtual one at the start of the file) and, at the end of a file without a final newline, a
-//! virtual terminator behind, and look for `"\n" + lines + "\n"`: a match then starts at a
-//! terminator and ends with one, that is, covers whole lines. The leading terminator is stripped from
-//! the match and its replacement (the engine keeps it, as a line both sides share). The line-based
-//! tiers (`indentation`, `whitespace_runs`) match whole lines by themselves and run in a second pass
-//! without the wrapper, where a text tier's match is taken only when the file indents the first line
-//! more than the hunk does.
-//!
-//! The text with both virtual terminators is built once per file ([`Lines`]); each engine call gets
-//! a slice of it (a [`Window`]), so nothing is copied per hunk and a haystack holds just the hunk's
-//! lines, which keeps placing a hunk proportional to its size. (`Scope::whole_lines` with
-//! `Scope::indented_first_line` now covers what the wrapper does — a blank first line under the
-//! trimming tiers, a needle ending with `\n` at the end of a file without one, a first line the file
-//! indents more — and is what this module should move to; see `surgical-core/tests/stages.rs`.)
+//! Searching only finds (`Haystack::find`/`find_all` with [`Scope::whole_lines`], on the lines a
+//! hunk may occupy: no edit is made to learn where lines are); writing is one [`ChangeSet`] on a
+//! haystack of exactly the hunk's lines. The text tiers run first on whole lines; the line-based tiers
+//! (`indentation`, `whitespace_runs`) match whole lines by themselves and run in a second pass, where
+//! a text tier's match may also start after indentation the file adds to its first line
+//! ([`Scope::indented_first_line`]). Each engine call gets a slice of the file's text, so nothing is
+//! copied per hunk and a haystack holds just the hunk's lines, which keeps placing a hunk
+//! proportional to its size.
 
 use std::ops::Range;
 
-use surgical_core::lines::{next_terminator, prev_terminator, terminator_len, LineCounter, LineIndex};
-use surgical_core::{
-    apply, Change, Difference, DifferenceKind, Edit, EditError, Forgiven, Haystack, Miss, Needle, Options, Scope, Tier,
-};
+use surgical_core::lines::{prev_terminator, LineCounter, LineIndex};
+use surgical_core::{Change, ChangeSet, Difference, EditError, Haystack, Match, Miss, Needle, Options, Scope, Tier};
 
 use super::{Hunk, Tag};
 use crate::wording::{self, Vocabulary};
@@ -36,28 +25,13 @@ use crate::ErrorCode;
 pub(crate) struct Lines<'a> {
     pub text: &'a [u8],
     index: LineIndex,
-    /// What the engine searches (see [`window`]): a virtual terminator (the file's first, or `\n`),
-    /// the text, and after a last line without a terminator a virtual one (the file's last).
-    padded: Vec<u8>,
-    /// The lengths of the virtual terminators in front of and behind the text in `padded`.
-    lead: usize,
-    tail: usize,
 }
 
 impl<'a> Lines<'a> {
     pub fn new(text: &'a [u8]) -> Lines<'a> {
-        let lead: &[u8] = next_terminator(text, 0).map_or(b"\n", |t| &text[t]);
-        let tail: &[u8] = match text.last() {
-            Some(b'\n' | b'\r') | None => b"",
-            Some(_) => prev_terminator(text, text.len()).map_or(b"\n", |t| &text[t]),
-        };
-        let padded = [lead, text, tail].concat();
         Lines {
             text,
             index: LineIndex::new(text),
-            padded,
-            lead: lead.len(),
-            tail: tail.len(),
         }
     }
 
@@ -217,53 +191,51 @@ enum Attempt {
     Failed(HunkFailure),
 }
 
-/// Some lines of the file as one engine call sees them (a slice of [`Lines::padded`]).
+/// Lines `range` (zero-based) of the file as one engine call sees them: a slice of its text.
 struct Window<'b> {
     buf: &'b [u8],
-    /// Length of the terminator put in front (0 without the wrapper).
-    lead: usize,
-    /// Where the lines start and end in the file.
+    /// Where the lines start in the file.
     base: usize,
-    end: usize,
-    /// The first file line (zero-based) copied.
+    /// The first file line (zero-based) in the window.
     first_line: usize,
 }
 
-/// The lines `range` for one engine call: with `wrap`, after the terminator before them (the real
-/// one, or the virtual one in front of the file); at the end of a file without a final newline, with
-/// the virtual terminator behind, which lets the last line match `...\n`.
-fn window<'b>(lines: &'b Lines<'_>, range: Range<usize>, wrap: bool) -> Window<'b> {
+fn window<'b>(lines: &Lines<'b>, range: Range<usize>) -> Window<'b> {
     let base = lines.start(range.start);
-    let end = lines.start(range.end);
-    let lead = match (wrap, base) {
-        (false, _) => 0,
-        (true, 0) => lines.lead,
-        (true, _) => terminator_len(&lines.text[..base]),
-    };
-    let tail = if end == lines.text.len() && end > base {
-        lines.tail
-    } else {
-        0
-    };
     Window {
-        buf: &lines.padded[lines.lead + base - lead..lines.lead + end + tail],
-        lead,
+        buf: &lines.text[base..lines.start(range.end)],
         base,
-        end,
         first_line: range.start,
     }
 }
 
-fn joined(lines: &[&str], wrap: bool) -> String {
-    match (wrap, lines.is_empty()) {
-        (true, true) => "\n".to_string(),
-        (true, false) => format!("\n{}\n", lines.join("\n")),
-        (false, true) => String::new(),
-        (false, false) => format!("{}\n", lines.join("\n")),
+/// A hunk's old (or new) lines as the engine takes them: each line with its line break.
+fn joined(lines: &[&str]) -> String {
+    let mut text = lines.join("\n");
+    if !lines.is_empty() {
+        text.push('\n');
+    }
+    text
+}
+
+/// Which matches a search takes: whole lines ([`Pass::Text`], the text tiers) or, for the line-based
+/// tiers' pass, also a text tier's match whose first line the file indents more ([`Pass::Loose`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    Text,
+    Loose,
+}
+
+impl Pass {
+    fn scope(self) -> Scope {
+        match self {
+            Pass::Text => Scope::everywhere().whole_lines(),
+            Pass::Loose => Scope::everywhere().whole_lines().indented_first_line(),
+        }
     }
 }
 
-/// One engine call: `old` → `new` within `range` (zero-based lines).
+/// One engine call: `old` → `new` on the lines `range` (zero-based), which hold the hunk's place.
 #[allow(clippy::too_many_arguments)]
 fn attempt(
     lines: &Lines<'_>,
@@ -273,100 +245,54 @@ fn attempt(
     new: &[&str],
     final_newline: Option<bool>,
     options: &Options,
-    wrap: bool,
+    pass: Pass,
 ) -> Attempt {
     if range.is_empty() {
         return Attempt::NotFound;
     }
-    let w = window(lines, range, wrap);
-    let edit = Edit::new(joined(old, wrap), joined(new, wrap));
-    // The one-based file line of buffer line `k` (one-based): with the wrapper, the buffer's line 1
-    // is the lead, so it is `first_line + k - 1`; without, `first_line + k`.
-    let file_line = |k: usize| -> usize {
-        if wrap {
-            (w.first_line + k).saturating_sub(1)
-        } else {
-            w.first_line + k
-        }
+    let w = window(lines, range);
+    let hay = Haystack::new(w.buf);
+    let Ok(found) = hay.find(&joined(old), &pass.scope(), options.get_loosest_tier()) else {
+        return Attempt::NotFound;
     };
-    let applied = match apply(w.buf, &[edit], options) {
+    let at = found.spans[0].clone();
+    let span = w.base + at.start..w.base + at.end;
+    // The new lines end with a line break unless they end the file and the hunk (or, when it says
+    // nothing, the file's own state where the hunk keeps its last line) says they do not.
+    let at_end = span.end == lines.text.len();
+    let open_end = at_end && !matches!(lines.text.last(), Some(b'\n' | b'\r') | None);
+    let final_break = match final_newline {
+        Some(want) => want,
+        None => !(open_end && old.last() == new.last()),
+    };
+    let mut new_text = new.join("\n");
+    if !new.is_empty() && (!at_end || final_break) {
+        new_text.push('\n');
+    }
+    let before = prev_terminator(lines.text, w.base).map_or(&b"\n"[..], |t| &lines.text[t]);
+    let mut changes = ChangeSet::new(&hay).terminator_before(before);
+    let added = if open_end && final_break {
+        changes.replace_ending_text(&found, &new_text)
+    } else {
+        changes.replace(&found, &new_text)
+    };
+    let file_line = |k: usize| w.first_line + k;
+    let applied = match added.and_then(|_| changes.apply()) {
         Ok(a) => a,
-        Err(EditError::NotFound { .. }) => return Attempt::NotFound,
-        Err(EditError::Ambiguous { .. }) => return Attempt::NotFound,
         Err(e) => return Attempt::Failed(engine_failure(index, &e, &file_line)),
     };
     let edit = &applied.edits[0];
-    let strategy = edit.tier;
-    let text_tier = strategy <= Tier::Unicode;
     let occ = &edit.occurrences[0];
-    let indented = !wrap && text_tier;
-    if indented && !indented_match(&w, occ.old.clone()) {
-        // Without the wrapper a text tier may match inside lines: only the case where the file's
-        // first line merely has more indentation is taken (see `locate_loose`).
-        return Attempt::NotFound;
-    }
-    let (mut old_span, mut new_span) = (occ.old.clone(), occ.new.clone());
-    if wrap && old_span.end < w.buf.len() && !matches!(w.buf[old_span.end - 1], b'\n' | b'\r') {
-        // Only `locate` searches; here the window holds exactly the hunk's lines.
-        return Attempt::Failed(HunkFailure::new(
-            index,
-            ErrorCode::Io,
-            "internal error: the matched lines could not be delimited (please report this patch)",
-        ));
-    }
-    if wrap {
-        // Strip the lead line, which both sides share.
-        let Some(t) = next_terminator(w.buf, old_span.start) else {
-            return Attempt::NotFound;
-        };
-        let len = t.end - old_span.start;
-        let same = applied.text.get(new_span.start..new_span.start + len) == Some(&w.buf[old_span.start..t.end]);
-        if !same || len > new_span.len() {
-            return Attempt::Failed(HunkFailure::new(
-                index,
-                ErrorCode::Io,
-                "internal error: the matched lines could not be delimited (please report this patch)",
-            ));
-        }
-        old_span.start = t.end;
-        new_span.start += len;
-    }
-    let in_file = w.lead + (w.end - w.base);
-    if old_span.start < w.lead || old_span.start > in_file {
-        return Attempt::NotFound;
-    }
-    let reaches_tail = old_span.end > in_file;
-    let to_file = |p: usize| w.base + (p.min(in_file) - w.lead);
-    let span = to_file(old_span.start)..to_file(old_span.end);
-    let mut bytes = applied.text[new_span.clone()].to_vec();
-    if span.end == lines.text.len() {
-        let drop_final = match final_newline {
-            Some(want) => !want,
-            // The file's missing final newline stays when its last line is one the hunk keeps.
-            None => reaches_tail && old.last() == new.last(),
-        };
-        if drop_final {
-            let cut = terminator_len(&bytes);
-            bytes.truncate(bytes.len() - cut);
-        }
-    }
-    let first_new = occ.new_lines.0 + usize::from(wrap);
-    let mut differences: Vec<Difference> = edit
+    let differences = edit
         .differences
         .iter()
-        .map(|d| d.clone().on_line(d.line.saturating_sub(first_new)))
+        .map(|d| d.clone().on_line(d.line.saturating_sub(occ.new_lines.0)))
         .collect();
-    if indented {
-        differences.insert(
-            0,
-            Difference::new(0, DifferenceKind::Forgiven(Forgiven::IndentedFirstLine)),
-        );
-    }
     Attempt::Placed(Box::new(Placed {
         index,
         span,
-        bytes,
-        strategy,
+        bytes: applied.text[occ.new.clone()].to_vec(),
+        strategy: edit.tier,
         differences,
         fuzz: 0,
         dropped: (0, 0),
@@ -388,66 +314,36 @@ impl Locate {
     }
 }
 
-/// Where `old` occurs as whole lines in `range`, with the text tiers: the first line of the one
-/// place, found without editing; [`attempt`] then writes the hunk on exactly those lines. Writing on a
-/// window that holds nothing after the match also keeps the trimming tiers from taking a following
-/// blank line along.
-fn locate(lines: &Lines<'_>, range: Range<usize>, old: &[&str], options: &Options) -> Result<usize, Locate> {
-    if range.is_empty() {
-        return Err(Locate::NotFound);
-    }
-    let w = window(lines, range, true);
-    let hay = Haystack::new(w.buf);
-    match hay.find(&joined(old, true), options.scope(), options.get_loosest_tier()) {
-        // The window's first line is the lead (the terminator before the lines): the match starts there.
-        Ok(found) => Ok(w.first_line + hay.lines().line_of(found.spans[0].start)),
-        Err(miss) => Err(Locate::from_miss(miss, &hay, w.first_line)),
-    }
-}
-
-/// Whether a match (buffer range) in a window without the wrapper starts on the window's first line
-/// after nothing but blanks (the file's line is more indented than the hunk's) and ends the window's
-/// last line: whole lines but for indentation the file keeps.
-fn indented_match(w: &Window<'_>, span: Range<usize>) -> bool {
-    let first_end = next_terminator(w.buf, 0).map_or(w.buf.len(), |t| t.start);
-    span.start <= first_end
-        && w.buf[..span.start].iter().all(|b| matches!(b, b' ' | b'\t'))
-        && (span.end == w.buf.len() || span.end == w.end - w.base)
-}
-
-/// [`locate`] for the line-based tiers (no wrapper): the first line and the number of lines of the
-/// one place. A text tier can only match here inside lines (the wrapped pass found no whole lines);
-/// that is taken only when the file's first line merely has more indentation than the hunk's, which
-/// the file keeps (a hunk of one line whose indentation differs, typically).
-fn locate_loose(
+/// Where `old` occurs in `range` (zero-based lines) in one `pass`: the first line and the number of
+/// lines of the one place, found without editing; [`attempt`] then writes the hunk on exactly those
+/// lines. Writing on a window that holds nothing after the match also keeps the trimming tiers from
+/// taking a following blank line along.
+fn locate(
     lines: &Lines<'_>,
     range: Range<usize>,
     old: &[&str],
     options: &Options,
+    pass: Pass,
 ) -> Result<(usize, usize), Locate> {
     if range.is_empty() {
         return Err(Locate::NotFound);
     }
-    let w = window(lines, range, false);
+    let w = window(lines, range);
     let hay = Haystack::new(w.buf);
-    match hay.find(&joined(old, false), options.scope(), options.get_loosest_tier()) {
-        Ok(found) => {
-            let span = &found.spans[0];
-            let index = hay.lines();
-            let first = w.first_line + index.line_of(span.start);
-            if found.tier <= Tier::Unicode {
-                let prefix = &lines.text[lines.start(first)..w.base + span.start];
-                let ends_line = span.end >= w.buf.len() || matches!(w.buf[span.end - 1], b'\n' | b'\r');
-                if prefix.iter().all(|b| matches!(b, b' ' | b'\t')) && ends_line {
-                    return Ok((first, old.len()));
-                }
-                return Err(Locate::NotFound);
-            }
-            let last = w.first_line + index.line_of(span.end.saturating_sub(1).max(span.start));
-            Ok((first, last + 1 - first))
-        }
+    match hay.find(&joined(old), &pass.scope(), options.get_loosest_tier()) {
+        Ok(found) => Ok(lines_of(&hay, &found, w.first_line)),
         Err(miss) => Err(Locate::from_miss(miss, &hay, w.first_line)),
     }
+}
+
+/// The first line (zero-based, in the file) and the number of lines of a match in a window whose
+/// first line is the file's `first_line`.
+fn lines_of(hay: &Haystack<'_>, found: &Match, first_line: usize) -> (usize, usize) {
+    let span = &found.spans[0];
+    let index = hay.lines();
+    let first = index.line_of(span.start);
+    let last = index.line_of(span.end.saturating_sub(1).max(span.start));
+    (first_line + first, last + 1 - first)
 }
 
 /// Why [`locate`] found no single place.
@@ -511,21 +407,20 @@ impl<'a> Placer<'a> {
     /// The first line of every hunk that searches the whole file, found in one pass of the engine
     /// (all needles at once) when each occurs exactly once, as usual; otherwise nothing, and each
     /// hunk is searched on its own (which says which one failed and why).
-    fn locate_all(&self, hunks: &[Hunk]) -> Vec<Option<usize>> {
+    fn locate_all(&self, hunks: &[Hunk]) -> Vec<Option<(usize, usize)>> {
         let batch: Vec<usize> = (0..hunks.len()).filter(|&i| searches_whole_file(&hunks[i])).collect();
         if batch.len() < 2 {
             return Vec::new();
         }
-        let w = window(&self.lines, 0..self.lines.count(), true);
-        let olds: Vec<String> = batch.iter().map(|&i| joined(&hunks[i].old_lines(), true)).collect();
+        let olds: Vec<String> = batch.iter().map(|&i| joined(&hunks[i].old_lines())).collect();
         let needles: Vec<Needle<'_>> = olds.iter().map(|o| Needle::new(o)).collect();
-        let hay = Haystack::new(w.buf);
+        let hay = Haystack::new(self.lines.text);
         let options = self.text_options();
-        let Ok(matches) = hay.find_all(&needles, options.scope(), options.get_loosest_tier()) else {
+        let Ok(matches) = hay.find_all(&needles, &Pass::Text.scope(), options.get_loosest_tier()) else {
             return Vec::new();
         };
-        // Places that overlap (adjacent hunks share the terminator between them) are placed one by
-        // one instead, each after the one before.
+        // Places that overlap are placed one by one instead, each after the one before (which says
+        // which hunk failed and why).
         let mut spans: Vec<Range<usize>> = matches.iter().map(|m| m.spans[0].clone()).collect();
         spans.sort_by_key(|s| (s.start, s.end));
         if spans.windows(2).any(|p| p[1].start < p[0].end) {
@@ -533,19 +428,25 @@ impl<'a> Placer<'a> {
         }
         let mut found = vec![None; hunks.len()];
         for (m, &i) in matches.iter().zip(&batch) {
-            // The buffer's first line is the lead terminator, so buffer line k is file line k - 1 and
-            // the match starts on the line before the hunk's.
-            found[i] = Some(hay.lines().line_of(m.spans[0].start));
+            found[i] = Some(lines_of(&hay, m, 0));
         }
         found
     }
 
-    fn place(&mut self, index: usize, hunk: &Hunk, found: Option<usize>) -> Result<Placed, HunkFailure> {
-        if let Some(first) = found {
+    fn place(&mut self, index: usize, hunk: &Hunk, found: Option<(usize, usize)>) -> Result<Placed, HunkFailure> {
+        if let Some((first, n)) = found {
             let (old, new) = (hunk.old_lines(), hunk.new_lines());
-            let range = first..(first + old.len()).min(self.lines.count());
             let text = self.text_options();
-            match attempt(&self.lines, range, index, &old, &new, hunk.final_newline, &text, true) {
+            match attempt(
+                &self.lines,
+                first..first + n,
+                index,
+                &old,
+                &new,
+                hunk.final_newline,
+                &text,
+                Pass::Text,
+            ) {
                 Attempt::Placed(p) => {
                     self.note_placed(hunk, &p);
                     return Ok(*p);
@@ -665,7 +566,7 @@ impl<'a> Placer<'a> {
                 &new,
                 hunk.final_newline,
                 &self.text_options(),
-                true,
+                Pass::Text,
             ) {
                 Attempt::Placed(p) => {
                     return Ok(Some(Placed {
@@ -700,8 +601,8 @@ impl<'a> Placer<'a> {
     ) -> Result<Option<Placed>, HunkFailure> {
         let text = self.text_options();
         // The text tiers find whole lines; the hunk is then written on exactly the lines found.
-        let (first, how) = match locate(&self.lines, search.clone(), old, &text) {
-            Ok(first) => (Some(first), anchor.map_or(How::Unique, How::Anchor)),
+        let (first, how) = match locate(&self.lines, search.clone(), old, &text, Pass::Text) {
+            Ok((first, _)) => (Some(first), anchor.map_or(How::Unique, How::Anchor)),
             Err(Locate::Many { lines, total, strategy }) => {
                 let (line, how) = self.choose(index, &lines, total, strategy, hint, search.start)?;
                 (Some(line), how)
@@ -710,7 +611,7 @@ impl<'a> Placer<'a> {
         };
         if let Some(first) = first {
             let range = first..(first + old.len()).min(self.lines.count());
-            return match attempt(&self.lines, range, index, old, new, final_newline, &text, true) {
+            return match attempt(&self.lines, range, index, old, new, final_newline, &text, Pass::Text) {
                 Attempt::Placed(p) => Ok(Some(Placed { how, ..*p })),
                 Attempt::Failed(f) => Err(f),
                 _ => Err(HunkFailure::new(
@@ -723,20 +624,20 @@ impl<'a> Placer<'a> {
         let Some(loose) = self.line_options() else {
             return Ok(None);
         };
-        let (range, how) = match locate_loose(&self.lines, search.clone(), old, &loose) {
+        let (range, how) = match locate(&self.lines, search.clone(), old, &loose, Pass::Loose) {
             Ok((first, n)) => (first..first + n, anchor.map_or(How::Unique, How::Anchor)),
             Err(Locate::Many { lines, total, strategy }) => {
                 let (line, how) = self.choose(index, &lines, total, strategy, hint, search.start)?;
                 // The candidate's extent is unknown (blank lines may be skipped): up to the next one.
                 let next = lines.iter().copied().filter(|&l| l > line).min().unwrap_or(search.end);
-                match locate_loose(&self.lines, line..next, old, &loose) {
+                match locate(&self.lines, line..next, old, &loose, Pass::Loose) {
                     Ok((first, n)) => (first..first + n, how),
                     Err(_) => return Err(self.ambiguous(index, &lines, total, strategy)),
                 }
             }
             Err(Locate::NotFound) => return Ok(None),
         };
-        match attempt(&self.lines, range, index, old, new, final_newline, &loose, false) {
+        match attempt(&self.lines, range, index, old, new, final_newline, &loose, Pass::Loose) {
             Attempt::Placed(p) => Ok(Some(Placed { how, ..*p })),
             Attempt::Failed(f) => Err(f),
             _ => Err(HunkFailure::new(
@@ -883,7 +784,7 @@ impl<'a> Placer<'a> {
     ) -> Result<usize, HunkFailure> {
         // Only the searched lines are normalized (a haystack of the window, not of the file), so that
         // placing many anchored hunks stays linear in the file.
-        let w = window(&self.lines, search.clone(), false);
+        let w = window(&self.lines, search.clone());
         let loosest = self.text_options().get_loosest_tier();
         let everywhere = Scope::everywhere();
         let result = if search.is_empty() || text.is_empty() {
@@ -987,7 +888,7 @@ impl<'a> Placer<'a> {
             &new,
             hunk.final_newline,
             &options,
-            true,
+            Pass::Text,
         ) {
             Attempt::Placed(p) => p,
             Attempt::Failed(f) => return Err(f),
@@ -1022,7 +923,16 @@ impl<'a> Placer<'a> {
             let mut new: Vec<&str> = added.to_vec();
             new.push(own.as_str());
             let options = Options::new().loosest_tier(Tier::Exact);
-            let p = match attempt(&self.lines, 0..1, index, &[own.as_str()], &new, None, &options, true) {
+            let p = match attempt(
+                &self.lines,
+                0..1,
+                index,
+                &[own.as_str()],
+                &new,
+                None,
+                &options,
+                Pass::Text,
+            ) {
                 Attempt::Placed(p) => p,
                 Attempt::Failed(f) => return Err(f),
                 _ => {
