@@ -17,13 +17,13 @@ use std::ops::Range;
 use surgical_core::lines::{prev_terminator, LineCounter, LineIndex};
 use surgical_core::{Change, ChangeSet, Difference, EditError, Haystack, Match, Miss, Needle, Options, Scope, Tier};
 
-use super::{Hunk, Tag};
-use crate::wording::{self, Vocabulary};
-use crate::ErrorCode;
+use surgical_core::Closest;
+
+use crate::{Hunk, PatchFormat, Tag};
 
 /// A file's text split into lines (each with its terminator: `\r\n`, `\r` or `\n`).
-pub(crate) struct Lines<'a> {
-    pub text: &'a [u8],
+struct Lines<'a> {
+    text: &'a [u8],
     index: LineIndex,
 }
 
@@ -54,16 +54,6 @@ impl<'a> Lines<'a> {
         self.index.line(self.text, k).content
     }
 
-    /// Line `k` as a model is shown it (invalid bytes as U+FFFD), trimmed and shortened.
-    pub fn shown(&self, k: usize) -> String {
-        let s = String::from_utf8_lossy(self.content(k)).trim().to_string();
-        if s.chars().count() > 100 {
-            s.chars().take(100).collect::<String>() + "..."
-        } else {
-            s
-        }
-    }
-
     fn is_blank(&self, k: usize) -> bool {
         self.content(k).iter().all(|b| matches!(b, b' ' | b'\t'))
     }
@@ -71,7 +61,8 @@ impl<'a> Lines<'a> {
 
 /// How a hunk's place was decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum How {
+#[non_exhaustive]
+pub enum How {
     /// The only place its old lines occur (in the whole file, or after its `@@` anchor).
     Unique,
     /// The only place after its `@@` anchor line (zero-based).
@@ -90,6 +81,8 @@ pub(crate) enum How {
 }
 
 impl How {
+    /// Its name in results: `unique`, `anchor`, `after_previous_hunk`, `line_hint`, `after_anchor`,
+    /// `end_of_file`, `start_of_file`.
     pub fn name(self) -> &'static str {
         match self {
             How::Unique => "unique",
@@ -105,82 +98,187 @@ impl How {
 
 /// One hunk, placed and written.
 #[derive(Clone, Debug)]
-pub(crate) struct Placed {
-    pub index: usize,
+struct Placed {
+    index: usize,
     /// The replaced bytes of the original text (whole lines).
-    pub span: Range<usize>,
+    span: Range<usize>,
     /// What replaces them.
-    pub bytes: Vec<u8>,
-    pub strategy: Tier,
+    bytes: Vec<u8>,
+    strategy: Tier,
     /// Line numbers zero-based within `bytes`.
-    pub differences: Vec<Difference>,
-    pub fuzz: usize,
+    differences: Vec<Difference>,
+    fuzz: usize,
     /// Context lines ignored at the start and at the end (fuzz).
-    pub dropped: (usize, usize),
-    pub how: How,
+    dropped: (usize, usize),
+    how: How,
 }
 
 /// Where one hunk went in the new text.
 #[derive(Clone, Debug)]
-pub(crate) struct HunkOutcome {
+#[non_exhaustive]
+pub struct HunkOutcome {
+    /// The hunk's index among the file's hunks, from 0.
     pub index: usize,
+    /// The tier that matched its old lines (`exact` for lines only added).
     pub strategy: Tier,
+    /// How its place was decided.
     pub how: How,
+    /// How many outer context lines (at most, at each end) were ignored to find it (unified diffs).
     pub fuzz: usize,
+    /// Context lines ignored at the start and at the end.
     pub dropped: (usize, usize),
-    /// One-based first and last line in the original and in the new text.
+    /// One-based first and last line in the original text.
     pub old_lines: (usize, usize),
+    /// One-based first and last line in the new text.
     pub new_lines: (usize, usize),
-    /// With one-based line numbers of the new text.
+    /// What differed and what was forgiven, with one-based line numbers of the new text.
     pub differences: Vec<Difference>,
 }
 
 /// A file's new text and where every hunk went.
-pub(crate) struct Patched {
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Patched {
+    /// The new text.
     pub text: Vec<u8>,
+    /// One per hunk, in patch order.
     pub hunks: Vec<HunkOutcome>,
     /// Every replaced range with its replacement, in file order (for the diffs).
     pub changes: Vec<Change>,
 }
 
-/// Why a hunk could not be applied.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct HunkFailure {
-    pub index: usize,
-    pub code: ErrorCode,
-    /// Says what to do; starts with what went wrong (the caller prefixes the path and hunk).
-    pub message: String,
-    /// One-based lines: the candidates of an ambiguous hunk.
-    pub lines: Vec<usize>,
+/// Why a hunk could not be placed: data, for the caller to word.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Failure {
+    /// The hunk's index among the file's hunks, from 0 (for an overlap, the later of the two).
+    pub hunk: usize,
+    /// What went wrong.
+    pub kind: FailureKind,
 }
 
-impl HunkFailure {
-    fn new(index: usize, code: ErrorCode, message: impl Into<String>) -> HunkFailure {
-        HunkFailure {
-            index,
-            code,
-            message: message.into(),
-            lines: Vec::new(),
-        }
+/// What went wrong with a hunk. Lines are zero-based lines of the text, unless said otherwise.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum FailureKind {
+    /// Its old lines occur several times and nothing the patch states singles one out.
+    Ambiguous {
+        /// The first lines of the first [`surgical_core::MAX_LISTED`] places.
+        candidates: Vec<usize>,
+        /// How many places there are.
+        total: usize,
+        /// The tier that found them; `None` when they differ only in what a model cannot see.
+        tier: Option<Tier>,
+    },
+    /// Its old lines are not where it may go.
+    NotFound {
+        /// The line of its (last) `@@` anchor, if it has one.
+        anchor: Option<usize>,
+        /// The first line searched (0 without anchor: the whole file).
+        from: usize,
+        /// What the whole text holds instead.
+        elsewhere: Elsewhere,
+    },
+    /// An `@@` line names a line that occurs several times.
+    AnchorAmbiguous {
+        /// The anchor's text, trimmed.
+        anchor: String,
+        /// The lines holding it (the first [`surgical_core::MAX_LISTED`]).
+        candidates: Vec<usize>,
+        /// How many there are.
+        total: usize,
+    },
+    /// An `@@` line names a line that is not there.
+    AnchorNotFound {
+        /// The anchor's text, trimmed.
+        anchor: String,
+        /// The line of the `@@` line before it, which it was searched after.
+        outer: Option<usize>,
+        /// The regions of the whole text most like it, when it occurs nowhere; `None` when it occurs
+        /// only before the searched lines.
+        closest: Option<Closest>,
+    },
+    /// It only adds lines, with nothing that shows where, in a file that is not empty.
+    NoPlace,
+    /// It changes lines another hunk changes.
+    Overlap {
+        /// The earlier hunk's index.
+        first: usize,
+        /// The later hunk's index.
+        second: usize,
+        /// The one-based line where they meet.
+        line: usize,
+    },
+    /// The engine refused to write it (it changes nothing, writes U+FFFD over invalid bytes, or adds
+    /// non-ASCII text to a legacy 8-bit file).
+    Engine {
+        /// The engine's error; its line numbers count from the lines the hunk was written on.
+        error: EditError,
+        /// Add this to the error's line numbers to get the text's (one-based) lines.
+        lines_before: usize,
+    },
+    /// A place found could not be written on (a bug: please report the patch).
+    Internal(Internal),
+}
+
+/// What the whole text holds, for a hunk whose old lines were not found where it may go.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Elsewhere {
+    /// They occur nowhere: the regions most like them.
+    Closest(Closest),
+    /// They occur once, but not as whole lines (or not after the `@@` line): its first line.
+    Once(usize),
+    /// They occur several times, not as whole lines where the hunk may go: their first lines.
+    Several(Vec<usize>),
+    /// Nothing to say (no old lines).
+    Nothing,
+}
+
+/// A place found that could not be written on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Internal {
+    /// The hunk's old lines were found but could not be written there.
+    Unwritable,
+    /// The line to insert after could not be matched.
+    InsertAfter,
+    /// The first line (to insert before) could not be matched.
+    InsertBefore,
+}
+
+impl Failure {
+    fn new(hunk: usize, kind: FailureKind) -> Failure {
+        Failure { hunk, kind }
     }
 }
 
-/// How hunks of one format are placed.
+/// How the hunks of one format are placed.
 #[derive(Clone, Debug)]
-pub(crate) struct Rules {
-    /// The user's loosest tier.
+#[non_exhaustive]
+pub struct Rules {
+    /// The loosest tier allowed.
     pub options: Options,
     /// Hunks come in file order (apply_patch, unified diffs): the previous hunk's end may
     /// disambiguate.
     pub ordered: bool,
     /// How many outer context lines may be ignored (unified diffs: 2).
     pub max_fuzz: usize,
-    /// What the format calls a hunk's old lines, for messages: in full, and before "lines".
-    pub old_name: &'static str,
-    pub old_short: &'static str,
     /// A hunk that only adds lines, with no anchor and no line hint, goes at the end of the file
     /// (apply_patch); otherwise it is refused unless the file is empty.
     pub append_bare_additions: bool,
+}
+
+impl Rules {
+    /// The rules of `format`, with `loosest` the loosest tier allowed.
+    pub fn new(format: PatchFormat, loosest: Tier) -> Rules {
+        Rules {
+            options: Options::new().loosest_tier(loosest),
+            ordered: format != PatchFormat::SearchReplace,
+            max_fuzz: if format == PatchFormat::Unified { 2 } else { 0 },
+            append_bare_additions: format == PatchFormat::Codex,
+        }
+    }
 }
 
 /// The outcome of one engine call on a window that holds exactly a hunk's place.
@@ -188,7 +286,7 @@ enum Attempt {
     Placed(Box<Placed>),
     /// Not there (or, which a window this narrow cannot hold, several times).
     NotFound,
-    Failed(HunkFailure),
+    Failed(Failure),
 }
 
 /// Lines `range` (zero-based) of the file as one engine call sees them: a slice of its text.
@@ -276,10 +374,15 @@ fn attempt(
     } else {
         changes.replace(&found, &new_text)
     };
-    let file_line = |k: usize| w.first_line + k;
     let applied = match added.and_then(|_| changes.apply()) {
         Ok(a) => a,
-        Err(e) => return Attempt::Failed(engine_failure(index, &e, &file_line)),
+        Err(error) => {
+            let kind = FailureKind::Engine {
+                error,
+                lines_before: w.first_line,
+            };
+            return Attempt::Failed(Failure::new(index, kind));
+        }
     };
     let edit = &applied.edits[0];
     let occ = &edit.occurrences[0];
@@ -357,13 +460,8 @@ enum Locate {
     },
 }
 
-/// An engine error other than not found / ambiguous, in the hunk's terms.
-fn engine_failure(index: usize, e: &EditError, file_line: &dyn Fn(usize) -> usize) -> HunkFailure {
-    HunkFailure::new(index, ErrorCode::of_edit(e), wording::hunk_error(e, file_line))
-}
-
 /// Places the hunks of one file, in patch order, and splices them into the text.
-pub(crate) struct Placer<'a> {
+struct Placer<'a> {
     lines: Lines<'a>,
     rules: &'a Rules,
     /// The zero-based line after the previous hunk's old lines.
@@ -372,8 +470,10 @@ pub(crate) struct Placer<'a> {
     offset: isize,
 }
 
-/// Applies `hunks` to `text`: every hunk is located in the original text, then all are spliced.
-pub(crate) fn apply_hunks(text: &[u8], hunks: &[Hunk], rules: &Rules) -> Result<Patched, HunkFailure> {
+/// Places `hunks` (one file's, in patch order) on `text` under `rules`: every hunk is located in the
+/// original text, written on the lines found, then all are spliced in one pass. Bytes outside the
+/// hunks' lines are copied unchanged. The first hunk that cannot be placed fails the whole call.
+pub fn place(text: &[u8], hunks: &[Hunk], rules: &Rules) -> Result<Patched, Failure> {
     let mut placer = Placer {
         lines: Lines::new(text),
         rules,
@@ -433,7 +533,7 @@ impl<'a> Placer<'a> {
         found
     }
 
-    fn place(&mut self, index: usize, hunk: &Hunk, found: Option<(usize, usize)>) -> Result<Placed, HunkFailure> {
+    fn place(&mut self, index: usize, hunk: &Hunk, found: Option<(usize, usize)>) -> Result<Placed, Failure> {
         if let Some((first, n)) = found {
             let (old, new) = (hunk.old_lines(), hunk.new_lines());
             let text = self.text_options();
@@ -502,7 +602,7 @@ impl<'a> Placer<'a> {
         hunk: &Hunk,
         search: Range<usize>,
         anchor: Option<usize>,
-    ) -> Result<Placed, HunkFailure> {
+    ) -> Result<Placed, Failure> {
         if hunk.at_eof {
             if let Some(p) = self.at_end(index, hunk, search.start)? {
                 return Ok(p);
@@ -550,7 +650,7 @@ impl<'a> Placer<'a> {
     }
 
     /// The hunk's old lines at the very end of the file (trailing blank lines forgiven).
-    fn at_end(&self, index: usize, hunk: &Hunk, from: usize) -> Result<Option<Placed>, HunkFailure> {
+    fn at_end(&self, index: usize, hunk: &Hunk, from: usize) -> Result<Option<Placed>, Failure> {
         let (old, new) = (hunk.old_lines(), hunk.new_lines());
         let n = old.len();
         let mut end = self.lines.count();
@@ -598,7 +698,7 @@ impl<'a> Placer<'a> {
         final_newline: Option<bool>,
         hint: Option<usize>,
         anchor: Option<usize>,
-    ) -> Result<Option<Placed>, HunkFailure> {
+    ) -> Result<Option<Placed>, Failure> {
         let text = self.text_options();
         // The text tiers find whole lines; the hunk is then written on exactly the lines found.
         let (first, how) = match locate(&self.lines, search.clone(), old, &text, Pass::Text) {
@@ -614,11 +714,7 @@ impl<'a> Placer<'a> {
             return match attempt(&self.lines, range, index, old, new, final_newline, &text, Pass::Text) {
                 Attempt::Placed(p) => Ok(Some(Placed { how, ..*p })),
                 Attempt::Failed(f) => Err(f),
-                _ => Err(HunkFailure::new(
-                    index,
-                    ErrorCode::Io,
-                    "internal error: the hunk was found but could not be written there (please report this patch)",
-                )),
+                _ => Err(Failure::new(index, FailureKind::Internal(Internal::Unwritable))),
             };
         }
         let Some(loose) = self.line_options() else {
@@ -640,11 +736,7 @@ impl<'a> Placer<'a> {
         match attempt(&self.lines, range, index, old, new, final_newline, &loose, Pass::Loose) {
             Attempt::Placed(p) => Ok(Some(Placed { how, ..*p })),
             Attempt::Failed(f) => Err(f),
-            _ => Err(HunkFailure::new(
-                index,
-                ErrorCode::Io,
-                "internal error: the hunk was found but could not be written there (please report this patch)",
-            )),
+            _ => Err(Failure::new(index, FailureKind::Internal(Internal::Unwritable))),
         }
     }
 
@@ -659,7 +751,7 @@ impl<'a> Placer<'a> {
         strategy: Option<Tier>,
         hint: Option<usize>,
         search_start: usize,
-    ) -> Result<(usize, How), HunkFailure> {
+    ) -> Result<(usize, How), Failure> {
         let fail = || self.ambiguous(index, candidates, total, strategy);
         if total > candidates.len() || candidates.is_empty() {
             return Err(fail());
@@ -692,85 +784,39 @@ impl<'a> Placer<'a> {
         Err(fail())
     }
 
-    fn ambiguous(&self, index: usize, lines: &[usize], total: usize, strategy: Option<Tier>) -> HunkFailure {
-        let how = match strategy {
-            None => " if line endings, trailing whitespace and special spaces are ignored (differences you cannot see)"
-                .to_string(),
-            Some(s) => format!(" (matching with the `{}` tier)", s.name()),
-        };
-        let mut message = format!(
-            "{} occur {total} times{how}, so where it goes is unclear:",
-            capitalize(self.rules.old_name)
-        );
-        for &l in lines.iter().take(surgical_core::MAX_LISTED) {
-            message.push_str(&format!("\n  line {}: {}", l + 1, self.lines.shown(l)));
-        }
-        if total > lines.len() {
-            message.push_str(&format!("\n  ... and {} more", total - lines.len()));
-        }
-        message.push_str(
-            "\nAdd unchanged lines around the change (or an @@ line naming the function or class it is in) until \
-             they match only one place.",
-        );
-        HunkFailure {
-            lines: lines.iter().map(|l| l + 1).collect(),
-            ..HunkFailure::new(index, ErrorCode::Ambiguous, message)
-        }
+    fn ambiguous(&self, index: usize, lines: &[usize], total: usize, tier: Option<Tier>) -> Failure {
+        let candidates = lines.iter().copied().take(surgical_core::MAX_LISTED).collect();
+        Failure::new(
+            index,
+            FailureKind::Ambiguous {
+                candidates,
+                total,
+                tier,
+            },
+        )
     }
 
-    /// Not found: the closest region of the whole file, as `edit` shows it.
-    fn not_found(&self, index: usize, hunk: &Hunk, search: Range<usize>, anchor: Option<usize>) -> HunkFailure {
+    /// Not found where the hunk may go, with what the whole text holds instead.
+    fn not_found(&self, index: usize, hunk: &Hunk, search: Range<usize>, anchor: Option<usize>) -> Failure {
         let old = hunk.old_lines().join("\n");
-        let what = self.rules.old_name;
         // Where the lines are in the whole file, whole lines or not: only to explain the miss.
         let options = &self.rules.options;
         let whole = (!old.is_empty())
             .then(|| Haystack::new(self.lines.text).find(&old, options.scope(), options.get_loosest_tier()));
-        let mut message = match anchor {
-            Some(a) => format!(
-                "{} were not found after its @@ line (line {}: {}).",
-                capitalize(what),
-                a + 1,
-                self.lines.shown(a)
-            ),
-            None if search.start > 0 => format!("{} were not found after line {}.", capitalize(what), search.start),
-            None => format!("{} were not found in the file.", capitalize(what)),
-        };
-        let vocabulary = Vocabulary::placing(what, self.rules.old_short);
-        match whole {
-            Some(Err(Miss::NotFound { closest })) => {
-                message.push('\n');
-                message.push_str(&wording::closest(&closest, vocabulary));
-            }
-            Some(Ok(found)) => {
-                let at = found.spans[0].start;
-                let line = self.lines.line_of(at);
-                message.push_str(&format!(
-                    "\nThey do occur at line {} ({}), but not as whole lines{}. Copy the lines whole, as the file \
-                     has them.",
-                    line + 1,
-                    self.lines.shown(line),
-                    if anchor.is_some() || search.start > 0 {
-                        ", or not after the @@ line"
-                    } else {
-                        ""
-                    }
-                ));
-            }
+        let elsewhere = match whole {
+            Some(Err(Miss::NotFound { closest })) => Elsewhere::Closest(closest),
+            Some(Ok(found)) => Elsewhere::Once(self.lines.line_of(found.spans[0].start)),
             Some(Err(Miss::Ambiguous { starts, .. })) => {
-                let listed: Vec<String> = starts
-                    .iter()
-                    .map(|&s| (self.lines.line_of(s) + 1).to_string())
-                    .collect();
-                message.push_str(&format!(
-                    "\nThey occur (at lines {}), but not as whole lines where the hunk may go. Copy the lines whole, \
-                     as the file has them.",
-                    listed.join(", ")
-                ));
+                Elsewhere::Several(starts.iter().map(|&s| self.lines.line_of(s)).collect())
             }
-            _ => {}
-        }
-        HunkFailure::new(index, ErrorCode::NotFound, message)
+            _ => Elsewhere::Nothing,
+        };
+        let kind = FailureKind::NotFound {
+            anchor,
+            from: search.start,
+            elsewhere,
+        };
+        Failure::new(index, kind)
     }
 
     /// The line an `@@ text` anchor names: the one line in `search` containing `text`; among
@@ -781,7 +827,7 @@ impl<'a> Placer<'a> {
         search: Range<usize>,
         text: &str,
         outer: Option<usize>,
-    ) -> Result<usize, HunkFailure> {
+    ) -> Result<usize, Failure> {
         // Only the searched lines are normalized (a haystack of the window, not of the file), so that
         // placing many anchored hunks stays linear in the file.
         let w = window(&self.lines, search.clone());
@@ -816,43 +862,33 @@ impl<'a> Placer<'a> {
                         }
                     }
                 }
-                let mut message = format!("its @@ line `{text}` occurs {total} times, so where it points is unclear:");
-                for &l in &candidates {
-                    message.push_str(&format!("\n  line {}: {}", l + 1, self.lines.shown(l)));
-                }
-                message.push_str(
-                    "\nUse a line that occurs once (the whole signature of the function or class), or add another \
-                     @@ line before it naming the enclosing scope.",
-                );
-                Err(HunkFailure {
-                    lines: candidates.iter().map(|l| l + 1).collect(),
-                    ..HunkFailure::new(index, ErrorCode::Ambiguous, message)
-                })
+                let candidates = candidates.into_iter().take(surgical_core::MAX_LISTED).collect();
+                let kind = FailureKind::AnchorAmbiguous {
+                    anchor: text.to_string(),
+                    candidates,
+                    total,
+                };
+                Err(Failure::new(index, kind))
             }
             _ => {
-                let mut message = match outer {
-                    Some(o) => format!(
-                        "its @@ line `{text}` was not found after the @@ line before it (line {}).",
-                        o + 1
-                    ),
-                    None => format!("its @@ line `{text}` was not found in the file."),
-                };
                 let whole = (!text.is_empty()).then(|| Haystack::new(self.lines.text).find(text, &everywhere, loosest));
-                if let Some(Err(Miss::NotFound { closest })) = whole {
-                    message.push('\n');
-                    let vocabulary = Vocabulary::placing("the @@ line", "@@");
-                    message.push_str(&wording::closest(&closest, vocabulary));
-                } else {
-                    message.push_str(" It occurs only before that point.");
-                }
-                Err(HunkFailure::new(index, ErrorCode::NotFound, message))
+                let closest = match whole {
+                    Some(Err(Miss::NotFound { closest })) => Some(closest),
+                    _ => None,
+                };
+                let kind = FailureKind::AnchorNotFound {
+                    anchor: text.to_string(),
+                    outer,
+                    closest,
+                };
+                Err(Failure::new(index, kind))
             }
         }
     }
 
     /// A hunk that only adds lines: after its anchor, at the start of the file (a hint of line 0,
     /// or an empty file), or at the end of the file (apply_patch without an anchor).
-    fn insert(&self, index: usize, hunk: &Hunk, anchor: Option<usize>) -> Result<Placed, HunkFailure> {
+    fn insert(&self, index: usize, hunk: &Hunk, anchor: Option<usize>) -> Result<Placed, Failure> {
         let count = self.lines.count();
         let added = hunk.new_lines();
         if let Some(a) = anchor {
@@ -864,18 +900,10 @@ impl<'a> Placer<'a> {
         if self.rules.append_bare_additions {
             return self.insert_after(index, hunk, count - 1, How::EndOfFile);
         }
-        Err(HunkFailure::new(
-            index,
-            ErrorCode::InvalidInput,
-            format!(
-                "it only adds lines and has no {} to show where: the file is not empty, so its place cannot be \
-                 checked. Include at least one unchanged line before or after the added lines.",
-                self.rules.old_name
-            ),
-        ))
+        Err(Failure::new(index, FailureKind::NoPlace))
     }
 
-    fn insert_after(&self, index: usize, hunk: &Hunk, line: usize, how: How) -> Result<Placed, HunkFailure> {
+    fn insert_after(&self, index: usize, hunk: &Hunk, line: usize, how: How) -> Result<Placed, Failure> {
         let own = String::from_utf8_lossy(self.lines.content(line)).into_owned();
         let mut new = vec![own.as_str()];
         new.extend(hunk.new_lines());
@@ -892,13 +920,7 @@ impl<'a> Placer<'a> {
         ) {
             Attempt::Placed(p) => p,
             Attempt::Failed(f) => return Err(f),
-            _ => {
-                return Err(HunkFailure::new(
-                    index,
-                    ErrorCode::Io,
-                    "internal error: the line to insert after could not be matched (please report this patch)",
-                ))
-            }
+            _ => return Err(Failure::new(index, FailureKind::Internal(Internal::InsertAfter))),
         };
         // The kept line is not part of the hunk: take it off the span and the replacement.
         let whole = &self.lines.text[p.span.start..self.lines.start(line + 1)];
@@ -916,7 +938,7 @@ impl<'a> Placer<'a> {
         })
     }
 
-    fn insert_at_start(&self, index: usize, hunk: &Hunk, added: &[&str]) -> Result<Placed, HunkFailure> {
+    fn insert_at_start(&self, index: usize, hunk: &Hunk, added: &[&str]) -> Result<Placed, Failure> {
         if self.lines.count() > 0 {
             // Before line 1: the engine writes the new lines before the first line, which it keeps.
             let own = String::from_utf8_lossy(self.lines.content(0)).into_owned();
@@ -935,13 +957,7 @@ impl<'a> Placer<'a> {
             ) {
                 Attempt::Placed(p) => p,
                 Attempt::Failed(f) => return Err(f),
-                _ => {
-                    return Err(HunkFailure::new(
-                        index,
-                        ErrorCode::Io,
-                        "internal error: the first line could not be matched (please report this patch)",
-                    ))
-                }
+                _ => return Err(Failure::new(index, FailureKind::Internal(Internal::InsertBefore))),
             };
             let first = &self.lines.text[..p.span.end];
             let kept = if p.bytes.ends_with(first) { first.len() } else { 0 };
@@ -974,14 +990,6 @@ impl<'a> Placer<'a> {
     }
 }
 
-fn capitalize(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-        None => String::new(),
-    }
-}
-
 fn leading_context(hunk: &Hunk) -> usize {
     hunk.lines.iter().take_while(|(t, _)| *t == Tag::Context).count()
 }
@@ -991,23 +999,20 @@ fn trailing_context(hunk: &Hunk) -> usize {
 }
 
 /// Splices placed hunks into `text` (refusing overlaps) and numbers their lines.
-fn splice(text: &[u8], mut placed: Vec<Placed>) -> Result<Patched, HunkFailure> {
+fn splice(text: &[u8], mut placed: Vec<Placed>) -> Result<Patched, Failure> {
     placed.sort_by_key(|p| (p.span.start, p.span.end, p.index));
     for w in placed.windows(2) {
         if w[1].span.start < w[0].span.end {
             let (a, b) = (w[0].index.min(w[1].index), w[0].index.max(w[1].index));
-            return Err(HunkFailure {
-                lines: vec![surgical_core::lines::line_of(text, w[1].span.start)],
-                ..HunkFailure::new(
-                    b,
-                    ErrorCode::Overlap,
-                    format!(
-                        "hunks {a} and {b} change overlapping lines (near line {}); each line may be changed by one \
-                         hunk only. Merge them into one hunk.",
-                        surgical_core::lines::line_of(text, w[1].span.start)
-                    ),
-                )
-            });
+            let line = surgical_core::lines::line_of(text, w[1].span.start);
+            return Err(Failure::new(
+                b,
+                FailureKind::Overlap {
+                    first: a,
+                    second: b,
+                    line,
+                },
+            ));
         }
     }
     let mut out = Vec::with_capacity(text.len() + placed.iter().map(|p| p.bytes.len()).sum::<usize>());
