@@ -21,6 +21,9 @@ use surgical_core::Closest;
 
 use crate::{Hunk, PatchFormat, Tag};
 
+#[cfg(test)]
+mod tester;
+
 /// A file's text split into lines (each with its terminator: `\r\n`, `\r` or `\n`).
 struct Lines<'a> {
     text: &'a [u8],
