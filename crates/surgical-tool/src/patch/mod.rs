@@ -2,13 +2,14 @@
 //! (`*** Begin Patch`), SEARCH/REPLACE blocks (Aider's `<<<<<<< SEARCH`, Cline's `------- SEARCH`)
 //! and unified diffs (`git diff`, `diff -u`).
 //!
-//! Every format is parsed into the same [`Op`]s (add, delete, update with hunks, move). A hunk is
-//! an `old lines → new lines` replacement; [`place`] locates it with the engine's tiers as whole
-//! lines (uniqueness required; an `@@` anchor, the previous hunk and a line-number hint can only
-//! narrow the search, never pick among identical candidates), and the engine writes it, keeping
-//! the file's own bytes wherever old and new lines agree. [`transaction`] runs one call as one
-//! transaction: every file's new content is computed in memory first, and only when every hunk of
-//! every file applies is anything written; a write that fails midway is rolled back.
+//! Every format is parsed by `surgical-patch` into the same `Op`s (add, delete, update with hunks,
+//! move), and `surgical_patch::place` locates each hunk with the engine's tiers as whole lines
+//! (uniqueness required; an `@@` anchor, the previous hunk and a line-number hint can only narrow
+//! the search, never pick among identical candidates) and writes it, keeping the file's own bytes
+//! wherever old and new lines agree; a hunk that cannot be placed is worded by
+//! `wording::placement`. [`transaction`] runs one call as one transaction: every file's new content
+//! is computed in memory first, and only when every hunk of every file applies is anything
+//! written; a write that fails midway is rolled back.
 
 mod transaction;
 
