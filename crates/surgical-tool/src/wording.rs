@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use surgical_core::fold::{describe_char, describe_text};
 use surgical_core::lines::LineIndex;
-use surgical_core::{Closest, Difference, DifferenceKind, EditError, Forgiven, LineDifference, Region, Row};
+use surgical_core::{Closest, Difference, DifferenceKind, EditError, Forgiven, LineDifference, Region, Row, Tier};
 use surgical_patch::{Elsewhere, Failure, FailureKind, Internal, PatchFormat};
 
 use crate::ErrorCode;
@@ -467,73 +467,20 @@ pub(crate) fn placement(f: &Failure, text: &[u8], format: PatchFormat) -> (Error
             candidates,
             total,
             tier,
-        } => {
-            let how = match tier {
-                None => {
-                    " if line endings, trailing whitespace and special spaces are ignored (differences you cannot see)"
-                        .to_string()
-                }
-                Some(s) => format!(" (matching with the `{}` tier)", s.name()),
-            };
-            let mut message = format!(
-                "{} occur {total} times{how}, so where it goes is unclear:",
-                capitalize(what)
-            );
-            for &l in candidates.iter().take(surgical_core::MAX_LISTED) {
-                message.push_str(&format!("\n  line {}: {}", l + 1, shown(l)));
-            }
-            if *total > candidates.len() {
-                message.push_str(&format!("\n  ... and {} more", total - candidates.len()));
-            }
-            message.push_str(
-                "\nAdd unchanged lines around the change (or an @@ line naming the function or class it is in) until \
-                 they match only one place.",
-            );
-            (ErrorCode::Ambiguous, message, listed(candidates))
-        }
+        } => (
+            ErrorCode::Ambiguous,
+            hunk_ambiguous(what, candidates, *total, *tier, &shown),
+            listed(candidates),
+        ),
         FailureKind::NotFound {
             anchor,
             from,
             elsewhere,
-        } => {
-            let mut message = match anchor {
-                Some(a) => format!(
-                    "{} were not found after its @@ line (line {}: {}).",
-                    capitalize(what),
-                    a + 1,
-                    shown(*a)
-                ),
-                None if *from > 0 => format!("{} were not found after line {from}.", capitalize(what)),
-                None => format!("{} were not found in the file.", capitalize(what)),
-            };
-            match elsewhere {
-                Elsewhere::Closest(c) => {
-                    message.push('\n');
-                    message.push_str(&closest(c, Vocabulary::placing(what, short)));
-                }
-                Elsewhere::Once(line) => message.push_str(&format!(
-                    "\nThey do occur at line {} ({}), but not as whole lines{}. Copy the lines whole, as the file \
-                     has them.",
-                    line + 1,
-                    shown(*line),
-                    if anchor.is_some() || *from > 0 {
-                        ", or not after the @@ line"
-                    } else {
-                        ""
-                    }
-                )),
-                Elsewhere::Several(at) => {
-                    let at: Vec<String> = at.iter().map(|l| (l + 1).to_string()).collect();
-                    message.push_str(&format!(
-                        "\nThey occur (at lines {}), but not as whole lines where the hunk may go. Copy the lines \
-                         whole, as the file has them.",
-                        at.join(", ")
-                    ));
-                }
-                _ => {}
-            }
-            (ErrorCode::NotFound, message, Vec::new())
-        }
+        } => (
+            ErrorCode::NotFound,
+            hunk_not_found((what, short), *anchor, *from, elsewhere, &shown),
+            Vec::new(),
+        ),
         FailureKind::AnchorAmbiguous {
             anchor,
             candidates,
@@ -549,27 +496,11 @@ pub(crate) fn placement(f: &Failure, text: &[u8], format: PatchFormat) -> (Error
             );
             (ErrorCode::Ambiguous, message, listed(candidates))
         }
-        FailureKind::AnchorNotFound {
-            anchor,
-            outer,
-            closest: near,
-        } => {
-            let mut message = match outer {
-                Some(o) => format!(
-                    "its @@ line `{anchor}` was not found after the @@ line before it (line {}).",
-                    o + 1
-                ),
-                None => format!("its @@ line `{anchor}` was not found in the file."),
-            };
-            match near {
-                Some(c) => {
-                    message.push('\n');
-                    message.push_str(&closest(c, Vocabulary::placing("the @@ line", "@@")));
-                }
-                None => message.push_str(" It occurs only before that point."),
-            }
-            (ErrorCode::NotFound, message, Vec::new())
-        }
+        FailureKind::AnchorNotFound { anchor, outer, closest } => (
+            ErrorCode::NotFound,
+            anchor_not_found(anchor, *outer, closest.as_ref()),
+            Vec::new(),
+        ),
         FailureKind::NoPlace => (
             ErrorCode::InvalidInput,
             format!(
@@ -591,24 +522,116 @@ pub(crate) fn placement(f: &Failure, text: &[u8], format: PatchFormat) -> (Error
             hunk_error(error, &|k| lines_before + k),
             Vec::new(),
         ),
-        FailureKind::Internal(what) => {
-            let what = match what {
-                Internal::InsertAfter => "the line to insert after could not be matched",
-                Internal::InsertBefore => "the first line could not be matched",
-                _ => "the hunk was found but could not be written there",
-            };
-            (
-                ErrorCode::Io,
-                format!("internal error: {what} (please report this patch)"),
-                Vec::new(),
-            )
-        }
-        _ => (
-            ErrorCode::Io,
-            "internal error: the hunk could not be placed (please report this patch)".to_string(),
-            Vec::new(),
-        ),
+        FailureKind::Internal(what) => (ErrorCode::Io, internal(Some(*what)), Vec::new()),
+        _ => (ErrorCode::Io, internal(None), Vec::new()),
     }
+}
+
+/// A hunk whose old lines (`what`) occur several times: where, and what to add.
+fn hunk_ambiguous(
+    what: &str,
+    candidates: &[usize],
+    total: usize,
+    tier: Option<Tier>,
+    shown: &dyn Fn(usize) -> String,
+) -> String {
+    let how = match tier {
+        None => " if line endings, trailing whitespace and special spaces are ignored (differences you cannot see)"
+            .to_string(),
+        Some(s) => format!(" (matching with the `{}` tier)", s.name()),
+    };
+    let mut message = format!(
+        "{} occur {total} times{how}, so where it goes is unclear:",
+        capitalize(what)
+    );
+    for &l in candidates.iter().take(surgical_core::MAX_LISTED) {
+        message.push_str(&format!("\n  line {}: {}", l + 1, shown(l)));
+    }
+    if total > candidates.len() {
+        message.push_str(&format!("\n  ... and {} more", total - candidates.len()));
+    }
+    message.push_str(
+        "\nAdd unchanged lines around the change (or an @@ line naming the function or class it is in) until they \
+         match only one place.",
+    );
+    message
+}
+
+/// A hunk whose old lines (`names`: in full and short) are not where it may go: where it looked,
+/// and what the whole file holds instead.
+fn hunk_not_found(
+    (what, short): (&'static str, &'static str),
+    anchor: Option<usize>,
+    from: usize,
+    elsewhere: &Elsewhere,
+    shown: &dyn Fn(usize) -> String,
+) -> String {
+    let mut message = match anchor {
+        Some(a) => format!(
+            "{} were not found after its @@ line (line {}: {}).",
+            capitalize(what),
+            a + 1,
+            shown(a)
+        ),
+        None if from > 0 => format!("{} were not found after line {from}.", capitalize(what)),
+        None => format!("{} were not found in the file.", capitalize(what)),
+    };
+    match elsewhere {
+        Elsewhere::Closest(c) => {
+            message.push('\n');
+            message.push_str(&closest(c, Vocabulary::placing(what, short)));
+        }
+        Elsewhere::Once(line) => message.push_str(&format!(
+            "\nThey do occur at line {} ({}), but not as whole lines{}. Copy the lines whole, as the file has them.",
+            line + 1,
+            shown(*line),
+            if anchor.is_some() || from > 0 {
+                ", or not after the @@ line"
+            } else {
+                ""
+            }
+        )),
+        Elsewhere::Several(at) => {
+            let at: Vec<String> = at.iter().map(|l| (l + 1).to_string()).collect();
+            message.push_str(&format!(
+                "\nThey occur (at lines {}), but not as whole lines where the hunk may go. Copy the lines whole, as \
+                 the file has them.",
+                at.join(", ")
+            ));
+        }
+        _ => {}
+    }
+    message
+}
+
+/// An `@@` line not found (after the `@@` line before it, at line `outer`).
+fn anchor_not_found(anchor: &str, outer: Option<usize>, near: Option<&Closest>) -> String {
+    let mut message = match outer {
+        Some(o) => format!(
+            "its @@ line `{anchor}` was not found after the @@ line before it (line {}).",
+            o + 1
+        ),
+        None => format!("its @@ line `{anchor}` was not found in the file."),
+    };
+    match near {
+        Some(c) => {
+            message.push('\n');
+            message.push_str(&closest(c, Vocabulary::placing("the @@ line", "@@")));
+        }
+        None => message.push_str(" It occurs only before that point."),
+    }
+    message
+}
+
+/// A place found that could not be written on (a bug).
+fn internal(what: Option<Internal>) -> String {
+    let what = match what {
+        Some(Internal::InsertAfter) => "the line to insert after could not be matched",
+        Some(Internal::InsertBefore) => "the first line could not be matched",
+        Some(Internal::Unwritable) => "the hunk was found but could not be written there",
+        _ => "the hunk could not be placed",
+    };
+    format!("internal error: {what} (please report this patch)")
 }
 
 /// A line as a model is shown it (invalid bytes as U+FFFD), trimmed and shortened.
