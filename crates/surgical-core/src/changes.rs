@@ -97,6 +97,8 @@ pub struct ChangeSet<'h, 'a> {
     replacements: Vec<Replacement>,
     /// Every span as (start, end, replacement number), in that order.
     spans: BTreeSet<(usize, usize, usize)>,
+    /// The terminator new lines take where the text has none at or before their place.
+    fallback_terminator: Vec<u8>,
 }
 
 impl std::fmt::Debug for ChangeSet<'_, '_> {
@@ -120,6 +122,8 @@ struct Replacement {
     first: usize,
     /// Its last span ends the text, without the final line break `old` has (see [`Match`]).
     open_end: bool,
+    /// At such an open end, `new`'s final line break is written (the text then ends with one).
+    end_with_line_break: bool,
 }
 
 impl<'h, 'a> ChangeSet<'h, 'a> {
@@ -129,7 +133,18 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
             hay,
             replacements: Vec::new(),
             spans: BTreeSet::new(),
+            fallback_terminator: b"\n".to_vec(),
         }
+    }
+
+    /// For a haystack that is a window of a larger text (some of its lines): `terminator` is the last
+    /// line terminator before the window (`\n`, `\r\n` or `\r`). New lines take it where the window
+    /// itself has no terminator at or before their place — as they would in the whole text — instead
+    /// of `\n`, the choice at the start of a text. Without this, a replacement in a window of one line
+    /// at the end of a text without a final line break would write `\n` in a CRLF text.
+    pub fn terminator_before(mut self, terminator: &[u8]) -> ChangeSet<'h, 'a> {
+        self.fallback_terminator = terminator.to_vec();
+        self
     }
 
     /// How many replacements were added.
@@ -150,6 +165,21 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
     /// unescaped). Refused with [`EditError::Overlap`] (the earlier replacement first, the line of
     /// the later span) when a span overlaps one already added; nothing is added then.
     pub fn replace(&mut self, found: &Match, new_text: &str) -> Result<usize, EditError> {
+        self.add(found, new_text, false)
+    }
+
+    /// Like [`ChangeSet::replace`], except where `found` ends a text without a final line break and
+    /// the needle's final line break stood for that end (see [`crate::Scope::whole_lines`]): there a
+    /// `new_text` ending with a line break keeps it, so the text then ends with one (the terminator
+    /// new lines take at that place). Elsewhere the two are the same.
+    ///
+    /// For callers that state the final line break themselves: a patch hunk that rewrites the last line
+    /// of a file without one gives it one, unless the hunk says otherwise.
+    pub fn replace_ending_text(&mut self, found: &Match, new_text: &str) -> Result<usize, EditError> {
+        self.add(found, new_text, true)
+    }
+
+    fn add(&mut self, found: &Match, new_text: &str, end_with_line_break: bool) -> Result<usize, EditError> {
         let id = self.replacements.len();
         // A match's own spans are disjoint, so each is checked against the spans already added only:
         // its neighbours in file order.
@@ -192,6 +222,7 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
             forgiven: found.forgiven.clone(),
             first: found.spans.first().map_or(0, |s| s.start),
             open_end: found.open_end,
+            end_with_line_break,
         });
         Ok(id)
     }
@@ -211,7 +242,7 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
         // Searching is over: the memory of a normalized copy of the text goes before the new text's.
         self.hay.release_view();
         let text = self.hay.text();
-        let mut eol = LocalEol::new(text);
+        let mut eol = LocalEol::new(text, &self.fallback_terminator);
         let extra: usize = self.replacements.iter().map(|r| r.new.len()).sum();
         let mut out = Vec::with_capacity(text.len() + extra);
         let mut old_lines = LineCounter::new(text);
@@ -226,7 +257,10 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
             let mut aligned = if r.open_end && span.end == text.len() {
                 // The needle's final line break stood for the end of the text: neither side has it.
                 let old = r.old.strip_suffix('\n').unwrap_or(&r.old);
-                let new = r.new.strip_suffix('\n').unwrap_or(&r.new);
+                let new = match r.end_with_line_break {
+                    true => &r.new,
+                    false => r.new.strip_suffix('\n').unwrap_or(&r.new),
+                };
                 align(&text[span.clone()], old, new, r.fold, local)
             } else {
                 align(&text[span.clone()], &r.old, &r.new, r.fold, local)
@@ -318,19 +352,22 @@ struct Placed {
 }
 
 /// The terminator that new lines take at a span: the one that ends the span's last line in the file
-/// (inside the span or right after it), else the last one before the span, else `\n`. Spans are
+/// (inside the span or right after it), else the last one before the span, else the change set's
+/// fallback (`\n`, or the terminator before a window; see [`ChangeSet::terminator_before`]). Spans are
 /// visited in order, so the forward search is reused (linear overall).
 struct LocalEol<'a> {
     text: &'a [u8],
+    fallback: &'a [u8],
     next: Option<Range<usize>>,
     searched_from: Option<usize>,
     last: Option<Option<Range<usize>>>,
 }
 
 impl<'a> LocalEol<'a> {
-    fn new(text: &'a [u8]) -> Self {
+    fn new(text: &'a [u8], fallback: &'a [u8]) -> Self {
         LocalEol {
             text,
+            fallback,
             next: None,
             searched_from: None,
             last: None,
@@ -360,7 +397,7 @@ impl<'a> LocalEol<'a> {
         let last = self.last.get_or_insert_with(|| prev_terminator(text, text.len()));
         match last {
             Some(t) => &text[t.clone()],
-            None => b"\n",
+            None => self.fallback,
         }
     }
 }

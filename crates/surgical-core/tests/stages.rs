@@ -216,3 +216,52 @@ fn change_set_takes_replacements_in_any_order() {
     let olds: Vec<_> = applied.changes().into_iter().map(|c| c.old).collect();
     assert_eq!(olds, vec![0..1, 2..3, 6..7]);
 }
+
+/// A haystack over a window of a larger text (one line at the end of a CRLF file without a final
+/// line break): new lines take the terminator before the window, as in the whole text.
+#[test]
+fn a_window_takes_the_terminator_before_it() {
+    let file = b"a\r\nb";
+    let window = &file[3..];
+    let lines = Scope::everywhere().whole_lines();
+    let hay = Haystack::new(window);
+    let found = hay.find("b\n", &lines, Tier::Exact).unwrap();
+    // Without the terminator before the window, the window alone has none: `\n`.
+    let mut plain = ChangeSet::new(&hay);
+    plain.replace_ending_text(&found, "b\nc\n").unwrap();
+    assert_eq!(plain.apply().unwrap().text, b"b\nc\n");
+    let mut changes = ChangeSet::new(&hay).terminator_before(b"\r\n");
+    changes.replace(&found, "b\nc\n").unwrap();
+    assert_eq!(changes.apply().unwrap().text, b"b\r\nc");
+    // A terminator inside the window wins over the one before it.
+    let hay = Haystack::new(b"x\ny");
+    let found = hay.find("x\ny\n", &lines, Tier::Exact).unwrap();
+    let mut changes = ChangeSet::new(&hay).terminator_before(b"\r\n");
+    changes.replace(&found, "x\ny\nz\n").unwrap();
+    assert_eq!(changes.apply().unwrap().text, b"x\ny\nz");
+}
+
+/// `replace_ending_text`: at the end of a text without a final line break, a replacement ending with
+/// one gives the text one; a replacement without keeps it open; elsewhere it is `replace`.
+#[test]
+fn replace_ending_text_writes_the_final_line_break() {
+    let lines = Scope::everywhere().whole_lines();
+    // The text, the needle, the replacement, and the text after `replace_ending_text` and `replace`.
+    type Case = (&'static [u8], &'static str, &'static str, &'static [u8], &'static [u8]);
+    let cases: [Case; 4] = [
+        (b"a\r\nfoo", "foo\n", "bar\n", b"a\r\nbar\r\n", b"a\r\nbar"),
+        (b"a\r\nfoo", "foo\n", "bar", b"a\r\nbar", b"a\r\nbar"),
+        (b"a\nfoo\n", "foo\n", "bar\n", b"a\nbar\n", b"a\nbar\n"),
+        (b"foo\nz", "foo\n", "bar\n", b"bar\nz", b"bar\nz"),
+    ];
+    for (text, old, new, ending, plain) in cases {
+        let hay = Haystack::new(text);
+        let found = hay.find(old, &lines, Tier::Exact).unwrap();
+        let mut changes = ChangeSet::new(&hay);
+        changes.replace_ending_text(&found, new).unwrap();
+        assert_eq!(changes.apply().unwrap().text, ending, "{old:?} -> {new:?} in {text:?}");
+        let mut changes = ChangeSet::new(&hay);
+        changes.replace(&found, new).unwrap();
+        assert_eq!(changes.apply().unwrap().text, plain, "{old:?} -> {new:?} in {text:?}");
+    }
+}

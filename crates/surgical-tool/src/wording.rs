@@ -9,7 +9,11 @@
 use std::collections::BTreeMap;
 
 use surgical_core::fold::{describe_char, describe_text};
-use surgical_core::{Closest, Difference, DifferenceKind, EditError, Forgiven, LineDifference, Region, Row};
+use surgical_core::lines::LineIndex;
+use surgical_core::{Closest, Difference, DifferenceKind, EditError, Forgiven, LineDifference, Region, Row, Tier};
+use surgical_patch::{Elsewhere, Failure, FailureKind, Internal, PatchFormat};
+
+use crate::ErrorCode;
 
 /// What the caller calls the text to find and its replacement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -438,6 +442,213 @@ fn forgiven(f: &Forgiven, v: Vocabulary) -> String {
             "the file's line is indented more than yours; the file's indentation was kept".to_string()
         }
         other => format!("{other:?}"),
+    }
+}
+
+/// What a patch format calls a hunk's old lines, for placement messages: in full, and before
+/// "lines".
+pub(crate) fn old_lines_name(format: PatchFormat) -> (&'static str, &'static str) {
+    match format {
+        PatchFormat::SearchReplace => ("the SEARCH lines", "SEARCH"),
+        _ => ("the hunk's unchanged and `-` lines", "hunk"),
+    }
+}
+
+/// A hunk that could not be placed on `text`, in `format`'s words: its code, the message (what went
+/// wrong and what to do; the caller prefixes the path and the hunk) and the one-based lines it
+/// names (the candidates of an ambiguous hunk or anchor, the line where two hunks overlap).
+pub(crate) fn placement(f: &Failure, text: &[u8], format: PatchFormat) -> (ErrorCode, String, Vec<usize>) {
+    let (what, short) = old_lines_name(format);
+    let lines = LineIndex::new(text);
+    let shown = |k: usize| shown_line(lines.line(text, k).content);
+    let listed = |candidates: &[usize]| candidates.iter().map(|l| l + 1).collect::<Vec<usize>>();
+    match &f.kind {
+        FailureKind::Ambiguous {
+            candidates,
+            total,
+            tier,
+        } => (
+            ErrorCode::Ambiguous,
+            hunk_ambiguous(what, candidates, *total, *tier, &shown),
+            listed(candidates),
+        ),
+        FailureKind::NotFound {
+            anchor,
+            from,
+            elsewhere,
+        } => (
+            ErrorCode::NotFound,
+            hunk_not_found((what, short), *anchor, *from, elsewhere, &shown),
+            Vec::new(),
+        ),
+        FailureKind::AnchorAmbiguous {
+            anchor,
+            candidates,
+            total,
+        } => {
+            let mut message = format!("its @@ line `{anchor}` occurs {total} times, so where it points is unclear:");
+            for &l in candidates {
+                message.push_str(&format!("\n  line {}: {}", l + 1, shown(l)));
+            }
+            message.push_str(
+                "\nUse a line that occurs once (the whole signature of the function or class), or add another @@ \
+                 line before it naming the enclosing scope.",
+            );
+            (ErrorCode::Ambiguous, message, listed(candidates))
+        }
+        FailureKind::AnchorNotFound { anchor, outer, closest } => (
+            ErrorCode::NotFound,
+            anchor_not_found(anchor, *outer, closest.as_ref()),
+            Vec::new(),
+        ),
+        FailureKind::NoPlace => (
+            ErrorCode::InvalidInput,
+            format!(
+                "it only adds lines and has no {what} to show where: the file is not empty, so its place cannot be \
+                 checked. Include at least one unchanged line before or after the added lines."
+            ),
+            Vec::new(),
+        ),
+        FailureKind::Overlap { first, second, line } => (
+            ErrorCode::Overlap,
+            format!(
+                "hunks {first} and {second} change overlapping lines (near line {line}); each line may be changed by \
+                 one hunk only. Merge them into one hunk."
+            ),
+            vec![*line],
+        ),
+        FailureKind::Engine { error, lines_before } => (
+            ErrorCode::of_edit(error),
+            hunk_error(error, &|k| lines_before + k),
+            Vec::new(),
+        ),
+        FailureKind::Internal(what) => (ErrorCode::Io, internal(Some(*what)), Vec::new()),
+        _ => (ErrorCode::Io, internal(None), Vec::new()),
+    }
+}
+
+/// A hunk whose old lines (`what`) occur several times: where, and what to add.
+fn hunk_ambiguous(
+    what: &str,
+    candidates: &[usize],
+    total: usize,
+    tier: Option<Tier>,
+    shown: &dyn Fn(usize) -> String,
+) -> String {
+    let how = match tier {
+        None => " if line endings, trailing whitespace and special spaces are ignored (differences you cannot see)"
+            .to_string(),
+        Some(s) => format!(" (matching with the `{}` tier)", s.name()),
+    };
+    let mut message = format!(
+        "{} occur {total} times{how}, so where it goes is unclear:",
+        capitalize(what)
+    );
+    for &l in candidates.iter().take(surgical_core::MAX_LISTED) {
+        message.push_str(&format!("\n  line {}: {}", l + 1, shown(l)));
+    }
+    if total > candidates.len() {
+        message.push_str(&format!("\n  ... and {} more", total - candidates.len()));
+    }
+    message.push_str(
+        "\nAdd unchanged lines around the change (or an @@ line naming the function or class it is in) until they \
+         match only one place.",
+    );
+    message
+}
+
+/// A hunk whose old lines (`names`: in full and short) are not where it may go: where it looked,
+/// and what the whole file holds instead.
+fn hunk_not_found(
+    (what, short): (&'static str, &'static str),
+    anchor: Option<usize>,
+    from: usize,
+    elsewhere: &Elsewhere,
+    shown: &dyn Fn(usize) -> String,
+) -> String {
+    let mut message = match anchor {
+        Some(a) => format!(
+            "{} were not found after its @@ line (line {}: {}).",
+            capitalize(what),
+            a + 1,
+            shown(a)
+        ),
+        None if from > 0 => format!("{} were not found after line {from}.", capitalize(what)),
+        None => format!("{} were not found in the file.", capitalize(what)),
+    };
+    match elsewhere {
+        Elsewhere::Closest(c) => {
+            message.push('\n');
+            message.push_str(&closest(c, Vocabulary::placing(what, short)));
+        }
+        Elsewhere::Once(line) => message.push_str(&format!(
+            "\nThey do occur at line {} ({}), but not as whole lines{}. Copy the lines whole, as the file has them.",
+            line + 1,
+            shown(*line),
+            if anchor.is_some() || from > 0 {
+                ", or not after the @@ line"
+            } else {
+                ""
+            }
+        )),
+        Elsewhere::Several(at) => {
+            let at: Vec<String> = at.iter().map(|l| (l + 1).to_string()).collect();
+            message.push_str(&format!(
+                "\nThey occur (at lines {}), but not as whole lines where the hunk may go. Copy the lines whole, as \
+                 the file has them.",
+                at.join(", ")
+            ));
+        }
+        _ => {}
+    }
+    message
+}
+
+/// An `@@` line not found (after the `@@` line before it, at line `outer`).
+fn anchor_not_found(anchor: &str, outer: Option<usize>, near: Option<&Closest>) -> String {
+    let mut message = match outer {
+        Some(o) => format!(
+            "its @@ line `{anchor}` was not found after the @@ line before it (line {}).",
+            o + 1
+        ),
+        None => format!("its @@ line `{anchor}` was not found in the file."),
+    };
+    match near {
+        Some(c) => {
+            message.push('\n');
+            message.push_str(&closest(c, Vocabulary::placing("the @@ line", "@@")));
+        }
+        None => message.push_str(" It occurs only before that point."),
+    }
+    message
+}
+
+/// A place found that could not be written on (a bug).
+fn internal(what: Option<Internal>) -> String {
+    let what = match what {
+        Some(Internal::InsertAfter) => "the line to insert after could not be matched",
+        Some(Internal::InsertBefore) => "the first line could not be matched",
+        Some(Internal::Unwritable) => "the hunk was found but could not be written there",
+        _ => "the hunk could not be placed",
+    };
+    format!("internal error: {what} (please report this patch)")
+}
+
+/// A line as a model is shown it (invalid bytes as U+FFFD), trimmed and shortened.
+fn shown_line(content: &[u8]) -> String {
+    let s = String::from_utf8_lossy(content).trim().to_string();
+    if s.chars().count() > 100 {
+        s.chars().take(100).collect::<String>() + "..."
+    } else {
+        s
+    }
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
     }
 }
 

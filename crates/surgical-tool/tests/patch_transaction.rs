@@ -281,3 +281,102 @@ fn config_limits_apply() {
     assert_eq!(r["error"]["code"], "too_large", "{r}");
     assert!(dir.path().join("big.txt").exists());
 }
+
+/// A hunk that changes nothing names its own first line (line 3 here), not the line before it.
+#[test]
+fn a_hunk_that_changes_nothing_names_its_line() {
+    let dir = setup(&[("a.txt", b"one\ntwo\nthree\nfour\n")]);
+    let r = apply(
+        dir.path(),
+        "*** Begin Patch\n*** Update File: a.txt\n@@\n-three\n+three\n*** End Patch\n",
+    );
+    assert_eq!(r["error"]["code"], "no_change", "{r}");
+    let message = r["error"]["message"].as_str().unwrap();
+    assert!(message.contains("(line 3)"), "{message}");
+    assert_eq!(read(dir.path(), "a.txt"), b"one\ntwo\nthree\nfour\n");
+}
+
+/// The placement messages, word for word (their sentences live in `wording.rs`; the failures come
+/// from surgical-patch as data).
+#[test]
+fn placement_messages_word_for_word() {
+    let dir = setup(&[("a.txt", b"x = 1\ny\nx = 1\nabc\n")]);
+    let message = |patch: &str| -> (String, String) {
+        let r = apply(dir.path(), patch);
+        let e = &r["error"];
+        (
+            e["code"].as_str().unwrap().to_string(),
+            e["message"].as_str().unwrap().to_string(),
+        )
+    };
+    let (code, m) = message("*** Begin Patch\n*** Update File: a.txt\n@@\n-x = 1\n+x = 2\n*** End Patch\n");
+    assert_eq!(code, "ambiguous");
+    assert!(
+        m.starts_with(
+            "a.txt: hunk 0 (patch line 3): The hunk's unchanged and `-` lines occur 2 times if line endings, \
+             trailing whitespace and special spaces are ignored (differences you cannot see), so where it goes is \
+             unclear:\n  line 1: x = 1\n  line 3: x = 1\nAdd unchanged lines around the change (or an @@ line \
+             naming the function or class it is in) until they match only one place.\n"
+        ),
+        "{m}"
+    );
+    let (code, m) = message("*** Begin Patch\n*** Update File: a.txt\n@@\n-b\n+B\n*** End Patch\n");
+    assert_eq!(code, "not_found");
+    assert!(
+        m.starts_with(
+            "a.txt: hunk 0 (patch line 3): The hunk's unchanged and `-` lines were not found in the file.\nThey do \
+             occur at line 4 (abc), but not as whole lines. Copy the lines whole, as the file has them.\n"
+        ),
+        "{m}"
+    );
+    let (code, m) = message("*** Begin Patch\n*** Update File: a.txt\n@@ abc\n-x = 1\n+x = 2\n*** End Patch\n");
+    assert_eq!(code, "not_found");
+    assert!(
+        m.starts_with(
+            "a.txt: hunk 0 (patch line 3): The hunk's unchanged and `-` lines were not found after its @@ line (line \
+             4: abc).\nThey occur (at lines 1, 3), but not as whole lines where the hunk may go."
+        ),
+        "{m}"
+    );
+    let (code, m) = message("*** Begin Patch\n*** Update File: a.txt\n@@ x = 1\n-y\n+Y\n*** End Patch\n");
+    assert_eq!(code, "ambiguous");
+    assert!(
+        m.starts_with(
+            "a.txt: hunk 0 (patch line 3): its @@ line `x = 1` occurs 2 times, so where it points is unclear:\n  \
+             line 1: x = 1\n  line 3: x = 1\nUse a line that occurs once (the whole signature of the function or \
+             class), or add another @@ line before it naming the enclosing scope.\n"
+        ),
+        "{m}"
+    );
+    let (code, m) = message("*** Begin Patch\n*** Update File: a.txt\n@@ abc\n@@ y\n-x = 1\n+x = 2\n*** End Patch\n");
+    assert_eq!(code, "not_found");
+    assert!(
+        m.starts_with(
+            "a.txt: hunk 0 (patch line 3): its @@ line `y` was not found after the @@ line before it (line 4). It \
+             occurs only before that point.\n"
+        ),
+        "{m}"
+    );
+    let (code, m) = message("a.txt\n<<<<<<< SEARCH\n=======\nnew\n>>>>>>> REPLACE\n");
+    assert_eq!(code, "invalid_input");
+    assert!(
+        m.contains(
+            "it only adds lines and has no the SEARCH lines to show where: the file is not empty, so its place \
+             cannot be checked. Include at least one unchanged line before or after the added lines."
+        ),
+        "{m}"
+    );
+    let (code, m) = message(
+        "a.txt\n<<<<<<< SEARCH\nx = 1\ny\n=======\nz\n>>>>>>> REPLACE\n<<<<<<< SEARCH\ny\nx = 1\nabc\n=======\nw\n>>>>>>> \
+         REPLACE\n",
+    );
+    assert_eq!(code, "overlap");
+    assert!(
+        m.contains(
+            "hunks 0 and 1 change overlapping lines (near line 2); each line may be changed by one hunk only. Merge \
+             them into one hunk."
+        ),
+        "{m}"
+    );
+    assert_eq!(read(dir.path(), "a.txt"), b"x = 1\ny\nx = 1\nabc\n");
+}

@@ -2,19 +2,18 @@
 //! (`*** Begin Patch`), SEARCH/REPLACE blocks (Aider's `<<<<<<< SEARCH`, Cline's `------- SEARCH`)
 //! and unified diffs (`git diff`, `diff -u`).
 //!
-//! Every format is parsed into the same [`Op`]s (add, delete, update with hunks, move). A hunk is
-//! an `old lines → new lines` replacement; [`place`] locates it with the engine's tiers as whole
-//! lines (uniqueness required; an `@@` anchor, the previous hunk and a line-number hint can only
-//! narrow the search, never pick among identical candidates), and the engine writes it, keeping
-//! the file's own bytes wherever old and new lines agree. [`transaction`] runs one call as one
-//! transaction: every file's new content is computed in memory first, and only when every hunk of
-//! every file applies is anything written; a write that fails midway is rolled back.
+//! Every format is parsed by `surgical-patch` into the same `Op`s (add, delete, update with hunks,
+//! move), and `surgical_patch::place` locates each hunk with the engine's tiers as whole lines
+//! (uniqueness required; an `@@` anchor, the previous hunk and a line-number hint can only narrow
+//! the search, never pick among identical candidates) and writes it, keeping the file's own bytes
+//! wherever old and new lines agree; a hunk that cannot be placed is worded by
+//! `wording::placement`. [`transaction`] runs one call as one transaction: every file's new content
+//! is computed in memory first, and only when every hunk of every file applies is anything
+//! written; a write that fails midway is rolled back.
 
-mod codex;
-mod place;
-mod search_replace;
 mod transaction;
-mod unified;
+
+pub use surgical_patch::{detect_format, PatchFormat};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -25,185 +24,6 @@ use crate::{Config, ToolError, ToolResult};
 
 /// The name of the tool (and of the Codex format).
 pub const APPLY_PATCH: &str = "apply_patch";
-
-/// An edit format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PatchFormat {
-    /// Codex's `*** Begin Patch` … `*** End Patch`.
-    Codex,
-    /// `<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE` blocks (and Cline's `------- SEARCH` /
-    /// `+++++++ REPLACE`), the file name on the line before each block.
-    SearchReplace,
-    /// `git diff` / `diff -u` output.
-    Unified,
-}
-
-impl PatchFormat {
-    /// `apply_patch`, `search_replace` or `unified_diff`.
-    pub fn name(self) -> &'static str {
-        match self {
-            PatchFormat::Codex => "apply_patch",
-            PatchFormat::SearchReplace => "search_replace",
-            PatchFormat::Unified => "unified_diff",
-        }
-    }
-
-    /// The format with this name (also `codex`, `aider`, `cline`, `diff`, `unified`, `git`).
-    pub fn from_name(name: &str) -> Option<PatchFormat> {
-        match name.trim().to_ascii_lowercase().replace('-', "_").as_str() {
-            "apply_patch" | "codex" | "patch" => Some(PatchFormat::Codex),
-            "search_replace" | "searchreplace" | "aider" | "cline" | "blocks" => Some(PatchFormat::SearchReplace),
-            "unified_diff" | "unified" | "diff" | "udiff" | "git" | "git_diff" => Some(PatchFormat::Unified),
-            _ => None,
-        }
-    }
-
-    /// What the format calls the lines a hunk must find, for messages: in full, and short.
-    fn old_lines_name(self) -> (&'static str, &'static str) {
-        match self {
-            PatchFormat::SearchReplace => ("the SEARCH lines", "SEARCH"),
-            _ => ("the hunk's unchanged and `-` lines", "hunk"),
-        }
-    }
-}
-
-/// Which format `text` is written in: the first line that only one format has decides
-/// (`*** Begin Patch`, a SEARCH marker, or a unified diff's `diff --git`, `---`/`+++` or `@@ -`).
-pub fn detect_format(text: &str) -> Option<PatchFormat> {
-    let lines: Vec<&str> = text.lines().collect();
-    for (i, line) in lines.iter().enumerate() {
-        let t = line.trim();
-        if t == "*** Begin Patch" || t.starts_with("*** Update File:") || t.starts_with("*** Add File:") {
-            return Some(PatchFormat::Codex);
-        }
-        if search_replace::is_search_marker(t) {
-            return Some(PatchFormat::SearchReplace);
-        }
-        let next = lines.get(i + 1).map_or("", |l| l.trim_start());
-        if line.starts_with("diff --git ")
-            || (line.starts_with("--- ") && next.starts_with("+++ "))
-            || (line.starts_with("@@ -") && line[4..].starts_with(|c: char| c.is_ascii_digit()))
-        {
-            return Some(PatchFormat::Unified);
-        }
-    }
-    None
-}
-
-/// What a hunk line is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Tag {
-    /// Unchanged (` `): in the old and the new lines.
-    Context,
-    /// `-`: only in the old lines.
-    Removed,
-    /// `+`: only in the new lines.
-    Added,
-}
-
-/// One replacement of whole lines: an apply_patch chunk, a SEARCH/REPLACE block, a unified-diff hunk.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Hunk {
-    pub lines: Vec<(Tag, String)>,
-    /// apply_patch `@@ text` lines, outermost first: each narrows the search to the lines from it on.
-    pub anchors: Vec<String>,
-    /// apply_patch `*** End of File`: the old lines end the file (tried first, as Codex does).
-    pub at_eof: bool,
-    /// The one-based old start line the hunk header claims (unified diffs, Roo's `:start_line:`).
-    pub hint: Option<usize>,
-    /// From `\ No newline at end of file`: whether the new lines end with a line break, when the
-    /// hunk reaches the end of the file. `None`: the file's own state is kept when its last line is
-    /// unchanged, and a line the hunk writes last gets a line break.
-    pub final_newline: Option<bool>,
-    /// The one-based line of the patch text where the hunk starts, for messages.
-    pub patch_line: usize,
-}
-
-impl Hunk {
-    pub fn old_lines(&self) -> Vec<&str> {
-        self.lines
-            .iter()
-            .filter(|(t, _)| *t != Tag::Added)
-            .map(|(_, l)| l.as_str())
-            .collect()
-    }
-
-    pub fn new_lines(&self) -> Vec<&str> {
-        self.lines
-            .iter()
-            .filter(|(t, _)| *t != Tag::Removed)
-            .map(|(_, l)| l.as_str())
-            .collect()
-    }
-}
-
-/// What an operation does to its file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum OpKind {
-    /// Create the file with `content` (`\n` line breaks), replacing it if it exists (as Codex does).
-    Add { content: String },
-    /// Remove the file. Hunks (unified diffs) must account for its whole content.
-    Delete { hunks: Vec<Hunk> },
-    /// Apply hunks, then move the file if `move_to` is set. With `create_if_missing`
-    /// (SEARCH/REPLACE), a missing file counts as empty, so an empty SEARCH creates it.
-    Update {
-        hunks: Vec<Hunk>,
-        move_to: Option<String>,
-        create_if_missing: bool,
-    },
-}
-
-/// One file operation of a patch.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Op {
-    pub path: String,
-    /// Other names the file may go by, tried in order when `path` does not exist (a unified diff's
-    /// old name, or its name without the first component).
-    pub alternatives: Vec<String>,
-    pub kind: OpKind,
-    /// The one-based line of the patch text where the operation starts.
-    pub patch_line: usize,
-}
-
-/// A patch that could not be parsed: where and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct ParseError {
-    /// One-based line of the patch text (0: the patch as a whole).
-    pub line: usize,
-    pub message: String,
-}
-
-impl ParseError {
-    pub fn new(line: usize, message: impl Into<String>) -> ParseError {
-        ParseError {
-            line,
-            message: message.into(),
-        }
-    }
-}
-
-/// The lines of a patch text, CRLF or LF, without their terminators.
-pub(crate) fn patch_lines(text: &str) -> Vec<&str> {
-    text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect()
-}
-
-/// Parses `text` in `format` into operations. `default_path` names the file for formats that may
-/// leave it out (SEARCH/REPLACE blocks without a file name, a unified diff of bare hunks).
-pub(crate) fn parse(text: &str, format: PatchFormat, default_path: Option<&str>) -> Result<Vec<Op>, ParseError> {
-    let ops = match format {
-        PatchFormat::Codex => codex::parse(text)?,
-        PatchFormat::SearchReplace => search_replace::parse(text, default_path)?,
-        PatchFormat::Unified => unified::parse(text, default_path)?,
-    };
-    if ops.is_empty() {
-        return Err(ParseError::new(
-            0,
-            "the patch changes no file: it has no file operations (an apply_patch patch needs at least one \
-             `*** Add File:`, `*** Delete File:` or `*** Update File:` section)",
-        ));
-    }
-    Ok(ops)
-}
 
 /// A parsed `apply_patch` call.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -22,15 +22,15 @@ use std::sync::Arc;
 use surgical_core::{diff, Change, Options};
 use surgical_fs::{DirLock, Encoding, FsError, FsErrorKind, NewFile, Root, Target};
 
-use super::place::{apply_hunks, How, HunkFailure, HunkOutcome, Rules};
-use super::{
-    detect_format, parse, FileReport, HunkReport, Op, OpKind, ParseError, PatchFormat, PatchRequest, PatchSuccess,
-};
+use super::{FileReport, HunkReport, PatchRequest, PatchSuccess};
 use crate::document::{self, file_patch, sha256_hex, Digest, Document, Shared, Text, Version};
 use crate::journal::{Entry, Journal};
 use crate::wording;
 use crate::ErrorCode;
 use crate::{Config, ToolError};
+use surgical_patch::{
+    detect_format, parse, place, Failure, How, HunkOutcome, Op, OpKind, ParseError, PatchFormat, Rules,
+};
 
 const NOTHING_WRITTEN: &str = "No file was changed: a patch applies to all its files or to none.";
 
@@ -123,24 +123,26 @@ fn parse_error(e: ParseError, format: PatchFormat) -> ToolError {
     }
 }
 
-fn hunk_error(f: HunkFailure, op: &Op, format: PatchFormat) -> ToolError {
+/// A hunk that could not be placed on `text`, worded (see [`wording::placement`]).
+fn hunk_error(f: Failure, text: &[u8], op: &Op, format: PatchFormat) -> ToolError {
+    let (code, message, lines) = wording::placement(&f, text, format);
     let what = if format == PatchFormat::SearchReplace {
         "block"
     } else {
         "hunk"
     };
     let patch_line = match &op.kind {
-        OpKind::Update { hunks, .. } | OpKind::Delete { hunks } => hunks.get(f.index).map(|h| h.patch_line),
+        OpKind::Update { hunks, .. } | OpKind::Delete { hunks } => hunks.get(f.hunk).map(|h| h.patch_line),
         OpKind::Add { .. } => None,
     };
     let at = patch_line.map_or(String::new(), |l| format!(" (patch line {l})"));
     ToolError {
-        code: f.code,
-        message: format!("{}: {what} {}{at}: {}\n{NOTHING_WRITTEN}", op.path, f.index, f.message),
+        code,
+        message: format!("{}: {what} {}{at}: {message}\n{NOTHING_WRITTEN}", op.path, f.hunk),
         edit_index: None,
         path: Some(op.path.clone()),
-        lines: f.lines,
-        hunk_index: Some(f.index),
+        lines,
+        hunk_index: Some(f.hunk),
         patch_line,
     }
 }
@@ -359,7 +361,7 @@ fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -
                         return Err(op_error(op, *code, message.clone()))
                     }
                     Content::Text { text, .. } if !hunks.is_empty() => {
-                        let patched = apply_hunks(text, hunks, rules).map_err(|f| hunk_error(f, op, format))?;
+                        let patched = place(text, hunks, rules).map_err(|f| hunk_error(f, text, op, format))?;
                         let left = surgical_core::lines::count_terminators(&patched.text)
                             + usize::from(!patched.text.is_empty() && !patched.text.ends_with(b"\n"));
                         if patched.text.iter().any(|b| !b.is_ascii_whitespace()) {
@@ -421,7 +423,7 @@ fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -
                 let (new_text, changes, placed) = if hunks.is_empty() {
                     (Arc::clone(&text), Vec::new(), Vec::new())
                 } else {
-                    let p = apply_hunks(&text, hunks, rules).map_err(|f| hunk_error(f, op, format))?;
+                    let p = place(&text, hunks, rules).map_err(|f| hunk_error(f, &text, op, format))?;
                     (Arc::new(p.text), p.changes, p.hunks)
                 };
                 let before = existed.then_some((encoding, text));
@@ -729,6 +731,7 @@ fn hunk_sentence(h: &HunkOutcome, what: &str) -> String {
         How::AfterAnchor(a) => format!(", added after its @@ line {}", a + 1),
         How::EndOfFile => ", at the end of the file".to_string(),
         How::StartOfFile => ", at the start of the file".to_string(),
+        _ => String::new(),
     };
     let (a, b) = h.dropped;
     let fuzz = if a + b > 0 {
@@ -769,14 +772,7 @@ pub(crate) fn run(req: &PatchRequest, config: &Config) -> Result<PatchSuccess, T
     let ops = parse(&req.patch, format, req.path.as_deref()).map_err(|e| parse_error(e, format))?;
     let root = Root::new(&config.root).map_err(|e| file_error(e, "."))?;
     let max = req.max_strategy.unwrap_or(Options::new().get_loosest_tier());
-    let rules = Rules {
-        options: Options::new().loosest_tier(max),
-        ordered: format != PatchFormat::SearchReplace,
-        max_fuzz: if format == PatchFormat::Unified { 2 } else { 0 },
-        old_name: format.old_lines_name().0,
-        old_short: format.old_lines_name().1,
-        append_bare_additions: format == PatchFormat::Codex,
-    };
+    let rules = Rules::new(format, max);
 
     let mut files = Files::open(&root, &ops)?;
     let _locks = if req.dry_run { Vec::new() } else { files.lock()? };

@@ -3,61 +3,38 @@
 //! lines agree and gives new lines the local line ending), and all hunks of a file are spliced in
 //! one pass. Bytes outside the hunks' spans are copied unchanged.
 //!
-//! Searching only finds (`Haystack::find`/`find_all` on a window of the file's lines: no edit is made
-//! to learn where lines are); writing is one `apply` on the window that holds exactly the hunk's
-//! place. Both see the searched lines with one line terminator in front (the real one before them,
-//! or a virtual one at the start of the file) and, at the end of a file without a final newline, a
-//! virtual terminator behind, and look for `"\n" + lines + "\n"`: a match then starts at a
-//! terminator and ends with one, that is, covers whole lines. The leading terminator is stripped from
-//! the match and its replacement (the engine keeps it, as a line both sides share). The line-based
-//! tiers (`indentation`, `whitespace_runs`) match whole lines by themselves and run in a second pass
-//! without the wrapper, where a text tier's match is taken only when the file indents the first line
-//! more than the hunk does.
-//!
-//! The text with both virtual terminators is built once per file ([`Lines`]); each engine call gets
-//! a slice of it (a [`Window`]), so nothing is copied per hunk and a haystack holds just the hunk's
-//! lines, which keeps placing a hunk proportional to its size. (`Scope::whole_lines` with
-//! `Scope::indented_first_line` now covers what the wrapper does — a blank first line under the
-//! trimming tiers, a needle ending with `\n` at the end of a file without one, a first line the file
-//! indents more — and is what this module should move to; see `surgical-core/tests/stages.rs`.)
+//! Searching only finds (`Haystack::find`/`find_all` with [`Scope::whole_lines`], on the lines a
+//! hunk may occupy: no edit is made to learn where lines are); writing is one [`ChangeSet`] on a
+//! haystack of exactly the hunk's lines. The text tiers run first on whole lines; the line-based tiers
+//! (`indentation`, `whitespace_runs`) match whole lines by themselves and run in a second pass, where
+//! a text tier's match may also start after indentation the file adds to its first line
+//! ([`Scope::indented_first_line`]). Each engine call gets a slice of the file's text, so nothing is
+//! copied per hunk and a haystack holds just the hunk's lines, which keeps placing a hunk
+//! proportional to its size.
 
 use std::ops::Range;
 
-use surgical_core::lines::{next_terminator, prev_terminator, terminator_len, LineCounter, LineIndex};
-use surgical_core::{
-    apply, Change, Difference, DifferenceKind, Edit, EditError, Forgiven, Haystack, Miss, Needle, Options, Scope, Tier,
-};
+use surgical_core::lines::{prev_terminator, LineCounter, LineIndex};
+use surgical_core::{Change, ChangeSet, Difference, EditError, Haystack, Match, Miss, Needle, Options, Scope, Tier};
 
-use super::{Hunk, Tag};
-use crate::wording::{self, Vocabulary};
-use crate::ErrorCode;
+use surgical_core::Closest;
+
+use crate::{Hunk, PatchFormat, Tag};
+
+#[cfg(test)]
+mod tester;
 
 /// A file's text split into lines (each with its terminator: `\r\n`, `\r` or `\n`).
-pub(crate) struct Lines<'a> {
-    pub text: &'a [u8],
+struct Lines<'a> {
+    text: &'a [u8],
     index: LineIndex,
-    /// What the engine searches (see [`window`]): a virtual terminator (the file's first, or `\n`),
-    /// the text, and after a last line without a terminator a virtual one (the file's last).
-    padded: Vec<u8>,
-    /// The lengths of the virtual terminators in front of and behind the text in `padded`.
-    lead: usize,
-    tail: usize,
 }
 
 impl<'a> Lines<'a> {
     pub fn new(text: &'a [u8]) -> Lines<'a> {
-        let lead: &[u8] = next_terminator(text, 0).map_or(b"\n", |t| &text[t]);
-        let tail: &[u8] = match text.last() {
-            Some(b'\n' | b'\r') | None => b"",
-            Some(_) => prev_terminator(text, text.len()).map_or(b"\n", |t| &text[t]),
-        };
-        let padded = [lead, text, tail].concat();
         Lines {
             text,
             index: LineIndex::new(text),
-            padded,
-            lead: lead.len(),
-            tail: tail.len(),
         }
     }
 
@@ -80,16 +57,6 @@ impl<'a> Lines<'a> {
         self.index.line(self.text, k).content
     }
 
-    /// Line `k` as a model is shown it (invalid bytes as U+FFFD), trimmed and shortened.
-    pub fn shown(&self, k: usize) -> String {
-        let s = String::from_utf8_lossy(self.content(k)).trim().to_string();
-        if s.chars().count() > 100 {
-            s.chars().take(100).collect::<String>() + "..."
-        } else {
-            s
-        }
-    }
-
     fn is_blank(&self, k: usize) -> bool {
         self.content(k).iter().all(|b| matches!(b, b' ' | b'\t'))
     }
@@ -97,7 +64,8 @@ impl<'a> Lines<'a> {
 
 /// How a hunk's place was decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum How {
+#[non_exhaustive]
+pub enum How {
     /// The only place its old lines occur (in the whole file, or after its `@@` anchor).
     Unique,
     /// The only place after its `@@` anchor line (zero-based).
@@ -116,6 +84,8 @@ pub(crate) enum How {
 }
 
 impl How {
+    /// Its name in results: `unique`, `anchor`, `after_previous_hunk`, `line_hint`, `after_anchor`,
+    /// `end_of_file`, `start_of_file`.
     pub fn name(self) -> &'static str {
         match self {
             How::Unique => "unique",
@@ -131,82 +101,187 @@ impl How {
 
 /// One hunk, placed and written.
 #[derive(Clone, Debug)]
-pub(crate) struct Placed {
-    pub index: usize,
+struct Placed {
+    index: usize,
     /// The replaced bytes of the original text (whole lines).
-    pub span: Range<usize>,
+    span: Range<usize>,
     /// What replaces them.
-    pub bytes: Vec<u8>,
-    pub strategy: Tier,
+    bytes: Vec<u8>,
+    strategy: Tier,
     /// Line numbers zero-based within `bytes`.
-    pub differences: Vec<Difference>,
-    pub fuzz: usize,
+    differences: Vec<Difference>,
+    fuzz: usize,
     /// Context lines ignored at the start and at the end (fuzz).
-    pub dropped: (usize, usize),
-    pub how: How,
+    dropped: (usize, usize),
+    how: How,
 }
 
 /// Where one hunk went in the new text.
 #[derive(Clone, Debug)]
-pub(crate) struct HunkOutcome {
+#[non_exhaustive]
+pub struct HunkOutcome {
+    /// The hunk's index among the file's hunks, from 0.
     pub index: usize,
+    /// The tier that matched its old lines (`exact` for lines only added).
     pub strategy: Tier,
+    /// How its place was decided.
     pub how: How,
+    /// How many outer context lines (at most, at each end) were ignored to find it (unified diffs).
     pub fuzz: usize,
+    /// Context lines ignored at the start and at the end.
     pub dropped: (usize, usize),
-    /// One-based first and last line in the original and in the new text.
+    /// One-based first and last line in the original text.
     pub old_lines: (usize, usize),
+    /// One-based first and last line in the new text.
     pub new_lines: (usize, usize),
-    /// With one-based line numbers of the new text.
+    /// What differed and what was forgiven, with one-based line numbers of the new text.
     pub differences: Vec<Difference>,
 }
 
 /// A file's new text and where every hunk went.
-pub(crate) struct Patched {
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Patched {
+    /// The new text.
     pub text: Vec<u8>,
+    /// One per hunk, in patch order.
     pub hunks: Vec<HunkOutcome>,
     /// Every replaced range with its replacement, in file order (for the diffs).
     pub changes: Vec<Change>,
 }
 
-/// Why a hunk could not be applied.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct HunkFailure {
-    pub index: usize,
-    pub code: ErrorCode,
-    /// Says what to do; starts with what went wrong (the caller prefixes the path and hunk).
-    pub message: String,
-    /// One-based lines: the candidates of an ambiguous hunk.
-    pub lines: Vec<usize>,
+/// Why a hunk could not be placed: data, for the caller to word.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Failure {
+    /// The hunk's index among the file's hunks, from 0 (for an overlap, the later of the two).
+    pub hunk: usize,
+    /// What went wrong.
+    pub kind: FailureKind,
 }
 
-impl HunkFailure {
-    fn new(index: usize, code: ErrorCode, message: impl Into<String>) -> HunkFailure {
-        HunkFailure {
-            index,
-            code,
-            message: message.into(),
-            lines: Vec::new(),
-        }
+/// What went wrong with a hunk. Lines are zero-based lines of the text, unless said otherwise.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum FailureKind {
+    /// Its old lines occur several times and nothing the patch states singles one out.
+    Ambiguous {
+        /// The first lines of the first [`surgical_core::MAX_LISTED`] places.
+        candidates: Vec<usize>,
+        /// How many places there are.
+        total: usize,
+        /// The tier that found them; `None` when they differ only in what a model cannot see.
+        tier: Option<Tier>,
+    },
+    /// Its old lines are not where it may go.
+    NotFound {
+        /// The line of its (last) `@@` anchor, if it has one.
+        anchor: Option<usize>,
+        /// The first line searched (0 without anchor: the whole file).
+        from: usize,
+        /// What the whole text holds instead.
+        elsewhere: Elsewhere,
+    },
+    /// An `@@` line names a line that occurs several times.
+    AnchorAmbiguous {
+        /// The anchor's text, trimmed.
+        anchor: String,
+        /// The lines holding it (the first [`surgical_core::MAX_LISTED`]).
+        candidates: Vec<usize>,
+        /// How many there are.
+        total: usize,
+    },
+    /// An `@@` line names a line that is not there.
+    AnchorNotFound {
+        /// The anchor's text, trimmed.
+        anchor: String,
+        /// The line of the `@@` line before it, which it was searched after.
+        outer: Option<usize>,
+        /// The regions of the whole text most like it, when it occurs nowhere; `None` when it occurs
+        /// only before the searched lines.
+        closest: Option<Closest>,
+    },
+    /// It only adds lines, with nothing that shows where, in a file that is not empty.
+    NoPlace,
+    /// It changes lines another hunk changes.
+    Overlap {
+        /// The earlier hunk's index.
+        first: usize,
+        /// The later hunk's index.
+        second: usize,
+        /// The one-based line where they meet.
+        line: usize,
+    },
+    /// The engine refused to write it (it changes nothing, writes U+FFFD over invalid bytes, or adds
+    /// non-ASCII text to a legacy 8-bit file).
+    Engine {
+        /// The engine's error; its line numbers count from the lines the hunk was written on.
+        error: EditError,
+        /// Add this to the error's line numbers to get the text's (one-based) lines.
+        lines_before: usize,
+    },
+    /// A place found could not be written on (a bug: please report the patch).
+    Internal(Internal),
+}
+
+/// What the whole text holds, for a hunk whose old lines were not found where it may go.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Elsewhere {
+    /// They occur nowhere: the regions most like them.
+    Closest(Closest),
+    /// They occur once, but not as whole lines (or not after the `@@` line): its first line.
+    Once(usize),
+    /// They occur several times, not as whole lines where the hunk may go: their first lines.
+    Several(Vec<usize>),
+    /// Nothing to say (no old lines).
+    Nothing,
+}
+
+/// A place found that could not be written on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Internal {
+    /// The hunk's old lines were found but could not be written there.
+    Unwritable,
+    /// The line to insert after could not be matched.
+    InsertAfter,
+    /// The first line (to insert before) could not be matched.
+    InsertBefore,
+}
+
+impl Failure {
+    fn new(hunk: usize, kind: FailureKind) -> Failure {
+        Failure { hunk, kind }
     }
 }
 
-/// How hunks of one format are placed.
+/// How the hunks of one format are placed.
 #[derive(Clone, Debug)]
-pub(crate) struct Rules {
-    /// The user's loosest tier.
+#[non_exhaustive]
+pub struct Rules {
+    /// The loosest tier allowed.
     pub options: Options,
     /// Hunks come in file order (apply_patch, unified diffs): the previous hunk's end may
     /// disambiguate.
     pub ordered: bool,
     /// How many outer context lines may be ignored (unified diffs: 2).
     pub max_fuzz: usize,
-    /// What the format calls a hunk's old lines, for messages: in full, and before "lines".
-    pub old_name: &'static str,
-    pub old_short: &'static str,
     /// A hunk that only adds lines, with no anchor and no line hint, goes at the end of the file
     /// (apply_patch); otherwise it is refused unless the file is empty.
     pub append_bare_additions: bool,
+}
+
+impl Rules {
+    /// The rules of `format`, with `loosest` the loosest tier allowed.
+    pub fn new(format: PatchFormat, loosest: Tier) -> Rules {
+        Rules {
+            options: Options::new().loosest_tier(loosest),
+            ordered: format != PatchFormat::SearchReplace,
+            max_fuzz: if format == PatchFormat::Unified { 2 } else { 0 },
+            append_bare_additions: format == PatchFormat::Codex,
+        }
+    }
 }
 
 /// The outcome of one engine call on a window that holds exactly a hunk's place.
@@ -214,56 +289,54 @@ enum Attempt {
     Placed(Box<Placed>),
     /// Not there (or, which a window this narrow cannot hold, several times).
     NotFound,
-    Failed(HunkFailure),
+    Failed(Failure),
 }
 
-/// Some lines of the file as one engine call sees them (a slice of [`Lines::padded`]).
+/// Lines `range` (zero-based) of the file as one engine call sees them: a slice of its text.
 struct Window<'b> {
     buf: &'b [u8],
-    /// Length of the terminator put in front (0 without the wrapper).
-    lead: usize,
-    /// Where the lines start and end in the file.
+    /// Where the lines start in the file.
     base: usize,
-    end: usize,
-    /// The first file line (zero-based) copied.
+    /// The first file line (zero-based) in the window.
     first_line: usize,
 }
 
-/// The lines `range` for one engine call: with `wrap`, after the terminator before them (the real
-/// one, or the virtual one in front of the file); at the end of a file without a final newline, with
-/// the virtual terminator behind, which lets the last line match `...\n`.
-fn window<'b>(lines: &'b Lines<'_>, range: Range<usize>, wrap: bool) -> Window<'b> {
+fn window<'b>(lines: &Lines<'b>, range: Range<usize>) -> Window<'b> {
     let base = lines.start(range.start);
-    let end = lines.start(range.end);
-    let lead = match (wrap, base) {
-        (false, _) => 0,
-        (true, 0) => lines.lead,
-        (true, _) => terminator_len(&lines.text[..base]),
-    };
-    let tail = if end == lines.text.len() && end > base {
-        lines.tail
-    } else {
-        0
-    };
     Window {
-        buf: &lines.padded[lines.lead + base - lead..lines.lead + end + tail],
-        lead,
+        buf: &lines.text[base..lines.start(range.end)],
         base,
-        end,
         first_line: range.start,
     }
 }
 
-fn joined(lines: &[&str], wrap: bool) -> String {
-    match (wrap, lines.is_empty()) {
-        (true, true) => "\n".to_string(),
-        (true, false) => format!("\n{}\n", lines.join("\n")),
-        (false, true) => String::new(),
-        (false, false) => format!("{}\n", lines.join("\n")),
+/// A hunk's old (or new) lines as the engine takes them: each line with its line break.
+fn joined(lines: &[&str]) -> String {
+    let mut text = lines.join("\n");
+    if !lines.is_empty() {
+        text.push('\n');
+    }
+    text
+}
+
+/// Which matches a search takes: whole lines ([`Pass::Text`], the text tiers) or, for the line-based
+/// tiers' pass, also a text tier's match whose first line the file indents more ([`Pass::Loose`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    Text,
+    Loose,
+}
+
+impl Pass {
+    fn scope(self) -> Scope {
+        match self {
+            Pass::Text => Scope::everywhere().whole_lines(),
+            Pass::Loose => Scope::everywhere().whole_lines().indented_first_line(),
+        }
     }
 }
 
-/// One engine call: `old` → `new` within `range` (zero-based lines).
+/// One engine call: `old` → `new` on the lines `range` (zero-based), which hold the hunk's place.
 #[allow(clippy::too_many_arguments)]
 fn attempt(
     lines: &Lines<'_>,
@@ -273,100 +346,59 @@ fn attempt(
     new: &[&str],
     final_newline: Option<bool>,
     options: &Options,
-    wrap: bool,
+    pass: Pass,
 ) -> Attempt {
     if range.is_empty() {
         return Attempt::NotFound;
     }
-    let w = window(lines, range, wrap);
-    let edit = Edit::new(joined(old, wrap), joined(new, wrap));
-    // The one-based file line of buffer line `k` (one-based): with the wrapper, the buffer's line 1
-    // is the lead, so it is `first_line + k - 1`; without, `first_line + k`.
-    let file_line = |k: usize| -> usize {
-        if wrap {
-            (w.first_line + k).saturating_sub(1)
-        } else {
-            w.first_line + k
-        }
+    let w = window(lines, range);
+    let hay = Haystack::new(w.buf);
+    let Ok(found) = hay.find(&joined(old), &pass.scope(), options.get_loosest_tier()) else {
+        return Attempt::NotFound;
     };
-    let applied = match apply(w.buf, &[edit], options) {
+    let at = found.spans[0].clone();
+    let span = w.base + at.start..w.base + at.end;
+    // The new lines end with a line break unless they end the file and the hunk (or, when it says
+    // nothing, the file's own state where the hunk keeps its last line) says they do not.
+    let at_end = span.end == lines.text.len();
+    let open_end = at_end && !matches!(lines.text.last(), Some(b'\n' | b'\r') | None);
+    let final_break = match final_newline {
+        Some(want) => want,
+        None => !(open_end && old.last() == new.last()),
+    };
+    let mut new_text = new.join("\n");
+    if !new.is_empty() && (!at_end || final_break) {
+        new_text.push('\n');
+    }
+    let before = prev_terminator(lines.text, w.base).map_or(&b"\n"[..], |t| &lines.text[t]);
+    let mut changes = ChangeSet::new(&hay).terminator_before(before);
+    let added = if open_end && final_break {
+        changes.replace_ending_text(&found, &new_text)
+    } else {
+        changes.replace(&found, &new_text)
+    };
+    let applied = match added.and_then(|_| changes.apply()) {
         Ok(a) => a,
-        Err(EditError::NotFound { .. }) => return Attempt::NotFound,
-        Err(EditError::Ambiguous { .. }) => return Attempt::NotFound,
-        Err(e) => return Attempt::Failed(engine_failure(index, &e, &file_line)),
+        Err(error) => {
+            let kind = FailureKind::Engine {
+                error,
+                lines_before: w.first_line,
+            };
+            return Attempt::Failed(Failure::new(index, kind));
+        }
     };
     let edit = &applied.edits[0];
-    let strategy = edit.tier;
-    let text_tier = strategy <= Tier::Unicode;
     let occ = &edit.occurrences[0];
-    let indented = !wrap && text_tier;
-    if indented && !indented_match(&w, occ.old.clone()) {
-        // Without the wrapper a text tier may match inside lines: only the case where the file's
-        // first line merely has more indentation is taken (see `locate_loose`).
-        return Attempt::NotFound;
-    }
-    let (mut old_span, mut new_span) = (occ.old.clone(), occ.new.clone());
-    if wrap && old_span.end < w.buf.len() && !matches!(w.buf[old_span.end - 1], b'\n' | b'\r') {
-        // Only `locate` searches; here the window holds exactly the hunk's lines.
-        return Attempt::Failed(HunkFailure::new(
-            index,
-            ErrorCode::Io,
-            "internal error: the matched lines could not be delimited (please report this patch)",
-        ));
-    }
-    if wrap {
-        // Strip the lead line, which both sides share.
-        let Some(t) = next_terminator(w.buf, old_span.start) else {
-            return Attempt::NotFound;
-        };
-        let len = t.end - old_span.start;
-        let same = applied.text.get(new_span.start..new_span.start + len) == Some(&w.buf[old_span.start..t.end]);
-        if !same || len > new_span.len() {
-            return Attempt::Failed(HunkFailure::new(
-                index,
-                ErrorCode::Io,
-                "internal error: the matched lines could not be delimited (please report this patch)",
-            ));
-        }
-        old_span.start = t.end;
-        new_span.start += len;
-    }
-    let in_file = w.lead + (w.end - w.base);
-    if old_span.start < w.lead || old_span.start > in_file {
-        return Attempt::NotFound;
-    }
-    let reaches_tail = old_span.end > in_file;
-    let to_file = |p: usize| w.base + (p.min(in_file) - w.lead);
-    let span = to_file(old_span.start)..to_file(old_span.end);
-    let mut bytes = applied.text[new_span.clone()].to_vec();
-    if span.end == lines.text.len() {
-        let drop_final = match final_newline {
-            Some(want) => !want,
-            // The file's missing final newline stays when its last line is one the hunk keeps.
-            None => reaches_tail && old.last() == new.last(),
-        };
-        if drop_final {
-            let cut = terminator_len(&bytes);
-            bytes.truncate(bytes.len() - cut);
-        }
-    }
-    let first_new = occ.new_lines.0 + usize::from(wrap);
-    let mut differences: Vec<Difference> = edit
+    let differences = edit
         .differences
         .iter()
-        .map(|d| d.clone().on_line(d.line.saturating_sub(first_new)))
+        .map(|d| d.clone().on_line(d.line.saturating_sub(occ.new_lines.0)))
         .collect();
-    if indented {
-        differences.insert(
-            0,
-            Difference::new(0, DifferenceKind::Forgiven(Forgiven::IndentedFirstLine)),
-        );
-    }
     Attempt::Placed(Box::new(Placed {
         index,
         span,
-        bytes,
-        strategy,
+        bytes: applied.text[occ.new.clone()].to_vec(),
+        strategy: edit.tier,
         differences,
         fuzz: 0,
         dropped: (0, 0),
@@ -388,66 +420,36 @@ impl Locate {
     }
 }
 
-/// Where `old` occurs as whole lines in `range`, with the text tiers: the first line of the one
-/// place, found without editing; [`attempt`] then writes the hunk on exactly those lines. Writing on a
-/// window that holds nothing after the match also keeps the trimming tiers from taking a following
-/// blank line along.
-fn locate(lines: &Lines<'_>, range: Range<usize>, old: &[&str], options: &Options) -> Result<usize, Locate> {
-    if range.is_empty() {
-        return Err(Locate::NotFound);
-    }
-    let w = window(lines, range, true);
-    let hay = Haystack::new(w.buf);
-    match hay.find(&joined(old, true), options.scope(), options.get_loosest_tier()) {
-        // The window's first line is the lead (the terminator before the lines): the match starts there.
-        Ok(found) => Ok(w.first_line + hay.lines().line_of(found.spans[0].start)),
-        Err(miss) => Err(Locate::from_miss(miss, &hay, w.first_line)),
-    }
-}
-
-/// Whether a match (buffer range) in a window without the wrapper starts on the window's first line
-/// after nothing but blanks (the file's line is more indented than the hunk's) and ends the window's
-/// last line: whole lines but for indentation the file keeps.
-fn indented_match(w: &Window<'_>, span: Range<usize>) -> bool {
-    let first_end = next_terminator(w.buf, 0).map_or(w.buf.len(), |t| t.start);
-    span.start <= first_end
-        && w.buf[..span.start].iter().all(|b| matches!(b, b' ' | b'\t'))
-        && (span.end == w.buf.len() || span.end == w.end - w.base)
-}
-
-/// [`locate`] for the line-based tiers (no wrapper): the first line and the number of lines of the
-/// one place. A text tier can only match here inside lines (the wrapped pass found no whole lines);
-/// that is taken only when the file's first line merely has more indentation than the hunk's, which
-/// the file keeps (a hunk of one line whose indentation differs, typically).
-fn locate_loose(
+/// Where `old` occurs in `range` (zero-based lines) in one `pass`: the first line and the number of
+/// lines of the one place, found without editing; [`attempt`] then writes the hunk on exactly those
+/// lines. Writing on a window that holds nothing after the match also keeps the trimming tiers from
+/// taking a following blank line along.
+fn locate(
     lines: &Lines<'_>,
     range: Range<usize>,
     old: &[&str],
     options: &Options,
+    pass: Pass,
 ) -> Result<(usize, usize), Locate> {
     if range.is_empty() {
         return Err(Locate::NotFound);
     }
-    let w = window(lines, range, false);
+    let w = window(lines, range);
     let hay = Haystack::new(w.buf);
-    match hay.find(&joined(old, false), options.scope(), options.get_loosest_tier()) {
-        Ok(found) => {
-            let span = &found.spans[0];
-            let index = hay.lines();
-            let first = w.first_line + index.line_of(span.start);
-            if found.tier <= Tier::Unicode {
-                let prefix = &lines.text[lines.start(first)..w.base + span.start];
-                let ends_line = span.end >= w.buf.len() || matches!(w.buf[span.end - 1], b'\n' | b'\r');
-                if prefix.iter().all(|b| matches!(b, b' ' | b'\t')) && ends_line {
-                    return Ok((first, old.len()));
-                }
-                return Err(Locate::NotFound);
-            }
-            let last = w.first_line + index.line_of(span.end.saturating_sub(1).max(span.start));
-            Ok((first, last + 1 - first))
-        }
+    match hay.find(&joined(old), &pass.scope(), options.get_loosest_tier()) {
+        Ok(found) => Ok(lines_of(&hay, &found, w.first_line)),
         Err(miss) => Err(Locate::from_miss(miss, &hay, w.first_line)),
     }
+}
+
+/// The first line (zero-based, in the file) and the number of lines of a match in a window whose
+/// first line is the file's `first_line`.
+fn lines_of(hay: &Haystack<'_>, found: &Match, first_line: usize) -> (usize, usize) {
+    let span = &found.spans[0];
+    let index = hay.lines();
+    let first = index.line_of(span.start);
+    let last = index.line_of(span.end.saturating_sub(1).max(span.start));
+    (first_line + first, last + 1 - first)
 }
 
 /// Why [`locate`] found no single place.
@@ -461,13 +463,8 @@ enum Locate {
     },
 }
 
-/// An engine error other than not found / ambiguous, in the hunk's terms.
-fn engine_failure(index: usize, e: &EditError, file_line: &dyn Fn(usize) -> usize) -> HunkFailure {
-    HunkFailure::new(index, ErrorCode::of_edit(e), wording::hunk_error(e, file_line))
-}
-
 /// Places the hunks of one file, in patch order, and splices them into the text.
-pub(crate) struct Placer<'a> {
+struct Placer<'a> {
     lines: Lines<'a>,
     rules: &'a Rules,
     /// The zero-based line after the previous hunk's old lines.
@@ -476,8 +473,10 @@ pub(crate) struct Placer<'a> {
     offset: isize,
 }
 
-/// Applies `hunks` to `text`: every hunk is located in the original text, then all are spliced.
-pub(crate) fn apply_hunks(text: &[u8], hunks: &[Hunk], rules: &Rules) -> Result<Patched, HunkFailure> {
+/// Places `hunks` (one file's, in patch order) on `text` under `rules`: every hunk is located in the
+/// original text, written on the lines found, then all are spliced in one pass. Bytes outside the
+/// hunks' lines are copied unchanged. The first hunk that cannot be placed fails the whole call.
+pub fn place(text: &[u8], hunks: &[Hunk], rules: &Rules) -> Result<Patched, Failure> {
     let mut placer = Placer {
         lines: Lines::new(text),
         rules,
@@ -511,21 +510,20 @@ impl<'a> Placer<'a> {
     /// The first line of every hunk that searches the whole file, found in one pass of the engine
     /// (all needles at once) when each occurs exactly once, as usual; otherwise nothing, and each
     /// hunk is searched on its own (which says which one failed and why).
-    fn locate_all(&self, hunks: &[Hunk]) -> Vec<Option<usize>> {
+    fn locate_all(&self, hunks: &[Hunk]) -> Vec<Option<(usize, usize)>> {
         let batch: Vec<usize> = (0..hunks.len()).filter(|&i| searches_whole_file(&hunks[i])).collect();
         if batch.len() < 2 {
             return Vec::new();
         }
-        let w = window(&self.lines, 0..self.lines.count(), true);
-        let olds: Vec<String> = batch.iter().map(|&i| joined(&hunks[i].old_lines(), true)).collect();
+        let olds: Vec<String> = batch.iter().map(|&i| joined(&hunks[i].old_lines())).collect();
         let needles: Vec<Needle<'_>> = olds.iter().map(|o| Needle::new(o)).collect();
-        let hay = Haystack::new(w.buf);
+        let hay = Haystack::new(self.lines.text);
         let options = self.text_options();
-        let Ok(matches) = hay.find_all(&needles, options.scope(), options.get_loosest_tier()) else {
+        let Ok(matches) = hay.find_all(&needles, &Pass::Text.scope(), options.get_loosest_tier()) else {
             return Vec::new();
         };
-        // Places that overlap (adjacent hunks share the terminator between them) are placed one by
-        // one instead, each after the one before.
+        // Places that overlap are placed one by one instead, each after the one before (which says
+        // which hunk failed and why).
         let mut spans: Vec<Range<usize>> = matches.iter().map(|m| m.spans[0].clone()).collect();
         spans.sort_by_key(|s| (s.start, s.end));
         if spans.windows(2).any(|p| p[1].start < p[0].end) {
@@ -533,19 +531,25 @@ impl<'a> Placer<'a> {
         }
         let mut found = vec![None; hunks.len()];
         for (m, &i) in matches.iter().zip(&batch) {
-            // The buffer's first line is the lead terminator, so buffer line k is file line k - 1 and
-            // the match starts on the line before the hunk's.
-            found[i] = Some(hay.lines().line_of(m.spans[0].start));
+            found[i] = Some(lines_of(&hay, m, 0));
         }
         found
     }
 
-    fn place(&mut self, index: usize, hunk: &Hunk, found: Option<usize>) -> Result<Placed, HunkFailure> {
-        if let Some(first) = found {
+    fn place(&mut self, index: usize, hunk: &Hunk, found: Option<(usize, usize)>) -> Result<Placed, Failure> {
+        if let Some((first, n)) = found {
             let (old, new) = (hunk.old_lines(), hunk.new_lines());
-            let range = first..(first + old.len()).min(self.lines.count());
             let text = self.text_options();
-            match attempt(&self.lines, range, index, &old, &new, hunk.final_newline, &text, true) {
+            match attempt(
+                &self.lines,
+                first..first + n,
+                index,
+                &old,
+                &new,
+                hunk.final_newline,
+                &text,
+                Pass::Text,
+            ) {
                 Attempt::Placed(p) => {
                     self.note_placed(hunk, &p);
                     return Ok(*p);
@@ -601,7 +605,7 @@ impl<'a> Placer<'a> {
         hunk: &Hunk,
         search: Range<usize>,
         anchor: Option<usize>,
-    ) -> Result<Placed, HunkFailure> {
+    ) -> Result<Placed, Failure> {
         if hunk.at_eof {
             if let Some(p) = self.at_end(index, hunk, search.start)? {
                 return Ok(p);
@@ -649,7 +653,7 @@ impl<'a> Placer<'a> {
     }
 
     /// The hunk's old lines at the very end of the file (trailing blank lines forgiven).
-    fn at_end(&self, index: usize, hunk: &Hunk, from: usize) -> Result<Option<Placed>, HunkFailure> {
+    fn at_end(&self, index: usize, hunk: &Hunk, from: usize) -> Result<Option<Placed>, Failure> {
         let (old, new) = (hunk.old_lines(), hunk.new_lines());
         let n = old.len();
         let mut end = self.lines.count();
@@ -665,7 +669,7 @@ impl<'a> Placer<'a> {
                 &new,
                 hunk.final_newline,
                 &self.text_options(),
-                true,
+                Pass::Text,
             ) {
                 Attempt::Placed(p) => {
                     return Ok(Some(Placed {
@@ -697,11 +701,11 @@ impl<'a> Placer<'a> {
         final_newline: Option<bool>,
         hint: Option<usize>,
         anchor: Option<usize>,
-    ) -> Result<Option<Placed>, HunkFailure> {
+    ) -> Result<Option<Placed>, Failure> {
         let text = self.text_options();
         // The text tiers find whole lines; the hunk is then written on exactly the lines found.
-        let (first, how) = match locate(&self.lines, search.clone(), old, &text) {
-            Ok(first) => (Some(first), anchor.map_or(How::Unique, How::Anchor)),
+        let (first, how) = match locate(&self.lines, search.clone(), old, &text, Pass::Text) {
+            Ok((first, _)) => (Some(first), anchor.map_or(How::Unique, How::Anchor)),
             Err(Locate::Many { lines, total, strategy }) => {
                 let (line, how) = self.choose(index, &lines, total, strategy, hint, search.start)?;
                 (Some(line), how)
@@ -710,40 +714,32 @@ impl<'a> Placer<'a> {
         };
         if let Some(first) = first {
             let range = first..(first + old.len()).min(self.lines.count());
-            return match attempt(&self.lines, range, index, old, new, final_newline, &text, true) {
+            return match attempt(&self.lines, range, index, old, new, final_newline, &text, Pass::Text) {
                 Attempt::Placed(p) => Ok(Some(Placed { how, ..*p })),
                 Attempt::Failed(f) => Err(f),
-                _ => Err(HunkFailure::new(
-                    index,
-                    ErrorCode::Io,
-                    "internal error: the hunk was found but could not be written there (please report this patch)",
-                )),
+                _ => Err(Failure::new(index, FailureKind::Internal(Internal::Unwritable))),
             };
         }
         let Some(loose) = self.line_options() else {
             return Ok(None);
         };
-        let (range, how) = match locate_loose(&self.lines, search.clone(), old, &loose) {
+        let (range, how) = match locate(&self.lines, search.clone(), old, &loose, Pass::Loose) {
             Ok((first, n)) => (first..first + n, anchor.map_or(How::Unique, How::Anchor)),
             Err(Locate::Many { lines, total, strategy }) => {
                 let (line, how) = self.choose(index, &lines, total, strategy, hint, search.start)?;
                 // The candidate's extent is unknown (blank lines may be skipped): up to the next one.
                 let next = lines.iter().copied().filter(|&l| l > line).min().unwrap_or(search.end);
-                match locate_loose(&self.lines, line..next, old, &loose) {
+                match locate(&self.lines, line..next, old, &loose, Pass::Loose) {
                     Ok((first, n)) => (first..first + n, how),
                     Err(_) => return Err(self.ambiguous(index, &lines, total, strategy)),
                 }
             }
             Err(Locate::NotFound) => return Ok(None),
         };
-        match attempt(&self.lines, range, index, old, new, final_newline, &loose, false) {
+        match attempt(&self.lines, range, index, old, new, final_newline, &loose, Pass::Loose) {
             Attempt::Placed(p) => Ok(Some(Placed { how, ..*p })),
             Attempt::Failed(f) => Err(f),
-            _ => Err(HunkFailure::new(
-                index,
-                ErrorCode::Io,
-                "internal error: the hunk was found but could not be written there (please report this patch)",
-            )),
+            _ => Err(Failure::new(index, FailureKind::Internal(Internal::Unwritable))),
         }
     }
 
@@ -758,7 +754,7 @@ impl<'a> Placer<'a> {
         strategy: Option<Tier>,
         hint: Option<usize>,
         search_start: usize,
-    ) -> Result<(usize, How), HunkFailure> {
+    ) -> Result<(usize, How), Failure> {
         let fail = || self.ambiguous(index, candidates, total, strategy);
         if total > candidates.len() || candidates.is_empty() {
             return Err(fail());
@@ -791,85 +787,39 @@ impl<'a> Placer<'a> {
         Err(fail())
     }
 
-    fn ambiguous(&self, index: usize, lines: &[usize], total: usize, strategy: Option<Tier>) -> HunkFailure {
-        let how = match strategy {
-            None => " if line endings, trailing whitespace and special spaces are ignored (differences you cannot see)"
-                .to_string(),
-            Some(s) => format!(" (matching with the `{}` tier)", s.name()),
-        };
-        let mut message = format!(
-            "{} occur {total} times{how}, so where it goes is unclear:",
-            capitalize(self.rules.old_name)
-        );
-        for &l in lines.iter().take(surgical_core::MAX_LISTED) {
-            message.push_str(&format!("\n  line {}: {}", l + 1, self.lines.shown(l)));
-        }
-        if total > lines.len() {
-            message.push_str(&format!("\n  ... and {} more", total - lines.len()));
-        }
-        message.push_str(
-            "\nAdd unchanged lines around the change (or an @@ line naming the function or class it is in) until \
-             they match only one place.",
-        );
-        HunkFailure {
-            lines: lines.iter().map(|l| l + 1).collect(),
-            ..HunkFailure::new(index, ErrorCode::Ambiguous, message)
-        }
+    fn ambiguous(&self, index: usize, lines: &[usize], total: usize, tier: Option<Tier>) -> Failure {
+        let candidates = lines.iter().copied().take(surgical_core::MAX_LISTED).collect();
+        Failure::new(
+            index,
+            FailureKind::Ambiguous {
+                candidates,
+                total,
+                tier,
+            },
+        )
     }
 
-    /// Not found: the closest region of the whole file, as `edit` shows it.
-    fn not_found(&self, index: usize, hunk: &Hunk, search: Range<usize>, anchor: Option<usize>) -> HunkFailure {
+    /// Not found where the hunk may go, with what the whole text holds instead.
+    fn not_found(&self, index: usize, hunk: &Hunk, search: Range<usize>, anchor: Option<usize>) -> Failure {
         let old = hunk.old_lines().join("\n");
-        let what = self.rules.old_name;
         // Where the lines are in the whole file, whole lines or not: only to explain the miss.
         let options = &self.rules.options;
         let whole = (!old.is_empty())
             .then(|| Haystack::new(self.lines.text).find(&old, options.scope(), options.get_loosest_tier()));
-        let mut message = match anchor {
-            Some(a) => format!(
-                "{} were not found after its @@ line (line {}: {}).",
-                capitalize(what),
-                a + 1,
-                self.lines.shown(a)
-            ),
-            None if search.start > 0 => format!("{} were not found after line {}.", capitalize(what), search.start),
-            None => format!("{} were not found in the file.", capitalize(what)),
-        };
-        let vocabulary = Vocabulary::placing(what, self.rules.old_short);
-        match whole {
-            Some(Err(Miss::NotFound { closest })) => {
-                message.push('\n');
-                message.push_str(&wording::closest(&closest, vocabulary));
-            }
-            Some(Ok(found)) => {
-                let at = found.spans[0].start;
-                let line = self.lines.line_of(at);
-                message.push_str(&format!(
-                    "\nThey do occur at line {} ({}), but not as whole lines{}. Copy the lines whole, as the file \
-                     has them.",
-                    line + 1,
-                    self.lines.shown(line),
-                    if anchor.is_some() || search.start > 0 {
-                        ", or not after the @@ line"
-                    } else {
-                        ""
-                    }
-                ));
-            }
+        let elsewhere = match whole {
+            Some(Err(Miss::NotFound { closest })) => Elsewhere::Closest(closest),
+            Some(Ok(found)) => Elsewhere::Once(self.lines.line_of(found.spans[0].start)),
             Some(Err(Miss::Ambiguous { starts, .. })) => {
-                let listed: Vec<String> = starts
-                    .iter()
-                    .map(|&s| (self.lines.line_of(s) + 1).to_string())
-                    .collect();
-                message.push_str(&format!(
-                    "\nThey occur (at lines {}), but not as whole lines where the hunk may go. Copy the lines whole, \
-                     as the file has them.",
-                    listed.join(", ")
-                ));
+                Elsewhere::Several(starts.iter().map(|&s| self.lines.line_of(s)).collect())
             }
-            _ => {}
-        }
-        HunkFailure::new(index, ErrorCode::NotFound, message)
+            _ => Elsewhere::Nothing,
+        };
+        let kind = FailureKind::NotFound {
+            anchor,
+            from: search.start,
+            elsewhere,
+        };
+        Failure::new(index, kind)
     }
 
     /// The line an `@@ text` anchor names: the one line in `search` containing `text`; among
@@ -880,10 +830,10 @@ impl<'a> Placer<'a> {
         search: Range<usize>,
         text: &str,
         outer: Option<usize>,
-    ) -> Result<usize, HunkFailure> {
+    ) -> Result<usize, Failure> {
         // Only the searched lines are normalized (a haystack of the window, not of the file), so that
         // placing many anchored hunks stays linear in the file.
-        let w = window(&self.lines, search.clone(), false);
+        let w = window(&self.lines, search.clone());
         let loosest = self.text_options().get_loosest_tier();
         let everywhere = Scope::everywhere();
         let result = if search.is_empty() || text.is_empty() {
@@ -915,43 +865,33 @@ impl<'a> Placer<'a> {
                         }
                     }
                 }
-                let mut message = format!("its @@ line `{text}` occurs {total} times, so where it points is unclear:");
-                for &l in &candidates {
-                    message.push_str(&format!("\n  line {}: {}", l + 1, self.lines.shown(l)));
-                }
-                message.push_str(
-                    "\nUse a line that occurs once (the whole signature of the function or class), or add another \
-                     @@ line before it naming the enclosing scope.",
-                );
-                Err(HunkFailure {
-                    lines: candidates.iter().map(|l| l + 1).collect(),
-                    ..HunkFailure::new(index, ErrorCode::Ambiguous, message)
-                })
+                let candidates = candidates.into_iter().take(surgical_core::MAX_LISTED).collect();
+                let kind = FailureKind::AnchorAmbiguous {
+                    anchor: text.to_string(),
+                    candidates,
+                    total,
+                };
+                Err(Failure::new(index, kind))
             }
             _ => {
-                let mut message = match outer {
-                    Some(o) => format!(
-                        "its @@ line `{text}` was not found after the @@ line before it (line {}).",
-                        o + 1
-                    ),
-                    None => format!("its @@ line `{text}` was not found in the file."),
-                };
                 let whole = (!text.is_empty()).then(|| Haystack::new(self.lines.text).find(text, &everywhere, loosest));
-                if let Some(Err(Miss::NotFound { closest })) = whole {
-                    message.push('\n');
-                    let vocabulary = Vocabulary::placing("the @@ line", "@@");
-                    message.push_str(&wording::closest(&closest, vocabulary));
-                } else {
-                    message.push_str(" It occurs only before that point.");
-                }
-                Err(HunkFailure::new(index, ErrorCode::NotFound, message))
+                let closest = match whole {
+                    Some(Err(Miss::NotFound { closest })) => Some(closest),
+                    _ => None,
+                };
+                let kind = FailureKind::AnchorNotFound {
+                    anchor: text.to_string(),
+                    outer,
+                    closest,
+                };
+                Err(Failure::new(index, kind))
             }
         }
     }
 
     /// A hunk that only adds lines: after its anchor, at the start of the file (a hint of line 0,
     /// or an empty file), or at the end of the file (apply_patch without an anchor).
-    fn insert(&self, index: usize, hunk: &Hunk, anchor: Option<usize>) -> Result<Placed, HunkFailure> {
+    fn insert(&self, index: usize, hunk: &Hunk, anchor: Option<usize>) -> Result<Placed, Failure> {
         let count = self.lines.count();
         let added = hunk.new_lines();
         if let Some(a) = anchor {
@@ -963,18 +903,10 @@ impl<'a> Placer<'a> {
         if self.rules.append_bare_additions {
             return self.insert_after(index, hunk, count - 1, How::EndOfFile);
         }
-        Err(HunkFailure::new(
-            index,
-            ErrorCode::InvalidInput,
-            format!(
-                "it only adds lines and has no {} to show where: the file is not empty, so its place cannot be \
-                 checked. Include at least one unchanged line before or after the added lines.",
-                self.rules.old_name
-            ),
-        ))
+        Err(Failure::new(index, FailureKind::NoPlace))
     }
 
-    fn insert_after(&self, index: usize, hunk: &Hunk, line: usize, how: How) -> Result<Placed, HunkFailure> {
+    fn insert_after(&self, index: usize, hunk: &Hunk, line: usize, how: How) -> Result<Placed, Failure> {
         let own = String::from_utf8_lossy(self.lines.content(line)).into_owned();
         let mut new = vec![own.as_str()];
         new.extend(hunk.new_lines());
@@ -987,17 +919,11 @@ impl<'a> Placer<'a> {
             &new,
             hunk.final_newline,
             &options,
-            true,
+            Pass::Text,
         ) {
             Attempt::Placed(p) => p,
             Attempt::Failed(f) => return Err(f),
-            _ => {
-                return Err(HunkFailure::new(
-                    index,
-                    ErrorCode::Io,
-                    "internal error: the line to insert after could not be matched (please report this patch)",
-                ))
-            }
+            _ => return Err(Failure::new(index, FailureKind::Internal(Internal::InsertAfter))),
         };
         // The kept line is not part of the hunk: take it off the span and the replacement.
         let whole = &self.lines.text[p.span.start..self.lines.start(line + 1)];
@@ -1015,23 +941,26 @@ impl<'a> Placer<'a> {
         })
     }
 
-    fn insert_at_start(&self, index: usize, hunk: &Hunk, added: &[&str]) -> Result<Placed, HunkFailure> {
+    fn insert_at_start(&self, index: usize, hunk: &Hunk, added: &[&str]) -> Result<Placed, Failure> {
         if self.lines.count() > 0 {
             // Before line 1: the engine writes the new lines before the first line, which it keeps.
             let own = String::from_utf8_lossy(self.lines.content(0)).into_owned();
             let mut new: Vec<&str> = added.to_vec();
             new.push(own.as_str());
             let options = Options::new().loosest_tier(Tier::Exact);
-            let p = match attempt(&self.lines, 0..1, index, &[own.as_str()], &new, None, &options, true) {
+            let p = match attempt(
+                &self.lines,
+                0..1,
+                index,
+                &[own.as_str()],
+                &new,
+                None,
+                &options,
+                Pass::Text,
+            ) {
                 Attempt::Placed(p) => p,
                 Attempt::Failed(f) => return Err(f),
-                _ => {
-                    return Err(HunkFailure::new(
-                        index,
-                        ErrorCode::Io,
-                        "internal error: the first line could not be matched (please report this patch)",
-                    ))
-                }
+                _ => return Err(Failure::new(index, FailureKind::Internal(Internal::InsertBefore))),
             };
             let first = &self.lines.text[..p.span.end];
             let kept = if p.bytes.ends_with(first) { first.len() } else { 0 };
@@ -1064,14 +993,6 @@ impl<'a> Placer<'a> {
     }
 }
 
-fn capitalize(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-        None => String::new(),
-    }
-}
-
 fn leading_context(hunk: &Hunk) -> usize {
     hunk.lines.iter().take_while(|(t, _)| *t == Tag::Context).count()
 }
@@ -1081,23 +1002,20 @@ fn trailing_context(hunk: &Hunk) -> usize {
 }
 
 /// Splices placed hunks into `text` (refusing overlaps) and numbers their lines.
-fn splice(text: &[u8], mut placed: Vec<Placed>) -> Result<Patched, HunkFailure> {
+fn splice(text: &[u8], mut placed: Vec<Placed>) -> Result<Patched, Failure> {
     placed.sort_by_key(|p| (p.span.start, p.span.end, p.index));
     for w in placed.windows(2) {
         if w[1].span.start < w[0].span.end {
             let (a, b) = (w[0].index.min(w[1].index), w[0].index.max(w[1].index));
-            return Err(HunkFailure {
-                lines: vec![surgical_core::lines::line_of(text, w[1].span.start)],
-                ..HunkFailure::new(
-                    b,
-                    ErrorCode::Overlap,
-                    format!(
-                        "hunks {a} and {b} change overlapping lines (near line {}); each line may be changed by one \
-                         hunk only. Merge them into one hunk.",
-                        surgical_core::lines::line_of(text, w[1].span.start)
-                    ),
-                )
-            });
+            let line = surgical_core::lines::line_of(text, w[1].span.start);
+            return Err(Failure::new(
+                b,
+                FailureKind::Overlap {
+                    first: a,
+                    second: b,
+                    line,
+                },
+            ));
         }
     }
     let mut out = Vec::with_capacity(text.len() + placed.iter().map(|p| p.bytes.len()).sum::<usize>());

@@ -1,0 +1,403 @@
+//! The placement tester, in the manner of ripgrep's searcher tester: every case (a text, one hunk,
+//! and the bytes expected or the kind of failure) runs through every path placement can take, and
+//! each path must meet the same expectation:
+//!
+//! - `single`: the hunk alone ([`place`], apply_patch rules);
+//! - `blocks`: the hunk alone under SEARCH/REPLACE rules (unordered, no fuzz);
+//! - `batched`: with a second hunk elsewhere in the text, so both are searched in one pass
+//!   (`Placer::locate_all`, `Haystack::find_all`);
+//! - `loose`: the line-based pass alone (`locate` and `attempt` with [`Pass::Loose`]);
+//! - `anchored`: after an `@@` line naming a line before the hunk;
+//! - `end_of_file`: marked `*** End of File` (tried at the end of the text first);
+//! - `fuzz`: under unified-diff rules, with a context line the text does not have at each end,
+//!   which fuzz 1 ignores.
+//!
+//! Paths that add a line to the text (`batched`, `anchored`) add it before the text, with the
+//! text's first terminator, and take it off the result again.
+
+use surgical_core::{EditError, Options, Tier};
+
+use super::{attempt, locate, place, Attempt, FailureKind, Lines, Locate, Pass, Rules};
+use crate::{Hunk, PatchFormat, Tag};
+
+/// What a case expects: the new text, or the kind of failure.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Expect {
+    Bytes(Vec<u8>),
+    Fails(&'static str),
+}
+
+/// A hunk from lines as a diff writes them: ` ` context, `-` removed, `+` added.
+fn hunk(body: &[&str]) -> Hunk {
+    let lines = body
+        .iter()
+        .map(|l| {
+            let (tag, rest) = l.split_at(1);
+            let tag = match tag {
+                " " => Tag::Context,
+                "-" => Tag::Removed,
+                "+" => Tag::Added,
+                _ => panic!("bad hunk line {l:?}"),
+            };
+            (tag, rest.to_string())
+        })
+        .collect();
+    Hunk {
+        lines,
+        ..Hunk::default()
+    }
+}
+
+fn kind(f: &FailureKind) -> &'static str {
+    match f {
+        FailureKind::Ambiguous { .. } | FailureKind::AnchorAmbiguous { .. } => "ambiguous",
+        FailureKind::NotFound { .. } | FailureKind::AnchorNotFound { .. } => "not_found",
+        FailureKind::Engine {
+            error: EditError::NoChange { .. },
+            ..
+        } => "no_change",
+        FailureKind::Engine { .. } => "engine",
+        FailureKind::Overlap { .. } => "overlap",
+        _ => "other",
+    }
+}
+
+fn loosest() -> Tier {
+    Options::new().get_loosest_tier()
+}
+
+/// `hunks` placed on `text` under `format`'s rules: the new text, or the failure's kind.
+fn placed(text: &[u8], hunks: &[Hunk], format: PatchFormat) -> Result<Vec<u8>, &'static str> {
+    place(text, hunks, &Rules::new(format, loosest()))
+        .map(|p| p.text)
+        .map_err(|f| kind(&f.kind))
+}
+
+/// `line` (without terminator) put before `text`, with the text's first terminator.
+fn with_line_before(line: &str, text: &[u8]) -> Vec<u8> {
+    let lines = Lines::new(text);
+    let eol: &[u8] = if lines.count() > 0 && lines.start(1) > lines.content(0).len() {
+        &text[lines.content(0).len()..lines.start(1)]
+    } else {
+        b"\n"
+    };
+    [line.as_bytes(), eol, text].concat()
+}
+
+/// The result without its first line, which must be `line` (with any terminator).
+fn without_line_before(line: &str, out: Vec<u8>) -> Vec<u8> {
+    assert!(out.starts_with(line.as_bytes()), "{:?}", String::from_utf8_lossy(&out));
+    let lines = Lines::new(&out);
+    out[lines.start(1)..].to_vec()
+}
+
+/// Every path, by name, with what it gave.
+fn run_paths(text: &[u8], h: &Hunk) -> Vec<(&'static str, Result<Vec<u8>, &'static str>)> {
+    let mut out = Vec::new();
+    out.push(("single", placed(text, std::slice::from_ref(h), PatchFormat::Codex)));
+    out.push((
+        "blocks",
+        placed(text, std::slice::from_ref(h), PatchFormat::SearchReplace),
+    ));
+
+    // Batched: a second hunk on a line of its own before the text; both search the whole text.
+    const OTHER: &str = "\u{27e8}other hunk\u{27e9}";
+    let other = hunk(&[&format!("-{OTHER}"), &format!("+{OTHER}")[..]]);
+    let mut other = other;
+    other.lines[1].1.push_str(" changed");
+    let batched = placed(&with_line_before(OTHER, text), &[h.clone(), other], PatchFormat::Codex)
+        .map(|out| without_line_before(&format!("{OTHER} changed"), out));
+    out.push(("batched", batched));
+
+    // The line-based pass alone, on the whole text.
+    let lines = Lines::new(text);
+    let (old, new) = (h.old_lines(), h.new_lines());
+    let loose = Options::new().loosest_tier(loosest().min(Tier::WhitespaceRuns));
+    let result = match locate(&lines, 0..lines.count(), &old, &loose, Pass::Loose) {
+        Ok((first, n)) => {
+            match attempt(
+                &lines,
+                first..first + n,
+                0,
+                &old,
+                &new,
+                h.final_newline,
+                &loose,
+                Pass::Loose,
+            ) {
+                Attempt::Placed(p) => Ok([&text[..p.span.start], &p.bytes[..], &text[p.span.end..]].concat()),
+                Attempt::Failed(f) => Err(kind(&f.kind)),
+                Attempt::NotFound => Err("not_found"),
+            }
+        }
+        Err(Locate::NotFound) => Err("not_found"),
+        Err(Locate::Many { .. }) => Err("ambiguous"),
+    };
+    out.push(("loose", result));
+
+    // Anchored: after an `@@` line naming a line put before the text.
+    const ANCHOR: &str = "\u{27e8}anchor\u{27e9}";
+    let mut anchored = h.clone();
+    anchored.anchors = vec![ANCHOR.to_string()];
+    let result = placed(&with_line_before(ANCHOR, text), &[anchored], PatchFormat::Codex)
+        .map(|out| without_line_before(ANCHOR, out));
+    out.push(("anchored", result));
+
+    // `*** End of File`: tried at the end first, then as usual.
+    let mut eof = h.clone();
+    eof.at_eof = true;
+    out.push(("end_of_file", placed(text, &[eof], PatchFormat::Codex)));
+
+    // Unified-diff fuzz: a context line the text does not have at each end.
+    let mut fuzzed = h.clone();
+    fuzzed
+        .lines
+        .insert(0, (Tag::Context, "\u{27e8}not in the file\u{27e9}".to_string()));
+    fuzzed
+        .lines
+        .push((Tag::Context, "\u{27e8}nor this\u{27e9}".to_string()));
+    out.push(("fuzz", placed(text, &[fuzzed], PatchFormat::Unified)));
+    out
+}
+
+/// Runs one case through every path and checks each against `expect`.
+fn check(name: &str, text: &[u8], body: &[&str], expect: Expect) {
+    let h = hunk(body);
+    let mut wrong = Vec::new();
+    for (path, got) in run_paths(text, &h) {
+        let got = match got {
+            Ok(bytes) => Expect::Bytes(bytes),
+            Err(kind) => Expect::Fails(kind),
+        };
+        if got != expect {
+            wrong.push(format!("  {path}: {}", show(&got)));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "case `{name}`: expected {}, but\n{}",
+        show(&expect),
+        wrong.join("\n")
+    );
+}
+
+fn show(e: &Expect) -> String {
+    match e {
+        Expect::Bytes(b) => format!("{:?}", String::from_utf8_lossy(b)),
+        Expect::Fails(k) => format!("failure `{k}`"),
+    }
+}
+
+fn bytes(b: &[u8]) -> Expect {
+    Expect::Bytes(b.to_vec())
+}
+
+#[test]
+fn lf_middle_line() {
+    check("lf", b"a\nb\nc\n", &[" a", "-b", "+B", " c"], bytes(b"a\nB\nc\n"));
+}
+
+#[test]
+fn crlf_kept_and_given_to_new_lines() {
+    check(
+        "crlf",
+        b"a\r\nb\r\nc\r\n",
+        &[" a", "-b", "+B", "+B2", " c"],
+        bytes(b"a\r\nB\r\nB2\r\nc\r\n"),
+    );
+}
+
+#[test]
+fn lone_cr_lines() {
+    check("cr", b"a\rb\rc\r", &[" a", "-b", "+x", "+y"], bytes(b"a\rx\ry\rc\r"));
+}
+
+#[test]
+fn mixed_endings_each_line_keeps_its_own() {
+    check(
+        "mixed",
+        b"a\r\nb\nc\rd\n",
+        &[" a", "-b", "+B", " c"],
+        bytes(b"a\r\nB\nc\rd\n"),
+    );
+}
+
+#[test]
+fn last_line_without_newline_kept_open() {
+    check("open end kept", b"a\nb\nc", &["-b", "+B", " c"], bytes(b"a\nB\nc"));
+}
+
+#[test]
+fn last_line_without_newline_rewritten_gains_one() {
+    check(
+        "open end rewritten",
+        b"a\nb\nc",
+        &[" b", "-c", "+C"],
+        bytes(b"a\nb\nC\n"),
+    );
+}
+
+#[test]
+fn crlf_single_line_at_open_end_takes_crlf() {
+    check(
+        "crlf open end",
+        b"a\r\nb",
+        &["-b", "+B", "+C"],
+        bytes(b"a\r\nB\r\nC\r\n"),
+    );
+}
+
+#[test]
+fn single_line_file_without_newline() {
+    check(
+        "one line",
+        b"only",
+        &["-only", "+first", "+second"],
+        bytes(b"first\nsecond\n"),
+    );
+}
+
+#[test]
+fn blank_line_between_context() {
+    check(
+        "blank",
+        b"fn a() {\n\n    x();\n}\n",
+        &[" fn a() {", " ", "-    x();", "+    y();"],
+        bytes(b"fn a() {\n\n    y();\n}\n"),
+    );
+}
+
+#[test]
+fn blank_first_line_with_trailing_blanks_in_file() {
+    check(
+        "blank with blanks",
+        b"fn a() {\n    \n    x();\n}\n",
+        &[" ", "-    x();", "+    y();"],
+        bytes(b"fn a() {\n    \n    y();\n}\n"),
+    );
+}
+
+#[test]
+fn trailing_whitespace_in_file_is_kept() {
+    check(
+        "trailing ws",
+        b"a  \nb\t\nc\n",
+        &[" a", "-b", "+B", " c"],
+        bytes(b"a  \nB\nc\n"),
+    );
+}
+
+#[test]
+fn smart_quotes_in_file_are_kept() {
+    check(
+        "quotes",
+        "let s = \u{2018}x\u{2019};\nlet n = 1;\n".as_bytes(),
+        &[" let s = 'x';", "-let n = 1;", "+let n = 2;"],
+        bytes("let s = \u{2018}x\u{2019};\nlet n = 2;\n".as_bytes()),
+    );
+}
+
+#[test]
+fn nbsp_in_file_is_kept() {
+    check(
+        "nbsp",
+        "a\u{a0}b\nc\n".as_bytes(),
+        &[" a b", "-c", "+C"],
+        bytes("a\u{a0}b\nC\n".as_bytes()),
+    );
+}
+
+#[test]
+fn invalid_utf8_outside_the_hunk() {
+    check(
+        "invalid",
+        b"\xff\xfe\nb\n\xc3\n",
+        &["-b", "+B"],
+        bytes(b"\xff\xfe\nB\n\xc3\n"),
+    );
+}
+
+#[test]
+fn ambiguous_repeat() {
+    check(
+        "repeat",
+        b"x = 1\ny\nx = 1\ny\nend\n",
+        &["-x = 1", "+x = 2"],
+        Expect::Fails("ambiguous"),
+    );
+}
+
+#[test]
+fn ambiguous_repeat_differing_only_in_endings() {
+    check(
+        "repeat crlf",
+        b"x = 1\r\nmid\nx = 1\nend\n",
+        &["-x = 1", "+x = 2"],
+        Expect::Fails("ambiguous"),
+    );
+}
+
+#[test]
+fn near_duplicate_decided_by_context() {
+    check(
+        "near duplicate",
+        b"if a {\n    go();\n}\nif b {\n    go();\n}\n",
+        &[" if b {", "-    go();", "+    stop();"],
+        bytes(b"if a {\n    go();\n}\nif b {\n    stop();\n}\n"),
+    );
+}
+
+#[test]
+fn near_duplicate_prefix_is_not_a_whole_line() {
+    check(
+        "prefix",
+        b"value = 10\nvalue = 1\n",
+        &["-value = 1", "+value = 2"],
+        bytes(b"value = 10\nvalue = 2\n"),
+    );
+}
+
+#[test]
+fn not_found() {
+    check("missing", b"a\nb\n", &["-zzz", "+y"], Expect::Fails("not_found"));
+}
+
+#[test]
+fn not_found_inside_a_line_only() {
+    check("inside", b"abc\n", &["-b", "+B"], Expect::Fails("not_found"));
+}
+
+#[test]
+fn changes_nothing() {
+    check("no change", b"a\nb\n", &["-b", "+b"], Expect::Fails("no_change"));
+}
+
+#[test]
+fn indentation_forgiven_and_kept() {
+    check(
+        "indentation",
+        b"fn a() {\n        x();\n        y();\n}\n",
+        &["-    x();", "-    y();", "+    z();"],
+        bytes(b"fn a() {\n        z();\n}\n"),
+    );
+}
+
+#[test]
+fn deleting_lines_at_the_end() {
+    check("delete end", b"a\nb\nc\n", &[" a", "-b", "-c"], bytes(b"a\n"));
+}
+
+#[test]
+fn deleting_the_open_last_line() {
+    check("delete open end", b"a\nb\nc", &[" a", "-b", "-c"], bytes(b"a\n"));
+}
+
+#[test]
+fn crlf_hunk_lines_in_lf_file_and_back() {
+    check(
+        "crlf in the middle",
+        b"a\nb\r\nc\n",
+        &["-b", "+b2", "+b3"],
+        bytes(b"a\nb2\r\nb3\r\nc\n"),
+    );
+}
