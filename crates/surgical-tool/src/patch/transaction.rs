@@ -19,6 +19,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use surgical_core::lines::{count_lines, Ending, Endings};
 use surgical_core::{diff, Change, Options};
 use surgical_fs::{DirLock, Encoding, FsError, FsErrorKind, NewFile, Root, Target};
 
@@ -153,29 +154,9 @@ fn op_error(op: &Op, code: ErrorCode, message: String) -> ToolError {
     }
 }
 
-/// The line ending most of `text`'s lines use (`\n` when it has none).
+/// The line ending most of `text`'s lines use (ties: LF, then CRLF; `\n` when it has none).
 fn dominant_eol(text: &[u8]) -> &'static [u8] {
-    let (mut lf, mut crlf, mut cr) = (0usize, 0usize, 0usize);
-    let mut i = 0;
-    while i < text.len() {
-        match text[i] {
-            b'\r' if text.get(i + 1) == Some(&b'\n') => {
-                crlf += 1;
-                i += 1;
-            }
-            b'\r' => cr += 1,
-            b'\n' => lf += 1,
-            _ => {}
-        }
-        i += 1;
-    }
-    if crlf > lf && crlf >= cr {
-        b"\r\n"
-    } else if cr > lf && cr > crlf {
-        b"\r"
-    } else {
-        b"\n"
-    }
+    Endings::of(text).dominant().map_or(b"\n", Ending::bytes)
 }
 
 fn with_eol(content: &str, eol: &[u8]) -> Vec<u8> {
@@ -674,11 +655,6 @@ fn patch_of(o: &Outcome) -> String {
     out
 }
 
-fn line_count(text: &[u8]) -> usize {
-    surgical_core::lines::count_terminators(text)
-        + usize::from(!text.is_empty() && !matches!(text.last(), Some(b'\n' | b'\r')))
-}
-
 fn plural(n: usize, word: &str) -> String {
     if n == 1 {
         format!("1 {word}")
@@ -836,19 +812,19 @@ fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: boo
                 summary,
                 "A {}: replaced its content ({}).",
                 o.path,
-                plural(line_count(new_text), "line")
+                plural(count_lines(new_text), "line")
             ),
             "add" => writeln!(
                 summary,
                 "A {}: created ({}).",
                 o.path,
-                plural(line_count(new_text), "line")
+                plural(count_lines(new_text), "line")
             ),
             "delete" => writeln!(
                 summary,
                 "D {}: deleted ({}).",
                 o.path,
-                plural(line_count(old_text), "line")
+                plural(count_lines(old_text), "line")
             ),
             "move" => writeln!(
                 summary,
