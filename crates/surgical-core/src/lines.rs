@@ -352,6 +352,23 @@ pub fn count_terminators(text: &[u8]) -> usize {
     n
 }
 
+/// A `\n`-only text (a model's, after [`model_newlines`]) with every `\n` written as `ending`:
+/// what a whole new file's lines end with. Borrowed when `ending` is LF; a text without a final
+/// `\n` gets no terminator at its end; an empty text stays empty.
+pub fn with_ending(text: &str, ending: Ending) -> std::borrow::Cow<'_, [u8]> {
+    if ending == Ending::Lf {
+        return text.as_bytes().into();
+    }
+    let mut out = Vec::with_capacity(text.len() + text.len() / 16);
+    for (k, piece) in text.split('\n').enumerate() {
+        if k > 0 {
+            out.extend_from_slice(ending.bytes());
+        }
+        out.extend_from_slice(piece.as_bytes());
+    }
+    out.into()
+}
+
 /// Turns every `\r\n` and lone `\r` of a model-written text into `\n`: models cannot see carriage
 /// returns, so surgical treats any they send as plain line breaks.
 pub fn model_newlines(text: &str) -> std::borrow::Cow<'_, str> {
@@ -640,5 +657,15 @@ mod tests {
         assert!(is_line_start(b"a\n", 2) && !is_line_start(b"a", 1) && is_line_start(b"", 0));
         assert_eq!(line_start(b"", 0), 0);
         assert_eq!(line_start(b"a\n", 2), 2);
+    }
+
+    #[test]
+    fn writes_an_ending() {
+        assert_eq!(&*with_ending("a\nb\n", Ending::Crlf), b"a\r\nb\r\n");
+        assert_eq!(&*with_ending("a\n\nb", Ending::Cr), b"a\r\rb");
+        assert_eq!(&*with_ending("a\nb", Ending::Lf), b"a\nb");
+        assert!(matches!(with_ending("a\n", Ending::Lf), std::borrow::Cow::Borrowed(_)));
+        assert_eq!(&*with_ending("", Ending::Crlf), b"");
+        assert_eq!(&*with_ending("\n", Ending::Crlf), b"\r\n");
     }
 }

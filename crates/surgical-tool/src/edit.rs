@@ -53,7 +53,7 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
         Content::Undecodable(e) => return Err(crate::args::fs_error_of(e, shown, NOT_FOUND_HINT)),
     };
     let encoding = old.encoding;
-    let options = match req.max_strategy {
+    let options = match req.max_tier {
         Some(max) => Options::new().loosest_tier(max),
         None => Options::new(),
     };

@@ -7,6 +7,7 @@ use surgical_core::lines::{Ending, Endings};
 /// A line terminator `write` can write: `lf` (`\n`), `crlf` (`\r\n`) or `cr` (a lone `\r`).
 // No doc comments on the variants: with them, the schema becomes a `oneOf` of constants instead of
 // the plain `enum` of names that every model and client understands.
+#[allow(missing_docs)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum LineEnding {

@@ -45,10 +45,12 @@ pub struct ReadRequest {
 /// A successful read.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ReadSuccess {
     /// What the model reads: a header (path, lines shown, encoding, line endings, hash), the lines
     /// as `<number><TAB><text>`, and notes (cut lines, invalid UTF-8, where to continue).
     pub text: String,
+    /// The path as the caller gave it.
     pub path: String,
     /// SHA-256 (hex) of the file's bytes on disk: pass it as `expectedHash` to `edit` or `write`.
     pub hash: String,

@@ -16,7 +16,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 use surgical_core::diff;
-use surgical_core::lines::{model_newlines, whole_lines, Endings};
+use surgical_core::lines::{model_newlines, whole_lines, with_ending, Endings};
 use surgical_fs::{Encoding, FsErrorKind, Root};
 
 use crate::args::{self, fs_error, fs_error_of};
@@ -57,15 +57,18 @@ pub struct WriteRequest {
 /// A successful write.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct WriteSuccess {
     /// What the model reads: what was written (lines, encoding, line endings, what was kept from
     /// the file) and, when a file was replaced, the diff.
     pub text: String,
+    /// The path as the caller gave it.
     pub path: String,
     /// True when the file did not exist before (parent directories are created as needed).
     pub created: bool,
-    /// SHA-256 (hex) of the file's bytes before (null for a new file) and after.
+    /// SHA-256 (hex) of the file's bytes before (null for a new file).
     pub hash_before: Option<String>,
+    /// SHA-256 (hex) of the bytes written (that would be written, for a dry run).
     pub hash_after: String,
     /// `utf-8`, `utf-8-bom`, `utf-16le` or `utf-16be`.
     pub encoding: &'static str,
@@ -80,6 +83,7 @@ pub struct WriteSuccess {
     /// Unified diff of the file's bytes (of its text for UTF-16); `git apply` reproduces the new
     /// file. Empty for a new file.
     pub patch: String,
+    /// The one-based line of the first change (null for a new file or an unchanged one).
     pub first_changed_line: Option<usize>,
     /// True when nothing was written (`dryRun`).
     pub dry_run: bool,
@@ -499,14 +503,7 @@ fn with_line_ending(content: &str, ending: LineEnding) -> Vec<u8> {
     if ending == LineEnding::Lf {
         return content.into_owned().into_bytes();
     }
-    let mut out = Vec::with_capacity(content.len() + content.len() / 16);
-    for (k, piece) in content.split('\n').enumerate() {
-        if k > 0 {
-            out.extend_from_slice(ending.bytes());
-        }
-        out.extend_from_slice(piece.as_bytes());
-    }
-    out
+    with_ending(&content, ending.into()).into_owned()
 }
 
 /// Whether a line diff of `old` against `new` (the changed part of a whole-file change) is quick: a

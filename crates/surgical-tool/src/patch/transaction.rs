@@ -19,7 +19,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use surgical_core::lines::{count_lines, Ending, Endings};
+use surgical_core::lines::{count_lines, with_ending, Ending, Endings};
 use surgical_core::{diff, Change, Options};
 use surgical_fs::{DirLock, Encoding, FsError, FsErrorKind, NewFile, Root, Target};
 
@@ -154,23 +154,9 @@ fn op_error(op: &Op, code: ErrorCode, message: String) -> ToolError {
     }
 }
 
-/// The line ending most of `text`'s lines use (ties: LF, then CRLF; `\n` when it has none).
-fn dominant_eol(text: &[u8]) -> &'static [u8] {
-    Endings::of(text).dominant().map_or(b"\n", Ending::bytes)
-}
-
-fn with_eol(content: &str, eol: &[u8]) -> Vec<u8> {
-    if eol == b"\n" {
-        return content.as_bytes().to_vec();
-    }
-    let mut out = Vec::with_capacity(content.len() + content.len() / 16);
-    for (i, part) in content.split('\n').enumerate() {
-        if i > 0 {
-            out.extend_from_slice(eol);
-        }
-        out.extend_from_slice(part.as_bytes());
-    }
-    out
+/// The line ending most of `text`'s lines use (ties: LF, then CRLF; LF when it has none).
+fn dominant_eol(text: &[u8]) -> Ending {
+    Endings::of(text).dominant().unwrap_or(Ending::Lf)
 }
 
 struct Files {
@@ -295,9 +281,9 @@ fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -
             OpKind::Add { content } => {
                 let (encoding, eol) = match &now {
                     Content::Text { encoding, text } => (*encoding, dominant_eol(text)),
-                    _ => (Encoding::Utf8, &b"\n"[..]),
+                    _ => (Encoding::Utf8, Ending::Lf),
                 };
-                let text = Arc::new(with_eol(content, eol));
+                let text = Arc::new(with_ending(content, eol).into_owned());
                 if encoding == Encoding::Utf8 && text.contains(&0) {
                     return Err(op_error(
                         op,
@@ -740,7 +726,7 @@ pub(crate) fn run(req: &PatchRequest, config: &Config) -> Result<PatchSuccess, T
     })?;
     let ops = parse(&req.patch, format, req.path.as_deref()).map_err(|e| parse_error(e, format))?;
     let root = Root::new(&config.root).map_err(|e| file_error(e, "."))?;
-    let max = req.max_strategy.unwrap_or(Options::new().get_loosest_tier());
+    let max = req.max_tier.unwrap_or(Options::new().get_loosest_tier());
     let rules = Rules {
         options: Options::new().loosest_tier(max),
         ordered: format != PatchFormat::SearchReplace,
