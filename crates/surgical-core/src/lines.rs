@@ -175,7 +175,7 @@ impl Ending {
 }
 
 /// Splits `text` into lines with any terminator (see [`lines`]).
-pub fn split_lines(text: &[u8]) -> Vec<Line<'_>> {
+pub(crate) fn split_lines(text: &[u8]) -> Vec<Line<'_>> {
     lines(text).collect()
 }
 
@@ -325,7 +325,7 @@ impl Endings {
 }
 
 /// Splits a model-written text (already `\n`-only) into `(content, has_newline)` lines.
-pub fn split_model_lines(text: &str) -> Vec<(&str, bool)> {
+pub(crate) fn split_model_lines(text: &str) -> Vec<(&str, bool)> {
     let mut lines: Vec<(&str, bool)> = text
         .split_inclusive('\n')
         .map(|l| match l.strip_suffix('\n') {
@@ -441,7 +441,7 @@ pub fn line_of(text: &[u8], at: usize) -> usize {
 ///
 /// Same pieces as `<[u8]>::utf8_chunks`, but built on `std::str::from_utf8`, whose word-at-a-time
 /// ASCII path is several times faster on the mostly-ASCII texts this crate sees.
-pub fn utf8_pieces(input: &[u8]) -> impl Iterator<Item = (&str, &[u8])> {
+pub(crate) fn utf8_pieces(input: &[u8]) -> impl Iterator<Item = (&str, &[u8])> {
     let mut rest = Some(input);
     std::iter::from_fn(move || {
         let bytes = rest?;

@@ -41,7 +41,7 @@ pub(crate) fn pattern(old: &str, fold: Fold) -> Pattern {
 impl Pattern {
     /// Under whole lines, in a text whose last line has no terminator: the needle without its final
     /// line break, to be matched at the end of the text only. `None` when that does not apply.
-    pub fn at_end_variant(&self, scope: &Scope, text: &[u8]) -> Option<Pattern> {
+    pub(crate) fn at_end_variant(&self, scope: &Scope, text: &[u8]) -> Option<Pattern> {
         let ends_open = crate::lines::ends_open(text);
         let stripped = self.text.strip_suffix('\n')?;
         (scope.whole_lines && ends_open && !stripped.is_empty()).then(|| Pattern {

@@ -20,14 +20,14 @@ use crate::eol::style;
 use crate::{Config, ToolError, ToolResult};
 
 /// How many lines one `read` shows unless told otherwise.
-pub const DEFAULT_READ_LIMIT: usize = 2000;
+pub(crate) const DEFAULT_READ_LIMIT: usize = 2000;
 
 /// Lines longer than this many characters are cut, with a marker saying so.
-pub const MAX_LINE_CHARS: usize = 2000;
+pub(crate) const MAX_LINE_CHARS: usize = 2000;
 
 /// A page ends early, before the line that would take its text past this many bytes (a model's
 /// context is finite; the rest is one call away). A page always shows at least one line.
-pub const MAX_PAGE_BYTES: usize = 256 * 1024;
+pub(crate) const MAX_PAGE_BYTES: usize = 256 * 1024;
 
 /// A parsed `read` call.
 #[derive(Clone, Debug, PartialEq, Eq)]

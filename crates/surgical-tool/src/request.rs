@@ -45,7 +45,7 @@ fn one_edit(obj: &Map<String, Value>, what: &str) -> Result<Option<Edit>, ToolEr
 }
 
 /// Parses a call that names only a file (`undo`): `{"path": ...}` or an alias.
-pub fn parse_path_request(value: &Value, tool: &str) -> Result<String, ToolError> {
+pub(crate) fn parse_path_request(value: &Value, tool: &str) -> Result<String, ToolError> {
     path(object(value, tool)?, &format!("the file to {tool}"))
 }
 
