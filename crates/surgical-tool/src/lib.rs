@@ -156,8 +156,10 @@ impl ToolError {
 pub struct EditReport {
     /// The edit's index in `edits`, from 0.
     pub index: usize,
-    /// The tier that matched: `exact`, `trailing_whitespace` or `unicode`.
-    pub strategy: &'static str,
+    /// The tier that matched: `exact`, `trailing_whitespace`, `unicode`, `indentation`,
+    /// `whitespace_runs`, `escapes` or `similar`.
+    #[serde(rename = "strategy")]
+    pub tier: &'static str,
     /// One-based lines of the new text in the file after the edit (first occurrence to last).
     pub start_line: usize,
     /// The last of those lines (equal to `startLine` for a one-line result; for a deletion, the line

@@ -292,7 +292,8 @@ pub struct HunkReport {
     pub index: usize,
     /// The tier that matched its old lines: `exact`, `trailing_whitespace`, `unicode`,
     /// `indentation` or `whitespace_runs` (`exact` for lines only added).
-    pub strategy: String,
+    #[serde(rename = "strategy")]
+    pub tier: String,
     /// One-based lines of the hunk's new lines in the file after the call.
     pub start_line: usize,
     /// The last of those lines.

@@ -661,7 +661,7 @@ fn notes(h: &HunkOutcome, format: PatchFormat) -> Vec<String> {
 fn hunk_report(h: &HunkOutcome, format: PatchFormat) -> HunkReport {
     HunkReport {
         index: h.index,
-        strategy: h.strategy.name().to_string(),
+        tier: h.strategy.name().to_string(),
         start_line: h.new_lines.0,
         end_line: h.new_lines.1,
         old_start_line: h.old_lines.0,
