@@ -89,6 +89,10 @@ fn via_edit_command(f: &Fixture, dir: &Path) -> Outcome {
 }
 
 fn git_apply_reproduces(f: &Fixture, patch: &str, expected: &[u8]) {
+    // The Windows run (under Wine) has no git; the Linux run checks every fixture with it.
+    if cfg!(windows) {
+        return;
+    }
     if Command::new("git").arg("--version").output().is_err() {
         // Outside CI a machine without git skips this one check; CI must run it.
         assert!(

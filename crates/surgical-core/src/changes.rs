@@ -9,7 +9,7 @@ use crate::error::EditError;
 use crate::find::{unescape, Match};
 use crate::forgiven::Forgiven;
 use crate::haystack::Haystack;
-use crate::lines::{line_of, model_newlines, next_terminator, prev_terminator, LineCounter};
+use crate::lines::{line_of, model_newlines, next_terminator, prev_terminator, terminator_len, LineCounter};
 use crate::loose::transport;
 use crate::normalize::Fold;
 use crate::tier::Tier;
@@ -377,7 +377,7 @@ impl<'a> LocalEol<'a> {
     fn at(&mut self, span: &Range<usize>) -> &'a [u8] {
         let text = self.text;
         // The span's last line ends inside it when the span ends with a terminator.
-        let from = if span.end > span.start && matches!(text[span.end - 1], b'\n' | b'\r') {
+        let from = if terminator_len(&text[span.clone()]) > 0 {
             crate::lines::prev_terminator(text, span.end).map_or(span.end, |t| t.start)
         } else {
             span.end

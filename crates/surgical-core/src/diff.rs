@@ -21,7 +21,7 @@ use similar::{capture_diff_slices, Algorithm, DiffOp};
 
 use crate::changes::Change;
 use crate::fold::{is_invisible, is_line_blank};
-use crate::lines::{count_terminators, LineCounter};
+use crate::lines::{count_lines, count_terminators, terminator_len, whole_lines, LineCounter};
 
 /// Lines of context around each change.
 pub const DEFAULT_CONTEXT: usize = 3;
@@ -48,20 +48,16 @@ impl Breaks {
     fn line_start(self, t: &[u8], pos: usize) -> usize {
         match self {
             Breaks::Lf => memchr::memrchr(b'\n', &t[..pos]).map_or(0, |i| i + 1),
-            Breaks::Any => {
-                // Between the CR and LF of a CRLF is not a line start.
-                let pos = if pos > 0 && pos < t.len() && t[pos - 1] == b'\r' && t[pos] == b'\n' {
-                    pos - 1
-                } else {
-                    pos
-                };
-                crate::lines::prev_terminator(t, pos).map_or(0, |r| r.end)
-            }
+            // Between the CR and LF of a CRLF is not a line start.
+            Breaks::Any => crate::lines::line_start(t, pos),
         }
     }
 
     fn is_line_start(self, t: &[u8], pos: usize) -> bool {
-        pos == 0 || self.line_start(t, pos) == pos
+        match self {
+            Breaks::Lf => pos == 0 || t[pos - 1] == b'\n',
+            Breaks::Any => crate::lines::is_line_start(t, pos),
+        }
     }
 
     /// Where the line after the one starting at `pos` starts.
@@ -76,15 +72,20 @@ impl Breaks {
         }
     }
 
+    /// The lines of `t`, each with its terminator.
     fn split(self, t: &[u8]) -> Vec<&[u8]> {
-        let mut lines = Vec::new();
-        let mut p = 0;
-        while p < t.len() {
-            let e = self.line_end(t, p);
-            lines.push(&t[p..e]);
-            p = e;
+        match self {
+            Breaks::Lf => t.split_inclusive(|&b| b == b'\n').collect(),
+            Breaks::Any => whole_lines(t).collect(),
         }
-        lines
+    }
+
+    /// A counter of one-based line numbers of ascending positions in `t`.
+    fn counter(self, t: &[u8]) -> LineCounter<'_> {
+        match self {
+            Breaks::Lf => LineCounter::lf_only(t),
+            Breaks::Any => LineCounter::new(t),
+        }
     }
 }
 
@@ -145,8 +146,8 @@ fn regions(old: &[u8], new: &[u8], changes: &[Change], breaks: Breaks) -> Vec<(R
 /// Items of all hunks; `None` separates hunks.
 fn hunks<'a>(old: &'a [u8], new: &'a [u8], changes: &[Change], breaks: Breaks, context: usize) -> Vec<Vec<Item<'a>>> {
     let regions = regions(old, new, changes, breaks);
-    let mut old_lines = LineCounterB::new(old, breaks);
-    let mut new_lines = LineCounterB::new(new, breaks);
+    let mut old_lines = breaks.counter(old);
+    let mut new_lines = breaks.counter(new);
     let mut all: Vec<Option<Item<'a>>> = Vec::new();
     let mut prev_end: Option<(usize, usize, usize, usize)> = None; // old pos, new pos, old no, new no
     for (o, n) in &regions {
@@ -314,37 +315,6 @@ impl ChangeRanges for DiffOp {
     }
 }
 
-/// [`LineCounter`] for either kind of line break.
-struct LineCounterB<'a> {
-    any: LineCounter<'a>,
-    text: &'a [u8],
-    pos: usize,
-    line: usize,
-    breaks: Breaks,
-}
-
-impl<'a> LineCounterB<'a> {
-    fn new(text: &'a [u8], breaks: Breaks) -> Self {
-        LineCounterB {
-            any: LineCounter::new(text),
-            text,
-            pos: 0,
-            line: 1,
-            breaks,
-        }
-    }
-    fn line_at(&mut self, at: usize) -> usize {
-        match self.breaks {
-            Breaks::Any => self.any.line_at(at),
-            Breaks::Lf => {
-                self.line += memchr::memchr_iter(b'\n', &self.text[self.pos..at]).count();
-                self.pos = at;
-                self.line
-            }
-        }
-    }
-}
-
 /// The one change between two whole texts (their common prefix and suffix set aside), in the form
 /// [`unified_patch`] and [`numbered_diff`] take; empty when the texts are equal. For callers that
 /// replace a whole file rather than apply edits (writes, undo).
@@ -502,18 +472,8 @@ pub fn numbered_diff(old: &[u8], new: &[u8], changes: &[Change]) -> NumberedDiff
     }
 }
 
-fn count_lines(t: &[u8]) -> usize {
-    count_terminators(t) + usize::from(!t.is_empty() && !t.ends_with(b"\n") && !t.ends_with(b"\r"))
-}
-
 fn eol_of(line: &[u8]) -> &[u8] {
-    if line.ends_with(b"\r\n") {
-        &line[line.len() - 2..]
-    } else if line.ends_with(b"\n") || line.ends_with(b"\r") {
-        &line[line.len() - 1..]
-    } else {
-        &[]
-    }
+    &line[line.len() - terminator_len(line)..]
 }
 
 /// A changed line with what cannot be seen made visible.

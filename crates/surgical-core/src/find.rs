@@ -12,10 +12,11 @@ use crate::closest::{closest_regions, Closest};
 use crate::error::MAX_LISTED;
 use crate::forgiven::Forgiven;
 use crate::haystack::Haystack;
+use crate::lines::is_line_start;
 use crate::lines::model_newlines;
 use crate::loose::{self, Candidate, Found};
 use crate::normalize::Fold;
-use crate::scope::{is_line_start, Scope};
+use crate::scope::Scope;
 use crate::search::{find_all, invisible_occurrences, pattern, Pattern};
 use crate::tier::Tier;
 

@@ -3,6 +3,12 @@
 //! A line terminator is `\r\n`, a lone `\r`, or `\n`; it is part of the line it terminates. The last
 //! line of a text may have no terminator. An empty text has no lines; a text ending in a terminator
 //! has no empty line after it.
+//!
+//! Everything in surgical that splits, counts or numbers lines goes through this module: the
+//! haystack's [`LineIndex`], the diffs' [`LineCounter`], the `read` view's [`lines`], the census of a
+//! file's terminators ([`Endings`]) and its line count ([`count_lines`]). The one exception is the
+//! unified patch, whose lines end at `\n` only, as `git apply` reads them: see
+//! [`LineCounter::lf_only`].
 
 use std::ops::Range;
 
@@ -37,6 +43,19 @@ pub fn prev_terminator(text: &[u8], to: usize) -> Option<Range<usize>> {
         return prev_terminator(text, at);
     }
     Some(at..at + 1)
+}
+
+/// The start of the line holding position `p`: right after the last terminator before it, or 0. A
+/// position between the CR and the LF of a CRLF is on the line that CRLF ends; `text.len()` is on
+/// the last line when the text ends without a terminator, else on the (empty) line after it.
+pub fn line_start(text: &[u8], p: usize) -> usize {
+    prev_terminator(text, p).map_or(0, |t| t.end)
+}
+
+/// Whether position `p` starts a line: it is 0 or right after a terminator (not between the CR and
+/// the LF of a CRLF). `text.len()` starts a line when the text ends with a terminator.
+pub fn is_line_start(text: &[u8], p: usize) -> bool {
+    p == 0 || text[p - 1] == b'\n' || (text[p - 1] == b'\r' && text.get(p) != Some(&b'\n'))
 }
 
 /// The line index of a text: where every line starts, built once in one pass, so that the line of
@@ -155,33 +174,158 @@ impl Ending {
     }
 }
 
-/// Splits `text` into lines with any terminator.
-pub fn split_lines(text: &[u8]) -> Vec<Line<'_>> {
-    let mut lines = Vec::new();
-    let mut start = 0;
-    while start < text.len() {
-        match next_terminator(text, start) {
-            Some(t) => {
-                lines.push(Line {
-                    content: &text[start..t.start],
-                    eol: &text[t.clone()],
-                });
-                start = t.end;
-            }
-            None => {
-                lines.push(Line {
-                    content: &text[start..],
-                    eol: &[],
-                });
-                break;
+/// Splits `text` into lines with any terminator (see [`lines`]).
+pub(crate) fn split_lines(text: &[u8]) -> Vec<Line<'_>> {
+    lines(text).collect()
+}
+
+/// The lines of `text`, first to last, each with its content and its terminator: lazily, so taking
+/// the first `n` lines reads only as far as their end. An empty text has none; a text ending in a
+/// terminator has no empty line after it; a last line without a terminator is a line (with an empty
+/// `eol`). A lone `\r` ends a line; a `\r\n` is one terminator.
+pub fn lines(text: &[u8]) -> Lines<'_> {
+    Lines { text, at: 0 }
+}
+
+/// The iterator of [`lines`].
+#[derive(Clone, Debug)]
+pub struct Lines<'a> {
+    text: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Lines<'a> {
+    /// Where the next line starts (the text's length once every line has been taken).
+    pub fn offset(&self) -> usize {
+        self.at
+    }
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = Line<'a>;
+
+    fn next(&mut self) -> Option<Line<'a>> {
+        let text = self.text;
+        let start = self.at;
+        if start >= text.len() {
+            return None;
+        }
+        let t = next_terminator(text, start).unwrap_or(text.len()..text.len());
+        self.at = t.end;
+        Some(Line {
+            content: &text[start..t.start],
+            eol: &text[t],
+        })
+    }
+}
+
+impl std::iter::FusedIterator for Lines<'_> {}
+
+/// The lines of `text` as byte slices that keep their terminators (`split_inclusive` on any
+/// terminator): `b"a\r\nb\rc"` gives `a\r\n`, `b\r`, `c`. Concatenated, they are `text`; an empty
+/// text gives none.
+pub fn whole_lines(text: &[u8]) -> impl Iterator<Item = &[u8]> + '_ {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        if at >= text.len() {
+            return None;
+        }
+        let start = at;
+        at = next_terminator(text, at).map_or(text.len(), |t| t.end);
+        Some(&text[start..at])
+    })
+}
+
+/// How many lines `text` has: one per terminator, plus a last line without one. An empty text has
+/// none; `"a\n"` has one, `"a\nb"` two, `"\r\r\n"` two (a lone CR, then a CRLF).
+pub fn count_lines(text: &[u8]) -> usize {
+    count_terminators(text) + usize::from(ends_open(text))
+}
+
+/// Whether `text`'s last line has no terminator (false for an empty text).
+pub fn ends_open(text: &[u8]) -> bool {
+    !matches!(text.last(), None | Some(b'\n' | b'\r'))
+}
+
+/// How many terminators of each style a text has, counted as lines are: a `\r\n` is one CRLF (never
+/// a CR and an LF), any other `\r` is a CR. Built by [`Endings::of`] in one linear pass.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Endings {
+    /// `\n` not preceded by `\r`.
+    pub lf: usize,
+    /// `\r\n`.
+    pub crlf: usize,
+    /// `\r` not followed by `\n`.
+    pub cr: usize,
+    /// Whether the last line has no terminator (false for an empty text).
+    pub open_end: bool,
+}
+
+impl Endings {
+    /// Counts the terminators of `text`. A `\r` that is the last byte is a lone CR, even if the text
+    /// was cut from a longer one where an `\n` followed.
+    pub fn of(text: &[u8]) -> Endings {
+        let newlines = memchr::memchr_iter(b'\n', text).count();
+        let (mut crlf, mut cr) = (0, 0);
+        for at in memchr::memchr_iter(b'\r', text) {
+            if text.get(at + 1) == Some(&b'\n') {
+                crlf += 1;
+            } else {
+                cr += 1;
             }
         }
+        Endings {
+            lf: newlines - crlf,
+            crlf,
+            cr,
+            open_end: ends_open(text),
+        }
     }
-    lines
+
+    /// How many terminators in all.
+    pub fn total(self) -> usize {
+        self.lf + self.crlf + self.cr
+    }
+
+    /// How many lines: one per terminator, plus a last line without one ([`count_lines`]).
+    pub fn lines(self) -> usize {
+        self.total() + usize::from(self.open_end)
+    }
+
+    /// The one style every terminator has; `None` when there are none or when styles are mixed
+    /// (tell these apart with [`Endings::total`]).
+    pub fn single(self) -> Option<Ending> {
+        match (self.lf > 0, self.crlf > 0, self.cr > 0) {
+            (true, false, false) => Some(Ending::Lf),
+            (false, true, false) => Some(Ending::Crlf),
+            (false, false, true) => Some(Ending::Cr),
+            _ => None,
+        }
+    }
+
+    /// Whether more than one style occurs.
+    pub fn is_mixed(self) -> bool {
+        self.total() > 0 && self.single().is_none()
+    }
+
+    /// The file's dominant ending: the most frequent style, ties going to LF, then CRLF; `None`
+    /// without terminators. What a rewrite of a mixed file converges on.
+    pub fn dominant(self) -> Option<Ending> {
+        if self.total() == 0 {
+            None
+        } else if self.lf >= self.crlf && self.lf >= self.cr {
+            Some(Ending::Lf)
+        } else if self.crlf >= self.cr {
+            Some(Ending::Crlf)
+        } else {
+            Some(Ending::Cr)
+        }
+    }
 }
 
 /// Splits a model-written text (already `\n`-only) into `(content, has_newline)` lines.
-pub fn split_model_lines(text: &str) -> Vec<(&str, bool)> {
+pub(crate) fn split_model_lines(text: &str) -> Vec<(&str, bool)> {
     let mut lines: Vec<(&str, bool)> = text
         .split_inclusive('\n')
         .map(|l| match l.strip_suffix('\n') {
@@ -208,6 +352,23 @@ pub fn count_terminators(text: &[u8]) -> usize {
     n
 }
 
+/// A `\n`-only text (a model's, after [`model_newlines`]) with every `\n` written as `ending`:
+/// what a whole new file's lines end with. Borrowed when `ending` is LF; a text without a final
+/// `\n` gets no terminator at its end; an empty text stays empty.
+pub fn with_ending(text: &str, ending: Ending) -> std::borrow::Cow<'_, [u8]> {
+    if ending == Ending::Lf {
+        return text.as_bytes().into();
+    }
+    let mut out = Vec::with_capacity(text.len() + text.len() / 16);
+    for (k, piece) in text.split('\n').enumerate() {
+        if k > 0 {
+            out.extend_from_slice(ending.bytes());
+        }
+        out.extend_from_slice(piece.as_bytes());
+    }
+    out.into()
+}
+
 /// Turns every `\r\n` and lone `\r` of a model-written text into `\n`: models cannot see carriage
 /// returns, so surgical treats any they send as plain line breaks.
 pub fn model_newlines(text: &str) -> std::borrow::Cow<'_, str> {
@@ -218,24 +379,46 @@ pub fn model_newlines(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// One-based line numbers of ascending byte positions, in one pass.
+/// One-based line numbers of ascending byte positions, in one pass: the cost of numbering many
+/// positions is one walk over the text up to the last of them, never a whole index.
 pub struct LineCounter<'a> {
     text: &'a [u8],
     pos: usize,
     line: usize,
+    lf_only: bool,
 }
 
 impl<'a> LineCounter<'a> {
-    /// A counter at the start of `text` (line 1).
+    /// A counter at the start of `text` (line 1), with every terminator ending a line.
     pub fn new(text: &'a [u8]) -> Self {
-        LineCounter { text, pos: 0, line: 1 }
+        LineCounter {
+            text,
+            pos: 0,
+            line: 1,
+            lf_only: false,
+        }
     }
 
-    /// The line that position `at` is on. Positions must not go backwards; a position right after a
-    /// terminator is on the next line.
+    /// A counter at the start of `text` (line 1) whose lines end at `\n` only, as `diff -u` and
+    /// `git apply` split them: a `\r` is then part of a line's content. For unified patches only.
+    pub fn lf_only(text: &'a [u8]) -> Self {
+        LineCounter {
+            lf_only: true,
+            ..LineCounter::new(text)
+        }
+    }
+
+    /// The line that position `at` is on (positions past the end count as the end). Positions must
+    /// not go backwards; a position right after a terminator is on the next line; a position between
+    /// the CR and the LF of a CRLF is on the line that CRLF ends.
     pub fn line_at(&mut self, at: usize) -> usize {
         assert!(at >= self.pos, "LineCounter positions must ascend");
         let at = at.min(self.text.len());
+        if self.lf_only {
+            self.line += memchr::memchr_iter(b'\n', &self.text[self.pos..at]).count();
+            self.pos = at;
+            return self.line;
+        }
         self.line += count_terminators(&self.text[self.pos..at]);
         // A CR just before `at` whose LF follows `at` was counted as a lone CR; it is not one.
         if at > self.pos && self.text[at - 1] == b'\r' && self.text.get(at) == Some(&b'\n') {
@@ -258,7 +441,7 @@ pub fn line_of(text: &[u8], at: usize) -> usize {
 ///
 /// Same pieces as `<[u8]>::utf8_chunks`, but built on `std::str::from_utf8`, whose word-at-a-time
 /// ASCII path is several times faster on the mostly-ASCII texts this crate sees.
-pub fn utf8_pieces(input: &[u8]) -> impl Iterator<Item = (&str, &[u8])> {
+pub(crate) fn utf8_pieces(input: &[u8]) -> impl Iterator<Item = (&str, &[u8])> {
     let mut rest = Some(input);
     std::iter::from_fn(move || {
         let bytes = rest?;
@@ -365,5 +548,124 @@ mod tests {
         assert_eq!(prev_terminator(t, 2), None);
         assert_eq!(split_model_lines("a\nb"), vec![("a", true), ("b", false)]);
         assert_eq!(split_model_lines("a\n"), vec![("a", true)]);
+    }
+
+    #[test]
+    fn iterates_lines_lazily() {
+        let t = b"a\r\nb\rc\nd";
+        let mut it = lines(t);
+        assert_eq!(
+            it.next(),
+            Some(Line {
+                content: b"a",
+                eol: b"\r\n"
+            })
+        );
+        assert_eq!(it.offset(), 3);
+        assert_eq!(it.by_ref().count(), 3);
+        assert_eq!(it.offset(), t.len());
+        assert_eq!(it.next(), None);
+        assert_eq!(lines(b"").count(), 0);
+        // A CRLF is one terminator; a lone CR at the end ends the last line; no empty line after it.
+        let got: Vec<_> = lines(b"\r\r\n\n").map(|l| l.eol).collect();
+        assert_eq!(got, vec![&b"\r"[..], b"\r\n", b"\n"]);
+        let got: Vec<_> = lines(b"x\r").map(|l| (l.content, l.eol)).collect();
+        assert_eq!(got, vec![(&b"x"[..], &b"\r"[..])]);
+    }
+
+    #[test]
+    fn whole_lines_keep_terminators() {
+        let t = b"a\r\nb\rc\n\nd";
+        let got: Vec<_> = whole_lines(t).collect();
+        assert_eq!(got, vec![&b"a\r\n"[..], b"b\r", b"c\n", b"\n", b"d"]);
+        assert_eq!(got.concat(), t);
+        assert_eq!(whole_lines(b"").count(), 0);
+        assert_eq!(whole_lines(b"\r\n").collect::<Vec<_>>(), vec![&b"\r\n"[..]]);
+    }
+
+    #[test]
+    fn counts_lines_and_endings() {
+        // (text, lf, crlf, cr, open end, lines, single, dominant)
+        type Case = (
+            &'static [u8],
+            usize,
+            usize,
+            usize,
+            bool,
+            usize,
+            Option<Ending>,
+            Option<Ending>,
+        );
+        let cases: [Case; 9] = [
+            (b"", 0, 0, 0, false, 0, None, None),
+            (b"one line", 0, 0, 0, true, 1, None, None),
+            (b"a\nb\n", 2, 0, 0, false, 2, Some(Ending::Lf), Some(Ending::Lf)),
+            (b"a\r\nb", 0, 1, 0, true, 2, Some(Ending::Crlf), Some(Ending::Crlf)),
+            (b"a\rb\r", 0, 0, 2, false, 2, Some(Ending::Cr), Some(Ending::Cr)),
+            (b"a\r\nb\nc\r\n", 1, 2, 0, false, 3, None, Some(Ending::Crlf)),
+            (b"\r\r\n\n", 1, 1, 1, false, 3, None, Some(Ending::Lf)),
+            (b"\r\r\r\n", 0, 1, 2, false, 3, None, Some(Ending::Cr)),
+            (b"\n\n\r\n\r\n", 2, 2, 0, false, 4, None, Some(Ending::Lf)),
+        ];
+        for (text, lf, crlf, cr, open_end, n, single, dominant) in cases {
+            let e = Endings::of(text);
+            assert_eq!((e.lf, e.crlf, e.cr, e.open_end), (lf, crlf, cr, open_end), "{text:?}");
+            assert_eq!(e.total(), lf + crlf + cr, "{text:?}");
+            assert_eq!(e.lines(), n, "{text:?}");
+            assert_eq!(count_lines(text), n, "{text:?}");
+            assert_eq!(LineIndex::new(text).count(), n, "{text:?}");
+            assert_eq!(e.single(), single, "{text:?}");
+            assert_eq!(e.is_mixed(), e.total() > 0 && single.is_none(), "{text:?}");
+            assert_eq!(e.dominant(), dominant, "{text:?}");
+        }
+        assert!(ends_open(b"a") && !ends_open(b"") && !ends_open(b"a\r") && !ends_open(b"a\n"));
+    }
+
+    #[test]
+    fn endings_of_a_cut_crlf() {
+        // A CRLF split at a boundary: the CR ends the first half's last line, the LF the second's
+        // first; counted whole, it is one terminator.
+        let t = b"a\r\nb";
+        let (head, tail) = t.split_at(2);
+        assert_eq!((Endings::of(head).cr, Endings::of(tail).lf), (1, 1));
+        assert_eq!(Endings::of(t).crlf, 1);
+        assert_eq!(count_lines(t), 2);
+    }
+
+    #[test]
+    fn counts_lf_only_lines() {
+        let t = b"a\r\nb\rc\nd";
+        let mut c = LineCounter::lf_only(t);
+        assert_eq!(c.line_at(0), 1);
+        assert_eq!(c.line_at(2), 1);
+        assert_eq!(c.line_at(3), 2);
+        assert_eq!(c.line_at(5), 2); // a lone CR does not end a line here
+        assert_eq!(c.line_at(7), 3);
+        assert_eq!(c.line_at(100), 3);
+        let mut any = LineCounter::new(t);
+        assert_eq!(any.line_at(100), 4);
+        assert_eq!(LineCounter::new(b"").line_at(0), 1);
+    }
+
+    #[test]
+    fn line_starts_around_a_crlf() {
+        let t = b"a\r\nb\rc";
+        let starts: Vec<_> = (0..=t.len()).map(|p| line_start(t, p)).collect();
+        assert_eq!(starts, vec![0, 0, 0, 3, 3, 5, 5]);
+        let is: Vec<_> = (0..=t.len()).map(|p| is_line_start(t, p)).collect();
+        assert_eq!(is, vec![true, false, false, true, false, true, false]);
+        assert!(is_line_start(b"a\n", 2) && !is_line_start(b"a", 1) && is_line_start(b"", 0));
+        assert_eq!(line_start(b"", 0), 0);
+        assert_eq!(line_start(b"a\n", 2), 2);
+    }
+
+    #[test]
+    fn writes_an_ending() {
+        assert_eq!(&*with_ending("a\nb\n", Ending::Crlf), b"a\r\nb\r\n");
+        assert_eq!(&*with_ending("a\n\nb", Ending::Cr), b"a\r\rb");
+        assert_eq!(&*with_ending("a\nb", Ending::Lf), b"a\nb");
+        assert!(matches!(with_ending("a\n", Ending::Lf), std::borrow::Cow::Borrowed(_)));
+        assert_eq!(&*with_ending("", Ending::Crlf), b"");
+        assert_eq!(&*with_ending("\n", Ending::Crlf), b"\r\n");
     }
 }

@@ -84,11 +84,11 @@ fn keys(content: &[u8]) -> (String, String, String) {
 
 impl<'a> FileLines<'a> {
     /// Where line `i` (zero-based) starts.
-    pub fn line_start(&self, i: usize) -> usize {
+    pub(crate) fn line_start(&self, i: usize) -> usize {
         self.lines[i].start
     }
 
-    pub fn new(text: &'a [u8]) -> FileLines<'a> {
+    pub(crate) fn new(text: &'a [u8]) -> FileLines<'a> {
         let mut lines = Vec::new();
         let mut at = 0;
         for l in split_lines(text) {
@@ -203,7 +203,7 @@ pub(crate) struct Candidate {
 impl Candidate {
     /// The file bytes the region covers: its lines, the last one's terminator included when the
     /// needle ends with a line break.
-    pub fn span(&self, file: &FileLines<'_>, ends_with_newline: bool) -> Range<usize> {
+    pub(crate) fn span(&self, file: &FileLines<'_>, ends_with_newline: bool) -> Range<usize> {
         let last = &file.lines[self.last];
         file.lines[self.first].start..if ends_with_newline { last.end } else { last.content_end }
     }

@@ -45,32 +45,32 @@ pub(crate) struct Fold {
 
 impl Fold {
     /// The `exact` tier: only line terminators (and invalid UTF-8) fold.
-    pub const EXACT: Fold = Fold {
+    pub(crate) const EXACT: Fold = Fold {
         trim_trailing: false,
         special_spaces: false,
         unicode: false,
     };
     /// The `trailing_whitespace` tier.
-    pub const TRAILING: Fold = Fold {
+    pub(crate) const TRAILING: Fold = Fold {
         trim_trailing: true,
         special_spaces: false,
         unicode: false,
     };
     /// The `unicode` tier.
-    pub const UNICODE: Fold = Fold {
+    pub(crate) const UNICODE: Fold = Fold {
         trim_trailing: true,
         special_spaces: true,
         unicode: true,
     };
     /// Everything a model cannot see, and nothing it can: used to decide ambiguity.
-    pub const INVISIBLE: Fold = Fold {
+    pub(crate) const INVISIBLE: Fold = Fold {
         trim_trailing: true,
         special_spaces: true,
         unicode: false,
     };
 
     /// The same fold without trimming: used inside one line whose trailing blanks were split off.
-    pub fn without_trim(self) -> Fold {
+    pub(crate) fn without_trim(self) -> Fold {
         Fold {
             trim_trailing: false,
             ..self
@@ -362,7 +362,7 @@ impl Normalized<'_> {
 
     /// Where a match starting at normalized position `p` starts in the original: after any trailing
     /// blanks of the previous line. `None` when `p` is inside a unit.
-    pub fn orig_start(&self, p: usize) -> Option<usize> {
+    pub(crate) fn orig_start(&self, p: usize) -> Option<usize> {
         let (orig, idx) = self.base(p)?;
         Some(self.skip_empty(p, orig, idx))
     }
@@ -371,7 +371,7 @@ impl Normalized<'_> {
     /// trailing blanks that were normalized away at `p` are included, so the line they end stays
     /// whole (unless `p` follows a line break: then they make up a blank line of their own, which
     /// the match does not reach). `None` when `p` is inside a unit.
-    pub fn orig_end(&self, p: usize, take_trailing: bool) -> Option<usize> {
+    pub(crate) fn orig_end(&self, p: usize, take_trailing: bool) -> Option<usize> {
         let (orig, idx) = self.base(p)?;
         let after_break = p > 0 && self.text.as_bytes()[p - 1] == b'\n';
         Some(if take_trailing && !after_break {
@@ -383,7 +383,7 @@ impl Normalized<'_> {
 
     /// Every unit in order, identity stretches split per character. The original ranges tile
     /// `orig` and the normalized ranges tile `self.text`.
-    pub fn pieces(&self, orig: &[u8]) -> Vec<Piece> {
+    pub(crate) fn pieces(&self, orig: &[u8]) -> Vec<Piece> {
         let mut pieces = Vec::new();
         let (mut o, mut n) = (0usize, 0usize);
         let identity = |pieces: &mut Vec<Piece>, o: &mut usize, n: &mut usize, end: usize| {

@@ -3,6 +3,7 @@
 use std::ops::Range;
 
 use crate::fold::is_line_blank;
+use crate::lines::{is_line_start, line_start};
 
 /// Where matches may lie in the searched text, for uniqueness too: a match outside the scope does not
 /// exist for [`crate::Haystack::find`], so it neither lands an edit nor makes one ambiguous.
@@ -82,7 +83,7 @@ impl Scope {
         let mut start = start;
         if self.whole_lines {
             if !is_line_start(text, start) {
-                let line = line_start_before(text, start);
+                let line = line_start(text, start);
                 let prefix = &text[line..start];
                 if blank_first_line && is_blank(prefix) {
                     start = line;
@@ -105,16 +106,6 @@ impl Scope {
 
 fn is_blank(bytes: &[u8]) -> bool {
     String::from_utf8_lossy(bytes).chars().all(is_line_blank)
-}
-
-/// The start of the line holding `p`.
-fn line_start_before(text: &[u8], p: usize) -> usize {
-    crate::lines::prev_terminator(text, p).map_or(0, |t| t.end)
-}
-
-/// Right after a terminator, or at the start.
-pub(crate) fn is_line_start(text: &[u8], p: usize) -> bool {
-    p == 0 || text[p - 1] == b'\n' || (text[p - 1] == b'\r' && text.get(p) != Some(&b'\n'))
 }
 
 /// Right before a terminator, right after one, or at the end.

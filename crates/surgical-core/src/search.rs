@@ -41,8 +41,8 @@ pub(crate) fn pattern(old: &str, fold: Fold) -> Pattern {
 impl Pattern {
     /// Under whole lines, in a text whose last line has no terminator: the needle without its final
     /// line break, to be matched at the end of the text only. `None` when that does not apply.
-    pub fn at_end_variant(&self, scope: &Scope, text: &[u8]) -> Option<Pattern> {
-        let ends_open = !matches!(text.last(), Some(b'\n' | b'\r') | None);
+    pub(crate) fn at_end_variant(&self, scope: &Scope, text: &[u8]) -> Option<Pattern> {
+        let ends_open = crate::lines::ends_open(text);
         let stripped = self.text.strip_suffix('\n')?;
         (scope.whole_lines && ends_open && !stripped.is_empty()).then(|| Pattern {
             text: stripped.to_string(),
@@ -159,7 +159,7 @@ fn anchor(old: &str) -> Option<(&str, usize)> {
 /// Under whole lines, in a text whose last line has no terminator, a needle ending with a line break
 /// also counts where it ends the text without it (see [`Scope::whole_lines`]).
 pub(crate) fn invisible_occurrences(text: &[u8], olds: &[&str], scope: &Scope) -> Vec<(usize, Vec<usize>)> {
-    let ends_open = !matches!(text.last(), Some(b'\n' | b'\r') | None);
+    let ends_open = crate::lines::ends_open(text);
     let mut expanded: Vec<(&str, bool)> = olds.iter().map(|o| (*o, false)).collect();
     let mut owners: Vec<usize> = (0..olds.len()).collect();
     if scope.whole_lines && ends_open {

@@ -15,19 +15,21 @@
 //!
 //! and bytes changed outside the intended lines are counted (must be 0).
 
+#![deny(missing_docs)]
+
 use std::fmt::Write as _;
 
 use surgical_core::{apply, Edit, Options, Tier};
 
 /// One file of the corpus.
-pub struct Source {
-    pub name: &'static str,
-    pub text: &'static str,
+struct Source {
+    name: &'static str,
+    text: &'static str,
 }
 
 /// The corpus: files written for the harness (several languages, with tabs, typographic quotes,
 /// dashes, no-break spaces where real files have them) and some of surgical's own sources.
-pub const CORPUS: [Source; 8] = [
+const CORPUS: [Source; 8] = [
     Source {
         name: "inventory.py",
         text: include_str!("../../../eval/corpus/inventory.py"),
@@ -90,6 +92,7 @@ pub enum Perturbation {
 }
 
 impl Perturbation {
+    /// Every perturbation, in the order of the report's rows.
     pub const ALL: [Perturbation; 11] = [
         Perturbation::Exact,
         Perturbation::TrailingStripped,
@@ -104,6 +107,7 @@ impl Perturbation {
         Perturbation::Ambiguous,
     ];
 
+    /// The row's name in the report (`exact copy`, `trailing whitespace dropped`, ...).
     pub fn name(self) -> &'static str {
         match self {
             Perturbation::Exact => "exact copy",
@@ -128,12 +132,20 @@ impl Perturbation {
 
 /// The tally for one perturbation.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Tally {
+    /// Cases run (a case that could not be built from the corpus is not counted).
     pub cases: usize,
+    /// Cases whose edit changed the file only inside the intended lines, with the marker on the
+    /// intended line.
     pub placed: usize,
+    /// Placed cases whose result is also byte for byte what a careful human would write.
     pub ideal: usize,
+    /// Cases refused with an error (the right answer for `WrongText` and `Ambiguous`).
     pub refused: usize,
+    /// Cases that changed the file any other way: must be 0.
     pub wrong: usize,
+    /// Bytes changed outside the intended lines, over all cases: must be 0.
     pub outside_bytes: usize,
     /// Which tier placed the edits.
     pub tiers: Vec<(Tier, usize)>,
@@ -149,10 +161,10 @@ impl Tally {
 }
 
 /// A small deterministic generator, so every run of the harness with a seed is reproducible.
-pub struct Rng(u64);
+struct Rng(u64);
 
 impl Rng {
-    pub fn new(seed: u64) -> Rng {
+    fn new(seed: u64) -> Rng {
         Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
     }
 
@@ -209,7 +221,7 @@ fn content(line: &str) -> &str {
 }
 
 /// A case: a file, the intended lines, the intended change, and what the model sent.
-pub struct Case {
+struct Case {
     pub file: String,
     /// Zero-based first line and count of the intended region.
     pub first: usize,
@@ -287,7 +299,7 @@ fn perturb(p: Perturbation, text: &str, rng: &mut Rng) -> String {
 }
 
 /// Builds a case, or `None` if this file and region do not suit the perturbation.
-pub fn make_case(p: Perturbation, rng: &mut Rng) -> Option<Case> {
+fn make_case(p: Perturbation, rng: &mut Rng) -> Option<Case> {
     let source = &CORPUS[rng.below(CORPUS.len())];
     let variant_index = match p {
         Perturbation::TrailingStripped => 2,
@@ -377,14 +389,14 @@ pub fn make_case(p: Perturbation, rng: &mut Rng) -> Option<Case> {
 
 /// What happened to one case.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Outcome {
+enum Outcome {
     Placed { ideal: bool, strategy: Tier },
     Refused,
     Wrong { outside_bytes: usize, why: String },
 }
 
 /// Runs one case.
-pub fn run_case(case: &Case, options: &Options) -> Outcome {
+fn run_case(case: &Case, options: &Options) -> Outcome {
     let file = case.file.as_bytes();
     let result = apply(file, &[Edit::new(case.old.clone(), case.new.clone())], options);
     let applied = match result {

@@ -14,7 +14,7 @@ use surgical_tool::ToolError;
 /// `args` breaks a `minimum`, `maximum` or `enum` of its schema.
 // Once per call, like the tool layer's own `Result<_, ToolError>`s: its size does not matter.
 #[allow(clippy::result_large_err)]
-pub fn check(schema: &Value, args: &Map<String, Value>) -> Result<(), ToolError> {
+pub(crate) fn check(schema: &Value, args: &Map<String, Value>) -> Result<(), ToolError> {
     let Some(Value::Object(properties)) = schema.get("properties") else {
         return Ok(());
     };

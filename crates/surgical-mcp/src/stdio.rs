@@ -18,17 +18,17 @@ use tokio::task::JoinHandle;
 const PIPE_BYTES: usize = 1 << 20;
 
 /// The server's end of the pipe: what it reads, what it writes.
-pub type Transport = (ReadHalf<DuplexStream>, WriteHalf<DuplexStream>);
+pub(crate) type Transport = (ReadHalf<DuplexStream>, WriteHalf<DuplexStream>);
 
 /// The tasks that move bytes between stdio and the server.
-pub struct Pumps {
+pub(crate) struct Pumps {
     input: JoinHandle<()>,
     output: JoinHandle<()>,
     writer: JoinHandle<()>,
 }
 
 /// The transport to serve on, and the tasks behind it (started now, on the current runtime).
-pub fn transport() -> (Transport, Pumps) {
+pub(crate) fn transport() -> (Transport, Pumps) {
     let (server_end, our_end) = tokio::io::duplex(PIPE_BYTES);
     let (to_us, from_us) = tokio::io::split(server_end);
     let (from_server, to_server) = tokio::io::split(our_end);
@@ -42,7 +42,7 @@ pub fn transport() -> (Transport, Pumps) {
 
 impl Pumps {
     /// Once the server has stopped: writes out what it wrote last, then stops reading stdin.
-    pub async fn finish(self) {
+    pub(crate) async fn finish(self) {
         let _ = self.output.await;
         self.input.abort();
         let _ = self.input.await;
@@ -177,7 +177,7 @@ async fn write_stdout(mut outgoing: mpsc::UnboundedReceiver<Vec<u8>>) {
 
 /// The JSON-RPC parse error answering `line`, if it is not JSON (a blank line is no message and
 /// gets no answer, as rmcp skips it).
-pub fn parse_error(line: &[u8]) -> Option<Vec<u8>> {
+pub(crate) fn parse_error(line: &[u8]) -> Option<Vec<u8>> {
     let text = line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(line);
     if text.iter().all(u8::is_ascii_whitespace) {
         return None;
@@ -200,7 +200,7 @@ pub fn parse_error(line: &[u8]) -> Option<Vec<u8>> {
 
 /// The JSON-RPC invalid-params error (-32602) answering a request whose `params` is not an
 /// object (every MCP request's params are one; rmcp would answer "invalid request" without the id).
-pub fn invalid_params(line: &[u8]) -> Option<Vec<u8>> {
+pub(crate) fn invalid_params(line: &[u8]) -> Option<Vec<u8>> {
     let text = line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(line);
     let message: serde_json::Value = serde_json::from_slice(text).ok()?;
     let method = message.get("method")?.as_str()?;

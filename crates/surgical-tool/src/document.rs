@@ -61,12 +61,12 @@ pub(crate) struct Digest {
 
 impl Digest {
     /// The hash of `bytes`.
-    pub fn of(bytes: &Shared) -> Digest {
+    pub(crate) fn of(bytes: &Shared) -> Digest {
         Digest::of_parts(b"", bytes)
     }
 
     /// The hash of `prefix` followed by `bytes` (a BOM and the text after it).
-    pub fn of_parts(prefix: &'static [u8], bytes: &Shared) -> Digest {
+    pub(crate) fn of_parts(prefix: &'static [u8], bytes: &Shared) -> Digest {
         if bytes.len() < HASH_ON_THREAD {
             return Digest::known(sha256_hex(&[prefix, bytes]));
         }
@@ -78,14 +78,14 @@ impl Digest {
     }
 
     /// A hash known already.
-    pub fn known(value: String) -> Digest {
+    pub(crate) fn known(value: String) -> Digest {
         Digest {
             value: OnceCell::from(value),
             job: Cell::new(None),
         }
     }
 
-    pub fn get(&self) -> &str {
+    pub(crate) fn get(&self) -> &str {
         self.value.get_or_init(|| {
             self.job
                 .take()
@@ -105,7 +105,7 @@ pub(crate) struct Text {
 impl Text {
     /// The bytes this text is written as. Plain UTF-8 is its own encoding: the buffer is shared,
     /// not copied.
-    pub fn encoded(&self) -> Result<Shared, FsError> {
+    pub(crate) fn encoded(&self) -> Result<Shared, FsError> {
         match self.encoding {
             Encoding::Utf8 => Ok(Arc::clone(&self.text)),
             other => Ok(Arc::new(surgical_fs::encode(other, &self.text)?)),
@@ -114,7 +114,7 @@ impl Text {
 
     /// This text as a version of the file a patch shows; `on_disk` is its encoded bytes when the
     /// caller has them (it saves building them again).
-    pub fn version<'a>(&'a self, on_disk: Option<&'a [u8]>) -> Version<'a> {
+    pub(crate) fn version<'a>(&'a self, on_disk: Option<&'a [u8]>) -> Version<'a> {
         Version {
             encoding: self.encoding,
             text: &self.text,
@@ -146,19 +146,24 @@ impl Document {
     /// holds it from before the read until its new content is in place, so another surgical
     /// process editing in the directory waits instead of losing this update or having its own
     /// lost), and reads the file ([`Document::read`]).
-    pub fn open(root: &Root, shown: &str, lock: bool, limit: u64) -> Result<(Option<DirLock>, Document), FsError> {
+    pub(crate) fn open(
+        root: &Root,
+        shown: &str,
+        lock: bool,
+        limit: u64,
+    ) -> Result<(Option<DirLock>, Document), FsError> {
         Document::open_target(&root.open(shown)?, lock, limit)
     }
 
     /// [`Document::open`] for a target opened already.
-    pub fn open_target(target: &Target, lock: bool, limit: u64) -> Result<(Option<DirLock>, Document), FsError> {
+    pub(crate) fn open_target(target: &Target, lock: bool, limit: u64) -> Result<(Option<DirLock>, Document), FsError> {
         let lock = if lock { Some(target.lock()?) } else { None };
         Ok((lock, Document::read(target, limit)?))
     }
 
     /// Reads the file (at most `limit` bytes), decodes it, and starts its hash. The caller holds
     /// the directory lock if it will write.
-    pub fn read(target: &Target, limit: u64) -> Result<Document, FsError> {
+    pub(crate) fn read(target: &Target, limit: u64) -> Result<Document, FsError> {
         let (info, bytes) = target.read(limit)?;
         let (content, raw) = match surgical_fs::decode_keeping(bytes) {
             Decoding::Text(d) => (text(d), None),
@@ -182,7 +187,7 @@ impl Document {
     }
 
     /// The text, when the file decodes.
-    pub fn text(&self) -> Option<&Text> {
+    pub(crate) fn text(&self) -> Option<&Text> {
         match &self.content {
             Content::Text(t) => Some(t),
             Content::Undecodable(_) => None,
@@ -190,7 +195,7 @@ impl Document {
     }
 
     /// The bytes on disk, in two parts: the BOM set aside by decoding (or nothing) and the rest.
-    pub fn parts(&self) -> [&[u8]; 2] {
+    pub(crate) fn parts(&self) -> [&[u8]; 2] {
         match (&self.raw, &self.content) {
             (Some(raw), _) => [&[], raw.as_slice()],
             (None, Content::Text(t)) => [t.encoding.bom(), t.text.as_slice()],
@@ -199,7 +204,7 @@ impl Document {
     }
 
     /// The bytes on disk in one piece (a copy only for UTF-8 with a BOM).
-    pub fn bytes(&self) -> Cow<'_, [u8]> {
+    pub(crate) fn bytes(&self) -> Cow<'_, [u8]> {
         match self.parts() {
             [[], rest] => Cow::Borrowed(rest),
             [bom, rest] => Cow::Owned([bom, rest].concat()),
@@ -208,7 +213,7 @@ impl Document {
 
     /// Whether `new` is written as exactly the bytes that were read. (Text and encoding decide
     /// it: encoding is exact both ways.)
-    pub fn holds(&self, new: &Text) -> bool {
+    pub(crate) fn holds(&self, new: &Text) -> bool {
         self.text()
             .is_some_and(|t| t.encoding == new.encoding && (Arc::ptr_eq(&t.text, &new.text) || t.text == new.text))
     }
@@ -218,7 +223,7 @@ impl Document {
     /// a journal, nor for files too large to journal, nor when the journal cannot be written (the
     /// write goes ahead; it just cannot be undone). On an error nothing was written and no entry
     /// is left.
-    pub fn commit(
+    pub(crate) fn commit(
         &self,
         bytes: &[u8],
         hash_after: &Digest,
@@ -268,7 +273,7 @@ pub(crate) struct Version<'a> {
 
 impl<'a> Version<'a> {
     /// The bytes a patch shows of this version, and where its text starts in them.
-    pub fn shown(self) -> (Cow<'a, [u8]>, usize) {
+    pub(crate) fn shown(self) -> (Cow<'a, [u8]>, usize) {
         match (self.encoding, self.on_disk) {
             (Encoding::Utf8Bom, Some(bytes)) => (Cow::Borrowed(bytes), self.encoding.bom().len()),
             (Encoding::Utf8Bom, None) => (

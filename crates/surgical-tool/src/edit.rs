@@ -53,7 +53,7 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
         Content::Undecodable(e) => return Err(crate::args::fs_error_of(e, shown, NOT_FOUND_HINT)),
     };
     let encoding = old.encoding;
-    let options = match req.max_strategy {
+    let options = match req.max_tier {
         Some(max) => Options::new().loosest_tier(max),
         None => Options::new(),
     };
@@ -119,7 +119,7 @@ fn edit_reports(applied: &Applied) -> Vec<EditReport> {
             let last = e.occurrences.last().expect("an applied edit has an occurrence");
             EditReport {
                 index: e.index,
-                strategy: e.tier.name(),
+                tier: e.tier.name(),
                 start_line: first.new_lines.0,
                 end_line: last.new_lines.1,
                 old_start_line: first.old_lines.0,
@@ -162,11 +162,7 @@ fn summary(req: &EditRequest, encoding: Encoding, reports: &[EditReport], diff: 
         } else {
             String::new()
         };
-        let _ = writeln!(
-            text,
-            "edits[{}]: now at {lines} (matched {}{times}).",
-            r.index, r.strategy
-        );
+        let _ = writeln!(text, "edits[{}]: now at {lines} (matched {}{times}).", r.index, r.tier);
         for note in &r.normalized {
             let _ = writeln!(text, "  {note}");
         }

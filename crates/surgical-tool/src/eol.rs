@@ -2,11 +2,12 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use surgical_core::lines::next_terminator;
+use surgical_core::lines::{Ending, Endings};
 
 /// A line terminator `write` can write: `lf` (`\n`), `crlf` (`\r\n`) or `cr` (a lone `\r`).
 // No doc comments on the variants: with them, the schema becomes a `oneOf` of constants instead of
 // the plain `enum` of names that every model and client understands.
+#[allow(missing_docs)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum LineEnding {
@@ -25,12 +26,9 @@ impl LineEnding {
         }
     }
 
+    /// The terminator's bytes: `\n`, `\r\n` or `\r`.
     pub fn bytes(self) -> &'static [u8] {
-        match self {
-            LineEnding::Lf => b"\n",
-            LineEnding::Crlf => b"\r\n",
-            LineEnding::Cr => b"\r",
-        }
+        Ending::from(self).bytes()
     }
 
     /// Reads a name as models write it: `lf`/`crlf`/`cr` in any case, or the characters themselves.
@@ -47,68 +45,34 @@ impl LineEnding {
     }
 }
 
-/// How many terminators of each kind a text has.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Endings {
-    pub lf: usize,
-    pub crlf: usize,
-    pub cr: usize,
-}
-
-impl Endings {
-    /// Counts the terminators of `text` (`\r\n`, lone `\r`, `\n`, as surgical counts lines).
-    pub fn of(text: &[u8]) -> Endings {
-        let mut counts = Endings::default();
-        let mut at = 0;
-        while let Some(t) = next_terminator(text, at) {
-            match (t.len(), text[t.start]) {
-                (2, _) => counts.crlf += 1,
-                (_, b'\r') => counts.cr += 1,
-                _ => counts.lf += 1,
-            }
-            at = t.end;
-        }
-        counts
-    }
-
-    pub fn total(self) -> usize {
-        self.lf + self.crlf + self.cr
-    }
-
-    /// `lf`, `crlf` or `cr` when every terminator is of that kind, `mixed` when they differ, `none`
-    /// when there are none.
-    pub fn style(self) -> &'static str {
-        match (self.lf > 0, self.crlf > 0, self.cr > 0) {
-            (false, false, false) => "none",
-            (true, false, false) => "lf",
-            (false, true, false) => "crlf",
-            (false, false, true) => "cr",
-            _ => "mixed",
-        }
-    }
-
-    /// The most frequent kind (ties: LF, then CRLF), or `None` without terminators.
-    pub fn dominant(self) -> Option<LineEnding> {
-        if self.total() == 0 {
-            None
-        } else if self.lf >= self.crlf && self.lf >= self.cr {
-            Some(LineEnding::Lf)
-        } else if self.crlf >= self.cr {
-            Some(LineEnding::Crlf)
-        } else {
-            Some(LineEnding::Cr)
+impl From<Ending> for LineEnding {
+    fn from(ending: Ending) -> LineEnding {
+        match ending {
+            Ending::Crlf => LineEnding::Crlf,
+            Ending::Cr => LineEnding::Cr,
+            _ => LineEnding::Lf,
         }
     }
 }
 
-/// The number of lines in `text` as surgical counts them: one per terminator, plus a last line
-/// without one. An empty text has none.
-pub(crate) fn count_lines(text: &[u8], endings: Endings) -> usize {
-    let unterminated = match text.last() {
-        None | Some(b'\n' | b'\r') => 0,
-        Some(_) => 1,
-    };
-    endings.total() + unterminated
+impl From<LineEnding> for Ending {
+    fn from(ending: LineEnding) -> Ending {
+        match ending {
+            LineEnding::Lf => Ending::Lf,
+            LineEnding::Crlf => Ending::Crlf,
+            LineEnding::Cr => Ending::Cr,
+        }
+    }
+}
+
+/// How a report names a file's endings: `lf`, `crlf` or `cr` when every terminator is of that
+/// kind, `mixed` when they differ, `none` when there are none (the `lineEnding` result field).
+pub(crate) fn style(endings: Endings) -> &'static str {
+    match endings.single() {
+        Some(ending) => LineEnding::from(ending).name(),
+        None if endings.total() == 0 => "none",
+        None => "mixed",
+    }
 }
 
 #[cfg(test)]
@@ -128,9 +92,9 @@ mod tests {
         ];
         for (text, style, lines, dominant) in cases {
             let e = Endings::of(text);
-            assert_eq!(e.style(), style, "{text:?}");
-            assert_eq!(count_lines(text, e), lines, "{text:?}");
-            assert_eq!(e.dominant(), dominant, "{text:?}");
+            assert_eq!(super::style(e), style, "{text:?}");
+            assert_eq!(e.lines(), lines, "{text:?}");
+            assert_eq!(e.dominant().map(LineEnding::from), dominant, "{text:?}");
         }
     }
 

@@ -27,13 +27,13 @@ use serde::{Deserialize, Serialize};
 use surgical_fs::Root;
 
 /// The journal's directory inside the root.
-pub const JOURNAL_DIR: &str = ".surgical";
+pub(crate) const JOURNAL_DIR: &str = ".surgical";
 /// Files larger than this are not journaled.
-pub const MAX_FILE_BYTES: u64 = 16 << 20;
+pub(crate) const MAX_FILE_BYTES: u64 = 16 << 20;
 /// At most this many entries are kept.
-pub const MAX_ENTRIES: usize = 100;
+pub(crate) const MAX_ENTRIES: usize = 100;
 /// At most this many bytes of saved content are kept.
-pub const MAX_TOTAL_BYTES: u64 = 128 << 20;
+pub(crate) const MAX_TOTAL_BYTES: u64 = 128 << 20;
 
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
@@ -52,11 +52,11 @@ pub(crate) struct Entry {
 }
 
 impl Entry {
-    pub fn before(&self) -> io::Result<Vec<u8>> {
+    pub(crate) fn before(&self) -> io::Result<Vec<u8>> {
         fs::read(self.dir.join("before"))
     }
 
-    pub fn discard(&self) {
+    pub(crate) fn discard(&self) {
         let _ = fs::remove_dir_all(&self.dir);
     }
 }
@@ -71,12 +71,12 @@ pub(crate) struct Pending {
 
 impl Pending {
     /// Where the old content goes (a hard link made by the write, or [`Pending::save`]).
-    pub fn before_path(&self) -> &Path {
+    pub(crate) fn before_path(&self) -> &Path {
         self.before.as_path()
     }
 
     /// Writes the old content from memory; false if it could not be written.
-    pub fn save(&self, before: &[&[u8]]) -> bool {
+    pub(crate) fn save(&self, before: &[&[u8]]) -> bool {
         let write = || -> io::Result<()> {
             let mut f = fs::File::create(&self.before)?;
             for part in before {
@@ -88,12 +88,12 @@ impl Pending {
     }
 
     /// Drops the entry (the edit failed).
-    pub fn discard(self) {
+    pub(crate) fn discard(self) {
         let _ = fs::remove_dir_all(&self.dir);
     }
 
     /// Writes the metadata (last: an entry without it is incomplete and ignored), then prunes.
-    pub fn finish(self, journal: &Journal, hash_before: &str, hash_after: &str) -> Option<Entry> {
+    pub(crate) fn finish(self, journal: &Journal, hash_before: &str, hash_after: &str) -> Option<Entry> {
         let meta = Meta {
             path: self.path,
             hash_before: hash_before.to_string(),
@@ -118,7 +118,7 @@ pub(crate) struct Journal {
 }
 
 impl Journal {
-    pub fn new(root: &Root) -> Journal {
+    pub(crate) fn new(root: &Root) -> Journal {
         let base = root.path().join(JOURNAL_DIR);
         Journal {
             root: root.path().to_path_buf(),
@@ -127,7 +127,7 @@ impl Journal {
     }
 
     /// The key of a file: its real path relative to the root.
-    pub fn key(&self, real_path: &Path) -> String {
+    pub(crate) fn key(&self, real_path: &Path) -> String {
         real_path
             .strip_prefix(&self.root)
             .unwrap_or(real_path)
@@ -139,7 +139,7 @@ impl Journal {
     /// file the write then fills ([`Pending::before_path`], [`Pending::save`]) and whose metadata
     /// [`Pending::finish`] writes. `None` when the file is too large to journal or the journal
     /// cannot be written (the edit goes ahead; it just cannot be undone).
-    pub fn prepare(&self, real_path: &Path, len: u64) -> Option<Pending> {
+    pub(crate) fn prepare(&self, real_path: &Path, len: u64) -> Option<Pending> {
         if len > MAX_FILE_BYTES {
             return None;
         }
@@ -170,7 +170,7 @@ impl Journal {
     }
 
     /// The newest complete entry for `real_path`.
-    pub fn latest(&self, real_path: &Path) -> Option<Entry> {
+    pub(crate) fn latest(&self, real_path: &Path) -> Option<Entry> {
         let key = self.key(real_path);
         self.entries().into_iter().rev().find(|e| e.meta.path == key)
     }

@@ -19,6 +19,7 @@
 // path); it is returned once per call, so its size does not matter and boxing it would only make
 // every front end unwrap a box.
 #![allow(clippy::result_large_err)]
+#![deny(missing_docs)]
 
 mod code;
 mod document;
@@ -45,19 +46,16 @@ use serde_json::Value;
 pub use crate::code::ErrorCode;
 pub use crate::document::sha256_hex;
 pub use crate::edit::run_edit_with;
-pub use crate::journal::{JOURNAL_DIR, MAX_ENTRIES as UNDO_MAX_ENTRIES, MAX_FILE_BYTES as UNDO_MAX_FILE_BYTES};
 pub use crate::patch::{
-    detect_format, parse_patch_request, run_patch_with, FileReport, HunkReport, PatchFormat, PatchFormatName,
-    PatchInput, PatchRequest, PatchSuccess, APPLY_PATCH, APPLY_PATCH_DESCRIPTION,
+    parse_patch_request, run_patch_with, FileReport, HunkReport, PatchFormat, PatchFormatName, PatchInput,
+    PatchRequest, PatchSuccess,
 };
 pub use crate::request::{parse_edit_request, EditRequest};
 pub use crate::undo::run_undo;
 
 // The read and write tools.
 pub use crate::eol::LineEnding;
-pub use crate::read::{
-    parse_read_request, run_read_with, ReadRequest, ReadSuccess, DEFAULT_READ_LIMIT, MAX_LINE_CHARS, MAX_PAGE_BYTES,
-};
+pub use crate::read::{parse_read_request, run_read_with, ReadRequest, ReadSuccess};
 pub use crate::write::{parse_write_request, run_write_with, WriteRequest, WriteSuccess};
 
 /// The tools this crate serves.
@@ -159,14 +157,20 @@ impl Config {
 /// A failed tool call: a stable code, a message for the model, and what it concerns.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ToolError {
     /// `not_found`, `ambiguous`, `overlap`, `no_change`, `empty_old_text`, `file_not_found`,
     /// `permission_denied`, `not_a_file`, `binary_file`, `unsupported_encoding`, `too_large`,
     /// `stale`, `invalid_input`, `io` (see [`ErrorCode`]).
     pub code: ErrorCode,
+    /// What went wrong and what to do about it, written for the model (the result's `text` is
+    /// `Error (<code>): <message>`).
     pub message: String,
+    /// For `edit`: the index in `edits` of the edit that failed (absent when the failure concerns the
+    /// call as a whole).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub edit_index: Option<usize>,
+    /// The path the error concerns, as the caller wrote it (absent when no file is involved).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     /// For `ambiguous`: the one-based line of each occurrence listed.
@@ -181,6 +185,8 @@ pub struct ToolError {
 }
 
 impl ToolError {
+    /// An error with `code` and `message` that names no edit, path, line or hunk (set those fields
+    /// afterwards, with struct update syntax).
     pub fn new(code: ErrorCode, message: impl Into<String>) -> ToolError {
         ToolError {
             code,
@@ -193,6 +199,7 @@ impl ToolError {
         }
     }
 
+    /// An `invalid_input` error: the call's arguments are wrong.
     pub fn invalid_input(message: impl Into<String>) -> ToolError {
         ToolError::new(ErrorCode::InvalidInput, message)
     }
@@ -201,15 +208,22 @@ impl ToolError {
 /// Where one edit landed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct EditReport {
+    /// The edit's index in `edits`, from 0.
     pub index: usize,
-    /// The tier that matched: `exact`, `trailing_whitespace` or `unicode`.
-    pub strategy: &'static str,
+    /// The tier that matched: `exact`, `trailing_whitespace`, `unicode`, `indentation`,
+    /// `whitespace_runs`, `escapes` or `similar`.
+    #[serde(rename = "strategy")]
+    pub tier: &'static str,
     /// One-based lines of the new text in the file after the edit (first occurrence to last).
     pub start_line: usize,
+    /// The last of those lines (equal to `startLine` for a one-line result; for a deletion, the line
+    /// the removed text stood before).
     pub end_line: usize,
     /// One-based lines the edit replaced in the file before it.
     pub old_start_line: usize,
+    /// The last of the lines replaced.
     pub old_end_line: usize,
     /// How many places changed (more than one only with `replaceAll`).
     pub occurrences: usize,
@@ -221,20 +235,25 @@ pub struct EditReport {
 /// A successful edit.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct EditSuccess {
     /// What the model reads: where each edit landed, what was normalized, and the diff.
     pub text: String,
+    /// The path as the caller gave it.
     pub path: String,
     /// Numbered diff for display (`+NN`/`-NN`/` NN`), invisible changes marked.
     pub diff: String,
     /// Unified diff of the file's real bytes; `git apply` reproduces the new file.
     pub patch: String,
+    /// The one-based line of the first change in the new file (null when nothing changed).
     pub first_changed_line: Option<usize>,
+    /// Where each edit landed, in the order of `edits`.
     pub edits: Vec<EditReport>,
     /// `utf-8`, `utf-8-bom`, `utf-16le` or `utf-16be`.
     pub encoding: &'static str,
-    /// SHA-256 (hex) of the file's bytes before and after.
+    /// SHA-256 (hex) of the file's bytes before the edit.
     pub hash_before: String,
+    /// SHA-256 (hex) of the file's bytes after it (what they would be, for a dry run).
     pub hash_after: String,
     /// True when nothing was written (`dryRun`).
     pub dry_run: bool,
@@ -244,15 +263,22 @@ pub struct EditSuccess {
 
 /// The result object of every tool call.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ToolResult {
+    /// A successful `edit` (or `undo`, which reports the restored content as an edit).
     Edit(Box<EditSuccess>),
+    /// A successful `read`.
     Read(Box<ReadSuccess>),
+    /// A successful `write`.
     Write(Box<WriteSuccess>),
+    /// A successful `apply_patch`.
     Patch(Box<PatchSuccess>),
+    /// A failed call of any tool; nothing was written.
     Error(ToolError),
 }
 
 impl ToolResult {
+    /// Whether the call succeeded (the JSON's `ok`).
     pub fn is_ok(&self) -> bool {
         !matches!(self, ToolResult::Error(_))
     }

@@ -11,23 +11,23 @@ use std::fmt::Write as _;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
-use surgical_core::lines::next_terminator;
+use surgical_core::lines::{lines, Endings};
 use surgical_fs::{Encoding, Root};
 
 use crate::args::{self, fs_error, fs_error_of};
 use crate::document::{Content, Document};
-use crate::eol::{count_lines, Endings};
+use crate::eol::style;
 use crate::{Config, ToolError, ToolResult};
 
 /// How many lines one `read` shows unless told otherwise.
-pub const DEFAULT_READ_LIMIT: usize = 2000;
+pub(crate) const DEFAULT_READ_LIMIT: usize = 2000;
 
 /// Lines longer than this many characters are cut, with a marker saying so.
-pub const MAX_LINE_CHARS: usize = 2000;
+pub(crate) const MAX_LINE_CHARS: usize = 2000;
 
 /// A page ends early, before the line that would take its text past this many bytes (a model's
 /// context is finite; the rest is one call away). A page always shows at least one line.
-pub const MAX_PAGE_BYTES: usize = 256 * 1024;
+pub(crate) const MAX_PAGE_BYTES: usize = 256 * 1024;
 
 /// A parsed `read` call.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,10 +45,12 @@ pub struct ReadRequest {
 /// A successful read.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ReadSuccess {
     /// What the model reads: a header (path, lines shown, encoding, line endings, hash), the lines
     /// as `<number><TAB><text>`, and notes (cut lines, invalid UTF-8, where to continue).
     pub text: String,
+    /// The path as the caller gave it.
     pub path: String,
     /// SHA-256 (hex) of the file's bytes on disk: pass it as `expectedHash` to `edit` or `write`.
     pub hash: String,
@@ -147,7 +149,7 @@ fn run(req: &ReadRequest, config: &Config) -> Result<ReadSuccess, ToolError> {
     };
     // The page is rendered while the other core hashes the file.
     let endings = Endings::of(text);
-    let total = count_lines(text, endings);
+    let total = endings.lines();
     let page = (req.start_line <= total.max(1)).then(|| page(text, req, total));
     let hash = doc.hash.get().to_string();
     let Some(page) = page else {
@@ -208,7 +210,7 @@ fn run(req: &ReadRequest, config: &Config) -> Result<ReadSuccess, ToolError> {
         hash,
         encoding: encoding.name(),
         bom: encoding.has_bom(),
-        line_ending: endings.style(),
+        line_ending: style(endings),
         total_lines: total,
         start_line: req.start_line,
         end_line: page.end_line,
@@ -233,17 +235,11 @@ fn page(text: &[u8], req: &ReadRequest, total: usize) -> Page {
         cut: Vec::new(),
         invalid_utf8: Vec::new(),
     };
-    // Skip to the first line wanted.
-    let mut at = 0;
-    for _ in 1..req.start_line {
-        at = next_terminator(text, at).map_or(text.len(), |t| t.end);
-    }
+    // The lines wanted, read no further than the last of them.
+    let mut wanted = lines(text).skip(req.start_line - 1);
     let mut line = req.start_line;
     while line <= last {
-        let (content, next) = match next_terminator(text, at) {
-            Some(t) => (&text[at..t.start], t.end),
-            None => (&text[at..], text.len()),
-        };
+        let content = wanted.next().map_or(&b""[..], |l| l.content);
         let shown = String::from_utf8_lossy(content);
         if matches!(shown, std::borrow::Cow::Owned(_)) {
             page.invalid_utf8.push(line);
@@ -266,7 +262,6 @@ fn page(text: &[u8], req: &ReadRequest, total: usize) -> Page {
         page.lines.push('\n');
         page.end_line = line;
         line += 1;
-        at = next;
     }
     // Lines asked for (up to `endLine`, else to the end) but left out by `limit` or the page budget.
     if page.end_line < req.end_line.map_or(total, |end| end.min(total)) {
@@ -283,7 +278,7 @@ pub(crate) fn describe(encoding: Encoding, endings: Endings) -> String {
         Encoding::Utf16Le => "utf-16le with BOM",
         Encoding::Utf16Be => "utf-16be with BOM",
     };
-    let eol = match endings.style() {
+    let eol = match style(endings) {
         "none" => "no line terminator".to_string(),
         "mixed" => {
             let parts: Vec<String> = [(endings.crlf, "CRLF"), (endings.lf, "LF"), (endings.cr, "CR")]

@@ -11,11 +11,13 @@ use crate::ToolError;
 pub struct EditRequest {
     /// The path as the model gave it (relative to the root, or absolute).
     pub path: String,
+    /// The replacements, in the order given; they must not overlap. Each `oldText` is matched in the
+    /// file as it was before the call, never in the text an earlier edit produced.
     pub edits: Vec<Edit>,
     /// Compute everything, write nothing.
     pub dry_run: bool,
     /// The loosest matching tier allowed (`maxStrategy`).
-    pub max_strategy: Option<Tier>,
+    pub max_tier: Option<Tier>,
     /// The file's SHA-256 (hex) as the caller last saw it; the edit fails with `stale` if it changed.
     pub expected_hash: Option<String>,
 }
@@ -43,7 +45,7 @@ fn one_edit(obj: &Map<String, Value>, what: &str) -> Result<Option<Edit>, ToolEr
 }
 
 /// Parses a call that names only a file (`undo`): `{"path": ...}` or an alias.
-pub fn parse_path_request(value: &Value, tool: &str) -> Result<String, ToolError> {
+pub(crate) fn parse_path_request(value: &Value, tool: &str) -> Result<String, ToolError> {
     path(object(value, tool)?, &format!("the file to {tool}"))
 }
 
@@ -103,7 +105,7 @@ pub fn parse_edit_request(value: &Value) -> Result<EditRequest, ToolError> {
         ));
     }
 
-    let max_strategy = match string(obj, &["maxStrategy", "max_strategy"], "maxStrategy")? {
+    let max_tier = match string(obj, &["maxStrategy", "max_strategy"], "maxStrategy")? {
         None => None,
         Some(name) => Some(Tier::from_name(&name).ok_or_else(|| {
             let names: Vec<&str> = Tier::ALL.iter().map(|s| s.name()).collect();
@@ -117,7 +119,7 @@ pub fn parse_edit_request(value: &Value) -> Result<EditRequest, ToolError> {
         path,
         edits,
         dry_run: boolean(obj, &["dryRun", "dry_run"], "dryRun")?,
-        max_strategy,
+        max_tier,
         expected_hash: string(obj, &["expectedHash", "expected_hash"], "expectedHash")?,
     })
 }

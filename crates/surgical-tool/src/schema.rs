@@ -115,6 +115,7 @@ pub struct UndoInput {
 /// The encodings `write` writes.
 // No doc comments on the variants: with them, the schema becomes a `oneOf` of constants instead of
 // a plain `enum` of names that every model and client understands.
+#[allow(missing_docs)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum EncodingName {
     #[serde(rename = "utf-8")]
@@ -129,7 +130,9 @@ pub enum EncodingName {
 
 /// One tool: what a model is told about it and what clients are told about its behaviour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ToolSpec {
+    /// The tool's name, as called (`read`, `edit`, `write`, `apply_patch`, `undo`).
     pub name: &'static str,
     /// A short human-readable name.
     pub title: &'static str,
@@ -208,7 +211,7 @@ pub const TOOL_SPECS: [ToolSpec; 5] = [
     ToolSpec {
         name: "apply_patch",
         title: "Apply patch",
-        description: crate::APPLY_PATCH_DESCRIPTION,
+        description: crate::patch::APPLY_PATCH_DESCRIPTION,
         read_only: false,
         destructive: true,
         // Applying the same patch twice fails the second time (or changes the files twice).
@@ -503,7 +506,7 @@ mod tests {
         .unwrap();
         let r = crate::parse_edit_request(&edit).unwrap();
         assert!(r.dry_run && r.edits[0].replace_all && r.expected_hash.as_deref() == Some("h"));
-        assert_eq!(r.max_strategy, Some(surgical_core::Tier::TrailingWhitespace));
+        assert_eq!(r.max_tier, Some(surgical_core::Tier::TrailingWhitespace));
 
         let write = serde_json::to_value(WriteInput {
             path: "a".into(),

@@ -36,8 +36,8 @@ fn run(shown: &str, config: &Config) -> Result<EditSuccess, ToolError> {
                 format!(
                     "{shown} has no edit to undo: surgical's journal ({}/undo in the root) holds nothing for it. \
                      Only edits made through surgical (of files up to {} MiB) can be undone.",
-                    crate::JOURNAL_DIR,
-                    crate::UNDO_MAX_FILE_BYTES >> 20
+                    crate::journal::JOURNAL_DIR,
+                    crate::journal::MAX_FILE_BYTES >> 20
                 ),
             )
         });

@@ -16,12 +16,12 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 use surgical_core::diff;
-use surgical_core::lines::model_newlines;
+use surgical_core::lines::{model_newlines, whole_lines, with_ending, Endings};
 use surgical_fs::{Encoding, FsErrorKind, Root};
 
 use crate::args::{self, fs_error, fs_error_of};
 use crate::document::{file_patch, Content, Digest, Document, Shared, Text, Version};
-use crate::eol::{count_lines, Endings, LineEnding};
+use crate::eol::{style, LineEnding};
 use crate::journal::Journal;
 use crate::read::describe;
 use crate::ErrorCode;
@@ -57,15 +57,18 @@ pub struct WriteRequest {
 /// A successful write.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct WriteSuccess {
     /// What the model reads: what was written (lines, encoding, line endings, what was kept from
     /// the file) and, when a file was replaced, the diff.
     pub text: String,
+    /// The path as the caller gave it.
     pub path: String,
     /// True when the file did not exist before (parent directories are created as needed).
     pub created: bool,
-    /// SHA-256 (hex) of the file's bytes before (null for a new file) and after.
+    /// SHA-256 (hex) of the file's bytes before (null for a new file).
     pub hash_before: Option<String>,
+    /// SHA-256 (hex) of the bytes written (that would be written, for a dry run).
     pub hash_after: String,
     /// `utf-8`, `utf-8-bom`, `utf-16le` or `utf-16be`.
     pub encoding: &'static str,
@@ -80,6 +83,7 @@ pub struct WriteSuccess {
     /// Unified diff of the file's bytes (of its text for UTF-16); `git apply` reproduces the new
     /// file. Empty for a new file.
     pub patch: String,
+    /// The one-based line of the first change (null for a new file or an unchanged one).
     pub first_changed_line: Option<usize>,
     /// True when nothing was written (`dryRun`).
     pub dry_run: bool,
@@ -228,7 +232,7 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
     }
     let hash_after = Digest::of(&raw);
     let endings = Endings::of(text);
-    let total_lines = count_lines(text, endings);
+    let total_lines = endings.lines();
     let about = describe(encoding, endings);
 
     let Some(old) = old else {
@@ -318,7 +322,7 @@ fn new_text(req: &WriteRequest, old: Option<&Old>) -> Result<(Text, LineEnding),
     let shown = req.path.as_str();
     let line_ending = req
         .line_ending
-        .or_else(|| old.and_then(|o| o.endings.dominant()))
+        .or_else(|| old.and_then(|o| o.endings.dominant()).map(LineEnding::from))
         .unwrap_or(LineEnding::Lf);
     let encoding = req
         .encoding
@@ -390,7 +394,7 @@ fn replaced_summary(
 ) -> String {
     let shown = req.path.as_str();
     let mut out = String::new();
-    let old_lines = count_lines(&old.text, old.endings);
+    let old_lines = old.endings.lines();
     let lines = plural(old_lines, "line");
     if req.dry_run {
         let _ = writeln!(
@@ -459,7 +463,7 @@ fn old_file(doc: Document, req: &WriteRequest, shown: &str) -> Result<Old, ToolE
 fn notes(req: &WriteRequest, old: &Old, encoding: Encoding, line_ending: LineEnding) -> Vec<String> {
     let mut notes = Vec::new();
     let upper = line_ending.name().to_uppercase();
-    match (req.line_ending, old.endings.style()) {
+    match (req.line_ending, style(old.endings)) {
         (Some(_), style) if style != line_ending.name() && style != "none" => notes.push(format!(
             "Line endings: {upper} as you asked (the file had {}).",
             if style == "mixed" {
@@ -501,35 +505,17 @@ fn with_line_ending(content: &str, ending: LineEnding) -> Vec<u8> {
     if ending == LineEnding::Lf {
         return content.into_owned().into_bytes();
     }
-    let mut out = Vec::with_capacity(content.len() + content.len() / 16);
-    for (k, piece) in content.split('\n').enumerate() {
-        if k > 0 {
-            out.extend_from_slice(ending.bytes());
-        }
-        out.extend_from_slice(piece.as_bytes());
-    }
-    out
+    with_ending(&content, ending.into()).into_owned()
 }
 
 /// Whether a line diff of `old` against `new` (the changed part of a whole-file change) is quick: a
 /// trial diff with a deadline, when the change is large.
 fn cheap_to_diff(old: &[u8], new: &[u8]) -> bool {
-    let lines = |t: &[u8]| -> Vec<(usize, usize)> {
-        let mut out = Vec::new();
-        let mut at = 0;
-        while at < t.len() {
-            let end = surgical_core::lines::next_terminator(t, at).map_or(t.len(), |r| r.end);
-            out.push((at, end));
-            at = end;
-        }
-        out
-    };
-    let (a, b) = (lines(old), lines(new));
+    let a: Vec<&[u8]> = whole_lines(old).collect();
+    let b: Vec<&[u8]> = whole_lines(new).collect();
     if a.len() + b.len() <= ALWAYS_DIFF_LINES {
         return true;
     }
-    let a: Vec<&[u8]> = a.iter().map(|&(s, e)| &old[s..e]).collect();
-    let b: Vec<&[u8]> = b.iter().map(|&(s, e)| &new[s..e]).collect();
     let start = Instant::now();
     let _ = similar::capture_diff_slices_deadline(similar::Algorithm::Myers, &a, &b, Some(start + DIFF_BUDGET));
     start.elapsed() < DIFF_BUDGET

@@ -110,6 +110,10 @@ fn run(case: &Path) -> Run {
 
 /// `git apply` of the combined patch onto a copy of the input gives the same tree.
 fn check_git_apply(case: &Path, json: &Value, after: &BTreeMap<String, Vec<u8>>) {
+    // The Windows run (under Wine) has no git; the Linux run checks every case with it.
+    if cfg!(windows) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     if case.join("input").is_dir() {
         copy_tree(&case.join("input"), dir.path());

@@ -13,7 +13,7 @@
 
 mod transaction;
 
-pub use surgical_patch::{detect_format, PatchFormat};
+pub use surgical_patch::PatchFormat;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -21,9 +21,6 @@ use serde_json::Value;
 use surgical_core::Tier;
 
 use crate::{Config, ToolError, ToolResult};
-
-/// The name of the tool (and of the Codex format).
-pub const APPLY_PATCH: &str = "apply_patch";
 
 /// A parsed `apply_patch` call.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,7 +34,7 @@ pub struct PatchRequest {
     /// Compute everything, write nothing.
     pub dry_run: bool,
     /// The loosest matching tier allowed.
-    pub max_strategy: Option<Tier>,
+    pub max_tier: Option<Tier>,
 }
 
 const PATCH_KEYS: [&str; 5] = ["patch", "input", "diff", "content", "text"];
@@ -78,7 +75,7 @@ pub fn parse_patch_request(value: &Value) -> Result<PatchRequest, ToolError> {
         Some(Value::String(s)) if s == "true" || s == "false" => s == "true",
         Some(_) => return Err(ToolError::invalid_input("dryRun must be true or false")),
     };
-    let max_strategy = match string(&["maxStrategy", "max_strategy"], "maxStrategy")? {
+    let max_tier = match string(&["maxStrategy", "max_strategy"], "maxStrategy")? {
         None => None,
         Some(name) => Some(Tier::from_name(&name).ok_or_else(|| {
             let names: Vec<&str> = Tier::ALL.iter().map(|s| s.name()).collect();
@@ -93,7 +90,7 @@ pub fn parse_patch_request(value: &Value) -> Result<PatchRequest, ToolError> {
         format,
         path,
         dry_run,
-        max_strategy,
+        max_tier,
     })
 }
 
@@ -108,17 +105,21 @@ pub fn run_patch_with(req: &PatchRequest, config: &Config) -> ToolResult {
 /// Where one hunk landed and how it was matched.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct HunkReport {
     /// The hunk's index among this file's hunks (chunks, blocks), in patch order, from 0.
     pub index: usize,
     /// The tier that matched its old lines: `exact`, `trailing_whitespace`, `unicode`,
     /// `indentation` or `whitespace_runs` (`exact` for lines only added).
-    pub strategy: String,
+    #[serde(rename = "strategy")]
+    pub tier: String,
     /// One-based lines of the hunk's new lines in the file after the call.
     pub start_line: usize,
+    /// The last of those lines.
     pub end_line: usize,
     /// One-based lines it replaced in the file before it.
     pub old_start_line: usize,
+    /// The last of the lines it replaced.
     pub old_end_line: usize,
     /// How its place was decided: `unique` (the only place its lines occur), `anchor` (the only
     /// place after its `@@` line), `after_previous_hunk` (several places; the only one after the
@@ -138,6 +139,7 @@ pub struct HunkReport {
 /// What a call did to one file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct FileReport {
     /// The file as the patch names it.
     pub path: String,
@@ -151,13 +153,14 @@ pub struct FileReport {
     pub diff: String,
     /// Unified diff of the file's real bytes (git headers for added, deleted and moved files).
     pub patch: String,
+    /// The one-based line of the file's first change (null when it has none, as for a deletion).
     pub first_changed_line: Option<usize>,
     /// Where each hunk landed (none for `add` and `delete`).
     pub hunks: Vec<HunkReport>,
-    /// SHA-256 (hex) of the file's bytes before (absent for a new file) and after (absent once
-    /// deleted or moved away).
+    /// SHA-256 (hex) of the file's bytes before (absent for a new file).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hash_before: Option<String>,
+    /// SHA-256 (hex) of its bytes after (absent once deleted or moved away).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hash_after: Option<String>,
     /// `utf-8`, `utf-8-bom`, `utf-16le` or `utf-16be`.
@@ -170,6 +173,7 @@ pub struct FileReport {
 /// A successful `apply_patch` call.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct PatchSuccess {
     /// What the model reads: every file, where each hunk landed, and the diffs.
     pub text: String,
@@ -205,6 +209,7 @@ pub struct PatchInput {
 
 /// The formats' names.
 // No doc comments on the variants: with them, the schema becomes a `oneOf` of constants.
+#[allow(missing_docs)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PatchFormatName {

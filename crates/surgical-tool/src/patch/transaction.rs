@@ -19,6 +19,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use surgical_core::lines::{count_lines, with_ending, Ending, Endings};
 use surgical_core::{diff, Change, Options};
 use surgical_fs::{DirLock, Encoding, FsError, FsErrorKind, NewFile, Root, Target};
 
@@ -155,43 +156,9 @@ fn op_error(op: &Op, code: ErrorCode, message: String) -> ToolError {
     }
 }
 
-/// The line ending most of `text`'s lines use (`\n` when it has none).
-fn dominant_eol(text: &[u8]) -> &'static [u8] {
-    let (mut lf, mut crlf, mut cr) = (0usize, 0usize, 0usize);
-    let mut i = 0;
-    while i < text.len() {
-        match text[i] {
-            b'\r' if text.get(i + 1) == Some(&b'\n') => {
-                crlf += 1;
-                i += 1;
-            }
-            b'\r' => cr += 1,
-            b'\n' => lf += 1,
-            _ => {}
-        }
-        i += 1;
-    }
-    if crlf > lf && crlf >= cr {
-        b"\r\n"
-    } else if cr > lf && cr > crlf {
-        b"\r"
-    } else {
-        b"\n"
-    }
-}
-
-fn with_eol(content: &str, eol: &[u8]) -> Vec<u8> {
-    if eol == b"\n" {
-        return content.as_bytes().to_vec();
-    }
-    let mut out = Vec::with_capacity(content.len() + content.len() / 16);
-    for (i, part) in content.split('\n').enumerate() {
-        if i > 0 {
-            out.extend_from_slice(eol);
-        }
-        out.extend_from_slice(part.as_bytes());
-    }
-    out
+/// The line ending most of `text`'s lines use (ties: LF, then CRLF; LF when it has none).
+fn dominant_eol(text: &[u8]) -> Ending {
+    Endings::of(text).dominant().unwrap_or(Ending::Lf)
 }
 
 struct Files {
@@ -316,9 +283,9 @@ fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -
             OpKind::Add { content } => {
                 let (encoding, eol) = match &now {
                     Content::Text { encoding, text } => (*encoding, dominant_eol(text)),
-                    _ => (Encoding::Utf8, &b"\n"[..]),
+                    _ => (Encoding::Utf8, Ending::Lf),
                 };
-                let text = Arc::new(with_eol(content, eol));
+                let text = Arc::new(with_ending(content, eol).into_owned());
                 if encoding == Encoding::Utf8 && text.contains(&0) {
                     return Err(op_error(
                         op,
@@ -680,11 +647,6 @@ fn patch_of(o: &Outcome) -> String {
     out
 }
 
-fn line_count(text: &[u8]) -> usize {
-    surgical_core::lines::count_terminators(text)
-        + usize::from(!text.is_empty() && !matches!(text.last(), Some(b'\n' | b'\r')))
-}
-
 fn plural(n: usize, word: &str) -> String {
     if n == 1 {
         format!("1 {word}")
@@ -705,7 +667,7 @@ fn notes(h: &HunkOutcome, format: PatchFormat) -> Vec<String> {
 fn hunk_report(h: &HunkOutcome, format: PatchFormat) -> HunkReport {
     HunkReport {
         index: h.index,
-        strategy: h.strategy.name().to_string(),
+        tier: h.strategy.name().to_string(),
         start_line: h.new_lines.0,
         end_line: h.new_lines.1,
         old_start_line: h.old_lines.0,
@@ -771,7 +733,7 @@ pub(crate) fn run(req: &PatchRequest, config: &Config) -> Result<PatchSuccess, T
     })?;
     let ops = parse(&req.patch, format, req.path.as_deref()).map_err(|e| parse_error(e, format))?;
     let root = Root::new(&config.root).map_err(|e| file_error(e, "."))?;
-    let max = req.max_strategy.unwrap_or(Options::new().get_loosest_tier());
+    let max = req.max_tier.unwrap_or(Options::new().get_loosest_tier());
     let rules = Rules::new(format, max);
 
     let mut files = Files::open(&root, &ops)?;
@@ -836,19 +798,19 @@ fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: boo
                 summary,
                 "A {}: replaced its content ({}).",
                 o.path,
-                plural(line_count(new_text), "line")
+                plural(count_lines(new_text), "line")
             ),
             "add" => writeln!(
                 summary,
                 "A {}: created ({}).",
                 o.path,
-                plural(line_count(new_text), "line")
+                plural(count_lines(new_text), "line")
             ),
             "delete" => writeln!(
                 summary,
                 "D {}: deleted ({}).",
                 o.path,
-                plural(line_count(old_text), "line")
+                plural(count_lines(old_text), "line")
             ),
             "move" => writeln!(
                 summary,
