@@ -271,20 +271,27 @@ test("progress: notifications from the SDK's onprogress, in order", async () => 
   assert.deepEqual(bytesOf("prog.txt"), u8("a\nc\n"));
 });
 
-test("cancellation: a call cancelled while it waits for its turn changes nothing", async () => {
-  // A holds the turn: its edit waits for the directory lock, which a helper process holds
-  // (surgical's own lock between processes editing one directory).
-  put("locked/a.txt", "a = 1\n");
-  put("b.txt", "b = 1\r\n");
+// A helper process holding surgical's own lock on the workspace directory `dir` (the lock that
+// processes editing one directory take), until its stdin is closed.
+async function holdDirectoryLock(dir) {
   const holder = spawn(
     PYTHON,
-    ["-c", "import fcntl,os,sys\nfd=os.open(sys.argv[1],os.O_RDONLY)\nfcntl.flock(fd,fcntl.LOCK_EX)\nprint('locked',flush=True)\nsys.stdin.read()", path.join(root, "locked")],
+    ["-c", "import fcntl,os,sys\nfd=os.open(sys.argv[1],os.O_RDONLY)\nfcntl.flock(fd,fcntl.LOCK_EX)\nprint('locked',flush=True)\nsys.stdin.read()", path.join(root, dir)],
     { stdio: ["pipe", "pipe", "inherit"] },
   );
   await new Promise((resolve, reject) => {
     holder.stdout.once("data", (d) => (String(d).includes("locked") ? resolve() : reject(new Error(String(d)))));
     holder.once("error", reject);
   });
+  return holder;
+}
+
+test("cancellation: a call cancelled while it waits for its turn changes nothing", async () => {
+  // A holds the turn: its edit waits for the directory lock, which a helper process holds
+  // (surgical's own lock between processes editing one directory).
+  put("locked/a.txt", "a = 1\n");
+  put("b.txt", "b = 1\r\n");
+  const holder = await holdDirectoryLock("locked");
   let aRunning;
   const aRuns = new Promise((resolve) => (aRunning = resolve));
   const a = call("edit", { path: "locked/a.txt", oldText: "a = 1", newText: "a = 2" }, {
@@ -321,15 +328,7 @@ test("cancellation: a call cancelled while it runs, before it writes, changes no
   // stops at its last check before writing.
   put("held/c.txt", "c = 1\r\n");
   const cBefore = bytesOf("held/c.txt");
-  const holder = spawn(
-    PYTHON,
-    ["-c", "import fcntl,os,sys\nfd=os.open(sys.argv[1],os.O_RDONLY)\nfcntl.flock(fd,fcntl.LOCK_EX)\nprint('locked',flush=True)\nsys.stdin.read()", path.join(root, "held")],
-    { stdio: ["pipe", "pipe", "inherit"] },
-  );
-  await new Promise((resolve, reject) => {
-    holder.stdout.once("data", (d) => (String(d).includes("locked") ? resolve() : reject(new Error(String(d)))));
-    holder.once("error", reject);
-  });
+  const holder = await holdDirectoryLock("held");
   const abort = new AbortController();
   let cRunning;
   const cRuns = new Promise((resolve) => (cRunning = resolve));
