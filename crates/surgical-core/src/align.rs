@@ -19,7 +19,7 @@
 use similar::{capture_diff_slices, Algorithm, DiffOp};
 
 use crate::fold::is_line_blank;
-use crate::lines::{split_lines, split_model_lines, Line};
+use crate::lines::{next_terminator, prev_terminator, split_lines, split_model_lines, terminator_len, Line};
 use crate::normalize::{normalize, Fold};
 
 /// Something that differed between the file and `oldText` inside a matched span.
@@ -294,6 +294,35 @@ fn push_eol(out: &mut Aligned, s: &Line<'_>, new_has_newline: bool, local_eol: &
             .extend_from_slice(if s.eol.is_empty() { local_eol } else { s.eol });
         out.lines_out += 1;
     }
+}
+
+/// What [`crate::ChangeSet::insert_lines`] writes at `at`: `new` (lines broken with `\n`) with the
+/// terminator documented there, after one that ends an open last line.
+pub(crate) fn inserted(text: &[u8], at: usize, new: &str, fallback: &[u8]) -> Aligned {
+    let mut out = Aligned::default();
+    if new.is_empty() {
+        return out;
+    }
+    let open_end = at == text.len() && !text.is_empty() && terminator_len(text) == 0;
+    let eol: &[u8] = match prev_terminator(text, at) {
+        Some(t) if t.end == at => &text[t],
+        _ => match next_terminator(text, at).or_else(|| prev_terminator(text, text.len())) {
+            Some(t) => &text[t],
+            None => fallback,
+        },
+    };
+    if open_end {
+        out.bytes.extend_from_slice(eol);
+        out.lines_out += 1;
+    }
+    let body = new.strip_suffix('\n').unwrap_or(new);
+    let end_with_line_break = at < text.len() || new.ends_with('\n');
+    let mut lines = body.split('\n').peekable();
+    while let Some(line) = lines.next() {
+        let newline = lines.peek().is_some() || end_with_line_break;
+        push_written(&mut out, line, newline, eol);
+    }
+    out
 }
 
 fn push_written(out: &mut Aligned, text: &str, newline: bool, eol: &[u8]) {

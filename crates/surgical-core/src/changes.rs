@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::ops::Range;
 
-use crate::align::{align, Difference, DifferenceKind};
+use crate::align::{align, inserted, Difference, DifferenceKind};
 use crate::error::EditError;
 use crate::find::{unescape, Match};
 use crate::forgiven::Forgiven;
@@ -124,6 +124,9 @@ struct Replacement {
     open_end: bool,
     /// At such an open end, `new`'s final line break is written (the text then ends with one).
     end_with_line_break: bool,
+    /// An insertion of whole lines ([`ChangeSet::insert_lines`]): `new` is written at its empty span,
+    /// nothing is aligned.
+    insertion: bool,
 }
 
 impl<'h, 'a> ChangeSet<'h, 'a> {
@@ -179,11 +182,62 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
         self.add(found, new_text, true)
     }
 
-    fn add(&mut self, found: &Match, new_text: &str, end_with_line_break: bool) -> Result<usize, EditError> {
+    /// Adds the insertion of whole lines, `new_text`, at `at`, and returns its number: no line of the
+    /// text is edited to put them there. `at` is the start of a line or the end of the text.
+    ///
+    /// The inserted lines take the terminator of the line that ends at `at`; at the start of the text,
+    /// that of its first line; at the end of a text without a final line break, the text's last
+    /// terminator; in a text without any, the change set's fallback (`\n`, or the terminator before
+    /// a window, see [`ChangeSet::terminator_before`]). `new_text`'s line breaks (any of `\n`,
+    /// `\r\n`, `\r`) are written with that terminator. Edge cases:
+    ///
+    /// - At a CRLF boundary: `at` must be after the `\n`, never between the `\r` and the `\n`
+    ///   (that is no line start), and the new lines take `\r\n`.
+    /// - Before a following line (`at` inside the text), a `new_text` without a final line break is
+    ///   given one, so the following line stays a line of its own.
+    /// - At the end of the text, `new_text`'s final line break is written as given: without one, the
+    ///   text then ends without one. When the text has no final line break, its last line is ended
+    ///   first (with the terminator above), and the inserted lines follow.
+    /// - Into an empty text (`at` 0), `new_text` is the whole new text, with the fallback terminator
+    ///   and its final line break as given.
+    ///
+    /// An empty `new_text` changes nothing: [`ChangeSet::apply`] refuses it with
+    /// [`EditError::NoChange`]. It is refused with [`EditError::Overlap`] inside another span (at
+    /// either end of one it is not). On apply, inserted text holding U+FFFD is refused with
+    /// [`EditError::FabricatedReplacementChar`] and non-ASCII text in a legacy 8-bit file with
+    /// [`EditError::LegacyEncoding`], as a replacement's new text is. Its occurrence has an empty
+    /// `old` range at `at`.
+    ///
+    /// # Panics
+    ///
+    /// When `at` is past the end of the text or not the start of a line.
+    pub fn insert_lines(&mut self, at: usize, new_text: &str) -> Result<usize, EditError> {
+        let text = self.hay.text();
+        assert!(at <= text.len(), "insert_lines: {at} is past the end of the text");
+        let line_start =
+            at == 0 || at == text.len() || text[at - 1] == b'\n' || (text[at - 1] == b'\r' && text[at] != b'\n');
+        assert!(line_start, "insert_lines: {at} is not the start of a line");
         let id = self.replacements.len();
+        self.add_spans(std::slice::from_ref(&(at..at)), id)?;
+        self.replacements.push(Replacement {
+            tier: Tier::Exact,
+            old: String::new(),
+            new: model_newlines(new_text).into_owned(),
+            fold: Fold::EXACT,
+            forgiven: None,
+            first: at,
+            open_end: false,
+            end_with_line_break: false,
+            insertion: true,
+        });
+        Ok(id)
+    }
+
+    /// Checks `spans` (disjoint) against the spans already added, then adds them as replacement `id`'s.
+    fn add_spans(&mut self, spans: &[Range<usize>], id: usize) -> Result<(), EditError> {
         // A match's own spans are disjoint, so each is checked against the spans already added only:
         // its neighbours in file order.
-        for span in &found.spans {
+        for span in spans {
             let key = (span.start, span.end, id);
             let before = self.spans.range(..key).next_back();
             let after = self.spans.range(key..).next();
@@ -200,7 +254,13 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
                 });
             }
         }
-        self.spans.extend(found.spans.iter().map(|s| (s.start, s.end, id)));
+        self.spans.extend(spans.iter().map(|s| (s.start, s.end, id)));
+        Ok(())
+    }
+
+    fn add(&mut self, found: &Match, new_text: &str, end_with_line_break: bool) -> Result<usize, EditError> {
+        let id = self.replacements.len();
+        self.add_spans(&found.spans, id)?;
         let new = model_newlines(new_text);
         let new = if found.unescape_new {
             unescape(&new)
@@ -223,6 +283,7 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
             first: found.spans.first().map_or(0, |s| s.start),
             open_end: found.open_end,
             end_with_line_break,
+            insertion: false,
         });
         Ok(id)
     }
@@ -254,7 +315,9 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
             out.extend_from_slice(&text[cursor..span.start]);
             let r = &self.replacements[*index];
             let local = eol.at(span);
-            let mut aligned = if r.open_end && span.end == text.len() {
+            let mut aligned = if r.insertion {
+                inserted(text, span.start, &r.new, &self.fallback_terminator)
+            } else if r.open_end && span.end == text.len() {
                 // The needle's final line break stood for the end of the text: neither side has it.
                 let old = r.old.strip_suffix('\n').unwrap_or(&r.old);
                 let new = match r.end_with_line_break {

@@ -265,3 +265,89 @@ fn replace_ending_text_writes_the_final_line_break() {
         assert_eq!(changes.apply().unwrap().text, plain, "{old:?} -> {new:?} in {text:?}");
     }
 }
+
+/// `new` inserted at `at` in `text` with [`ChangeSet::insert_lines`], applied.
+fn inserted(text: &[u8], at: usize, new: &str) -> Result<Vec<u8>, EditError> {
+    let hay = Haystack::new(text);
+    let mut changes = ChangeSet::new(&hay);
+    changes.insert_lines(at, new)?;
+    Ok(changes.apply()?.text)
+}
+
+/// An insertion after a CRLF line starts after the `\n` and takes `\r\n`; the lines around it are
+/// not touched, whatever their own endings.
+#[test]
+fn insert_lines_at_a_crlf_boundary() {
+    assert_eq!(inserted(b"a\r\nb\nc\n", 3, "x\ny\n").unwrap(), b"a\r\nx\r\ny\r\nb\nc\n");
+    // After a lone CR, a CR; after an LF, an LF (the line before decides, not the line after).
+    assert_eq!(inserted(b"a\rb\r\n", 2, "x\n").unwrap(), b"a\rx\rb\r\n");
+    assert_eq!(inserted(b"a\nb\r\n", 2, "x\n").unwrap(), b"a\nx\nb\r\n");
+    // The new text's own line breaks, any of them, are written with the local one.
+    assert_eq!(inserted(b"a\r\nb\r\n", 3, "x\ry\r\n").unwrap(), b"a\r\nx\r\ny\r\nb\r\n");
+    // Before a following line, a missing final line break is added.
+    assert_eq!(inserted(b"a\r\nb\r\n", 3, "x").unwrap(), b"a\r\nx\r\nb\r\n");
+}
+
+/// At the start of a text, the first line's terminator.
+#[test]
+fn insert_lines_at_the_start() {
+    assert_eq!(inserted(b"a\r\nb\n", 0, "x\n").unwrap(), b"x\r\na\r\nb\n");
+    // A single line without a terminator: `\n`, and the line stays as it is.
+    assert_eq!(inserted(b"only", 0, "x\ny").unwrap(), b"x\ny\nonly");
+}
+
+/// At the end of a text: the last line is ended first when it has no line break, and the new text's
+/// final line break is written as given.
+#[test]
+fn insert_lines_at_the_end_without_a_final_newline() {
+    assert_eq!(inserted(b"a\r\nb", 4, "x\n").unwrap(), b"a\r\nb\r\nx\r\n");
+    assert_eq!(inserted(b"a\r\nb", 4, "x").unwrap(), b"a\r\nb\r\nx");
+    // No terminator anywhere: the fallback, `\n` or the one before a window.
+    assert_eq!(inserted(b"b", 1, "x\n").unwrap(), b"b\nx\n");
+    let hay = Haystack::new(b"b");
+    let mut changes = ChangeSet::new(&hay).terminator_before(b"\r");
+    changes.insert_lines(1, "x\n").unwrap();
+    assert_eq!(changes.apply().unwrap().text, b"b\rx\r");
+    // At the end of a text that has its final line break, the last line's terminator.
+    assert_eq!(inserted(b"a\r\n", 3, "x").unwrap(), b"a\r\nx");
+}
+
+/// Into an empty text: the new text is the whole text, with the fallback terminator.
+#[test]
+fn insert_lines_into_an_empty_text() {
+    assert_eq!(inserted(b"", 0, "x\r\ny\n").unwrap(), b"x\ny\n");
+    assert_eq!(inserted(b"", 0, "x").unwrap(), b"x");
+    // Nothing inserted changes nothing.
+    assert!(matches!(
+        inserted(b"", 0, ""),
+        Err(EditError::NoChange { index: 0, .. })
+    ));
+}
+
+/// An insertion is an empty span: at either end of a replacement it is no overlap, inside one it is;
+/// its occurrence replaces nothing, and the lines around are copied as they are.
+#[test]
+fn insert_lines_beside_a_replacement() {
+    let text = b"a\nb\nc\nd\n";
+    let hay = Haystack::new(text);
+    let found = hay
+        .find("b\nc\n", &Scope::everywhere().whole_lines(), Tier::Exact)
+        .unwrap();
+    let mut changes = ChangeSet::new(&hay);
+    changes.replace(&found, "B\n").unwrap();
+    changes.insert_lines(2, "x\n").unwrap();
+    changes.insert_lines(6, "y\n").unwrap();
+    assert!(matches!(
+        changes.insert_lines(4, "z\n"),
+        Err(EditError::Overlap {
+            first: 0,
+            second: 3,
+            line: 3
+        })
+    ));
+    let applied = changes.apply().unwrap();
+    assert_eq!(applied.text, b"a\nx\nB\ny\nd\n");
+    let occ = &applied.edits[1].occurrences[0];
+    assert_eq!((occ.old.clone(), occ.new.clone()), (2..2, 2..4));
+    assert_eq!((occ.old_lines, occ.new_lines), ((2, 2), (2, 2)));
+}

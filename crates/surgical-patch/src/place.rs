@@ -244,10 +244,6 @@ pub enum Elsewhere {
 pub enum Internal {
     /// The hunk's old lines were found but could not be written there.
     Unwritable,
-    /// The line to insert after could not be matched.
-    InsertAfter,
-    /// The first line (to insert before) could not be matched.
-    InsertBefore,
 }
 
 impl Failure {
@@ -906,71 +902,33 @@ impl<'a> Placer<'a> {
         Err(Failure::new(index, FailureKind::NoPlace))
     }
 
+    /// The added lines right after line `line` (zero-based), which stays as it is.
     fn insert_after(&self, index: usize, hunk: &Hunk, line: usize, how: How) -> Result<Placed, Failure> {
-        let own = String::from_utf8_lossy(self.lines.content(line)).into_owned();
-        let mut new = vec![own.as_str()];
-        new.extend(hunk.new_lines());
-        let options = Options::new().loosest_tier(Tier::Exact);
-        let p = match attempt(
-            &self.lines,
-            line..line + 1,
-            index,
-            &[own.as_str()],
-            &new,
-            hunk.final_newline,
-            &options,
-            Pass::Text,
-        ) {
-            Attempt::Placed(p) => p,
-            Attempt::Failed(f) => return Err(f),
-            _ => return Err(Failure::new(index, FailureKind::Internal(Internal::InsertAfter))),
-        };
-        // The kept line is not part of the hunk: take it off the span and the replacement.
-        let whole = &self.lines.text[p.span.start..self.lines.start(line + 1)];
-        let keep = if p.bytes.starts_with(whole) {
-            whole.len()
-        } else {
-            self.lines.content(line).len()
-        };
-        Ok(Placed {
-            span: p.span.start + keep..p.span.end.max(p.span.start + keep),
-            bytes: p.bytes[keep.min(p.bytes.len())..].to_vec(),
-            how,
-            differences: Vec::new(),
-            ..*p
-        })
+        let added = hunk.new_lines();
+        let text = self.lines.text;
+        // The added lines end with a line break unless they end the file and the hunk says they do
+        // not or, when it says nothing, the file has no final line break and the last added line
+        // reads as the line they follow.
+        let at_end = self.lines.start(line + 1) == text.len();
+        let open_end = at_end && !matches!(text.last(), Some(b'\n' | b'\r') | None);
+        let final_break = hunk.final_newline.unwrap_or_else(|| {
+            let own = String::from_utf8_lossy(self.lines.content(line));
+            !(open_end && added.last().is_some_and(|l| *l == own))
+        });
+        let mut new_text = added.join("\n");
+        if !added.is_empty() && (!at_end || final_break) {
+            new_text.push('\n');
+        }
+        self.insert_lines(index, line..line + 1, false, &new_text, how)
     }
 
+    /// The added lines before the first line (which stays as it is), or as the whole text of an
+    /// empty file (written as given, with `\n`).
     fn insert_at_start(&self, index: usize, hunk: &Hunk, added: &[&str]) -> Result<Placed, Failure> {
         if self.lines.count() > 0 {
-            // Before line 1: the engine writes the new lines before the first line, which it keeps.
-            let own = String::from_utf8_lossy(self.lines.content(0)).into_owned();
-            let mut new: Vec<&str> = added.to_vec();
-            new.push(own.as_str());
-            let options = Options::new().loosest_tier(Tier::Exact);
-            let p = match attempt(
-                &self.lines,
-                0..1,
-                index,
-                &[own.as_str()],
-                &new,
-                None,
-                &options,
-                Pass::Text,
-            ) {
-                Attempt::Placed(p) => p,
-                Attempt::Failed(f) => return Err(f),
-                _ => return Err(Failure::new(index, FailureKind::Internal(Internal::InsertBefore))),
-            };
-            let first = &self.lines.text[..p.span.end];
-            let kept = if p.bytes.ends_with(first) { first.len() } else { 0 };
-            return Ok(Placed {
-                span: 0..p.span.end - kept,
-                bytes: p.bytes[..p.bytes.len() - kept].to_vec(),
-                how: How::StartOfFile,
-                differences: Vec::new(),
-                ..*p
-            });
+            let mut new_text = added.join("\n");
+            new_text.push('\n');
+            return self.insert_lines(index, 0..1, true, &new_text, How::StartOfFile);
         }
         let mut bytes = Vec::new();
         for line in added {
@@ -989,6 +947,45 @@ impl<'a> Placer<'a> {
             fuzz: 0,
             dropped: (0, 0),
             how: How::StartOfFile,
+        })
+    }
+
+    /// One engine call that inserts `new_text` (whole lines) at the start or the end of the lines
+    /// `range` (zero-based): no line of the file is edited to put them there.
+    fn insert_lines(
+        &self,
+        index: usize,
+        range: Range<usize>,
+        at_start: bool,
+        new_text: &str,
+        how: How,
+    ) -> Result<Placed, Failure> {
+        let w = window(&self.lines, range);
+        let hay = Haystack::new(w.buf);
+        let at = if at_start { 0 } else { w.buf.len() };
+        let before = prev_terminator(self.lines.text, w.base).map_or(&b"\n"[..], |t| &self.lines.text[t]);
+        let mut changes = ChangeSet::new(&hay).terminator_before(before);
+        let applied = changes
+            .insert_lines(at, new_text)
+            .and_then(|_| changes.apply())
+            .map_err(|error| {
+                let kind = FailureKind::Engine {
+                    error,
+                    lines_before: w.first_line,
+                };
+                Failure::new(index, kind)
+            })?;
+        let edit = &applied.edits[0];
+        let occ = &edit.occurrences[0];
+        Ok(Placed {
+            index,
+            span: w.base + at..w.base + at,
+            bytes: applied.text[occ.new.clone()].to_vec(),
+            strategy: edit.tier,
+            differences: Vec::new(),
+            fuzz: 0,
+            dropped: (0, 0),
+            how,
         })
     }
 }

@@ -626,8 +626,6 @@ fn anchor_not_found(anchor: &str, outer: Option<usize>, near: Option<&Closest>) 
 /// A place found that could not be written on (a bug).
 fn internal(what: Option<Internal>) -> String {
     let what = match what {
-        Some(Internal::InsertAfter) => "the line to insert after could not be matched",
-        Some(Internal::InsertBefore) => "the first line could not be matched",
         Some(Internal::Unwritable) => "the hunk was found but could not be written there",
         _ => "the hunk could not be placed",
     };

@@ -401,3 +401,159 @@ fn crlf_hunk_lines_in_lf_file_and_back() {
         bytes(b"a\nb2\r\nb3\r\nc\n"),
     );
 }
+
+/// Where an insert-only hunk (added lines, no old lines) goes.
+#[derive(Clone, Copy)]
+enum At {
+    /// After the one line that reads so (an `@@` anchor).
+    After(&'static str),
+    /// Before the first line (a line hint of 0).
+    Start,
+    /// After the last line (apply_patch without an anchor).
+    End,
+}
+
+/// An insert-only hunk of `added` lines, placed at `at`.
+fn insert_hunk(added: &[&str], at: At) -> Hunk {
+    let body: Vec<String> = added.iter().map(|l| format!("+{l}")).collect();
+    let mut h = hunk(&body.iter().map(String::as_str).collect::<Vec<_>>());
+    match at {
+        At::After(anchor) => h.anchors = vec![anchor.to_string()],
+        At::Start => h.hint = Some(0),
+        At::End => {}
+    }
+    h
+}
+
+/// Every path an insert-only hunk can take, by name, with what it gave. The paths of [`run_paths`]
+/// that search for old lines (`loose`, `fuzz`) have none to search for; the others become:
+///
+/// - `single`: the hunk alone, apply_patch rules;
+/// - `blocks`: the hunk alone under SEARCH/REPLACE rules (which append no bare additions: not for
+///   [`At::End`]);
+/// - `batched`: with a second hunk on a line of its own before the text (after it, for
+///   [`At::Start`]);
+/// - `anchored`: after an anchor line put before the text, named first (for [`At::Start`], the
+///   only anchor: its lines then start the text); for [`At::End`], after the text's last line named
+///   as the anchor;
+/// - `end_of_file`: marked `*** End of File`;
+/// - `unified`: the hunk alone under unified-diff rules (not for [`At::End`]).
+fn run_insert_paths(text: &[u8], added: &[&str], at: At) -> Vec<(&'static str, Result<Vec<u8>, &'static str>)> {
+    let h = insert_hunk(added, at);
+    let mut out = Vec::new();
+    out.push(("single", placed(text, std::slice::from_ref(&h), PatchFormat::Codex)));
+    if !matches!(at, At::End) {
+        out.push((
+            "blocks",
+            placed(text, std::slice::from_ref(&h), PatchFormat::SearchReplace),
+        ));
+        out.push(("unified", placed(text, std::slice::from_ref(&h), PatchFormat::Unified)));
+    }
+
+    const OTHER: &str = "\u{27e8}other hunk\u{27e9}";
+    let mut other = hunk(&[&format!("-{OTHER}"), &format!("+{OTHER} changed")[..]]);
+    other.patch_line = 1;
+    let batched = if matches!(at, At::Start) {
+        assert!(
+            matches!(text.last(), Some(b'\n' | b'\r')),
+            "a start case ends with a line break"
+        );
+        let suffix = format!("{OTHER} changed\n");
+        placed(
+            &[text, OTHER.as_bytes(), b"\n"].concat(),
+            &[h.clone(), other],
+            PatchFormat::Codex,
+        )
+        .map(|out| {
+            assert!(out.ends_with(suffix.as_bytes()), "{:?}", String::from_utf8_lossy(&out));
+            out[..out.len() - suffix.len()].to_vec()
+        })
+    } else {
+        placed(&with_line_before(OTHER, text), &[h.clone(), other], PatchFormat::Codex)
+            .map(|out| without_line_before(&format!("{OTHER} changed"), out))
+    };
+    out.push(("batched", batched));
+
+    const ANCHOR: &str = "\u{27e8}anchor\u{27e9}";
+    let anchored = match at {
+        At::End => {
+            let lines = Lines::new(text);
+            let last = String::from_utf8_lossy(lines.content(lines.count() - 1)).into_owned();
+            let mut a = insert_hunk(added, At::After("unused"));
+            a.anchors = vec![last];
+            placed(text, &[a], PatchFormat::Codex)
+        }
+        At::Start | At::After(_) => {
+            let mut a = insert_hunk(added, at);
+            a.hint = None;
+            a.anchors.insert(0, ANCHOR.to_string());
+            placed(&with_line_before(ANCHOR, text), &[a], PatchFormat::Codex)
+                .map(|out| without_line_before(ANCHOR, out))
+        }
+    };
+    out.push(("anchored", anchored));
+
+    let mut eof = h.clone();
+    eof.at_eof = true;
+    out.push(("end_of_file", placed(text, &[eof], PatchFormat::Codex)));
+    out
+}
+
+/// Runs one insert-only case through every path and checks each against `expect`.
+fn check_insert(name: &str, text: &[u8], added: &[&str], at: At, expect: &[u8]) {
+    let expect = bytes(expect);
+    let mut wrong = Vec::new();
+    for (path, got) in run_insert_paths(text, added, at) {
+        let got = match got {
+            Ok(bytes) => Expect::Bytes(bytes),
+            Err(kind) => Expect::Fails(kind),
+        };
+        if got != expect {
+            wrong.push(format!("  {path}: {}", show(&got)));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "case `{name}`: expected {}, but\n{}",
+        show(&expect),
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn insert_only_after_a_crlf_line() {
+    check_insert(
+        "insert after crlf",
+        b"a\r\nb\nc\n",
+        &["x", "y"],
+        At::After("a"),
+        b"a\r\nx\r\ny\r\nb\nc\n",
+    );
+}
+
+#[test]
+fn insert_only_after_a_lone_cr_line() {
+    check_insert("insert after cr", b"a\rb\nc\n", &["x"], At::After("a"), b"a\rx\rb\nc\n");
+}
+
+#[test]
+fn insert_only_at_the_start() {
+    check_insert(
+        "insert at start",
+        b"a\r\nb\n",
+        &["x", "y"],
+        At::Start,
+        b"x\r\ny\r\na\r\nb\n",
+    );
+}
+
+#[test]
+fn insert_only_at_the_end_without_a_final_newline() {
+    check_insert(
+        "insert at open end",
+        b"a\r\nb",
+        &["x", "y"],
+        At::End,
+        b"a\r\nb\r\nx\r\ny\r\n",
+    );
+}
