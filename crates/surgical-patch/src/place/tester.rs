@@ -162,21 +162,25 @@ fn run_paths(text: &[u8], h: &Hunk) -> Vec<(&'static str, Result<Vec<u8>, &'stat
 
 /// Runs one case through every path and checks each against `expect`.
 fn check(name: &str, text: &[u8], body: &[&str], expect: Expect) {
-    let h = hunk(body);
+    expect_everywhere(name, run_paths(text, &hunk(body)), &expect);
+}
+
+/// Asserts that every path's result is `expect`, naming each path that differs.
+fn expect_everywhere(name: &str, results: Vec<(&'static str, Result<Vec<u8>, &'static str>)>, expect: &Expect) {
     let mut wrong = Vec::new();
-    for (path, got) in run_paths(text, &h) {
+    for (path, got) in results {
         let got = match got {
             Ok(bytes) => Expect::Bytes(bytes),
             Err(kind) => Expect::Fails(kind),
         };
-        if got != expect {
+        if got != *expect {
             wrong.push(format!("  {path}: {}", show(&got)));
         }
     }
     assert!(
         wrong.is_empty(),
         "case `{name}`: expected {}, but\n{}",
-        show(&expect),
+        show(expect),
         wrong.join("\n")
     );
 }
@@ -501,23 +505,7 @@ fn run_insert_paths(text: &[u8], added: &[&str], at: At) -> Vec<(&'static str, R
 
 /// Runs one insert-only case through every path and checks each against `expect`.
 fn check_insert(name: &str, text: &[u8], added: &[&str], at: At, expect: &[u8]) {
-    let expect = bytes(expect);
-    let mut wrong = Vec::new();
-    for (path, got) in run_insert_paths(text, added, at) {
-        let got = match got {
-            Ok(bytes) => Expect::Bytes(bytes),
-            Err(kind) => Expect::Fails(kind),
-        };
-        if got != expect {
-            wrong.push(format!("  {path}: {}", show(&got)));
-        }
-    }
-    assert!(
-        wrong.is_empty(),
-        "case `{name}`: expected {}, but\n{}",
-        show(&expect),
-        wrong.join("\n")
-    );
+    expect_everywhere(name, run_insert_paths(text, added, at), &bytes(expect));
 }
 
 #[test]
