@@ -139,31 +139,13 @@ impl SurgicalServer {
         }
         // Shared for reads, exclusive for calls that may change files; in arrival order.
         let (_shared, _exclusive) = if read_only {
-            let guard = match self.turn.try_read() {
-                Ok(guard) => guard,
-                Err(_) => {
-                    control
-                        .report(format!("{what}: waiting for earlier calls"), false)
-                        .await;
-                    tokio::select! {
-                        guard = self.turn.read() => guard,
-                        () = control.cancellation().cancelled() => return Ok(cancelled()),
-                    }
-                }
+            let Some(guard) = take_turn(self.turn.try_read().ok(), self.turn.read(), control, what).await else {
+                return Ok(cancelled());
             };
             (Some(guard), None)
         } else {
-            let guard = match self.turn.try_write() {
-                Ok(guard) => guard,
-                Err(_) => {
-                    control
-                        .report(format!("{what}: waiting for earlier calls"), false)
-                        .await;
-                    tokio::select! {
-                        guard = self.turn.write() => guard,
-                        () = control.cancellation().cancelled() => return Ok(cancelled()),
-                    }
-                }
+            let Some(guard) = take_turn(self.turn.try_write().ok(), self.turn.write(), control, what).await else {
+                return Ok(cancelled());
             };
             (None, Some(guard))
         };
@@ -190,6 +172,26 @@ impl SurgicalServer {
             .map_err(|e| ErrorData::internal_error(format!("the {name} tool stopped unexpectedly: {e}"), None));
         watch.abort();
         result
+    }
+}
+
+/// A call's turn: `now` if it was free, else `later` once earlier calls are done (reported as
+/// waiting); `None` when the client cancels the call while it waits.
+async fn take_turn<G>(
+    now: Option<G>,
+    later: impl std::future::Future<Output = G>,
+    control: &CallControl,
+    what: &str,
+) -> Option<G> {
+    if now.is_some() {
+        return now;
+    }
+    control
+        .report(format!("{what}: waiting for earlier calls"), false)
+        .await;
+    tokio::select! {
+        guard = later => Some(guard),
+        () = control.cancellation().cancelled() => None,
     }
 }
 
