@@ -27,7 +27,7 @@ pub(crate) fn fs_error(e: FsError, shown: &str) -> ToolError {
     crate::args::fs_error(e, shown, NOT_FOUND_HINT)
 }
 
-fn edit_error(e: EditError, shown: &str) -> ToolError {
+pub(crate) fn edit_error(e: EditError, shown: &str) -> ToolError {
     let lines = match &e {
         EditError::Ambiguous { occurrences, .. } => occurrences.iter().map(|o| o.0).collect(),
         _ => Vec::new(),
@@ -53,10 +53,7 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
         Content::Undecodable(e) => return Err(crate::args::fs_error_of(e, shown, NOT_FOUND_HINT)),
     };
     let encoding = old.encoding;
-    let options = match req.max_tier {
-        Some(max) => Options::new().loosest_tier(max),
-        None => Options::new(),
-    };
+    let options = options(req);
     // The engine runs while the other core hashes the file.
     let applied = apply(&old.text, &req.edits, &options);
     let hash_before = doc.hash.get().to_string();
@@ -109,8 +106,16 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
     })
 }
 
+/// The engine's options for `req` (its `maxStrategy`).
+pub(crate) fn options(req: &EditRequest) -> Options {
+    match req.max_tier {
+        Some(max) => Options::new().loosest_tier(max),
+        None => Options::new(),
+    }
+}
+
 /// Where each edit landed, in request order.
-fn edit_reports(applied: &Applied) -> Vec<EditReport> {
+pub(crate) fn edit_reports(applied: &Applied) -> Vec<EditReport> {
     applied
         .edits
         .iter()

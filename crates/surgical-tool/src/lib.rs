@@ -25,6 +25,7 @@ mod code;
 mod document;
 mod edit;
 mod journal;
+mod memory;
 mod report;
 mod request;
 mod undo;
@@ -46,6 +47,7 @@ use serde_json::Value;
 pub use crate::code::ErrorCode;
 pub use crate::document::sha256_hex;
 pub use crate::edit::run_edit_with;
+pub use crate::memory::{apply_edits, MemoryEdit};
 pub use crate::patch::{
     parse_patch_request, run_patch_with, FileReport, HunkReport, PatchFormat, PatchFormatName, PatchInput,
     PatchRequest, PatchSuccess,

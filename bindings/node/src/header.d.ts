@@ -1,0 +1,95 @@
+/* The call objects and result objects of `surgical call` (see the repository's README, "Machine
+ * interface"); fields are added, never renamed. */
+
+/** One replacement: `oldText` copied from the file, `newText` what it becomes. */
+export interface Edit {
+  oldText: string
+  newText: string
+  /** Replace every occurrence instead of requiring exactly one. */
+  replaceAll?: boolean
+}
+
+export interface EditCall {
+  path: string
+  edits?: Edit[]
+  /** A single edit given at the top level instead of `edits`. */
+  oldText?: string
+  newText?: string
+  replaceAll?: boolean
+  dryRun?: boolean
+  /** The loosest matching tier allowed. */
+  maxStrategy?: 'exact' | 'trailing_whitespace' | 'unicode' | 'indentation' | 'whitespace_runs' | 'escapes' | 'similar'
+  /** The file's SHA-256 (hex) as last seen; the edit fails with `stale` if it changed. */
+  expectedHash?: string
+}
+
+export interface PatchCall {
+  /** An apply_patch envelope, SEARCH/REPLACE blocks, or a unified diff. */
+  patch: string
+  /** The file for SEARCH/REPLACE blocks or hunks that name none. */
+  path?: string
+  format?: 'apply_patch' | 'search_replace' | 'unified_diff' | 'auto'
+  dryRun?: boolean
+  maxStrategy?: EditCall['maxStrategy']
+}
+
+export interface ReadCall {
+  path: string
+  startLine?: number
+  endLine?: number
+  limit?: number
+}
+
+export interface WriteCall {
+  path: string
+  content: string
+}
+
+/** Where one edit landed. */
+export interface EditReport {
+  index: number
+  strategy: string
+  startLine: number
+  endLine: number
+  oldStartLine: number
+  oldEndLine: number
+  occurrences: number
+  normalized?: string[]
+}
+
+export interface EditResult {
+  ok: true
+  /** What the model reads. */
+  text: string
+  path: string
+  /** Numbered diff for display. */
+  diff: string
+  /** Unified diff of the real bytes. */
+  patch: string
+  firstChangedLine: number | null
+  edits: EditReport[]
+  encoding: 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be'
+  hashBefore: string
+  hashAfter: string
+  dryRun: boolean
+  undoAvailable: boolean
+}
+
+export interface ErrorResult {
+  ok: false
+  /** What the model reads: `Error (code): message`. */
+  text: string
+  error: {
+    code: string
+    message: string
+    editIndex?: number
+    hunkIndex?: number
+    patchLine?: number
+    path?: string
+    lines?: number[]
+  }
+}
+
+/** The result of any tool: `ok` tells which; the other fields are those of `surgical call`. */
+export type ToolResult = EditResult | ErrorResult | ({ ok: true; text: string } & Record<string, unknown>)
+
