@@ -11,6 +11,7 @@
  * error carrying surgical's explanation, as pi's edit errors are.
  */
 import { createRequire } from "node:module";
+import { mkdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -107,6 +108,9 @@ export default function surgicalTools(pi: ExtensionAPI): void {
 			const absolute = resolvePiPath(given, cwd);
 			const { call, options } = target(absolute, cwd);
 			return withFileMutationQueue(absolute, async () => {
+				throwIfAborted(signal);
+				// pi's write creates missing parent directories; surgical's refuses a missing one.
+				await mkdir(path.dirname(absolute), { recursive: true });
 				throwIfAborted(signal);
 				const result = await surgical.write({ ...call, content }, options);
 				if (!result.ok) throw new Error(result.text);

@@ -44,8 +44,8 @@ test('seed scenario through pi built-in edit: what the extension fixes', async (
   const visible = (text) => text.replace(/[^\x20-\x7e\n]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`)
   t.diagnostic(`pi built-in: error ${r.isError}; file now ${JSON.stringify(visible(after))}; diff shown ${JSON.stringify(visible(r.details?.diff ?? ''))}`)
   // pi 1.6 splices into the original (the seed's whole-file normalization is gone) but writes the
-  // model's no-break spaces, which the file never had, and its diff shows them as spaces: the
-  // model is not told. The extension writes the file's own indentation (the test above).
+  // model's no-break spaces, which the file never had; its diff carries them, and they render as
+  // plain spaces, so neither the model nor the user sees the difference. The extension writes the file's own indentation (the test above).
   assert.equal(r.isError, false, resultText(r))
   assert.equal(after, SAMPLE.replace('  return 2;', '\u00a0\u00a0return 3;'))
   assert.notEqual(after, EXPECTED)
