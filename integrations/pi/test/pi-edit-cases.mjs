@@ -1,6 +1,8 @@
 // pi's own edit- and write-tool tests as data, to run against the extension.
 //
-// Origin: earendil-works/pi, packages/coding-agent/test/tools.test.ts (describe blocks "write
+// Origin: earendil-works/pi at commit 0af376a215650e97317bc25cb59993632d9971ac (newer than the
+// pi 1.6.0 the tests run: its built-in tool fails two of these, reported by the runner),
+// packages/coding-agent/test/tools.test.ts (describe blocks "write
 // tool", "edit tool", "edit tool fuzzy matching", "edit tool CRLF handling"), MIT License,
 // Copyright (c) Mario Zechner. Ported as test data: each case keeps pi's test name, the file it
 // writes, the call it makes and what pi asserts (`pi`). Where surgical differs by design, `surgical`
