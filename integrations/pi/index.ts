@@ -8,7 +8,8 @@
  * and session work unchanged), pi's per-file mutation queue, and paths resolved as pi resolves
  * them. What changes: the file is edited by surgical (every byte no edit targets is written back
  * identical, and the model is shown the diff of the real bytes), and a failed edit is a thrown
- * error carrying surgical's explanation, as pi's edit errors are.
+ * error carrying surgical's explanation, as pi's edit errors are. pi's abort signal cancels a
+ * call that has not started writing (the file is then untouched).
  */
 import { createRequire } from "node:module";
 import { mkdir } from "node:fs/promises";
@@ -81,7 +82,7 @@ export default function surgicalTools(pi: ExtensionAPI): void {
 			const { call, options } = target(absolute, cwd);
 			return withFileMutationQueue(absolute, async () => {
 				throwIfAborted(signal);
-				const result = await surgical.edit({ ...call, edits: edits as never }, options);
+				const result = await surgical.edit({ ...call, edits: edits as never }, options, signal);
 				if (!result.ok) throw new Error(result.text);
 				return {
 					content: [{ type: "text" as const, text: result.text }],
@@ -112,7 +113,7 @@ export default function surgicalTools(pi: ExtensionAPI): void {
 				// pi's write creates missing parent directories; surgical's refuses a missing one.
 				await mkdir(path.dirname(absolute), { recursive: true });
 				throwIfAborted(signal);
-				const result = await surgical.write({ ...call, content }, options);
+				const result = await surgical.write({ ...call, content }, options, signal);
 				if (!result.ok) throw new Error(result.text);
 				return { content: [{ type: "text" as const, text: result.text }], details: undefined };
 			});

@@ -99,8 +99,29 @@ impl Task for Call {
     }
 }
 
-fn run_async(tool: &'static str, call: Value, options: Option<Options>) -> Result<AsyncTask<Call>> {
-    Ok(AsyncTask::new(Call::new(tool, call, options)?))
+/// The call as a task on the thread pool. With a `signal`, aborting it cancels the call: one that
+/// has not passed its last check before writing resolves with the `cancelled` error and changes
+/// nothing (a call already writing completes); a signal aborted already cancels it at once.
+fn run_async(
+    env: Env,
+    tool: &'static str,
+    call: Value,
+    options: Option<Options>,
+    signal: Option<Object<'_>>,
+) -> Result<AsyncTask<Call>> {
+    let mut task = Call::new(tool, call, options)?;
+    if let Some(signal) = signal {
+        let cancellation = surgical_tool::Cancellation::new();
+        task.config = task.config.cancellation(cancellation.clone());
+        if signal.get_named_property::<Option<bool>>("aborted")?.unwrap_or(false) {
+            cancellation.cancel();
+        } else {
+            // SAFETY: `signal` is a live value of this call's `env`.
+            let signal = unsafe { AbortSignal::from_napi_value(env.raw(), signal.raw())? };
+            signal.on_abort(move || cancellation.cancel());
+        }
+    }
+    Ok(AsyncTask::new(task))
 }
 
 fn run_sync(tool: &'static str, call: Value, options: Option<Options>) -> Result<Json> {
@@ -111,11 +132,11 @@ fn run_sync(tool: &'static str, call: Value, options: Option<Options>) -> Result
 /// maxStrategy?, expectedHash?}` (or a top-level `oldText`/`newText`). Resolves with the result
 /// object of `surgical call edit`.
 #[napi(
-    ts_args_type = "call: EditCall, options?: Options",
+    ts_args_type = "call: EditCall, options?: Options, signal?: AbortSignal",
     ts_return_type = "Promise<EditResult | ErrorResult>"
 )]
-pub fn edit(call: Value, options: Option<Options>) -> Result<AsyncTask<Call>> {
-    run_async("edit", call, options)
+pub fn edit(env: Env, call: Value, options: Option<Options>, signal: Option<Object<'_>>) -> Result<AsyncTask<Call>> {
+    run_async(env, "edit", call, options, signal)
 }
 
 /// `edit`, blocking the calling thread.
@@ -130,11 +151,16 @@ pub fn edit_sync(call: Value, options: Option<Options>) -> Result<Json> {
 /// Applies a patch (apply_patch envelope, SEARCH/REPLACE blocks or unified diff) to one or more
 /// files, all or nothing: the result object of `surgical call apply_patch`.
 #[napi(
-    ts_args_type = "call: PatchCall, options?: Options",
+    ts_args_type = "call: PatchCall, options?: Options, signal?: AbortSignal",
     ts_return_type = "Promise<ToolResult>"
 )]
-pub fn apply_patch(call: Value, options: Option<Options>) -> Result<AsyncTask<Call>> {
-    run_async("apply_patch", call, options)
+pub fn apply_patch(
+    env: Env,
+    call: Value,
+    options: Option<Options>,
+    signal: Option<Object<'_>>,
+) -> Result<AsyncTask<Call>> {
+    run_async(env, "apply_patch", call, options, signal)
 }
 
 /// `applyPatch`, blocking the calling thread.
@@ -146,11 +172,11 @@ pub fn apply_patch_sync(call: Value, options: Option<Options>) -> Result<Json> {
 /// Reads a file with line numbers: `{path, startLine?, endLine?, limit?}`; the result object of
 /// `surgical call read`.
 #[napi(
-    ts_args_type = "call: ReadCall, options?: Options",
+    ts_args_type = "call: ReadCall, options?: Options, signal?: AbortSignal",
     ts_return_type = "Promise<ToolResult>"
 )]
-pub fn read(call: Value, options: Option<Options>) -> Result<AsyncTask<Call>> {
-    run_async("read", call, options)
+pub fn read(env: Env, call: Value, options: Option<Options>, signal: Option<Object<'_>>) -> Result<AsyncTask<Call>> {
+    run_async(env, "read", call, options, signal)
 }
 
 /// `read`, blocking the calling thread.
@@ -161,11 +187,11 @@ pub fn read_sync(call: Value, options: Option<Options>) -> Result<Json> {
 
 /// Creates or replaces a file: `{path, content}`; the result object of `surgical call write`.
 #[napi(
-    ts_args_type = "call: WriteCall, options?: Options",
+    ts_args_type = "call: WriteCall, options?: Options, signal?: AbortSignal",
     ts_return_type = "Promise<ToolResult>"
 )]
-pub fn write(call: Value, options: Option<Options>) -> Result<AsyncTask<Call>> {
-    run_async("write", call, options)
+pub fn write(env: Env, call: Value, options: Option<Options>, signal: Option<Object<'_>>) -> Result<AsyncTask<Call>> {
+    run_async(env, "write", call, options, signal)
 }
 
 /// `write`, blocking the calling thread.
@@ -177,11 +203,11 @@ pub fn write_sync(call: Value, options: Option<Options>) -> Result<Json> {
 /// Restores a file to its content before surgical's last change to it: `{path}`; the result
 /// object of `surgical call undo`.
 #[napi(
-    ts_args_type = "call: { path: string }, options?: Options",
+    ts_args_type = "call: { path: string }, options?: Options, signal?: AbortSignal",
     ts_return_type = "Promise<EditResult | ErrorResult>"
 )]
-pub fn undo(call: Value, options: Option<Options>) -> Result<AsyncTask<Call>> {
-    run_async("undo", call, options)
+pub fn undo(env: Env, call: Value, options: Option<Options>, signal: Option<Object<'_>>) -> Result<AsyncTask<Call>> {
+    run_async(env, "undo", call, options, signal)
 }
 
 /// `undo`, blocking the calling thread.

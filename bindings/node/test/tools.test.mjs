@@ -109,3 +109,31 @@ test('a call that is not an object is an invalid_input result, not an exception'
   assert.equal(r.ok, false)
   assert.equal(r.error.code, 'invalid_input')
 })
+
+test('an AbortSignal cancels calls that have not written: aborted before, or while queued', async (t) => {
+  const root = tempDir(t)
+  fs.writeFileSync(path.join(root, 'a.txt'), 'a\n')
+  const before = new AbortController()
+  before.abort()
+  const r = await surgical.edit({ path: 'a.txt', oldText: 'a', newText: 'b' }, { root, undo: false }, before.signal)
+  assert.equal(r.ok, false)
+  assert.equal(r.error.code, 'cancelled')
+  assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'a\n')
+
+  // 64 calls queue behind the thread pool's 4 threads; aborting right away cancels those not yet
+  // past their last check, and every call either wrote its edit or none.
+  const files = Array.from({ length: 64 }, (_, i) => `q${i}.txt`)
+  for (const f of files) fs.writeFileSync(path.join(root, f), 'x\n')
+  const queued = new AbortController()
+  const pending = files.map((f) => surgical.edit({ path: f, oldText: 'x', newText: 'y' }, { root, undo: false }, queued.signal))
+  queued.abort()
+  const results = await Promise.all(pending)
+  const cancelled = results.filter((r) => !r.ok)
+  for (const r of cancelled) assert.equal(r.error.code, 'cancelled')
+  assert.ok(cancelled.length > 0, 'no call was cancelled')
+  files.forEach((f, i) => assert.equal(fs.readFileSync(path.join(root, f), 'utf8'), results[i].ok ? 'y\n' : 'x\n', f))
+  t.diagnostic(`${cancelled.length} of ${files.length} queued calls cancelled`)
+
+  const unused = new AbortController()
+  assert.equal((await surgical.edit({ path: 'a.txt', oldText: 'a', newText: 'c' }, { root, undo: false }, unused.signal)).ok, true)
+})
