@@ -95,7 +95,11 @@ pub fn detect_format(text: &str) -> Option<PatchFormat> {
     let lines: Vec<&str> = text.lines().collect();
     for (i, line) in lines.iter().enumerate() {
         let t = line.trim();
-        if t == "*** Begin Patch" || t.starts_with("*** Update File:") || t.starts_with("*** Add File:") {
+        if t == "*** Begin Patch"
+            || t.starts_with("*** Update File:")
+            || t.starts_with("*** Add File:")
+            || t.starts_with("*** Delete File:")
+        {
             return Some(PatchFormat::Codex);
         }
         if search_replace::is_search_marker(t) {
