@@ -259,7 +259,9 @@ fn pure_additions_and_final_newlines() {
         "*** Begin Patch\n*** Update File: a.txt\n@@ last\n+after\n*** End Patch\n",
     );
     assert_eq!(r["ok"], true, "{r}");
-    assert_eq!(read(dir.path(), "a.txt"), b"x\nlast\nafter\n");
+    // The file had no final newline and the patch does not say to add one: it still has none (as
+    // `edit` gives for the same change).
+    assert_eq!(read(dir.path(), "a.txt"), b"x\nlast\nafter");
     assert_eq!(r["files"][0]["hunks"][0]["startLine"], 3, "{r}");
     let r = apply(dir.path(), "--- a/e.txt\n+++ b/e.txt\n@@ -0,0 +1,2 @@\n+a\n+b\n");
     assert_eq!(r["ok"], true, "{r}");
