@@ -389,6 +389,7 @@ fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -
                 };
                 // A BOM the hunks write as part of the first line (as git does) is the file's BOM,
                 // which the text being patched leaves out.
+                let before = existed.then(|| (encoding, Arc::clone(&text)));
                 let mut encoding = encoding;
                 let bom = (encoding == Encoding::Utf8Bom).then(|| strip_bom(hunks));
                 let (new_text, changes, placed) = match &bom {
@@ -417,7 +418,6 @@ fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -
                         (Arc::new(p.text), p.changes, p.hunks)
                     }
                 };
-                let before = existed.then_some((encoding, text));
                 let mut displaced = None;
                 let (action, slot) = match dst.filter(|&d| d != src) {
                     Some(d) => {
