@@ -165,7 +165,7 @@ fn unwrap(lines: &[&str]) -> Result<Unwrapped, ParseError> {
 /// `path` as seen from `dir` (a `cd DIR &&` before the patch): joined, unless it is absolute.
 fn under(dir: Option<&str>, path: String) -> String {
     match dir {
-        Some(d) if !path.starts_with('/') && !path.starts_with('\\') && !path.get(1..2).is_some_and(|c| c == ":") => {
+        Some(d) if !path.starts_with('/') && !path.starts_with('\\') && path.get(1..2).is_none_or(|c| c != ":") => {
             let d = d.trim_end_matches('/');
             let p = path.strip_prefix("./").unwrap_or(&path);
             if d == "." || d.is_empty() {

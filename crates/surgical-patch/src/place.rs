@@ -275,6 +275,8 @@ pub struct Rules {
     /// Line-number prefixes copied from a read view (`12 | `, `12→`, `12<TAB>`) on every old line
     /// are left out when the lines as written are not found (SEARCH/REPLACE blocks).
     pub strip_line_numbers: bool,
+    /// Hunks are first applied byte for byte, as `git apply` does (unified diffs): see [`place`].
+    pub bytes_first: bool,
 }
 
 impl Rules {
@@ -286,6 +288,7 @@ impl Rules {
             max_fuzz: if format == PatchFormat::Unified { 2 } else { 0 },
             append_bare_additions: format == PatchFormat::Codex,
             strip_line_numbers: format == PatchFormat::SearchReplace,
+            bytes_first: format == PatchFormat::Unified,
         }
     }
 }
@@ -483,13 +486,14 @@ struct Placer<'a> {
 /// original text, written on the lines found, then all are spliced in one pass. Bytes outside the
 /// hunks' lines are copied unchanged. The first hunk that cannot be placed fails the whole call.
 ///
-/// Hunks whose lines carry CR bytes (a unified diff as git writes it for a CRLF file, or for a change
-/// of line endings) are first applied as `git apply` does, byte for byte: each old line with `\n`
-/// found once at line starts (in patch order, each after the one before; a line hint picks among
-/// identical places only when one starts exactly there), replaced by the new lines' bytes. When that
-/// fails, their CRs are read as line endings and they are placed as usual.
+/// A unified diff's hunks (as git writes them: a CRLF file's lines carry their CR, a change of line
+/// endings is `-x\r` / `+x`), and any hunk whose lines carry CR bytes, are first applied as `git
+/// apply` does, byte for byte: each old line with `\n` found once at line starts (in patch order,
+/// each after the one before; a line hint picks among identical places only when one starts exactly
+/// there), replaced by the new lines' bytes. When that fails for any hunk, their CRs are read as
+/// line endings and all are placed as usual.
 pub fn place(text: &[u8], hunks: &[Hunk], rules: &Rules) -> Result<Patched, Failure> {
-    if hunks.iter().any(carries_cr) {
+    if rules.bytes_first || hunks.iter().any(carries_cr) {
         if let Some(placed) = place_bytes(text, hunks) {
             return splice(text, placed);
         }
@@ -551,7 +555,8 @@ fn place_bytes(text: &[u8], hunks: &[Hunk]) -> Option<Vec<Placed>> {
     let mut placed = Vec::with_capacity(hunks.len());
     for (index, hunk) in hunks.iter().enumerate() {
         let (old, new) = (hunk.old_lines(), hunk.new_lines());
-        if old.is_empty() {
+        // Lines only added, or a hunk that changes nothing (refused, with its reason, as usual).
+        if old.is_empty() || old == new {
             return None;
         }
         let mut needle = Vec::new();

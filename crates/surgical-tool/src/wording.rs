@@ -307,9 +307,9 @@ fn lines_list(lines: &[usize]) -> String {
 /// A hunk found once the line-number prefixes of its lines were left out.
 pub(crate) fn line_numbers_left_out(v: Vocabulary) -> String {
     format!(
-        "{} carried line numbers from a read view (`12 | `, `12→`, `12<TAB>`), which the file does not have: they \
-         were left out, and not written. Copy lines without their numbers.",
-        capitalized(v.old)
+        "Every line of {} began with a line number from a read view (`12 | `, `12→`, `12<TAB>`), which the file \
+         does not have: the numbers were left out, and not written. Copy lines without their numbers.",
+        v.old
     )
 }
 
@@ -761,14 +761,5 @@ mod tests {
             "oldText was over-escaped (\\n, \\t or \\\" for a newline, tab or quote); unescaped, it matched (exact), and \
              newText was unescaped the same way"
         );
-    }
-}
-
-/// `text` with its first letter in upper case.
-fn capitalized(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().chain(chars).collect(),
-        None => String::new(),
     }
 }
