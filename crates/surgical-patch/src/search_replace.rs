@@ -113,10 +113,15 @@ pub(crate) fn parse(text: &str, default_path: Option<&str>) -> Result<Vec<Op>, P
     let mut ops: Vec<Op> = Vec::new();
     let mut current: Option<String> = None;
     let mut candidate: Option<String> = None;
+    // Whether a Markdown code fence is open (outside blocks, fences open and close in turn).
+    let mut fence_open = false;
     let mut i = 0;
     while i < lines.len() {
         let raw = lines[i];
         let t = raw.trim();
+        if t.starts_with("```") {
+            fence_open = !fence_open;
+        }
         if !is_search_marker(t) {
             // A code fence between the name and the block keeps the name; other text replaces it.
             if !t.is_empty() && !t.starts_with("```") && !is_ellipsis(t) {
@@ -208,6 +213,7 @@ pub(crate) fn parse(text: &str, default_path: Option<&str>) -> Result<Vec<Op>, P
         if !closed {
             // The last block without its closing marker, at the end of the message: taken as ending
             // there (as Cline does), without a closing code fence and the blank lines around it.
+            // Inside a code fence that never closes, the message was cut off: refused.
             while replace.last().is_some_and(|l| l.trim().is_empty()) {
                 replace.pop();
             }
@@ -216,6 +222,12 @@ pub(crate) fn parse(text: &str, default_path: Option<&str>) -> Result<Vec<Op>, P
                 while replace.last().is_some_and(|l| l.trim().is_empty()) {
                     replace.pop();
                 }
+            } else if fence_open {
+                return Err(ParseError::new(
+                    block_line,
+                    "this SEARCH block has no `>>>>>>> REPLACE` line and its code fence is never closed (was the \
+                     message cut off?)",
+                ));
             }
         }
         i += 1;
@@ -311,6 +323,9 @@ mod tests {
         let ops = parse("f\n<<<<<<< SEARCH\na\n=======\nb\n```\n\n", None).unwrap();
         assert_eq!(hunks(&ops[0])[0].new_lines(), vec!["b"]);
         assert!(parse("f\n<<<<<<< SEARCH\na\n", None).is_err());
+        // Unclosed inside a code fence that never closes: cut off (Aider's test_editblock).
+        assert!(parse("```text\nf\n<<<<<<< SEARCH\na\n=======\nb\n\n\noops!\n", None).is_err());
+        assert!(parse("f\n<<<<<<< SEARCH\na\n=======\nb\n", None).is_ok());
         assert!(parse(
             "f\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n\ng\n<<<<<<< SEARCH\nc\n=======\nd\n",
             None
