@@ -36,13 +36,17 @@ fn is_divider(t: &str) -> bool {
 }
 
 /// A marker line escaped with a backslash (Roo's `\=======`, `\<<<<<<< SEARCH`, `\>>>>>>> REPLACE`,
-/// `\-------`, `\:start_line:`): the content line without its backslash.
+/// `\-------`, `\:start_line:`; as Roo does, also any line starting with a backslash and seven marker
+/// characters, such as `\<<<<<<< HEAD`): the content line without its backslash.
 fn unescape(line: &str) -> &str {
     let Some(rest) = line.strip_prefix('\\') else {
         return line;
     };
     let t = rest.trim();
-    let marker_like = is_divider(t)
+    let marker_like = ["<<<<<<<", "=======", ">>>>>>>", "-------", "+++++++"]
+        .iter()
+        .any(|m| rest.starts_with(m))
+        || is_divider(t)
         || is_search_marker(t)
         || is_replace_marker(t)
         || (t.len() >= 3 && t.chars().all(|c| c == '-'))
