@@ -394,6 +394,7 @@ proptest! {
         count in 1usize..4,
         new in proptest::collection::vec(("[a-z ]{0,5}", any::<bool>()), 0..4),
         new_ends in any::<bool>(),
+        bom in any::<bool>(),
     ) {
         let n = lines.len();
         let from = from.min(n - 1);
@@ -406,7 +407,9 @@ proptest! {
             }
             l
         };
-        let mut file = Vec::new();
+        // A BOM is part of the first line's text in git's diff (kept here: the new first line has it).
+        let bom_bytes: &[u8] = if bom { b"\xef\xbb\xbf" } else { b"" };
+        let mut file = bom_bytes.to_vec();
         let mut starts = Vec::new();
         for (i, l) in lines.iter().enumerate() {
             starts.push(file.len());
@@ -419,6 +422,10 @@ proptest! {
         let ends_file = to == n;
         let new_lines: Vec<Vec<u8>> = new.iter().enumerate().map(|(k, l)| line(100 + k, l)).collect();
         let mut replacement = Vec::new();
+        // Removing the first line with nothing in its place removes the BOM with it, as git does.
+        if from == 0 && !new_lines.is_empty() {
+            replacement.extend_from_slice(bom_bytes);
+        }
         for (k, l) in new_lines.iter().enumerate() {
             replacement.extend_from_slice(l);
             if k + 1 < new_lines.len() || !ends_file || new_ends {
@@ -430,7 +437,8 @@ proptest! {
             // mark the line before; not generated here.
             return Ok(());
         }
-        let mut expected = file[..starts[from]].to_vec();
+        let first = |i: usize| if i == 0 { bom_bytes } else { b"" };
+        let mut expected = file[..if from == 0 { 0 } else { starts[from] }].to_vec();
         expected.extend_from_slice(&replacement);
         expected.extend_from_slice(&file[starts[to]..]);
         let mut patch = format!(
@@ -443,6 +451,7 @@ proptest! {
         .into_bytes();
         for (i, l) in lines.iter().enumerate().take(to).skip(from) {
             patch.push(b'-');
+            patch.extend_from_slice(first(i));
             patch.extend_from_slice(&line(i, l));
             patch.push(b'\n');
             if i + 1 == n && !last_has_eol {
@@ -451,6 +460,9 @@ proptest! {
         }
         for (k, l) in new_lines.iter().enumerate() {
             patch.push(b'+');
+            if from == 0 {
+                patch.extend_from_slice(first(k));
+            }
             patch.extend_from_slice(l);
             patch.push(b'\n');
             if k + 1 == new_lines.len() && ends_file && !new_ends {
