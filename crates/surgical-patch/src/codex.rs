@@ -132,27 +132,34 @@ fn unwrap(lines: &[&str]) -> Result<Unwrapped, ParseError> {
         let first = lines[start].trim();
         let last = lines[end - 1].trim();
         if let Some(at) = first.find("<<").filter(|_| !first.starts_with("***")) {
-            let dir = command_prefix(&first[..at], start + 1)?;
-            let delim = heredoc_delimiter(&first[at + 2..]).ok_or_else(|| {
-                ParseError::new(
-                    start + 1,
-                    format!(
-                        "`{first}`: the heredoc's delimiter is not one word with paired quotes; write \
-                         `apply_patch <<'EOF'` and end the patch with a line `EOF`"
-                    ),
-                )
-            })?;
-            if last != delim {
-                return Err(ParseError::new(
-                    end,
-                    format!(
-                        "the heredoc opened on line {} must end with a line `{delim}`",
-                        start + 1
-                    ),
-                ));
+            let prefix = &first[..at];
+            let delim = heredoc_delimiter(&first[at + 2..]);
+            // A heredoc: it names the tool, or its delimiter closes the text. (Other text with `<<`
+            // is prose around the patch.)
+            let names_tool = prefix.contains("apply_patch") || prefix.contains("applypatch");
+            if names_tool || delim.as_deref() == Some(last) {
+                let dir = command_prefix(prefix, start + 1)?;
+                let delim = delim.ok_or_else(|| {
+                    ParseError::new(
+                        start + 1,
+                        format!(
+                            "`{first}`: the heredoc's delimiter is not one word with paired quotes; write \
+                             `apply_patch <<'EOF'` and end the patch with a line `EOF`"
+                        ),
+                    )
+                })?;
+                if last != delim {
+                    return Err(ParseError::new(
+                        end,
+                        format!(
+                            "the heredoc opened on line {} must end with a line `{delim}`",
+                            start + 1
+                        ),
+                    ));
+                }
+                let (start, end) = unwrap_inner(lines, start + 1, end - 1);
+                return Ok(Unwrapped { start, end, dir });
             }
-            let (start, end) = unwrap_inner(lines, start + 1, end - 1);
-            return Ok(Unwrapped { start, end, dir });
         }
         if first.starts_with("```") && last == "```" {
             let (start, end) = unwrap_inner(lines, start + 1, end - 1);
@@ -529,6 +536,13 @@ mod tests {
                 "{p}"
             );
         }
+    }
+
+    #[test]
+    fn prose_with_angle_brackets_is_not_a_heredoc() {
+        let ops = parse("Shift x << 2 as before:\n*** Begin Patch\n*** Delete File: a\n*** End Patch\n").unwrap();
+        assert_eq!(ops[0].path, "a");
+        assert!(parse("cat <<'EOF'\n*** Begin Patch\n*** Delete File: a\n*** End Patch\nEOF").is_err());
     }
 
     #[test]
