@@ -144,6 +144,24 @@ pub struct HunkOutcome {
     pub unnumbered: bool,
 }
 
+impl HunkOutcome {
+    /// A hunk that changed nothing but the file's BOM (see [`crate::strip_bom`]): it stands on the
+    /// first line, which it leaves as it is, matched exactly.
+    pub fn bom_only(index: usize) -> HunkOutcome {
+        HunkOutcome {
+            index,
+            strategy: Tier::Exact,
+            how: How::StartOfFile,
+            fuzz: 0,
+            dropped: (0, 0),
+            old_lines: (1, 1),
+            new_lines: (1, 1),
+            differences: Vec::new(),
+            unnumbered: false,
+        }
+    }
+}
+
 /// A file's new text and where every hunk went.
 #[derive(Clone, Debug)]
 #[non_exhaustive]

@@ -382,3 +382,17 @@ fn placement_messages_word_for_word() {
     );
     assert_eq!(read(dir.path(), "a.txt"), b"x = 1\ny\nx = 1\nabc\n");
 }
+
+#[test]
+fn a_git_diff_removing_the_bom_says_so() {
+    let dir = setup(&[("f.txt", b"\xef\xbb\xbfa\nb\n")]);
+    let r = apply(
+        dir.path(),
+        "diff --git a/f.txt b/f.txt\n--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,2 @@\n-\u{feff}a\n+a\n b\n",
+    );
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(read(dir.path(), "f.txt"), b"a\nb\n");
+    assert_eq!(r["files"][0]["hunks"].as_array().unwrap().len(), 1, "{r}");
+    assert!(r["text"].as_str().unwrap().contains("BOM was removed"), "{r}");
+    assert!(r["patch"].as_str().unwrap().contains("\u{feff}"), "{r}");
+}

@@ -399,8 +399,12 @@ fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -
                         if bom.removes_bom {
                             encoding = Encoding::Utf8;
                         }
+                        // Hunks that only removed the BOM are reported on the first line.
+                        let bom_only = (0..hunks.len())
+                            .filter(|i| !indexes.contains(i))
+                            .map(HunkOutcome::bom_only);
                         if kept.is_empty() {
-                            (Arc::clone(&text), Vec::new(), Vec::new())
+                            (Arc::clone(&text), Vec::new(), bom_only.collect())
                         } else {
                             let p = place(&text, &kept, rules).map_err(|mut f| {
                                 f.hunk = indexes[f.hunk];
@@ -410,6 +414,8 @@ fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -
                             for h in &mut outcomes {
                                 h.index = indexes[h.index];
                             }
+                            outcomes.extend(bom_only);
+                            outcomes.sort_by_key(|h| h.index);
                             (Arc::new(p.text), p.changes, outcomes)
                         }
                     }
@@ -855,6 +861,10 @@ fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: boo
             for note in notes(h, format) {
                 let _ = writeln!(summary, "    {note}");
             }
+        }
+        let had_bom = |c: &Option<(Encoding, Shared)>| matches!(c, Some((Encoding::Utf8Bom, _)));
+        if o.after.is_some() && had_bom(&o.before) != had_bom(&o.after) {
+            let _ = writeln!(summary, "  {}", wording::bom_changed(had_bom(&o.after)));
         }
         if o.before.is_some() && o.after.is_some() && !shown.text.is_empty() {
             let _ = writeln!(diffs, "--- {}", o.moved_to.as_deref().unwrap_or(&o.path));
