@@ -31,9 +31,95 @@ const UPDATE: &str = "*** Update File:";
 const MOVE: &str = "*** Move to:";
 const EOF: &str = "*** End of File";
 
-/// Strips a heredoc (`<<'EOF'` … `EOF`, optionally `apply_patch <<'EOF'`) or a Markdown fence
-/// around the patch. Returns the index range of the patch's lines.
-fn unwrap(lines: &[&str]) -> (usize, usize) {
+/// A patch's place in its text: the index range of its lines, and the directory of a `cd DIR &&`
+/// in front of its heredoc.
+struct Unwrapped {
+    start: usize,
+    end: usize,
+    dir: Option<String>,
+}
+
+/// One shell word at the start of `s` (`'quoted'`, `"quoted"`, or bare up to a blank), and the rest;
+/// `None` when a quote is not closed.
+fn shell_word(s: &str) -> Option<(String, &str)> {
+    let s = s.trim_start();
+    let mut word = String::new();
+    let mut chars = s.char_indices().peekable();
+    while let Some(&(i, c)) = chars.peek() {
+        match c {
+            '\'' | '"' => {
+                let close = s[i + 1..].find(c)? + i + 1;
+                word.push_str(&s[i + 1..close]);
+                while chars.peek().is_some_and(|&(j, _)| j <= close) {
+                    chars.next();
+                }
+            }
+            c if c.is_whitespace() => return Some((word, &s[i..])),
+            '\\' => {
+                chars.next();
+                if let Some((_, n)) = chars.next() {
+                    word.push(n);
+                }
+            }
+            _ => {
+                word.push(c);
+                chars.next();
+            }
+        }
+    }
+    Some((word, ""))
+}
+
+/// A heredoc's delimiter word (after `<<` or `<<-`) with its quotes paired as a shell pairs them:
+/// `'EOF'`, `"EOF"` or `EOF`. `None` when they do not pair.
+fn heredoc_delimiter(word: &str) -> Option<String> {
+    let word = word.trim();
+    let word = word.strip_prefix('-').unwrap_or(word).trim_start();
+    let (w, rest) = shell_word(word)?;
+    if !rest.trim().is_empty() || w.is_empty() || w.contains(['\'', '"']) {
+        return None;
+    }
+    Some(w)
+}
+
+/// What may stand before `<<`: nothing, `apply_patch`, or `cd DIR && apply_patch`. `Ok(Some(dir))` for
+/// the `cd`; `Err` names what else is there.
+fn command_prefix(prefix: &str, line: usize) -> Result<Option<String>, ParseError> {
+    let is_tool = |p: &str| matches!(p.trim(), "" | "apply_patch" | "applypatch") || p.trim().ends_with("/apply_patch");
+    if is_tool(prefix) {
+        return Ok(None);
+    }
+    let refuse = || {
+        ParseError::new(
+            line,
+            format!(
+                "`{prefix}` before the heredoc is a command surgical does not run: only `apply_patch <<'EOF'` or `cd DIR \
+                 && apply_patch <<'EOF'` may stand before the patch. Send the patch alone."
+            ),
+        )
+    };
+    let Some(rest) = prefix.trim().strip_prefix("cd ") else {
+        return Err(refuse());
+    };
+    let (dir, rest) = shell_word(rest).ok_or_else(refuse)?;
+    let Some(tool) = rest.trim_start().strip_prefix("&&") else {
+        return Err(refuse());
+    };
+    if dir.is_empty()
+        || dir == "-"
+        || dir.starts_with('~')
+        || dir.contains('$')
+        || !is_tool(tool)
+        || tool.trim().is_empty()
+    {
+        return Err(refuse());
+    }
+    Ok(Some(dir))
+}
+
+/// Strips a heredoc (`<<'EOF'` … `EOF`, optionally `apply_patch <<'EOF'` or `cd DIR && apply_patch
+/// <<'EOF'`) or a Markdown fence around the patch.
+fn unwrap(lines: &[&str]) -> Result<Unwrapped, ParseError> {
     let mut start = 0;
     let mut end = lines.len();
     while start < end && lines[start].trim().is_empty() {
@@ -45,24 +131,58 @@ fn unwrap(lines: &[&str]) -> (usize, usize) {
     if end - start >= 2 {
         let first = lines[start].trim();
         let last = lines[end - 1].trim();
-        if let Some(at) = first.find("<<") {
-            let prefix = first[..at].trim();
-            let delim = first[at + 2..].trim().trim_start_matches('-').trim();
-            let delim = delim.trim_matches(|c| c == '\'' || c == '"');
-            let prefix_ok = prefix.is_empty()
-                || prefix == "apply_patch"
-                || prefix == "applypatch"
-                || prefix.ends_with("apply_patch")
-                || prefix == "cat";
-            if prefix_ok && !delim.is_empty() && last == delim {
-                return unwrap_inner(lines, start + 1, end - 1);
+        if let Some(at) = first.find("<<").filter(|_| !first.starts_with("***")) {
+            let prefix = &first[..at];
+            let delim = heredoc_delimiter(&first[at + 2..]);
+            // A heredoc: it names the tool, or its delimiter closes the text. (Other text with `<<`
+            // is prose around the patch.)
+            let names_tool = prefix.contains("apply_patch") || prefix.contains("applypatch");
+            if names_tool || delim.as_deref() == Some(last) {
+                let dir = command_prefix(prefix, start + 1)?;
+                let delim = delim.ok_or_else(|| {
+                    ParseError::new(
+                        start + 1,
+                        format!(
+                            "`{first}`: the heredoc's delimiter is not one word with paired quotes; write \
+                             `apply_patch <<'EOF'` and end the patch with a line `EOF`"
+                        ),
+                    )
+                })?;
+                if last != delim {
+                    return Err(ParseError::new(
+                        end,
+                        format!(
+                            "the heredoc opened on line {} must end with a line `{delim}`",
+                            start + 1
+                        ),
+                    ));
+                }
+                let (start, end) = unwrap_inner(lines, start + 1, end - 1);
+                return Ok(Unwrapped { start, end, dir });
             }
         }
         if first.starts_with("```") && last == "```" {
-            return unwrap_inner(lines, start + 1, end - 1);
+            let (start, end) = unwrap_inner(lines, start + 1, end - 1);
+            return Ok(Unwrapped { start, end, dir: None });
         }
     }
-    (start, end)
+    Ok(Unwrapped { start, end, dir: None })
+}
+
+/// `path` as seen from `dir` (a `cd DIR &&` before the patch): joined, unless it is absolute.
+fn under(dir: Option<&str>, path: String) -> String {
+    match dir {
+        Some(d) if !path.starts_with('/') && !path.starts_with('\\') && path.get(1..2).is_none_or(|c| c != ":") => {
+            let d = d.trim_end_matches('/');
+            let p = path.strip_prefix("./").unwrap_or(&path);
+            if d == "." || d.is_empty() {
+                p.to_string()
+            } else {
+                format!("{d}/{p}")
+            }
+        }
+        _ => path,
+    }
 }
 
 fn unwrap_inner(lines: &[&str], mut start: usize, mut end: usize) -> (usize, usize) {
@@ -93,30 +213,56 @@ fn path_of(rest: &str, line: usize, what: &str) -> Result<String, ParseError> {
 /// Parses an apply_patch patch.
 pub(crate) fn parse(text: &str) -> Result<Vec<Op>, ParseError> {
     let lines = patch_lines(text);
-    let (mut start, mut end) = unwrap(&lines);
+    let Unwrapped {
+        mut start,
+        mut end,
+        dir,
+    } = unwrap(&lines)?;
     // Prose around the patch (a model's explanation before `*** Begin Patch` or after `*** End
-    // Patch`) is not part of it; a patch without its end marker may be cut off, and is refused.
-    if let Some(b) = (start..end).find(|&i| lines[i].trim() == BEGIN) {
+    // Patch`) is not part of it; a patch with its begin marker but not its end marker may be cut off,
+    // and is refused. A patch with neither marker (a bare `*** Update File:` section, as models
+    // sometimes send) is read as it is when its first line is a file operation.
+    let begin = (start..end).find(|&i| lines[i].trim() == BEGIN);
+    let end_marker = (start..end).rev().find(|&i| lines[i].trim() == END);
+    let bare = begin.is_none() && start < end && is_op_header(lines[start].trim()) && lines[start].trim() != END;
+    if let Some(b) = begin {
         start = b;
     }
-    if let Some(e) = (start..end).rev().find(|&i| lines[i].trim() == END) {
+    if let Some(e) = end_marker.filter(|&e| e >= start) {
         end = e + 1;
     }
-    if start >= end || lines[start].trim() != BEGIN {
-        return Err(ParseError::new(
-            start.min(lines.len().saturating_sub(1)) + 1,
-            "the first line of the patch must be `*** Begin Patch`",
-        ));
+    let (body_start, body_end) = if bare {
+        (start, if end_marker.is_some() { end - 1 } else { end })
+    } else {
+        if start >= end || lines[start].trim() != BEGIN {
+            return Err(ParseError::new(
+                start.min(lines.len().saturating_sub(1)) + 1,
+                "the first line of the patch must be `*** Begin Patch`",
+            ));
+        }
+        if end - start < 2 || lines[end - 1].trim() != END {
+            return Err(ParseError::new(
+                end,
+                "the last line of the patch must be `*** End Patch` (was the patch cut off?)",
+            ));
+        }
+        (start + 1, end - 1)
+    };
+    let mut ops = body(&lines, body_start, body_end)?;
+    if dir.is_some() {
+        for op in &mut ops {
+            op.path = under(dir.as_deref(), std::mem::take(&mut op.path));
+            if let OpKind::Update { move_to: Some(to), .. } = &mut op.kind {
+                *to = under(dir.as_deref(), std::mem::take(to));
+            }
+        }
     }
-    if end - start < 2 || lines[end - 1].trim() != END {
-        return Err(ParseError::new(
-            end,
-            "the last line of the patch must be `*** End Patch` (was the patch cut off?)",
-        ));
-    }
+    Ok(ops)
+}
+
+/// The file operations on lines `i..body_end`.
+fn body(lines: &[&str], mut i: usize, body_end: usize) -> Result<Vec<Op>, ParseError> {
     let mut ops = Vec::new();
-    let mut i = start + 1;
-    let body_end = end - 1;
     while i < body_end {
         let raw = lines[i];
         let t = raw.trim();
@@ -169,7 +315,7 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Op>, ParseError> {
                 move_to = Some(path_of(rest, i + 1, MOVE)?);
                 i += 1;
             }
-            let (hunks, next) = parse_chunks(&lines, i, body_end)?;
+            let (hunks, next) = parse_chunks(lines, i, body_end)?;
             if hunks.is_empty() && move_to.is_none() {
                 return Err(ParseError::new(
                     line_no,
@@ -361,6 +507,54 @@ mod tests {
         assert_eq!(update(&ops)[0].new_lines(), vec!["b"]);
         let ops = parse("```\n*** Begin Patch\n*** Update File: f\n@@\n x\n\n-a\n+b\n\n\n*** End Patch\n```").unwrap();
         assert_eq!(update(&ops)[0].old_lines(), vec!["x", "", "a"]);
+    }
+
+    #[test]
+    fn cd_before_the_heredoc() {
+        let p =
+            "cd sub/dir && apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: f.txt\n*** Move to: g.txt\n-a\n+b\n\
+                 *** Add File: ./n.txt\n+x\n*** End Patch\nEOF\n";
+        let ops = parse(p).unwrap();
+        assert_eq!(ops[0].path, "sub/dir/f.txt");
+        assert!(matches!(&ops[0].kind, OpKind::Update { move_to: Some(t), .. } if t == "sub/dir/g.txt"));
+        assert_eq!(ops[1].path, "sub/dir/n.txt");
+        let ops =
+            parse("cd \"my dir\" && apply_patch <<\"EOF\"\n*** Begin Patch\n*** Delete File: a\n*** End Patch\nEOF")
+                .unwrap();
+        assert_eq!(ops[0].path, "my dir/a");
+        // Any other command in front, or quotes that do not pair, is refused.
+        for p in [
+            "rm -rf x && apply_patch <<'EOF'\n*** Begin Patch\n*** Delete File: a\n*** End Patch\nEOF",
+            "cd d; apply_patch <<'EOF'\n*** Begin Patch\n*** Delete File: a\n*** End Patch\nEOF",
+            "cd d && cat x && apply_patch <<'EOF'\n*** Begin Patch\n*** Delete File: a\n*** End Patch\nEOF",
+            "apply_patch <<'EOF\"\n*** Begin Patch\n*** Delete File: a\n*** End Patch\nEOF",
+            "apply_patch <<'EOF'\n*** Begin Patch\n*** Delete File: a\n*** End Patch\nEND",
+        ] {
+            assert_eq!(
+                parse(p).unwrap_err().line,
+                if p.ends_with("END") { 5 } else { 1 },
+                "{p}"
+            );
+        }
+    }
+
+    #[test]
+    fn prose_with_angle_brackets_is_not_a_heredoc() {
+        let ops = parse("Shift x << 2 as before:\n*** Begin Patch\n*** Delete File: a\n*** End Patch\n").unwrap();
+        assert_eq!(ops[0].path, "a");
+        assert!(parse("cat <<'EOF'\n*** Begin Patch\n*** Delete File: a\n*** End Patch\nEOF").is_err());
+    }
+
+    #[test]
+    fn without_begin_and_end_markers() {
+        let ops = parse("*** Update File: f\n@@\n-a\n+b\n").unwrap();
+        assert_eq!(update(&ops)[0].new_lines(), vec!["b"]);
+        let ops = parse("*** Update File: f\n-a\n+b\n*** End Patch\n").unwrap();
+        assert_eq!(update(&ops)[0].old_lines(), vec!["a"]);
+        // The begin marker without the end marker: the patch may be cut off.
+        assert!(parse("*** Begin Patch\n*** Update File: f\n-a\n+b\n").is_err());
+        // Prose before a bare section is in doubt.
+        assert!(parse("Here it is\n*** Update File: f\n-a\n+b\n").is_err());
     }
 
     #[test]

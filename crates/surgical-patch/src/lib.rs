@@ -95,7 +95,11 @@ pub fn detect_format(text: &str) -> Option<PatchFormat> {
     let lines: Vec<&str> = text.lines().collect();
     for (i, line) in lines.iter().enumerate() {
         let t = line.trim();
-        if t == "*** Begin Patch" || t.starts_with("*** Update File:") || t.starts_with("*** Add File:") {
+        if t == "*** Begin Patch"
+            || t.starts_with("*** Update File:")
+            || t.starts_with("*** Add File:")
+            || t.starts_with("*** Delete File:")
+        {
             return Some(PatchFormat::Codex);
         }
         if search_replace::is_search_marker(t) {
@@ -223,6 +227,47 @@ impl ParseError {
             message: message.into(),
         }
     }
+}
+
+/// A file's UTF-8 BOM as hunks may write it: at the start of their first line (git writes it so, as
+/// part of the file's first line). For a file with a BOM, whose text [`place()`] is given without it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct BomHunks {
+    /// The hunks without the BOM characters, each with its index in the patch. A hunk that changed
+    /// nothing but the BOM is left out.
+    pub hunks: Vec<(usize, Hunk)>,
+    /// Whether the hunks remove the BOM: a hunk's first old line has it and its first new line does not.
+    pub removes_bom: bool,
+}
+
+/// Takes a U+FEFF at the start of each hunk's first old line (and of its first new line) out of
+/// `hunks`: see [`BomHunks`]. Hunks without one are returned as they are.
+pub fn strip_bom(hunks: &[Hunk]) -> BomHunks {
+    const BOM: char = '\u{feff}';
+    let mut out = BomHunks::default();
+    for (index, hunk) in hunks.iter().enumerate() {
+        let mut h = hunk.clone();
+        let first_old = h.lines.iter().position(|(t, _)| *t != Tag::Added);
+        let Some(k) = first_old.filter(|&k| h.lines[k].1.starts_with(BOM)) else {
+            out.hunks.push((index, h));
+            continue;
+        };
+        h.lines[k].1.remove(0);
+        if h.lines[k].0 == Tag::Removed {
+            let first_new = h.lines.iter().position(|(t, _)| *t != Tag::Removed);
+            match first_new {
+                Some(n) if h.lines[n].0 == Tag::Added && h.lines[n].1.starts_with(BOM) => {
+                    h.lines[n].1.remove(0);
+                }
+                _ => out.removes_bom = true,
+            }
+        }
+        if h.old_lines() != h.new_lines() {
+            out.hunks.push((index, h));
+        }
+    }
+    out
 }
 
 /// The lines of a patch text, CRLF or LF, without their terminators.

@@ -14,6 +14,7 @@
 
 use std::ops::Range;
 
+use surgical_core::line_numbers::{line_number_prefix, strip_line_numbers};
 use surgical_core::lines::{prev_terminator, LineCounter, LineIndex};
 use surgical_core::{Change, ChangeSet, Difference, EditError, Haystack, Match, Miss, Needle, Options, Scope, Tier};
 
@@ -114,6 +115,8 @@ struct Placed {
     /// Context lines ignored at the start and at the end (fuzz).
     dropped: (usize, usize),
     how: How,
+    /// Found once the line-number prefixes of its lines were left out.
+    unnumbered: bool,
 }
 
 /// Where one hunk went in the new text.
@@ -136,6 +139,27 @@ pub struct HunkOutcome {
     pub new_lines: (usize, usize),
     /// What differed and what was forgiven, with one-based line numbers of the new text.
     pub differences: Vec<Difference>,
+    /// Its lines carried line-number prefixes copied from a read view (`12 | `, `12→`, `12<TAB>`),
+    /// not in the file: it was found, and written, without them.
+    pub unnumbered: bool,
+}
+
+impl HunkOutcome {
+    /// A hunk that changed nothing but the file's BOM (see [`crate::strip_bom`]): it stands on the
+    /// first line, which it leaves as it is, matched exactly.
+    pub fn bom_only(index: usize) -> HunkOutcome {
+        HunkOutcome {
+            index,
+            strategy: Tier::Exact,
+            how: How::StartOfFile,
+            fuzz: 0,
+            dropped: (0, 0),
+            old_lines: (1, 1),
+            new_lines: (1, 1),
+            differences: Vec::new(),
+            unnumbered: false,
+        }
+    }
 }
 
 /// A file's new text and where every hunk went.
@@ -266,6 +290,11 @@ pub struct Rules {
     /// A hunk that only adds lines, with no anchor and no line hint, goes at the end of the file
     /// (apply_patch); otherwise it is refused unless the file is empty.
     pub append_bare_additions: bool,
+    /// Line-number prefixes copied from a read view (`12 | `, `12→`, `12<TAB>`) on every old line
+    /// are left out when the lines as written are not found (SEARCH/REPLACE blocks).
+    pub strip_line_numbers: bool,
+    /// Hunks are first applied byte for byte, as `git apply` does (unified diffs): see [`place`].
+    pub bytes_first: bool,
 }
 
 impl Rules {
@@ -276,6 +305,8 @@ impl Rules {
             ordered: format != PatchFormat::SearchReplace,
             max_fuzz: if format == PatchFormat::Unified { 2 } else { 0 },
             append_bare_additions: format == PatchFormat::Codex,
+            strip_line_numbers: format == PatchFormat::SearchReplace,
+            bytes_first: format == PatchFormat::Unified,
         }
     }
 }
@@ -358,10 +389,9 @@ fn attempt(
     // nothing, the file's own state where the hunk keeps its last line) says they do not.
     let at_end = span.end == lines.text.len();
     let open_end = at_end && !matches!(lines.text.last(), Some(b'\n' | b'\r') | None);
-    let final_break = match final_newline {
-        Some(want) => want,
-        None => !(open_end && old.last() == new.last()),
-    };
+    // Without a marker the file's own state is kept: a last line without a line break stays without
+    // one even when the hunk rewrites it, as `edit` does for the same change.
+    let final_break = final_newline.unwrap_or(!open_end);
     let mut new_text = new.join("\n");
     if !new.is_empty() && (!at_end || final_break) {
         new_text.push('\n');
@@ -399,6 +429,7 @@ fn attempt(
         fuzz: 0,
         dropped: (0, 0),
         how: How::Unique,
+        unnumbered: false,
     }))
 }
 
@@ -472,7 +503,137 @@ struct Placer<'a> {
 /// Places `hunks` (one file's, in patch order) on `text` under `rules`: every hunk is located in the
 /// original text, written on the lines found, then all are spliced in one pass. Bytes outside the
 /// hunks' lines are copied unchanged. The first hunk that cannot be placed fails the whole call.
+///
+/// A unified diff's hunks (as git writes them: a CRLF file's lines carry their CR, a change of line
+/// endings is `-x\r` / `+x`), and any hunk whose lines carry CR bytes, are first applied as `git
+/// apply` does, byte for byte: each old line with `\n` found once at line starts (in patch order,
+/// each after the one before; a line hint picks among identical places only when one starts exactly
+/// there), replaced by the new lines' bytes. When that fails for any hunk, their CRs are read as
+/// line endings and all are placed as usual.
 pub fn place(text: &[u8], hunks: &[Hunk], rules: &Rules) -> Result<Patched, Failure> {
+    if rules.bytes_first || hunks.iter().any(carries_cr) {
+        if let Some(placed) = place_bytes(text, hunks) {
+            return splice(text, placed);
+        }
+        let plain: Vec<Hunk> = hunks.iter().map(without_cr).collect();
+        return place_lines(text, &plain, rules);
+    }
+    place_lines(text, hunks, rules)
+}
+
+/// The hunk without the line-number prefixes a model copied from a read view: every old line must
+/// carry one, numbered in order ([`strip_line_numbers`]); an added line loses its own when it has one
+/// in the same style. `None` when the old lines are not such a view.
+fn unnumbered(hunk: &Hunk) -> Option<Hunk> {
+    let old = hunk.old_lines();
+    let view = strip_line_numbers(&old)?;
+    let mut plain = hunk.clone();
+    let mut olds = view.lines.iter();
+    for (tag, line) in &mut plain.lines {
+        let text = match tag {
+            Tag::Added => match line_number_prefix(line) {
+                Some((_, style, text)) if style == view.style => text.to_string(),
+                _ => continue,
+            },
+            _ => olds.next()?.to_string(),
+        };
+        *line = text;
+    }
+    plain.hint = plain.hint.or(Some(view.first));
+    Some(plain)
+}
+
+/// Whether new lines that end the file end with a line break, for a hunk (or the part of it being
+/// placed) with these lines: as the patch says, else, when its last line is one it removes, yes (the
+/// line left last had its break), else the file's own state (`None`).
+fn final_newline(lines: &[(Tag, String)], given: Option<bool>) -> Option<bool> {
+    given.or_else(|| (lines.last().is_some_and(|(t, _)| *t == Tag::Removed)).then_some(true))
+}
+
+/// Whether a hunk line holds a CR byte.
+fn carries_cr(hunk: &Hunk) -> bool {
+    hunk.lines.iter().any(|(_, l)| l.contains('\r'))
+}
+
+/// The hunk with one CR removed from the end of each line (a CRLF line break).
+fn without_cr(hunk: &Hunk) -> Hunk {
+    let mut h = hunk.clone();
+    for (_, l) in &mut h.lines {
+        if l.ends_with('\r') {
+            l.pop();
+        }
+    }
+    h
+}
+
+/// [`place`]'s byte-exact pass; `None` when some hunk is not found exactly once (or adds only).
+fn place_bytes(text: &[u8], hunks: &[Hunk]) -> Option<Vec<Placed>> {
+    let lines = Lines::new(text);
+    let mut from = 0;
+    let mut placed = Vec::with_capacity(hunks.len());
+    for (index, hunk) in hunks.iter().enumerate() {
+        let (old, new) = (hunk.old_lines(), hunk.new_lines());
+        // Lines only added, or a hunk that changes nothing (refused, with its reason, as usual).
+        if old.is_empty() || old == new {
+            return None;
+        }
+        let mut needle = Vec::new();
+        for l in &old {
+            needle.extend_from_slice(l.as_bytes());
+            needle.push(b'\n');
+        }
+        let starts = |needle: &[u8]| -> Vec<usize> {
+            (from..text.len().saturating_sub(needle.len()) + 1)
+                .filter(|&at| (at == 0 || text[at - 1] == b'\n') && text[at..].starts_with(needle))
+                .collect()
+        };
+        let mut found = starts(&needle);
+        let mut open_end = false;
+        if found.is_empty() && !text.ends_with(b"\n") {
+            // The old lines end the file, which has no final line break.
+            needle.pop();
+            found = starts(&needle)
+                .into_iter()
+                .filter(|&at| at + needle.len() == text.len())
+                .collect();
+            open_end = true;
+        }
+        let at = match found.as_slice() {
+            [one] => *one,
+            [] => return None,
+            many => {
+                let hint = hunk.hint.filter(|&h| h > 0)?;
+                *many.iter().find(|&&at| lines.line_of(at) + 1 == hint)?
+            }
+        };
+        let final_break = hunk.final_newline.unwrap_or(!open_end);
+        let ends_file = at + needle.len() == text.len();
+        let mut bytes = Vec::new();
+        for l in &new {
+            bytes.extend_from_slice(l.as_bytes());
+            bytes.push(b'\n');
+        }
+        if !new.is_empty() && ends_file && !final_break {
+            bytes.pop();
+        }
+        from = at + needle.len();
+        placed.push(Placed {
+            index,
+            span: at..at + needle.len(),
+            bytes,
+            strategy: Tier::Exact,
+            differences: Vec::new(),
+            fuzz: 0,
+            dropped: (0, 0),
+            how: How::Unique,
+            unnumbered: false,
+        });
+    }
+    Some(placed)
+}
+
+/// [`place`] for hunks of lines without CRs.
+fn place_lines(text: &[u8], hunks: &[Hunk], rules: &Rules) -> Result<Patched, Failure> {
     let mut placer = Placer {
         lines: Lines::new(text),
         rules,
@@ -542,7 +703,7 @@ impl<'a> Placer<'a> {
                 index,
                 &old,
                 &new,
-                hunk.final_newline,
+                final_newline(&hunk.lines, hunk.final_newline),
                 &text,
                 Pass::Text,
             ) {
@@ -602,6 +763,29 @@ impl<'a> Placer<'a> {
         search: Range<usize>,
         anchor: Option<usize>,
     ) -> Result<Placed, Failure> {
+        let as_written = self.replace_as_written(index, hunk, search.clone(), anchor);
+        let Err(failure) = as_written else {
+            return as_written;
+        };
+        if !matches!(failure.kind, FailureKind::NotFound { .. }) || !self.rules.strip_line_numbers {
+            return Err(failure);
+        }
+        match unnumbered(hunk) {
+            Some(plain) => match self.replace_as_written(index, &plain, search, anchor) {
+                Ok(p) => Ok(Placed { unnumbered: true, ..p }),
+                Err(_) => Err(failure),
+            },
+            None => Err(failure),
+        }
+    }
+
+    fn replace_as_written(
+        &mut self,
+        index: usize,
+        hunk: &Hunk,
+        search: Range<usize>,
+        anchor: Option<usize>,
+    ) -> Result<Placed, Failure> {
         if hunk.at_eof {
             if let Some(p) = self.at_end(index, hunk, search.start)? {
                 return Ok(p);
@@ -639,7 +823,8 @@ impl<'a> Placer<'a> {
                 continue;
             }
             let hint = hunk.hint.map(|h| h + drop_lead);
-            if let Some(mut p) = self.search(index, search.clone(), &old, &new, hunk.final_newline, hint, anchor)? {
+            let ends = final_newline(body, hunk.final_newline);
+            if let Some(mut p) = self.search(index, search.clone(), &old, &new, ends, hint, anchor)? {
                 p.fuzz = fuzz;
                 p.dropped = (drop_lead, drop_trail);
                 return Ok(p);
@@ -663,7 +848,7 @@ impl<'a> Placer<'a> {
                 index,
                 &old,
                 &new,
-                hunk.final_newline,
+                final_newline(&hunk.lines, hunk.final_newline),
                 &self.text_options(),
                 Pass::Text,
             ) {
@@ -907,14 +1092,10 @@ impl<'a> Placer<'a> {
         let added = hunk.new_lines();
         let text = self.lines.text;
         // The added lines end with a line break unless they end the file and the hunk says they do
-        // not or, when it says nothing, the file has no final line break and the last added line
-        // reads as the line they follow.
+        // not or, when it says nothing, the file has no final line break (its state is kept).
         let at_end = self.lines.start(line + 1) == text.len();
         let open_end = at_end && !matches!(text.last(), Some(b'\n' | b'\r') | None);
-        let final_break = hunk.final_newline.unwrap_or_else(|| {
-            let own = String::from_utf8_lossy(self.lines.content(line));
-            !(open_end && added.last().is_some_and(|l| *l == own))
-        });
+        let final_break = hunk.final_newline.unwrap_or(!open_end);
         let mut new_text = added.join("\n");
         if !added.is_empty() && (!at_end || final_break) {
             new_text.push('\n');
@@ -947,6 +1128,7 @@ impl<'a> Placer<'a> {
             fuzz: 0,
             dropped: (0, 0),
             how: How::StartOfFile,
+            unnumbered: false,
         })
     }
 
@@ -986,6 +1168,7 @@ impl<'a> Placer<'a> {
             fuzz: 0,
             dropped: (0, 0),
             how,
+            unnumbered: false,
         })
     }
 }
@@ -1075,6 +1258,7 @@ fn splice(text: &[u8], mut placed: Vec<Placed>) -> Result<Patched, Failure> {
             old_lines: (old_first, old_last),
             new_lines: (new_first, new_last),
             differences,
+            unnumbered: p.unnumbered,
         });
     }
     hunks.sort_by_key(|h| h.index);

@@ -14,8 +14,12 @@
 //! The file name is the last non-empty line before the block (a code fence in between is skipped);
 //! without one, the previous block's file, else the call's `path`. Markers: `<<<<<<< SEARCH` or
 //! Cline's `------- SEARCH`, then `=======`, then `>>>>>>> REPLACE` or `+++++++ REPLACE` (3 or more
-//! marker characters; 5 to 9 `=`). Roo's `:start_line:N` (and `:end_line:N`) after the SEARCH marker,
-//! with its `-------` separator, gives a line hint. All blocks of one file are matched against the
+//! marker characters, `=` included). A marker inside a block (a second divider, a SEARCH or REPLACE
+//! marker out of order) is refused, naming its line: no marker is ever written into a file. Roo's
+//! `:start_line:N` (and `:end_line:N`) after the SEARCH marker, with its `-------` separator, gives a
+//! line hint; its backslash-escaped markers (`\=======`) are content lines without the backslash.
+//! Aider's `...` lines between blocks are skipped. The last block may lack its closing marker when the
+//! message ends there (as Cline accepts it). All blocks of one file are matched against the
 //! file as it was before the call, like the edits of one `edit` call. An empty SEARCH section creates
 //! the file (or fills an empty one).
 
@@ -26,8 +30,39 @@ pub(crate) fn is_search_marker(t: &str) -> bool {
     marker(t, &['<', '-'], "SEARCH")
 }
 
+/// `=======`: Aider writes 5 to 9 `=`, Cline accepts 3 or more; so does surgical.
 fn is_divider(t: &str) -> bool {
-    (5..=9).contains(&t.len()) && t.chars().all(|c| c == '=')
+    t.len() >= 3 && t.chars().all(|c| c == '=')
+}
+
+/// A marker line escaped with a backslash (Roo's `\=======`, `\<<<<<<< SEARCH`, `\>>>>>>> REPLACE`,
+/// `\-------`, `\:start_line:`; as Roo does, also any line starting with a backslash and seven marker
+/// characters, such as `\<<<<<<< HEAD`): the content line without its backslash.
+fn unescape(line: &str) -> &str {
+    let Some(rest) = line.strip_prefix('\\') else {
+        return line;
+    };
+    let t = rest.trim();
+    let marker_like = ["<<<<<<<", "=======", ">>>>>>>", "-------", "+++++++"]
+        .iter()
+        .any(|m| rest.starts_with(m))
+        || is_divider(t)
+        || is_search_marker(t)
+        || is_replace_marker(t)
+        || (t.len() >= 3 && t.chars().all(|c| c == '-'))
+        || line_directive(t).is_some()
+        || t.starts_with(":start_line:")
+        || t.starts_with(":end_line:");
+    if marker_like {
+        rest
+    } else {
+        line
+    }
+}
+
+/// A line Aider writes between blocks to say that text was left out.
+fn is_ellipsis(t: &str) -> bool {
+    t == "..." || t == "…"
 }
 
 fn is_replace_marker(t: &str) -> bool {
@@ -82,13 +117,18 @@ pub(crate) fn parse(text: &str, default_path: Option<&str>) -> Result<Vec<Op>, P
     let mut ops: Vec<Op> = Vec::new();
     let mut current: Option<String> = None;
     let mut candidate: Option<String> = None;
+    // Whether a Markdown code fence is open (outside blocks, fences open and close in turn).
+    let mut fence_open = false;
     let mut i = 0;
     while i < lines.len() {
         let raw = lines[i];
         let t = raw.trim();
+        if t.starts_with("```") {
+            fence_open = !fence_open;
+        }
         if !is_search_marker(t) {
             // A code fence between the name and the block keeps the name; other text replaces it.
-            if !t.is_empty() && !t.starts_with("```") {
+            if !t.is_empty() && !t.starts_with("```") && !is_ellipsis(t) {
                 candidate = file_name(t);
             }
             i += 1;
@@ -130,12 +170,13 @@ pub(crate) fn parse(text: &str, default_path: Option<&str>) -> Result<Vec<Op>, P
                 return Err(ParseError::new(
                     i + 1,
                     format!(
-                        "expected `=======` between the SEARCH and the REPLACE part of the block that starts at line \
-                         {block_line}"
+                        "this marker line is inside the SEARCH part of the block that starts at line {block_line}: \
+                         expected `=======` between the SEARCH and the REPLACE part first (to search for a marker \
+                         line itself, escape it with a backslash)"
                     ),
                 ));
             }
-            search.push(lines[i].to_string());
+            search.push(unescape(lines[i]).to_string());
             i += 1;
         }
         if i >= lines.len() {
@@ -144,23 +185,54 @@ pub(crate) fn parse(text: &str, default_path: Option<&str>) -> Result<Vec<Op>, P
                 "this SEARCH block has no `=======` line (was the message cut off?)",
             ));
         }
+        let divider_line = i + 1;
         i += 1;
         let mut replace = Vec::new();
-        while i < lines.len() && !is_replace_marker(lines[i]) {
-            if is_search_marker(lines[i]) {
+        let mut closed = false;
+        while i < lines.len() {
+            let t = lines[i].trim();
+            if is_replace_marker(t) {
+                closed = true;
+                break;
+            }
+            if is_search_marker(t) {
                 return Err(ParseError::new(
                     i + 1,
                     format!("the block that starts at line {block_line} has no `>>>>>>> REPLACE` line before the next block"),
                 ));
             }
-            replace.push(lines[i].to_string());
+            if is_divider(t) {
+                return Err(ParseError::new(
+                    i + 1,
+                    format!(
+                        "a second `=======` in the block that starts at line {block_line} (its divider is line \
+                         {divider_line}): a block has one SEARCH part, one `=======` and one REPLACE part ending with \
+                         `>>>>>>> REPLACE`. To write a line of `=` itself, escape it with a backslash."
+                    ),
+                ));
+            }
+            replace.push(unescape(lines[i]).to_string());
             i += 1;
         }
-        if i >= lines.len() {
-            return Err(ParseError::new(
-                block_line,
-                "this SEARCH block has no `>>>>>>> REPLACE` line (was the message cut off?)",
-            ));
+        if !closed {
+            // The last block without its closing marker, at the end of the message: taken as ending
+            // there (as Cline does), without a closing code fence and the blank lines around it.
+            // Inside a code fence that never closes, the message was cut off: refused.
+            while replace.last().is_some_and(|l| l.trim().is_empty()) {
+                replace.pop();
+            }
+            if replace.last().is_some_and(|l| l.trim().starts_with("```")) {
+                replace.pop();
+                while replace.last().is_some_and(|l| l.trim().is_empty()) {
+                    replace.pop();
+                }
+            } else if fence_open {
+                return Err(ParseError::new(
+                    block_line,
+                    "this SEARCH block has no `>>>>>>> REPLACE` line and its code fence is never closed (was the \
+                     message cut off?)",
+                ));
+            }
         }
         i += 1;
         let mut hunk = Hunk {
@@ -251,10 +323,68 @@ mod tests {
         assert_eq!(hunks(&ops[0])[0].hint, Some(12));
         assert_eq!(hunks(&ops[0])[0].old_lines(), vec!["a"]);
         assert!(parse("<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE", None).is_err());
-        assert!(parse("f\n<<<<<<< SEARCH\na\n=======\nb\n", None).is_err());
+        // The last block without its closing marker is taken as ending with the message.
+        let ops = parse("f\n<<<<<<< SEARCH\na\n=======\nb\n```\n\n", None).unwrap();
+        assert_eq!(hunks(&ops[0])[0].new_lines(), vec!["b"]);
         assert!(parse("f\n<<<<<<< SEARCH\na\n", None).is_err());
+        // Unclosed inside a code fence that never closes: cut off (Aider's test_editblock).
+        assert!(parse("```text\nf\n<<<<<<< SEARCH\na\n=======\nb\n\n\noops!\n", None).is_err());
+        assert!(parse("f\n<<<<<<< SEARCH\na\n=======\nb\n", None).is_ok());
+        assert!(parse(
+            "f\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n\ng\n<<<<<<< SEARCH\nc\n=======\nd\n",
+            None
+        )
+        .is_ok());
         assert!(
             is_search_marker("<<<<<<< SEARCH") && is_search_marker("------- SEARCH") && !is_search_marker("SEARCH")
         );
+    }
+
+    #[test]
+    fn malformed_blocks_are_refused_naming_the_line() {
+        // A second divider inside one block.
+        let e = parse("f\n<<<<<<< SEARCH\na\n=======\nb\n=======\nc\n>>>>>>> REPLACE\n", None).unwrap_err();
+        assert_eq!(e.line, 6);
+        // A marker inside the SEARCH part.
+        let e = parse(
+            "f\n<<<<<<< SEARCH\na\n>>>>>>> REPLACE\n=======\nb\n>>>>>>> REPLACE\n",
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(e.line, 4);
+        // A SEARCH marker inside the REPLACE part.
+        let e = parse(
+            "f\n<<<<<<< SEARCH\na\n=======\n<<<<<<< SEARCH\nb\n>>>>>>> REPLACE\n",
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(e.line, 5);
+    }
+
+    #[test]
+    fn divider_lengths_ellipsis_and_roo_escapes() {
+        for divider in ["===", "=======", "=========", "============"] {
+            let ops = parse(&format!("f\n------- SEARCH\na\n{divider}\nb\n+++++++ REPLACE\n"), None).unwrap();
+            assert_eq!(hunks(&ops[0])[0].new_lines(), vec!["b"], "{divider}");
+        }
+        // Aider's `...` between blocks is neither a file name nor content.
+        let ops = parse(
+            "f.py\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n...\n<<<<<<< SEARCH\nc\n=======\nd\n>>>>>>> REPLACE\n",
+            None,
+        )
+        .unwrap();
+        assert_eq!(ops.len(), 1);
+        assert_eq!(hunks(&ops[0]).len(), 2);
+        // Roo's directives are read, its escaped markers are content without their backslash.
+        let ops = parse(
+            "<<<<<<< SEARCH\n:start_line:3\n:end_line:5\n-------\nx\n\\=======\n\\>>>>>>> REPLACE\n=======\nx\n\\=======\ny\n>>>>>>> REPLACE",
+            Some("f"),
+        )
+        .unwrap();
+        let h = &hunks(&ops[0])[0];
+        assert_eq!(h.hint, Some(3));
+        assert_eq!(h.old_lines(), vec!["x", "=======", ">>>>>>> REPLACE"]);
+        assert_eq!(h.new_lines(), vec!["x", "=======", "y"]);
+        assert_eq!(unescape("\\n"), "\\n");
     }
 }

@@ -187,7 +187,7 @@ fn parse_hunk(lines: &[&str], i: usize) -> Result<(Hunk, usize), ParseError> {
                 }
                 None => {}
             },
-            None => {
+            _ if l.trim_end_matches('\r').is_empty() => {
                 // An empty line: an empty unchanged line (models and some tools drop the space), unless
                 // the header's counts are already met.
                 if let (Some(oc), Some(nc)) = (old_count, new_count) {
@@ -195,12 +195,12 @@ fn parse_hunk(lines: &[&str], i: usize) -> Result<(Hunk, usize), ParseError> {
                         break;
                     }
                 }
-                hunk.lines.push((Tag::Context, String::new()));
+                hunk.lines.push((Tag::Context, l.to_string()));
                 old_n += 1;
                 new_n += 1;
                 soft += 1;
             }
-            Some(_) => break,
+            _ => break,
         }
         j += 1;
     }
@@ -275,7 +275,11 @@ fn finish(s: Section, default_path: Option<&str>, ops: &mut Vec<Op>) -> Result<(
             if h.lines.iter().any(|(t, _)| *t != Tag::Added) {
                 return Err(ParseError::new(
                     h.patch_line,
-                    format!("{path} is a new file (`--- /dev/null`), so its hunk may only add lines (`+`)"),
+                    format!(
+                        "{path} is a new file (`--- /dev/null`), so its hunk may only add lines (`+`), but this \
+                         hunk has unchanged or removed lines. To change the existing file, name it on both header \
+                         lines (`--- a/{path}`, `+++ b/{path}`)."
+                    ),
                 ));
             }
             for line in h.new_lines() {
@@ -362,8 +366,20 @@ fn finish(s: Section, default_path: Option<&str>, ops: &mut Vec<Op>) -> Result<(
 }
 
 /// Parses a unified diff; `default_path` is the file for hunks without a file header.
+///
+/// A CR before a line's `\n` is part of the line (git writes the lines of a CRLF file so, and a
+/// change of line endings as `-x\r` / `+x`), unless the patch itself came with CRLF line breaks
+/// (its `@@` lines end with a CR), when one CR per line is the patch's own line break.
 pub(crate) fn parse(text: &str, default_path: Option<&str>) -> Result<Vec<Op>, ParseError> {
-    let lines = patch_lines(text);
+    let crlf_patch = text
+        .split('\n')
+        .filter(|l| l.starts_with("@@"))
+        .any(|l| l.ends_with('\r'));
+    let lines: Vec<&str> = if crlf_patch {
+        patch_lines(text)
+    } else {
+        text.split('\n').collect()
+    };
     let mut ops = Vec::new();
     let mut cur: Option<Section> = None;
     let mut i = 0;

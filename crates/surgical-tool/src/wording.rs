@@ -304,6 +304,24 @@ fn lines_list(lines: &[usize]) -> String {
     format!("{word} {}", shown.join(", "))
 }
 
+/// A patch that removed (or added) the file's UTF-8 BOM: it is invisible in the diff, so said here.
+pub(crate) fn bom_changed(now_has_bom: bool) -> &'static str {
+    if now_has_bom {
+        "The file now starts with a UTF-8 BOM (the patch's first line has one)."
+    } else {
+        "The file's UTF-8 BOM was removed (the patch's first line has none); the diff cannot show it."
+    }
+}
+
+/// A hunk found once the line-number prefixes of its lines were left out.
+pub(crate) fn line_numbers_left_out(v: Vocabulary) -> String {
+    format!(
+        "Every line of {} began with a line number from a read view (`12 | `, `12→`, `12<TAB>`), which the file \
+         does not have: the numbers were left out, and not written. Copy lines without their numbers.",
+        v.old
+    )
+}
+
 /// One sentence per kind of difference, with the lines it occurred on.
 pub(crate) fn differences(differences: &[Difference], v: Vocabulary) -> Vec<String> {
     // Group identical differences, keeping first-seen order.

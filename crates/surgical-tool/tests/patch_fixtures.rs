@@ -97,7 +97,8 @@ fn run(case: &Path) -> Run {
     let result = call_with("apply_patch", &call, &Config::new(root));
     let json = result.to_json();
     let after = tree(root);
-    if result.is_ok() {
+    // A dry run writes nothing: its patch is not what the tree shows.
+    if result.is_ok() && json["dryRun"] != true {
         check_git_apply(case, &json, &after);
     }
     Run {
@@ -237,18 +238,75 @@ fn codex_conformance_scenarios() {
     }
 }
 
-#[test]
-fn surgical_patch_fixtures() {
-    let dir = repo_root().join("tests/patch-fixtures");
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir)
+/// The cases (folders with a `patch.txt`) under `dir`, sorted.
+fn cases_in(dir: &Path) -> Vec<PathBuf> {
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.join("patch.txt").is_file())
         .collect();
     cases.sort();
+    cases
+}
+
+#[test]
+fn surgical_patch_fixtures() {
+    let cases = cases_in(&repo_root().join("tests/patch-fixtures"));
     assert!(!cases.is_empty());
-    for case in &cases {
+    check_cases(&cases);
+}
+
+/// The peers' own test suites, ported as data (`<repo>/tests/conformance/<peer>/`, each with the
+/// peer's `LICENSE` and an `ORIGIN.md`): same layout as surgical's fixtures, plus a `verdict` file
+/// whose first line says whether surgical does what the peer expects (`same`), deliberately differs
+/// (`differs`, the reason below it; the case asserts surgical's result), or did not before a fix
+/// (`fixed`). Prints the counts per peer.
+#[test]
+fn peer_conformance_suites() {
+    let root = repo_root().join("tests/conformance");
+    let mut peers: Vec<PathBuf> = std::fs::read_dir(&root).unwrap().flatten().map(|e| e.path()).collect();
+    peers.sort();
+    assert!(!peers.is_empty());
+    for peer in &peers {
+        assert!(
+            peer.join("LICENSE").is_file(),
+            "{}: the peer's LICENSE is missing",
+            peer.display()
+        );
+        assert!(
+            peer.join("ORIGIN.md").is_file(),
+            "{}: ORIGIN.md is missing",
+            peer.display()
+        );
+        let cases = cases_in(peer);
+        assert!(!cases.is_empty(), "{}", peer.display());
+        let mut counts = BTreeMap::new();
+        for case in &cases {
+            let verdict = std::fs::read_to_string(case.join("verdict")).unwrap_or_default();
+            let kind = verdict.lines().next().unwrap_or("").trim().to_string();
+            assert!(
+                ["same", "differs", "fixed"].contains(&kind.as_str()),
+                "{}: `verdict` must start with same, differs or fixed",
+                case.display()
+            );
+            if kind == "differs" {
+                assert!(verdict.contains("Why:"), "{}: say why surgical differs", case.display());
+            }
+            *counts.entry(kind).or_insert(0usize) += 1;
+        }
+        check_cases(&cases);
+        eprintln!(
+            "{}: {} cases {counts:?}",
+            peer.file_name().unwrap().to_string_lossy(),
+            cases.len()
+        );
+    }
+}
+
+/// Runs each case: the expected tree, or the expected error with nothing written.
+fn check_cases(cases: &[PathBuf]) {
+    for case in cases {
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
         let r = run(case);
         match std::fs::read_to_string(case.join("error")) {

@@ -224,6 +224,26 @@ impl Case {
         )
     }
 
+    /// The SEARCH lines as a model copies them from a read view, each with its line number.
+    fn search_replace_numbered(&self) -> String {
+        let (old, new, _, line) = self.hunk();
+        let numbered: Vec<String> = old
+            .iter()
+            .enumerate()
+            .map(|(i, l)| format!("{}\t{l}", line + i))
+            .collect();
+        format!(
+            "f.txt\n<<<<<<< SEARCH\n{}\n=======\n{}\n>>>>>>> REPLACE\n",
+            numbered.join("\n"),
+            new.join("\n")
+        )
+    }
+
+    /// The apply_patch patch as a shell command, behind `cd . &&`.
+    fn codex_behind_cd(&self) -> String {
+        format!("cd . && apply_patch <<'EOF'\n{}EOF\n", self.codex())
+    }
+
     fn unified(&self) -> String {
         let (old, new, context, line) = self.hunk();
         let ctx = usize::from(context.is_some());
@@ -301,10 +321,12 @@ fn check(case: &Case, patch: &str) -> Result<(), TestCaseError> {
             expected.extend_from_slice(case.targets[i].1);
         }
     }
+    // A block that ended the file without a final newline still does: no patch here says to add one.
+    // When the inserted line goes last, it is the one without a line break, and the line before it
+    // gains one (one of the file's own terminators).
     let last_of_file = case.after.is_empty() && !case.last_has_eol;
     if last_of_file && without.len() > expected.len() {
-        // The block ended the file without a final newline and its last line changed: the file now
-        // ends with a line break (as apply_patch always does), one of its own terminators.
+        prop_assert!(rest.is_empty(), "the file gained a final newline");
         let extra = &without[expected.len()..];
         prop_assert!(matches!(extra, b"\n" | b"\r\n" | b"\r"), "{:?}", extra);
         without.truncate(expected.len());
@@ -349,6 +371,117 @@ proptest! {
     #[test]
     fn unified_diff_keeps_every_byte_it_does_not_target(case in case()) {
         check(&case, &case.unified())?;
+    }
+
+    #[test]
+    fn numbered_search_lines_keep_every_byte_they_do_not_target(case in case()) {
+        check(&case, &case.search_replace_numbered())?;
+    }
+
+    #[test]
+    fn apply_patch_behind_cd_keeps_every_byte_it_does_not_target(case in case()) {
+        check(&case, &case.codex_behind_cd())?;
+    }
+
+    /// A unified diff as git writes it (each line's bytes, CRs included; `\ No newline at end of
+    /// file` where a side ends without one), whose new lines change line endings too: the result is
+    /// exactly what `git apply` gives, the old lines replaced by the new ones byte for byte.
+    #[test]
+    fn git_diffs_with_cr_bytes_apply_exactly(
+        lines in proptest::collection::vec(("[a-z \u{e9}\u{201c}]{0,6}", any::<bool>()), 1..8),
+        last_has_eol in any::<bool>(),
+        from in 0usize..8,
+        count in 1usize..4,
+        new in proptest::collection::vec(("[a-z ]{0,5}", any::<bool>()), 0..4),
+        new_ends in any::<bool>(),
+        bom in any::<bool>(),
+    ) {
+        let n = lines.len();
+        let from = from.min(n - 1);
+        let to = (from + count).min(n);
+        // Each line carries its number, so the block is unique.
+        let line = |i: usize, (c, crlf): &(String, bool)| -> Vec<u8> {
+            let mut l = format!("L{i} {c}").into_bytes();
+            if *crlf {
+                l.push(b'\r');
+            }
+            l
+        };
+        // A BOM is part of the first line's text in git's diff (kept here: the new first line has it).
+        let bom_bytes: &[u8] = if bom { b"\xef\xbb\xbf" } else { b"" };
+        let mut file = bom_bytes.to_vec();
+        let mut starts = Vec::new();
+        for (i, l) in lines.iter().enumerate() {
+            starts.push(file.len());
+            file.extend_from_slice(&line(i, l));
+            if i + 1 < n || last_has_eol {
+                file.push(b'\n');
+            }
+        }
+        starts.push(file.len());
+        let ends_file = to == n;
+        let new_lines: Vec<Vec<u8>> = new.iter().enumerate().map(|(k, l)| line(100 + k, l)).collect();
+        let mut replacement = Vec::new();
+        // Removing the first line with nothing in its place removes the BOM with it, as git does.
+        if from == 0 && !new_lines.is_empty() {
+            replacement.extend_from_slice(bom_bytes);
+        }
+        for (k, l) in new_lines.iter().enumerate() {
+            replacement.extend_from_slice(l);
+            if k + 1 < new_lines.len() || !ends_file || new_ends {
+                replacement.push(b'\n');
+            }
+        }
+        if new_lines.is_empty() && ends_file && from > 0 && !new_ends {
+            // Removing the last lines of a file left without a final newline: git's diff would
+            // mark the line before; not generated here.
+            return Ok(());
+        }
+        let first = |i: usize| if i == 0 { bom_bytes } else { b"" };
+        let mut expected = file[..if from == 0 { 0 } else { starts[from] }].to_vec();
+        expected.extend_from_slice(&replacement);
+        expected.extend_from_slice(&file[starts[to]..]);
+        let mut patch = format!(
+            "diff --git a/f.txt b/f.txt\n--- a/f.txt\n+++ b/f.txt\n@@ -{},{} +{},{} @@\n",
+            from + 1,
+            to - from,
+            from + 1,
+            new_lines.len()
+        )
+        .into_bytes();
+        for (i, l) in lines.iter().enumerate().take(to).skip(from) {
+            patch.push(b'-');
+            patch.extend_from_slice(first(i));
+            patch.extend_from_slice(&line(i, l));
+            patch.push(b'\n');
+            if i + 1 == n && !last_has_eol {
+                patch.extend_from_slice(b"\\ No newline at end of file\n");
+            }
+        }
+        for (k, l) in new_lines.iter().enumerate() {
+            patch.push(b'+');
+            if from == 0 {
+                patch.extend_from_slice(first(k));
+            }
+            patch.extend_from_slice(l);
+            patch.push(b'\n');
+            if k + 1 == new_lines.len() && ends_file && !new_ends {
+                patch.extend_from_slice(b"\\ No newline at end of file\n");
+            }
+        }
+        let patch = String::from_utf8(patch).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("f.txt"), &file).unwrap();
+        let result = call_with("apply_patch", &json!({ "patch": patch }), &Config::new(dir.path()).undo(false));
+        let out = std::fs::read(dir.path().join("f.txt")).unwrap();
+        if expected == file {
+            // A hunk that changes nothing is refused, and the file is untouched.
+            prop_assert!(!result.is_ok());
+            prop_assert_eq!(out, file);
+        } else {
+            prop_assert!(result.is_ok(), "{}\n{:?}", result.to_json(), patch);
+            prop_assert_eq!(String::from_utf8_lossy(&out), String::from_utf8_lossy(&expected), "{:?}", patch);
+        }
     }
 }
 

@@ -259,7 +259,9 @@ fn pure_additions_and_final_newlines() {
         "*** Begin Patch\n*** Update File: a.txt\n@@ last\n+after\n*** End Patch\n",
     );
     assert_eq!(r["ok"], true, "{r}");
-    assert_eq!(read(dir.path(), "a.txt"), b"x\nlast\nafter\n");
+    // The file had no final newline and the patch does not say to add one: it still has none (as
+    // `edit` gives for the same change).
+    assert_eq!(read(dir.path(), "a.txt"), b"x\nlast\nafter");
     assert_eq!(r["files"][0]["hunks"][0]["startLine"], 3, "{r}");
     let r = apply(dir.path(), "--- a/e.txt\n+++ b/e.txt\n@@ -0,0 +1,2 @@\n+a\n+b\n");
     assert_eq!(r["ok"], true, "{r}");
@@ -379,4 +381,18 @@ fn placement_messages_word_for_word() {
         "{m}"
     );
     assert_eq!(read(dir.path(), "a.txt"), b"x = 1\ny\nx = 1\nabc\n");
+}
+
+#[test]
+fn a_git_diff_removing_the_bom_says_so() {
+    let dir = setup(&[("f.txt", b"\xef\xbb\xbfa\nb\n")]);
+    let r = apply(
+        dir.path(),
+        "diff --git a/f.txt b/f.txt\n--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,2 @@\n-\u{feff}a\n+a\n b\n",
+    );
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(read(dir.path(), "f.txt"), b"a\nb\n");
+    assert_eq!(r["files"][0]["hunks"].as_array().unwrap().len(), 1, "{r}");
+    assert!(r["text"].as_str().unwrap().contains("BOM was removed"), "{r}");
+    assert!(r["patch"].as_str().unwrap().contains("\u{feff}"), "{r}");
 }

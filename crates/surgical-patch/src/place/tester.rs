@@ -17,7 +17,7 @@
 
 use surgical_core::{EditError, Options, Tier};
 
-use super::{attempt, locate, place, Attempt, FailureKind, Lines, Locate, Pass, Rules};
+use super::{attempt, final_newline, locate, place, Attempt, FailureKind, Lines, Locate, Pass, Rules};
 use crate::{Hunk, PatchFormat, Tag};
 
 /// What a case expects: the new text, or the kind of failure.
@@ -121,7 +121,7 @@ fn run_paths(text: &[u8], h: &Hunk) -> Vec<(&'static str, Result<Vec<u8>, &'stat
                 0,
                 &old,
                 &new,
-                h.final_newline,
+                final_newline(&h.lines, h.final_newline),
                 &loose,
                 Pass::Loose,
             ) {
@@ -232,23 +232,13 @@ fn last_line_without_newline_kept_open() {
 }
 
 #[test]
-fn last_line_without_newline_rewritten_gains_one() {
-    check(
-        "open end rewritten",
-        b"a\nb\nc",
-        &[" b", "-c", "+C"],
-        bytes(b"a\nb\nC\n"),
-    );
+fn last_line_without_newline_rewritten_stays_without() {
+    check("open end rewritten", b"a\nb\nc", &[" b", "-c", "+C"], bytes(b"a\nb\nC"));
 }
 
 #[test]
-fn crlf_single_line_at_open_end_takes_crlf() {
-    check(
-        "crlf open end",
-        b"a\r\nb",
-        &["-b", "+B", "+C"],
-        bytes(b"a\r\nB\r\nC\r\n"),
-    );
+fn crlf_single_line_at_open_end_takes_crlf_and_stays_open() {
+    check("crlf open end", b"a\r\nb", &["-b", "+B", "+C"], bytes(b"a\r\nB\r\nC"));
 }
 
 #[test]
@@ -257,7 +247,7 @@ fn single_line_file_without_newline() {
         "one line",
         b"only",
         &["-only", "+first", "+second"],
-        bytes(b"first\nsecond\n"),
+        bytes(b"first\nsecond"),
     );
 }
 
@@ -542,6 +532,90 @@ fn insert_only_at_the_end_without_a_final_newline() {
         b"a\r\nb",
         &["x", "y"],
         At::End,
-        b"a\r\nb\r\nx\r\ny\r\n",
+        b"a\r\nb\r\nx\r\ny",
     );
+}
+
+/// Hunk lines that carry CR bytes (git's lines of a CRLF file, a change of line endings) are the
+/// change: applied byte for byte, as `git apply` does.
+#[test]
+fn lines_carrying_cr_are_applied_exactly() {
+    let cases: [(&[u8], &[&str], &[u8]); 5] = [
+        (b"a\r\nb\r\nc\r\n", &[" a\r", "-b\r", "+b", " c\r"], b"a\r\nb\nc\r\n"),
+        (b"a\nb\nc\n", &[" a", "-b", "+b\r", " c"], b"a\nb\r\nc\n"),
+        (b"a\r\nb\r\n", &["-a\r", "-b\r", "+a", "+b"], b"a\nb\n"),
+        (b"x\na\r\nb", &[" a\r", "-b", "+B\r"], b"x\na\r\nB\r"),
+        // Not found byte for byte: the CRs are read as line breaks and placed as usual.
+        (b"a\nb\nc\n", &[" a\r", "-b\r", "+B\r", " c\r"], b"a\nB\nc\n"),
+    ];
+    for (text, body, want) in cases {
+        for format in [PatchFormat::Unified, PatchFormat::Codex, PatchFormat::SearchReplace] {
+            assert_eq!(
+                placed(text, &[hunk(body)], format).map(|b| String::from_utf8_lossy(&b).into_owned()),
+                Ok(String::from_utf8_lossy(want).into_owned()),
+                "{body:?} {format:?}"
+            );
+        }
+    }
+}
+
+/// SEARCH lines copied from a read view with their line numbers: left out only when the lines as
+/// written are not in the file and the stripped ones are.
+#[test]
+fn line_numbers_copied_from_a_read_view() {
+    let sr = PatchFormat::SearchReplace;
+    let text = b"fn a() {\n    x();\n}\n";
+    for body in [
+        &["-2\t    x();", "+    y();"][..],
+        &["-2 |     x();", "+2 |     y();"],
+        &["-     2\u{2192}    x();", "+    y();"],
+    ] {
+        assert_eq!(
+            placed(text, &[hunk(body)], sr),
+            Ok(b"fn a() {\n    y();\n}\n".to_vec()),
+            "{body:?}"
+        );
+    }
+    let p = place(
+        text,
+        &[hunk(&["-2\t    x();", "+    y();"])],
+        &Rules::new(sr, loosest()),
+    )
+    .unwrap();
+    assert!(p.hunks[0].unnumbered);
+    // The file holds the numbered text itself: matched as written.
+    let numbered = b"1\tx\n2\ty\nx\ny\n";
+    assert_eq!(
+        placed(numbered, &[hunk(&["-1\tx", "-2\ty", "+z"])], sr),
+        Ok(b"z\nx\ny\n".to_vec())
+    );
+    // Not every line numbered, numbers out of order, or other formats: not stripped.
+    assert_eq!(
+        placed(text, &[hunk(&["-1\tfn a() {", "-    x();", "+y"])], sr),
+        Err("not_found")
+    );
+    assert_eq!(
+        placed(text, &[hunk(&["-2\t    x();", "-1\t}", "+y"])], sr),
+        Err("not_found")
+    );
+    assert_eq!(
+        placed(text, &[hunk(&["-2\t    x();", "+    y();"])], PatchFormat::Unified),
+        Err("not_found")
+    );
+}
+
+/// A BOM written as part of a hunk's first line (as git writes it) is the file's BOM.
+#[test]
+fn bom_in_the_first_line() {
+    let kept = crate::strip_bom(&[hunk(&["-\u{feff}a", "+\u{feff}A", " b"])]);
+    assert!(!kept.removes_bom);
+    assert_eq!(kept.hunks[0].1.old_lines(), vec!["a", "b"]);
+    assert_eq!(kept.hunks[0].1.new_lines(), vec!["A", "b"]);
+    let removed = crate::strip_bom(&[hunk(&[" x", "-y", "+Y"]), hunk(&["-\u{feff}a", "+a"])]);
+    assert!(removed.removes_bom);
+    assert_eq!(removed.hunks.len(), 1);
+    assert_eq!(removed.hunks[0].0, 0);
+    let context = crate::strip_bom(&[hunk(&[" \u{feff}a", "-b", "+c"])]);
+    assert!(!context.removes_bom);
+    assert_eq!(context.hunks[0].1.new_lines(), vec!["a", "c"]);
 }

@@ -30,7 +30,7 @@ use crate::wording;
 use crate::ErrorCode;
 use crate::{Config, ToolError};
 use surgical_patch::{
-    detect_format, parse, place, Failure, How, HunkOutcome, Op, OpKind, ParseError, PatchFormat, Rules,
+    detect_format, parse, place, strip_bom, Failure, How, Hunk, HunkOutcome, Op, OpKind, ParseError, PatchFormat, Rules,
 };
 
 const NOTHING_WRITTEN: &str = "No file was changed: a patch applies to all its files or to none.";
@@ -387,13 +387,43 @@ fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -
                     }
                     Content::Opaque(message, code) => return Err(op_error(op, code, message)),
                 };
-                let (new_text, changes, placed) = if hunks.is_empty() {
-                    (Arc::clone(&text), Vec::new(), Vec::new())
-                } else {
-                    let p = place(&text, hunks, rules).map_err(|f| hunk_error(f, &text, op, format))?;
-                    (Arc::new(p.text), p.changes, p.hunks)
+                // A BOM the hunks write as part of the first line (as git does) is the file's BOM,
+                // which the text being patched leaves out.
+                let before = existed.then(|| (encoding, Arc::clone(&text)));
+                let mut encoding = encoding;
+                let bom = (encoding == Encoding::Utf8Bom).then(|| strip_bom(hunks));
+                let (new_text, changes, placed) = match &bom {
+                    _ if hunks.is_empty() => (Arc::clone(&text), Vec::new(), Vec::new()),
+                    Some(bom) => {
+                        let (indexes, kept): (Vec<usize>, Vec<Hunk>) = bom.hunks.iter().cloned().unzip();
+                        if bom.removes_bom {
+                            encoding = Encoding::Utf8;
+                        }
+                        // Hunks that only removed the BOM are reported on the first line.
+                        let bom_only = (0..hunks.len())
+                            .filter(|i| !indexes.contains(i))
+                            .map(HunkOutcome::bom_only);
+                        if kept.is_empty() {
+                            (Arc::clone(&text), Vec::new(), bom_only.collect())
+                        } else {
+                            let p = place(&text, &kept, rules).map_err(|mut f| {
+                                f.hunk = indexes[f.hunk];
+                                hunk_error(f, &text, op, format)
+                            })?;
+                            let mut outcomes = p.hunks;
+                            for h in &mut outcomes {
+                                h.index = indexes[h.index];
+                            }
+                            outcomes.extend(bom_only);
+                            outcomes.sort_by_key(|h| h.index);
+                            (Arc::new(p.text), p.changes, outcomes)
+                        }
+                    }
+                    None => {
+                        let p = place(&text, hunks, rules).map_err(|f| hunk_error(f, &text, op, format))?;
+                        (Arc::new(p.text), p.changes, p.hunks)
+                    }
                 };
-                let before = existed.then_some((encoding, text));
                 let mut displaced = None;
                 let (action, slot) = match dst.filter(|&d| d != src) {
                     Some(d) => {
@@ -661,7 +691,11 @@ fn notes(h: &HunkOutcome, format: PatchFormat) -> Vec<String> {
         PatchFormat::SearchReplace => wording::SEARCH_REPLACE,
         _ => wording::HUNK,
     };
-    wording::differences(&h.differences, words)
+    let mut notes = wording::differences(&h.differences, words);
+    if h.unnumbered {
+        notes.insert(0, wording::line_numbers_left_out(words));
+    }
+    notes
 }
 
 fn hunk_report(h: &HunkOutcome, format: PatchFormat) -> HunkReport {
@@ -827,6 +861,10 @@ fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: boo
             for note in notes(h, format) {
                 let _ = writeln!(summary, "    {note}");
             }
+        }
+        let had_bom = |c: &Option<(Encoding, Shared)>| matches!(c, Some((Encoding::Utf8Bom, _)));
+        if o.after.is_some() && had_bom(&o.before) != had_bom(&o.after) {
+            let _ = writeln!(summary, "  {}", wording::bom_changed(had_bom(&o.after)));
         }
         if o.before.is_some() && o.after.is_some() && !shown.text.is_empty() {
             let _ = writeln!(diffs, "--- {}", o.moved_to.as_deref().unwrap_or(&o.path));

@@ -1,0 +1,5 @@
+            self.io.tool_error("^C again to quit")
+            self.io.tool_error("Malformed ORIGINAL/UPDATE blocks, retrying...")
+            self.io.tool_error(str(err))
+            self.io.tool_error("Unable to get commit message from gpt-3.5-turbo. Use /commit to try again.")
+            self.io.tool_error("Skipped commit.")
