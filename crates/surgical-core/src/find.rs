@@ -373,7 +373,8 @@ fn disjoint(spans: Vec<Range<usize>>) -> Vec<Range<usize>> {
 }
 
 /// The needle as a model meant it when it escaped what it should not have: `\n`, `\t`, `\r`, `\"`,
-/// `\'` and `\\` become the characters they stand for.
+/// `\'`, `\\`, and `\$` and `` \` `` (escaped for a template literal or a shell) become the characters
+/// they stand for.
 pub(crate) fn unescape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
@@ -386,6 +387,8 @@ pub(crate) fn unescape(text: &str) -> String {
                 Some('"') => Some('"'),
                 Some('\'') => Some('\''),
                 Some('\\') => Some('\\'),
+                Some('$') => Some('$'),
+                Some('`') => Some('`'),
                 _ => None,
             };
             if let Some(r) = replacement {

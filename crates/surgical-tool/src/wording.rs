@@ -262,6 +262,21 @@ pub(crate) fn edit_error(e: &EditError) -> String {
              Latin-1), and newText adds non-ASCII characters whose bytes in that encoding are unknown. Write those \
              characters with ASCII only (e.g. escapes), or convert the file to UTF-8 first."
         ),
+        EditError::Placeholder { index, line, text } => format!(
+            "edits[{index}]: line {line} of newText, `{text}`, stands for code you left out, and oldText has no such \
+             line: written into the file, it would delete that code. Write the code out in full in newText, or, to \
+             keep code between two changes, make two edits (or keep the same marker line in oldText too)."
+        ),
+        EditError::Conflict {
+            index,
+            line,
+            file,
+            expected,
+        } => format!(
+            "edits[{index}]: line {line} of the file is\n  {file}\nbut oldText has it as\n  {expected}\nand your change \
+             touches what differs, so what to write there is unclear. Copy that line from the file into oldText \
+             (read it again if needed) and adapt newText to it."
+        ),
         other => other.to_string(),
     }
 }

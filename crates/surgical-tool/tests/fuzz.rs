@@ -27,6 +27,8 @@ const CODES: [&str; 16] = [
     "io",
     "outside_root",
     "no_undo",
+    "placeholder",
+    "conflict",
 ];
 
 const KEYS: [&str; 16] = [
