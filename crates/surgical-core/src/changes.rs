@@ -166,7 +166,9 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
     /// `new_text`'s line breaks (any of `\n`, `\r\n`, `\r`) are written with the terminator used where
     /// it lands. A tier that rewrote the needle rewrites `new_text` the same way (re-indented, or
     /// unescaped). Refused with [`EditError::Overlap`] (the earlier replacement first, the line of
-    /// the later span) when a span overlaps one already added; nothing is added then.
+    /// the later span) when a span overlaps one already added, and with [`EditError::Conflict`] when
+    /// a line-based tier cannot tell what the model meant to write on a line it misremembered
+    /// (`index` is then the replacement's number); nothing is added then.
     pub fn replace(&mut self, found: &Match, new_text: &str) -> Result<usize, EditError> {
         self.add(found, new_text, false)
     }
@@ -260,7 +262,6 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
 
     fn add(&mut self, found: &Match, new_text: &str, end_with_line_break: bool) -> Result<usize, EditError> {
         let id = self.replacements.len();
-        self.add_spans(&found.spans, id)?;
         let new = model_newlines(new_text);
         let new = if found.unescape_new {
             unescape(&new)
@@ -269,11 +270,17 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
         };
         let (old, new) = match &found.lines {
             Some(c) => {
-                let moved = transport(self.hay.file_lines(), &found.old, &new, c);
+                let moved = transport(self.hay.file_lines(), &found.old, &new, c).map_err(|c| EditError::Conflict {
+                    index: id,
+                    line: c.line + 1,
+                    file: c.file,
+                    expected: c.expected,
+                })?;
                 (moved.old, moved.new)
             }
             None => (found.old.clone(), new),
         };
+        self.add_spans(&found.spans, id)?;
         self.replacements.push(Replacement {
             tier: found.tier,
             old,

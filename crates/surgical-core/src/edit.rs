@@ -134,8 +134,10 @@ pub fn apply(text: &[u8], edits: &[Edit], options: &Options) -> Result<Applied, 
         .map_err(|m| not_placed(text, m))?;
     let mut changes = ChangeSet::new(&hay);
     for (m, edit) in found.iter().zip(edits) {
-        if changes.replace(m, &edit.new_text).is_err() {
-            return Err(first_overlap(text, &found));
+        match changes.replace(m, &edit.new_text) {
+            Ok(_) => {}
+            Err(EditError::Overlap { .. }) => return Err(first_overlap(text, &found)),
+            Err(other) => return Err(other),
         }
     }
     changes.apply()

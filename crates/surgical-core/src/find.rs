@@ -181,7 +181,15 @@ impl Haystack<'_> {
                     };
                     return Err(Missed::one(index, miss));
                 }
-                let mut m = Match::text(tier, disjoint(spans), olds[index].as_ref(), open_end);
+                let mut spans = disjoint(spans);
+                for k in 0..spans.len() {
+                    let wider = over_trailing_blanks(text, spans[k].clone(), olds[index].as_ref(), scope);
+                    // Never into the next occurrence (a needle that starts with a blank).
+                    if spans.get(k + 1).is_none_or(|next| wider.end <= next.start) {
+                        spans[k] = wider;
+                    }
+                }
+                let mut m = Match::text(tier, spans, olds[index].as_ref(), open_end);
                 if scope.indented_first_line && !is_line_start(text, m.spans[0].start) {
                     m.indented_first_line = true;
                     m.forgiven = Some(Forgiven::IndentedFirstLine);
@@ -356,6 +364,29 @@ impl Match {
             lines: Some(c),
             open_end: false,
         }
+    }
+}
+
+/// A span whose last line stops where only blanks are left on the file's line (`foo` in `foo  `)
+/// takes those blanks in, so the replacement decides about them as it does for a whole line: kept
+/// when the model kept the line, its own when it wrote blanks there, gone when it rewrote the line.
+/// Left out, they would follow whatever `newText` ends with (doubling blanks it wrote itself, or
+/// moving onto an unrelated new line). Not past the scope's range.
+fn over_trailing_blanks(text: &[u8], span: Range<usize>, old: &str, scope: &Scope) -> Range<usize> {
+    if old.ends_with(['\n', ' ', '\t']) || span.is_empty() {
+        return span;
+    }
+    let blanks = text[span.end..]
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    let end = span.end + blanks;
+    let at_line_end = matches!(text.get(end), None | Some(b'\n' | b'\r'));
+    let in_scope = scope.within.as_ref().is_none_or(|r| end <= r.end);
+    if blanks > 0 && at_line_end && in_scope {
+        span.start..end
+    } else {
+        span
     }
 }
 

@@ -56,3 +56,122 @@ fn omission_placeholders_are_refused() {
     );
     assert_eq!(edit("f(a);\n", "f(a);", "f(...args);").unwrap(), "f(...args);\n");
 }
+
+#[test]
+fn whitespace_runs_transport_writes_no_bytes_neither_had() {
+    // A word inserted beside a character lands there, not after the file's run of spaces.
+    assert_eq!(
+        edit("let a    = 1;\n", "let a = 1;", "let ab = 1;").unwrap(),
+        "let ab    = 1;\n"
+    );
+    // A run the model shortened goes whole; one it lengthened is the model's.
+    assert_eq!(edit("foo(a,    b)\n", "foo(a, b)", "foo(a,b)").unwrap(), "foo(a,b)\n");
+    assert_eq!(edit("a    b\n", "a b", "a  b").unwrap(), "a  b\n");
+    // A line the model rewrote, or added, takes the file's indentation.
+    let file = "    let  a =  1;\n    b  = 2;\n";
+    assert_eq!(
+        edit(file, "let a = 1;\nb = 2;", "let a = 1;\ncompletely different();").unwrap(),
+        "    let  a =  1;\n    completely different();\n"
+    );
+    assert_eq!(
+        edit(file, "let a = 1;\nb = 2;", "let a = 1;\nb = 2;\nc = 3;").unwrap(),
+        "    let  a =  1;\n    b  = 2;\n    c = 3;\n"
+    );
+    assert_eq!(
+        tier_of(file, "let a = 1;\nb = 2;", "let a = 1;\nb = 3;"),
+        Tier::WhitespaceRuns
+    );
+}
+
+#[test]
+fn spacing_left_out_beside_punctuation_is_forgiven() {
+    assert_eq!(edit("f( a, b );\n", "f(a, b);", "f(a, c);").unwrap(), "f( a, c );\n");
+    assert_eq!(
+        edit("x = [1,2];\n", "x = [1, 2];", "x = [1, 3];").unwrap(),
+        "x = [1,3];\n"
+    );
+    assert_eq!(tier_of("f( a, b );\n", "f(a, b);", "f(a, c);"), Tier::WhitespaceRuns);
+    // Between two words the space is visible: `foobar` is not `foo bar`.
+    assert_eq!(edit("foo bar\n", "foobar", "foobaz").unwrap_err().code(), "not_found");
+}
+
+#[test]
+fn trailing_blanks_at_the_end_of_a_match_are_never_doubled_or_moved() {
+    // newText's own blanks replace the file's.
+    assert_eq!(edit("foo  \nbar\n", "foo", "baz  ").unwrap(), "baz  \nbar\n");
+    // A line the model edited keeps them; a line it rewrote takes them away with it.
+    assert_eq!(edit("foo  \nbar\n", "foo", "fooo").unwrap(), "fooo  \nbar\n");
+    assert_eq!(edit("foo  \nbar\n", "foo", "x\ny").unwrap(), "x\ny\nbar\n");
+    // Under trailing_whitespace too.
+    assert_eq!(edit("a \t\nb  \nc\n", "a\nb", "a\nB  ").unwrap(), "a \t\nB  \nc\n");
+    // Mid-line matches are untouched by this.
+    assert_eq!(edit("foo  bar\n", "foo", "baz  ").unwrap(), "baz    bar\n");
+}
+
+#[test]
+fn a_block_written_less_indented_is_rebased_whole() {
+    // Matched by whitespace_runs (spacing differs inside a line): the new body and closing brace keep
+    // their indentation relative to the block, shifted into the file's.
+    let file = "impl A {\n    fn f() {\n        let  x = 1;\n    }\n}\n";
+    let old = "fn f() {\n    let x = 1;\n}";
+    let new = "fn f() {\n    let x = 1;\n    if x {\n        y();\n    }\n}";
+    assert_eq!(
+        edit(file, old, new).unwrap(),
+        "impl A {\n    fn f() {\n        let  x = 1;\n        if x {\n            y();\n        }\n    }\n}\n"
+    );
+    // In a tab-indented file, in tabs.
+    let file = "impl A {\n\tfn f() {\n\t\tlet  x = 1;\n\t}\n}\n";
+    assert_eq!(
+        edit(file, old, new).unwrap(),
+        "impl A {\n\tfn f() {\n\t\tlet  x = 1;\n\t\tif x {\n\t\t\ty();\n\t\t}\n\t}\n}\n"
+    );
+}
+
+#[test]
+fn similar_writes_only_what_the_model_changed() {
+    let file = "first line = 1;\nlet total = compute(items, x);\nsecond line = 2;\n";
+    let similar = |old: &str, new: &str| edit_up_to(file, old, new, Tier::Similar);
+    // A duplicated comma the model misremembered is not written; its change is.
+    assert_eq!(
+        similar(
+            "first line = 1;\nlet total = compute(items,, x);\nsecond line = 2;",
+            "first line = 1;\nlet total = compute(items,, y);\nsecond line = 2;"
+        )
+        .unwrap(),
+        "first line = 1;\nlet total = compute(items, y);\nsecond line = 2;\n"
+    );
+    // A change on the very characters it misremembered: refused, naming the line.
+    let err = similar(
+        "first line = 1;\nlet total = compute(itemz, x);\nsecond line = 2;",
+        "first line = 1;\nlet total = compute(itemq, x);\nsecond line = 2;",
+    )
+    .unwrap_err();
+    assert_eq!(
+        err,
+        EditError::Conflict {
+            index: 0,
+            line: 2,
+            file: "let total = compute(items, x);".into(),
+            expected: "let total = compute(itemz, x);".into(),
+        }
+    );
+    assert_eq!(err.code(), "conflict");
+    // A misremembered line rewritten wholesale: refused too; deleted: fine.
+    assert_eq!(
+        similar(
+            "first line = 1;\nlet total = compute(itemz, x);\nsecond line = 2;",
+            "first line = 1;\nreturn;\nsecond line = 2;"
+        )
+        .unwrap_err()
+        .code(),
+        "conflict"
+    );
+    assert_eq!(
+        similar(
+            "first line = 1;\nlet total = compute(itemz, x);\nsecond line = 2;",
+            "first line = 1;\nsecond line = 2;"
+        )
+        .unwrap(),
+        "first line = 1;\nsecond line = 2;\n"
+    );
+}
