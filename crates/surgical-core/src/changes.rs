@@ -268,6 +268,10 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
         } else {
             new.into_owned()
         };
+        let new = match found.unnumber_new {
+            Some(style) => without_line_numbers(&new, style),
+            None => new,
+        };
         let (old, new) = match &found.lines {
             Some(c) => {
                 let moved = transport(self.hay.file_lines(), &found.old, &new, c).map_err(|c| EditError::Conflict {
@@ -470,4 +474,17 @@ impl<'a> LocalEol<'a> {
             None => self.fallback,
         }
     }
+}
+
+/// `new` with the line-number prefixes of `style` left out of the lines that carry one (a model that
+/// copied numbered lines into `oldText` numbers the lines it kept in `newText` too, and maybe not the
+/// ones it added).
+fn without_line_numbers(new: &str, style: crate::line_numbers::NumberStyle) -> String {
+    new.split('\n')
+        .map(|line| match crate::line_numbers::line_number_prefix(line) {
+            Some((_, s, text)) if s == style => text,
+            _ => line,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

@@ -12,6 +12,7 @@ use crate::closest::{closest_regions, Closest};
 use crate::error::MAX_LISTED;
 use crate::forgiven::Forgiven;
 use crate::haystack::Haystack;
+use crate::line_numbers::{strip_line_numbers, NumberStyle};
 use crate::lines::is_line_start;
 use crate::lines::model_newlines;
 use crate::loose::{self, Candidate, Found};
@@ -64,6 +65,9 @@ pub struct Match {
     pub(crate) old: String,
     pub(crate) fold: Fold,
     pub(crate) unescape_new: bool,
+    /// The needle carried line-number prefixes in this style, left out to find it: `newText`'s lines
+    /// that carry one lose it too.
+    pub(crate) unnumber_new: Option<NumberStyle>,
     /// For the line-based tiers: the region the needle's lines were paired with.
     pub(crate) lines: Option<Candidate>,
     /// The last span ends the text, which has no final terminator, and the needle's final line break
@@ -208,6 +212,13 @@ impl Haystack<'_> {
             }
         }
         self.locate_loose(olds, every, scope, loosest, &mut found)?;
+        for index in 0..olds.len() {
+            if found[index].is_none() {
+                found[index] = self
+                    .unnumbered(&olds[index], every[index], scope, loosest)
+                    .map_err(|m| Missed::one(index, m))?;
+            }
+        }
         let missing: Vec<usize> = (0..olds.len()).filter(|&i| found[i].is_none()).collect();
         if let Some((&index, rest)) = missing.split_first() {
             return Err(Missed {
@@ -325,6 +336,44 @@ impl Haystack<'_> {
                     tier: Tier::Escapes,
                     forgiven: Some(forgiven),
                     unescape_new: true,
+                    unnumber_new: None,
+                    ..inner
+                }))
+            }
+            Err(Missed {
+                miss: Miss::NotFound { .. },
+                ..
+            }) => Ok(None),
+            Err(missed) => Err(missed.miss),
+        }
+    }
+}
+
+impl Haystack<'_> {
+    /// A needle every line of which carries a line-number prefix copied from a read view (`12 | `,
+    /// `12→`, `12<TAB>`, numbered in order), searched without them. Only tried once the needle as
+    /// written is found nowhere, so a text that holds such lines itself is matched as it is. `None`
+    /// when the needle has no such prefixes or is not found without them either.
+    fn unnumbered(&self, old: &str, every: bool, scope: &Scope, loosest: Tier) -> Result<Option<Match>, Miss> {
+        let lines: Vec<&str> = old.strip_suffix('\n').unwrap_or(old).split('\n').collect();
+        let Some(view) = strip_line_numbers(&lines) else {
+            return Ok(None);
+        };
+        let mut plain = view.lines.join("\n");
+        if old.ends_with('\n') {
+            plain.push('\n');
+        }
+        if plain.trim().is_empty() {
+            return Ok(None);
+        }
+        match self.locate(&[Cow::Owned(plain)], &[every], scope, loosest) {
+            Ok(mut found) => {
+                let inner = found.pop().expect("one needle, one match");
+                Ok(Some(Match {
+                    forgiven: Some(Forgiven::LineNumbers {
+                        also: inner.forgiven.clone().map(Box::new),
+                    }),
+                    unnumber_new: Some(view.style),
                     ..inner
                 }))
             }
@@ -347,6 +396,7 @@ impl Match {
             old: old.to_string(),
             fold: tier.fold(),
             unescape_new: false,
+            unnumber_new: None,
             lines: None,
             open_end,
         }
@@ -361,6 +411,7 @@ impl Match {
             old: old.to_string(),
             fold: Fold::EXACT,
             unescape_new: false,
+            unnumber_new: None,
             lines: Some(c),
             open_end: false,
         }

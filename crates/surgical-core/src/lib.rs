@@ -108,6 +108,7 @@ mod find;
 pub mod fold;
 mod forgiven;
 mod haystack;
+pub mod line_numbers;
 pub mod lines;
 mod loose;
 mod normalize;

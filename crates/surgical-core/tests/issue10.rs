@@ -175,3 +175,38 @@ fn similar_writes_only_what_the_model_changed() {
         "first line = 1;\nsecond line = 2;\n"
     );
 }
+
+#[test]
+fn line_numbers_copied_from_a_read_view_are_left_out() {
+    let file = "fn a() {\n    one();\n    two();\n}\n";
+    for (old, new) in [
+        ("2 |     one();\n3 |     two();", "2 |     one();\n3 |     three();"),
+        (
+            "     2→    one();\n     3→    two();",
+            "     2→    one();\n    three();",
+        ),
+        ("2\t    one();\n3\t    two();", "2\t    one();\n3\t    three();"),
+    ] {
+        let a = apply(file.as_bytes(), &[Edit::new(old, new)], &Options::new()).unwrap();
+        assert_eq!(
+            String::from_utf8(a.text).unwrap(),
+            "fn a() {\n    one();\n    three();\n}\n",
+            "{old}"
+        );
+        assert!(
+            matches!(
+                &a.edits[0].differences[0].kind,
+                surgical_core::DifferenceKind::Forgiven(surgical_core::Forgiven::LineNumbers { .. })
+            ),
+            "{:?}",
+            a.edits[0].differences
+        );
+    }
+    // A file that holds numbered lines is matched as it is, numbers and all.
+    let file = "1 | a\n2 | b\n";
+    assert_eq!(edit(file, "1 | a\n2 | b", "1 | a\n2 | c").unwrap(), "1 | a\n2 | c\n");
+    // Lines not all numbered, or out of order: not a read view.
+    let file = "one\ntwo\n";
+    assert_eq!(edit(file, "1 | one\ntwo", "x").unwrap_err().code(), "not_found");
+    assert_eq!(edit(file, "1 | one\n3 | two", "x").unwrap_err().code(), "not_found");
+}

@@ -645,3 +645,46 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Line numbers copied from a read view into `oldText` (and `newText`): the expected file is the
+    /// file with the one line the model changed replaced (built from the lines and the change, not
+    /// from what the engine reports); no number is ever written.
+    #[test]
+    fn line_numbers_are_left_out_and_never_written(
+        lines in prop::collection::vec("[a-z]{1,6}( [a-z]{1,6}){0,2}", 3..8),
+        crlf in any::<bool>(),
+        from in any::<prop::sample::Index>(),
+        len in 1usize..4,
+        which in any::<prop::sample::Index>(),
+        style in prop::sample::select(vec!["{n} | ", "{n:>6}→", "{n}\t"]),
+    ) {
+        let eol = if crlf { "\r\n" } else { "\n" };
+        let lines: Vec<String> = lines.iter().enumerate().map(|(i, l)| format!("{l} n{i}")).collect();
+        let first = from.index(lines.len());
+        let last = (first + len).min(lines.len());
+        let changed = first + which.index(last - first);
+        let file: String = lines.iter().map(|l| format!("{l}{eol}")).collect();
+        let want: String = lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| if i == changed { format!("CHANGED{eol}") } else { format!("{l}{eol}") })
+            .collect();
+        let number = |n: usize| match style {
+            "{n} | " => format!("{n} | "),
+            "{n}\t" => format!("{n}\t"),
+            _ => format!("{n:>6}→"),
+        };
+        let old: Vec<String> = (first..last).map(|i| format!("{}{}", number(i + 1), lines[i])).collect();
+        let new: Vec<String> = (first..last)
+            .map(|i| if i == changed { "CHANGED".to_string() } else { format!("{}{}", number(i + 1), lines[i]) })
+            .collect();
+        let a = apply(file.as_bytes(), &[Edit::new(old.join("\n"), new.join("\n"))], &Options::new());
+        match a {
+            Ok(a) => prop_assert_eq!(String::from_utf8_lossy(&a.text), want),
+            Err(e) => prop_assert!(false, "{}", e),
+        }
+    }
+}

@@ -303,6 +303,14 @@ pub(crate) fn hunk_error(e: &EditError, file_line: &dyn Fn(usize) -> usize) -> S
              (e.g. escapes), or convert the file to UTF-8 first.",
             file_line(*line).max(1)
         ),
+        EditError::Conflict {
+            line, file, expected, ..
+        } => format!(
+            "line {} of the file is\n  {file}\nbut the hunk has it as\n  {expected}\nand its change touches what \
+             differs, so what to write there is unclear. Copy that line from the file into the hunk (read it again \
+             if needed) and adapt the new lines to it.",
+            file_line(*line).max(1)
+        ),
         other => edit_error(other),
     }
 }
@@ -455,6 +463,19 @@ fn forgiven(f: &Forgiven, v: Vocabulary) -> String {
         ),
         Forgiven::IndentedFirstLine => {
             "the file's line is indented more than yours; the file's indentation was kept".to_string()
+        }
+        Forgiven::LineNumbers { also } => {
+            let mut out = format!(
+                "every line of {} carried a line number from a read view (`12 | `, `12→`, `12<TAB>`), which the file \
+                 does not have: the numbers were left out to find it, and not written ({} stripped of them too). \
+                 Copy lines without their numbers",
+                v.old, v.new_was
+            );
+            if let Some(also) = also {
+                out.push_str("; then ");
+                out.push_str(&forgiven(also, v));
+            }
+            out
         }
         other => format!("{other:?}"),
     }

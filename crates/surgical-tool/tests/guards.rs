@@ -1,0 +1,101 @@
+//! Issue 10's guards through the tools: omission placeholders, conflicts under `similar`, a NUL in a
+//! path, an `expectedHash` that is no SHA-256. Each refusal leaves the file as it was.
+
+use std::fs;
+use std::path::Path;
+
+use serde_json::{json, Value};
+use surgical_tool::{call, ToolResult};
+
+fn fails(tool: &str, root: &Path, input: Value, code: &str) -> String {
+    let result = call(tool, &input, root);
+    let ToolResult::Error(e) = &result else {
+        panic!("{tool} {input} should fail with {code}: {}", result.text());
+    };
+    assert_eq!(e.code, code, "{}", e.message);
+    e.message.clone()
+}
+
+#[test]
+fn placeholder_in_new_text_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let before = "fn a() {\n    one();\n    two();\n}\n";
+    fs::write(dir.path().join("a.rs"), before).unwrap();
+    let message = fails(
+        "edit",
+        dir.path(),
+        json!({"path": "a.rs", "oldText": "    one();\n    two();", "newText": "    one();\n    // ... existing code ..."}),
+        "placeholder",
+    );
+    assert!(
+        message.contains("// ... existing code ...") && message.contains("line 2"),
+        "{message}"
+    );
+    assert_eq!(fs::read_to_string(dir.path().join("a.rs")).unwrap(), before);
+}
+
+#[test]
+fn similar_conflict_names_the_line_and_both_versions() {
+    let dir = tempfile::tempdir().unwrap();
+    let before = "first line = 1;\nlet total = compute(items, x);\nsecond line = 2;\n";
+    fs::write(dir.path().join("a.rs"), before).unwrap();
+    let message = fails(
+        "edit",
+        dir.path(),
+        json!({
+            "path": "a.rs",
+            "oldText": "first line = 1;\nlet total = compute(itemz, x);\nsecond line = 2;",
+            "newText": "first line = 1;\nlet total = compute(itemq, x);\nsecond line = 2;",
+            "maxStrategy": "similar"
+        }),
+        "conflict",
+    );
+    assert!(
+        message.contains("line 2") && message.contains("compute(items, x)") && message.contains("compute(itemz, x)"),
+        "{message}"
+    );
+    assert_eq!(fs::read_to_string(dir.path().join("a.rs")).unwrap(), before);
+}
+
+#[test]
+fn malformed_paths_and_hashes_are_invalid_input() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("a.txt"), "x\n").unwrap();
+    for tool in ["read", "undo"] {
+        fails(tool, dir.path(), json!({"path": "a\u{0}.txt"}), "invalid_input");
+    }
+    fails(
+        "edit",
+        dir.path(),
+        json!({"path": "a\u{0}.txt", "oldText": "x", "newText": "y"}),
+        "invalid_input",
+    );
+    fails(
+        "write",
+        dir.path(),
+        json!({"path": "b\u{0}.txt", "content": "y"}),
+        "invalid_input",
+    );
+    for hash in ["00", "not a hash", &"g".repeat(64), &"0".repeat(65)] {
+        fails(
+            "edit",
+            dir.path(),
+            json!({"path": "a.txt", "oldText": "x", "newText": "y", "expectedHash": hash}),
+            "invalid_input",
+        );
+        fails(
+            "write",
+            dir.path(),
+            json!({"path": "a.txt", "content": "y", "expectedHash": hash}),
+            "invalid_input",
+        );
+    }
+    // A well-formed hash that differs is still `stale`.
+    fails(
+        "edit",
+        dir.path(),
+        json!({"path": "a.txt", "oldText": "x", "newText": "y", "expectedHash": "0".repeat(64)}),
+        "stale",
+    );
+    assert_eq!(fs::read_to_string(dir.path().join("a.txt")).unwrap(), "x\n");
+}
