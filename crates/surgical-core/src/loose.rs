@@ -567,17 +567,13 @@ pub(crate) fn transport(file: &FileLines<'_>, old: &str, new: &str, c: &Candidat
                         let (o_ind, o_body) = split_indent(o_keys[k]);
                         let (n_ind, n_body) = split_indent(n_keys[n.start + pn]);
                         let body = transport_line(&f_body, o_body, n_body).ok_or_else(|| conflict(k, p))?;
-                        // Indentation apart: the file's when the model kept its own, else the file's
-                        // shifted as the model shifted it (levels mapped when the units differ).
-                        from_file[pn] = Some(match &c.reindent {
-                            _ if n_ind == o_ind => f_ind + &body,
-                            Some(r) if r.units.is_some() => fix(&format!("{n_ind}{body}")),
-                            Some(r) => {
-                                let shift = columns(n_ind, r.width) as isize - columns(o_ind, r.width) as isize;
-                                let cols = (columns(&f_ind, r.width) as isize + shift).max(0) as usize;
-                                r.render(cols) + &body
-                            }
-                            None => format!("{n_ind}{body}"),
+                        // Indentation apart: the file's when the model kept its own, else newText's
+                        // re-based as a whole (its indentation relative to the block is kept, even
+                        // where oldText's own lines were not indented consistently).
+                        from_file[pn] = Some(if n_ind == o_ind {
+                            f_ind + &body
+                        } else {
+                            fix(&format!("{n_ind}{body}"))
                         });
                     }
                 }
@@ -750,6 +746,106 @@ fn map_units(f: &[&str], o: &[&str]) -> (Vec<Slot>, Vec<(usize, usize, bool)>) {
     (slots, stretches)
 }
 
+/// The diff of two lines cut into [`units`]: characters and words first, then each run of blanks
+/// kept only where it stands between the same two kept units on both sides. (A plain diff may keep a
+/// run by pairing it with one elsewhere in the line, which would carry the file's spacing there.)
+fn unit_diff(o: &[&str], n: &[&str]) -> Vec<similar::DiffOp> {
+    let is_blank = |u: &str| u.starts_with([' ', '\t']);
+    let o_chars: Vec<usize> = (0..o.len()).filter(|&k| !is_blank(o[k])).collect();
+    let n_chars: Vec<usize> = (0..n.len()).filter(|&j| !is_blank(n[j])).collect();
+    let o_keys: Vec<&str> = o_chars.iter().map(|&k| o[k]).collect();
+    let n_keys: Vec<&str> = n_chars.iter().map(|&j| n[j]).collect();
+    let mut partner: Vec<Option<usize>> = vec![None; o.len()];
+    for op in anchored_diff(&o_keys, &n_keys) {
+        if let similar::DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } = op
+        {
+            for k in 0..len {
+                partner[o_chars[old_index + k]] = Some(n_chars[new_index + k]);
+            }
+        }
+    }
+    let mut taken = vec![false; n.len()];
+    for k in 0..o.len() {
+        if !is_blank(o[k]) {
+            continue;
+        }
+        // Beside a kept unit on at least one side: the blank right after it (or right before it) in
+        // `n`, if it is the same run.
+        let after_kept = match k.checked_sub(1) {
+            None => Some(0),
+            Some(p) => partner[p].map(|j| j + 1),
+        };
+        let before_kept = if k + 1 == o.len() {
+            n.len().checked_sub(1)
+        } else {
+            partner[k + 1].and_then(|j| j.checked_sub(1))
+        };
+        for j in [after_kept, before_kept].into_iter().flatten() {
+            if j < n.len() && !taken[j] && n[j] == o[k] {
+                partner[k] = Some(j);
+                taken[j] = true;
+                break;
+            }
+        }
+    }
+    // The pairs, in order, as diff operations.
+    let mut ops = Vec::new();
+    let (mut k, mut j) = (0, 0);
+    let push_gap = |ops: &mut Vec<similar::DiffOp>, k: usize, k_end: usize, j: usize, j_end: usize| {
+        let (old_len, new_len) = (k_end - k, j_end - j);
+        match (old_len, new_len) {
+            (0, 0) => {}
+            (0, _) => ops.push(similar::DiffOp::Insert {
+                old_index: k,
+                new_index: j,
+                new_len,
+            }),
+            (_, 0) => ops.push(similar::DiffOp::Delete {
+                old_index: k,
+                old_len,
+                new_index: j,
+            }),
+            _ => ops.push(similar::DiffOp::Replace {
+                old_index: k,
+                old_len,
+                new_index: j,
+                new_len,
+            }),
+        }
+    };
+    while k < o.len() {
+        let Some(pj) = partner[k] else {
+            k += 1;
+            continue;
+        };
+        // Units before this pair on either side are a gap.
+        let gap_start = ops
+            .last()
+            .map_or((0, 0), |op: &similar::DiffOp| (op.old_range().end, op.new_range().end));
+        push_gap(&mut ops, gap_start.0, k, gap_start.1.max(j), pj);
+        let mut len = 1;
+        while k + len < o.len() && partner[k + len] == Some(pj + len) {
+            len += 1;
+        }
+        ops.push(similar::DiffOp::Equal {
+            old_index: k,
+            new_index: pj,
+            len,
+        });
+        k += len;
+        j = pj + len;
+    }
+    let gap_start = ops
+        .last()
+        .map_or((0, 0), |op: &similar::DiffOp| (op.old_range().end, op.new_range().end));
+    push_gap(&mut ops, gap_start.0, o.len(), gap_start.1, n.len());
+    ops
+}
+
 /// Replays the model's edit of one line (`old` → `new`) on the file's version of it (`file`): where
 /// the model kept characters, the file's own characters for them are written (its tabs, quotes,
 /// runs of spaces); where it changed them, its new characters are; characters only the model's
@@ -763,7 +859,7 @@ fn transport_line(file: &str, old: &str, new: &str) -> Option<String> {
     let o = units(old);
     let n = units(new);
     let (slots, stretches) = map_units(&f, &o);
-    let ops = anchored_diff(&o, &n);
+    let ops = unit_diff(&o, &n);
     // File-only units (those no unit of `old` maps to) stick to the unit before them: `run_end[j]`
     // is where the file-only run starting at `j` ends.
     let mut mapped = vec![false; f.len()];

@@ -21,9 +21,9 @@ const OMISSION_WORDS: [&str; 12] = [
     "remainder",
 ];
 
-/// The first line of `new` that is an omission placeholder while `old` holds no placeholder line: its
-/// one-based line number in `new` and its text (trimmed). `None` when there is none, or when `old`
-/// holds a placeholder too (the model kept the marker on both sides: it is the file's text).
+/// The first line of `new` that is an omission placeholder `old` does not hold too: its one-based
+/// line number in `new` and its text (trimmed). `None` when there is none (a marker kept on both
+/// sides is the file's own text).
 ///
 /// A placeholder is a line made only of an ellipsis (`...` or `…`), optionally inside comment
 /// markers or brackets, or an ellipsis with two or more words among which one says what was left
@@ -33,16 +33,18 @@ const OMISSION_WORDS: [&str; 12] = [
 pub fn omission_placeholder(old: &str, new: &str) -> Option<(usize, String)> {
     let new_lines = split_model_lines(new);
     let old_lines: Vec<&str> = split_model_lines(old).into_iter().map(|l| l.0).collect();
-    if old_lines.iter().any(|l| is_placeholder(l)) {
-        return None;
-    }
+    let kept: Vec<&str> = old_lines
+        .iter()
+        .filter(|l| is_placeholder(l))
+        .map(|l| l.trim())
+        .collect();
     let mut previous: Option<&str> = None;
     for (i, (line, _)) in new_lines.iter().enumerate() {
         let trimmed = line.trim();
         if trimmed.is_empty() {
             continue;
         }
-        if is_placeholder(line) {
+        if is_placeholder(line) && !kept.contains(&trimmed) {
             let opens_new_block = is_bare_ellipsis(trimmed)
                 && previous.is_some_and(|p| p.trim_end().ends_with(':') && !old_lines.contains(&p));
             if !opens_new_block {
@@ -148,10 +150,14 @@ mod tests {
         ] {
             assert_eq!(omission_placeholder("x\n", &format!("{code}\n")), None, "{code}");
         }
-        // The marker in oldText too: the file holds it.
+        // The marker in oldText too: the file holds it. Another marker is still refused.
         assert_eq!(
             omission_placeholder("a\n// ... existing code ...\n", "b\n// ... existing code ...\n"),
             None
+        );
+        assert_eq!(
+            omission_placeholder("(rest of methods ...)", "(rest of methods ...)\n(unchanged code ...)"),
+            Some((2, "(unchanged code ...)".into()))
         );
         // A Python stub newText opens itself.
         assert_eq!(

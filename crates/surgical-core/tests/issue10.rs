@@ -119,6 +119,17 @@ fn a_block_written_less_indented_is_rebased_whole() {
         edit(file, old, new).unwrap(),
         "impl A {\n    fn f() {\n        let  x = 1;\n        if x {\n            y();\n        }\n    }\n}\n"
     );
+    // oldText copied without its first line's indentation (the rest as the file has it), newText
+    // written consistently from column 0: re-based whole, not replayed line by line.
+    assert_eq!(
+        edit(
+            "\n  function oldFunc() {\n    // some code\n  }",
+            "function  oldFunc() {\n    // some code\n  }",
+            "function newFunc() {\n  // new code\n}"
+        )
+        .unwrap(),
+        "\n  function newFunc() {\n    // new code\n  }"
+    );
     // In a tab-indented file, in tabs.
     let file = "impl A {\n\tfn f() {\n\t\tlet  x = 1;\n\t}\n}\n";
     assert_eq!(
