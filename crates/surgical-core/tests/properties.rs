@@ -688,3 +688,61 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// `escapes`: a window of shell or template-literal lines (`$`, backticks, quotes, backslashes)
+    /// sent over-escaped, with one line changed. The expected file is the file with that line
+    /// replaced (built from the lines and the change).
+    #[test]
+    fn escapes_unescape_dollar_and_backtick(
+        lines in prop::collection::vec("[a-z]{1,5}( [a-z$`\"]{1,5}){1,3}", 2..6),
+        crlf in any::<bool>(),
+        which in any::<prop::sample::Index>(),
+    ) {
+        let eol = if crlf { "\r\n" } else { "\n" };
+        let lines: Vec<String> = lines.iter().enumerate().map(|(i, l)| format!("{l} `n{i}` $x")).collect();
+        let changed = which.index(lines.len());
+        let escape = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"").replace('$', "\\$").replace('`', "\\`");
+        let file: String = lines.iter().map(|l| format!("{l}{eol}")).collect();
+        let want: String = lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| if i == changed { format!("echo \"$Y\" `z`{eol}") } else { format!("{l}{eol}") })
+            .collect();
+        let old: Vec<String> = lines.iter().map(|l| escape(l)).collect();
+        let mut new = old.clone();
+        new[changed] = escape("echo \"$Y\" `z`");
+        let a = apply(file.as_bytes(), &[Edit::new(old.join("\\n"), new.join("\\n"))], &Options::new());
+        match a {
+            Ok(a) => {
+                prop_assert_eq!(a.edits[0].tier, Tier::Escapes);
+                prop_assert_eq!(String::from_utf8_lossy(&a.text), want);
+            }
+            Err(e) => prop_assert!(false, "{}", e),
+        }
+    }
+
+    /// Omission placeholders: an edit whose newText holds one that oldText lacks never changes the
+    /// file, whatever the rest; the same marker kept on both sides is ordinary text.
+    #[test]
+    fn placeholders_never_reach_the_file(
+        body in prop::collection::vec("[a-z]{1,6}\\(\\);", 1..4),
+        marker in prop::sample::select(vec!["// ... existing code ...", "# ... rest of the file ...", "(rest of methods ...)", "...", "/* ... */"]),
+        at in any::<prop::sample::Index>(),
+    ) {
+        let file: String = body.iter().map(|l| format!("{l}\n")).collect();
+        let old = body.join("\n");
+        let mut new_lines = body.clone();
+        new_lines.insert(at.index(new_lines.len() + 1), marker.to_string());
+        let new = new_lines.join("\n");
+        let err = apply(file.as_bytes(), &[Edit::new(old, new.clone())], &Options::new()).unwrap_err();
+        prop_assert_eq!(err.code(), "placeholder");
+        // The marker in the file and in oldText: an ordinary edit.
+        let with_marker = format!("{marker}\n{file}");
+        let old = format!("{marker}\n{}", body[0]);
+        let a = apply(with_marker.as_bytes(), &[Edit::new(old, format!("{marker}\nchanged();"))], &Options::new());
+        prop_assert!(a.is_ok(), "{:?}", a.err());
+    }
+}
