@@ -99,3 +99,31 @@ fn malformed_paths_and_hashes_are_invalid_input() {
     );
     assert_eq!(fs::read_to_string(dir.path().join("a.txt")).unwrap(), "x\n");
 }
+
+#[test]
+fn lines_pasted_from_surgicals_own_read_view_are_found() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("a.rs"), "fn a() {\r\n    one();\r\n    two();\r\n}\r\n").unwrap();
+    let read = call("read", &json!({"path": "a.rs"}), dir.path());
+    assert!(read.is_ok(), "{}", read.text());
+    let text = read.text();
+    // The view's lines 2 and 3, numbers and all, as a model copies them.
+    let view: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("2\t") || l.starts_with("3\t"))
+        .collect();
+    assert_eq!(view.len(), 2, "{text}");
+    let old = view.join("\n");
+    let new = format!("{}\n3\t    three();", view[0]);
+    let result = call(
+        "edit",
+        &json!({"path": "a.rs", "oldText": old, "newText": new}),
+        dir.path(),
+    );
+    assert!(result.is_ok(), "{}", result.text());
+    assert!(result.text().contains("line number"), "{}", result.text());
+    assert_eq!(
+        fs::read_to_string(dir.path().join("a.rs")).unwrap(),
+        "fn a() {\r\n    one();\r\n    three();\r\n}\r\n"
+    );
+}
