@@ -72,9 +72,23 @@ fn tool_errors_exit_1_and_leave_the_file() {
     assert_eq!(v["error"]["code"], json!("not_a_file"));
     let (_, v) = call(
         dir.path(),
-        r#"{"path": "x.txt", "oldText": "one", "newText": "1", "expectedHash": "00"}"#,
+        &format!(
+            r#"{{"path": "x.txt", "oldText": "one", "newText": "1", "expectedHash": "{}"}}"#,
+            "0".repeat(64)
+        ),
     );
     assert_eq!(v["error"]["code"], json!("stale"));
+    // A hash that is no SHA-256 could never match: the call is wrong, not the file.
+    let (_, v) = call(
+        dir.path(),
+        r#"{"path": "x.txt", "oldText": "one", "newText": "1", "expectedHash": "00"}"#,
+    );
+    assert_eq!(v["error"]["code"], json!("invalid_input"));
+    let (_, v) = call(
+        dir.path(),
+        r#"{"path": "x\u0000.txt", "oldText": "one", "newText": "1"}"#,
+    );
+    assert_eq!(v["error"]["code"], json!("invalid_input"));
     assert_eq!(std::fs::read(&file).unwrap(), b"one\ntwo\n");
 }
 

@@ -166,7 +166,9 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
     /// `new_text`'s line breaks (any of `\n`, `\r\n`, `\r`) are written with the terminator used where
     /// it lands. A tier that rewrote the needle rewrites `new_text` the same way (re-indented, or
     /// unescaped). Refused with [`EditError::Overlap`] (the earlier replacement first, the line of
-    /// the later span) when a span overlaps one already added; nothing is added then.
+    /// the later span) when a span overlaps one already added, and with [`EditError::Conflict`] when
+    /// a line-based tier cannot tell what the model meant to write on a line it misremembered
+    /// (`index` is then the replacement's number); nothing is added then.
     pub fn replace(&mut self, found: &Match, new_text: &str) -> Result<usize, EditError> {
         self.add(found, new_text, false)
     }
@@ -260,20 +262,29 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
 
     fn add(&mut self, found: &Match, new_text: &str, end_with_line_break: bool) -> Result<usize, EditError> {
         let id = self.replacements.len();
-        self.add_spans(&found.spans, id)?;
         let new = model_newlines(new_text);
         let new = if found.unescape_new {
             unescape(&new)
         } else {
             new.into_owned()
         };
+        let new = match found.unnumber_new {
+            Some(style) => without_line_numbers(&new, style),
+            None => new,
+        };
         let (old, new) = match &found.lines {
             Some(c) => {
-                let moved = transport(self.hay.file_lines(), &found.old, &new, c);
+                let moved = transport(self.hay.file_lines(), &found.old, &new, c).map_err(|c| EditError::Conflict {
+                    index: id,
+                    line: c.line + 1,
+                    file: c.file,
+                    expected: c.expected,
+                })?;
                 (moved.old, moved.new)
             }
             None => (found.old.clone(), new),
         };
+        self.add_spans(&found.spans, id)?;
         self.replacements.push(Replacement {
             tier: found.tier,
             old,
@@ -463,4 +474,17 @@ impl<'a> LocalEol<'a> {
             None => self.fallback,
         }
     }
+}
+
+/// `new` with the line-number prefixes of `style` left out of the lines that carry one (a model that
+/// copied numbered lines into `oldText` numbers the lines it kept in `newText` too, and maybe not the
+/// ones it added).
+fn without_line_numbers(new: &str, style: crate::line_numbers::NumberStyle) -> String {
+    new.split('\n')
+        .map(|line| match crate::line_numbers::line_number_prefix(line) {
+            Some((_, s, text)) if s == style => text,
+            _ => line,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

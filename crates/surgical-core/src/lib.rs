@@ -112,6 +112,7 @@ pub mod line_numbers;
 pub mod lines;
 mod loose;
 mod normalize;
+mod placeholder;
 mod scope;
 mod search;
 mod tier;
@@ -128,5 +129,6 @@ pub use loose::{
     SIMILAR_MARGIN, SIMILAR_MAX_DIFFERING_LINES, SIMILAR_MIN_ANCHOR_CHARS, SIMILAR_MIN_EQUAL_LINES,
     SIMILAR_MIN_LINE_RATIO, SIMILAR_THRESHOLD,
 };
+pub use placeholder::omission_placeholder;
 pub use scope::Scope;
 pub use tier::Tier;

@@ -501,11 +501,11 @@ mod tests {
             }],
             dry_run: Some(true),
             max_strategy: Some("trailing_whitespace".into()),
-            expected_hash: Some("h".into()),
+            expected_hash: Some("ab".repeat(32)),
         })
         .unwrap();
         let r = crate::parse_edit_request(&edit).unwrap();
-        assert!(r.dry_run && r.edits[0].replace_all && r.expected_hash.as_deref() == Some("h"));
+        assert!(r.dry_run && r.edits[0].replace_all && r.expected_hash == Some("ab".repeat(32)));
         assert_eq!(r.max_tier, Some(surgical_core::Tier::TrailingWhitespace));
 
         let write = serde_json::to_value(WriteInput {
@@ -513,13 +513,13 @@ mod tests {
             content: "c".into(),
             line_ending: Some(LineEnding::Crlf),
             encoding: Some(EncodingName::Utf16Be),
-            expected_hash: Some("h".into()),
+            expected_hash: Some("ab".repeat(32)),
             dry_run: Some(true),
         })
         .unwrap();
         let r = crate::parse_write_request(&write).unwrap();
         assert_eq!(r.line_ending, Some(LineEnding::Crlf));
         assert_eq!(r.encoding, Some(surgical_fs::Encoding::Utf16Be));
-        assert!(r.dry_run && r.expected_hash.as_deref() == Some("h"));
+        assert!(r.dry_run && r.expected_hash == Some("ab".repeat(32)));
     }
 }

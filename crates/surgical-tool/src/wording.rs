@@ -262,6 +262,21 @@ pub(crate) fn edit_error(e: &EditError) -> String {
              Latin-1), and newText adds non-ASCII characters whose bytes in that encoding are unknown. Write those \
              characters with ASCII only (e.g. escapes), or convert the file to UTF-8 first."
         ),
+        EditError::Placeholder { index, line, text } => format!(
+            "edits[{index}]: line {line} of newText, `{text}`, stands for code you left out, and oldText has no such \
+             line: written into the file, it would delete that code. Write the code out in full in newText, or, to \
+             keep code between two changes, make two edits (or keep the same marker line in oldText too)."
+        ),
+        EditError::Conflict {
+            index,
+            line,
+            file,
+            expected,
+        } => format!(
+            "edits[{index}]: line {line} of the file is\n  {file}\nbut oldText has it as\n  {expected}\nand your change \
+             touches what differs, so what to write there is unclear. Copy that line from the file into oldText \
+             (read it again if needed) and adapt newText to it."
+        ),
         other => other.to_string(),
     }
 }
@@ -286,6 +301,14 @@ pub(crate) fn hunk_error(e: &EditError, file_line: &dyn Fn(usize) -> usize) -> S
             "the file is not UTF-8 (it looks like a legacy 8-bit encoding such as Latin-1), and the hunk adds \
              non-ASCII characters (line {}) whose bytes in that encoding are unknown. Write them with ASCII only \
              (e.g. escapes), or convert the file to UTF-8 first.",
+            file_line(*line).max(1)
+        ),
+        EditError::Conflict {
+            line, file, expected, ..
+        } => format!(
+            "line {} of the file is\n  {file}\nbut the hunk has it as\n  {expected}\nand its change touches what \
+             differs, so what to write there is unclear. Copy that line from the file into the hunk (read it again \
+             if needed) and adapt the new lines to it.",
             file_line(*line).max(1)
         ),
         other => edit_error(other),
@@ -458,6 +481,19 @@ fn forgiven(f: &Forgiven, v: Vocabulary) -> String {
         ),
         Forgiven::IndentedFirstLine => {
             "the file's line is indented more than yours; the file's indentation was kept".to_string()
+        }
+        Forgiven::LineNumbers { also } => {
+            let mut out = format!(
+                "every line of {} carried a line number from a read view (`12 | `, `12→`, `12<TAB>`), which the file \
+                 does not have: the numbers were left out to find it, and not written ({} stripped of them too). \
+                 Copy lines without their numbers",
+                v.old, v.new_was
+            );
+            if let Some(also) = also {
+                out.push_str("; then ");
+                out.push_str(&forgiven(also, v));
+            }
+            out
         }
         other => format!("{other:?}"),
     }

@@ -151,7 +151,7 @@ pub fn parse_write_request(value: &Value) -> Result<WriteRequest, ToolError> {
         content,
         line_ending,
         encoding,
-        expected_hash: args::string(obj, &["expectedHash", "expected_hash"], "expectedHash")?,
+        expected_hash: args::expected_hash(obj)?,
         dry_run: args::boolean(obj, &["dryRun", "dry_run"], "dryRun")?,
     })
 }
