@@ -213,7 +213,7 @@ impl Haystack<'_> {
         }
         self.locate_loose(olds, every, scope, loosest, &mut found)?;
         for index in 0..olds.len() {
-            if found[index].is_none() {
+            if found[index].is_none() && !scope.numbers_as_written {
                 found[index] = self
                     .unnumbered(&olds[index], every[index], scope, loosest)
                     .map_err(|m| Missed::one(index, m))?;
