@@ -274,6 +274,9 @@ impl Haystack<'_> {
                 if found[index].is_some() {
                     continue;
                 }
+                if matches!(tier, Tier::Indentation | Tier::WhitespaceRuns) && self.word_missing(&olds[index]) {
+                    continue;
+                }
                 if tier == Tier::Escapes {
                     found[index] = self
                         .unescaped(&olds[index], every[index], scope)
@@ -297,6 +300,26 @@ impl Haystack<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Whether `old` holds a word that the text does not: its longest run of letters, digits and
+    /// `_` (at least 3 bytes), normalized as the unicode tier does, found nowhere in the text's
+    /// unicode view. The line-based tiers `indentation` and `whitespace_runs` match only where every
+    /// non-blank line of `old` equals a text line up to indentation and blanks, so such a word rules
+    /// them out, and a miss is told without indexing every line of the text (issue 12: the index
+    /// costs several times an exact edit on a large file). One substring search of the view.
+    fn word_missing(&self, old: &str) -> bool {
+        let folded = crate::normalize::normalize(old.as_bytes(), Fold::UNICODE);
+        let word = folded
+            .text
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .max_by_key(|w| w.len())
+            .unwrap_or("");
+        if word.len() < 3 {
+            return false;
+        }
+        let view = self.view(Tier::Unicode);
+        memchr::memmem::find(view.text.as_bytes(), word.as_bytes()).is_none()
     }
 
     /// The escapes tier: `old` unescaped, searched with every tier up to `whitespace_runs`. `None` when
