@@ -168,3 +168,32 @@ fn not_found_near_a_long_line() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn line_tiers_still_match_when_every_word_is_there() {
+    // The word check before the line-based tiers must not hide their matches: every word of this
+    // needle is in the file, only indentation and spacing differ.
+    let text = "fn f() {\n\tif  ready {\n\t\tgo(1);\n\t}\n}\n";
+    let applied = apply(
+        text.as_bytes(),
+        &[Edit::new(
+            "    if ready {\n        go(1);\n",
+            "    if ready {\n        go(2);\n",
+        )],
+        &Options::new(),
+    )
+    .unwrap();
+    assert_eq!(
+        String::from_utf8(applied.text).unwrap(),
+        "fn f() {\n\tif  ready {\n\t\tgo(2);\n\t}\n}\n"
+    );
+    // One word missing: not found (and the line tiers were skipped).
+    assert!(matches!(
+        apply(
+            text.as_bytes(),
+            &[Edit::new("    if steady {\n        go(1);\n", "x")],
+            &Options::new()
+        ),
+        Err(EditError::NotFound { .. })
+    ));
+}
