@@ -60,6 +60,13 @@ pub struct AppliedEdit {
     pub occurrences: Vec<Occurrence>,
     /// What differed between the file and `oldText`, with one-based line numbers in the new text.
     pub differences: Vec<Difference>,
+    /// Aligning `oldText` with `newText` (or the file with them) ran past its work budget, which is
+    /// linear in the size of the span and the texts, so a coarser alignment was used: the file's own
+    /// bytes stayed where whole lines, or stretches of characters it found, are equal, and
+    /// `newText` was written as given elsewhere. Never wrong bytes, only fewer of the file's kept
+    /// (its quotes, dashes or spacing on lines the model edited). Typical of very long lines
+    /// (minified code, data blobs) compared with lines that differ throughout.
+    pub coarse_alignment: bool,
 }
 
 /// The result of applying edits: the new text and where each edit went.
@@ -367,6 +374,7 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
                 new: new_start..out.len(),
                 old_lines: (first_line, last_line),
                 differences: aligned.differences,
+                coarse: aligned.coarse,
             });
             cursor = span.end;
         }
@@ -390,6 +398,7 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
                 tier: r.tier,
                 occurrences: Vec::new(),
                 differences: Vec::new(),
+                coarse_alignment: false,
             })
             .collect();
         for p in placed {
@@ -400,6 +409,7 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
                 new_lines.line_at(p.new.end - 1)
             };
             let edit = &mut edits[p.index];
+            edit.coarse_alignment |= p.coarse;
             let shifted = p.differences.into_iter().map(|d| Difference {
                 line: first + d.line,
                 ..d
@@ -423,6 +433,7 @@ struct Placed {
     new: Range<usize>,
     old_lines: (usize, usize),
     differences: Vec<Difference>,
+    coarse: bool,
 }
 
 /// The terminator that new lines take at a span: the one that ends the span's last line in the file

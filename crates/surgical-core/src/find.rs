@@ -119,6 +119,9 @@ impl Missed {
     }
 }
 
+/// Words of a needle looked up before the line-based tiers index the text (see `word_missing`).
+const MAX_WORDS_CHECKED: usize = 8;
+
 impl Haystack<'_> {
     /// Where `needle` occurs exactly once in `scope`, with the strictest tier that finds it, trying no
     /// tier looser than `loosest`.
@@ -293,6 +296,9 @@ impl Haystack<'_> {
                 if found[index].is_some() {
                     continue;
                 }
+                if matches!(tier, Tier::Indentation | Tier::WhitespaceRuns) && self.word_missing(&olds[index]) {
+                    continue;
+                }
                 if tier == Tier::Escapes {
                     found[index] = self
                         .unescaped(&olds[index], every[index], scope)
@@ -316,6 +322,33 @@ impl Haystack<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Whether `old` holds a word that the text does not: one of its longest runs of letters, digits
+    /// and `_` (at least 3 bytes, [`MAX_WORDS_CHECKED`] of them), normalized as the unicode tier
+    /// does, found nowhere in the text's unicode view. The line-based tiers `indentation` and
+    /// `whitespace_runs` match only where every non-blank line of `old` equals a text line up to
+    /// indentation and blanks, so such a word rules them out, and a miss is told without indexing
+    /// every line of the text (issue 12: the index costs several times an exact edit on a large
+    /// file). At most that many substring searches of the view.
+    fn word_missing(&self, old: &str) -> bool {
+        let folded = crate::normalize::normalize(old.as_bytes(), Fold::UNICODE);
+        let mut words: Vec<&str> = folded
+            .text
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| w.len() >= 3)
+            .collect();
+        words.sort_unstable_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+        words.dedup();
+        if words.is_empty() {
+            return false;
+        }
+        let view = self.view(Tier::Unicode);
+        let text = view.text.as_bytes();
+        words
+            .iter()
+            .take(MAX_WORDS_CHECKED)
+            .any(|w| memchr::memmem::find(text, w.as_bytes()).is_none())
     }
 
     /// The escapes tier: `old` unescaped, searched with every tier up to `whitespace_runs`. `None` when

@@ -99,6 +99,7 @@ assert!(shown.text.contains("-5   return 2;\n+5   return 3;\n"));
 #![deny(missing_docs)]
 
 mod align;
+mod budget;
 mod changes;
 mod closest;
 pub mod diff;
@@ -118,6 +119,8 @@ mod search;
 mod tier;
 
 pub use align::{Difference, DifferenceKind};
+#[doc(hidden)]
+pub use budget::with_work_budget;
 pub use changes::{Applied, AppliedEdit, Change, ChangeSet, Occurrence};
 pub use closest::{Closest, LineDifference, Region, Row};
 pub use edit::{apply, Edit, Options};

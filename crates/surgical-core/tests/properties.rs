@@ -159,27 +159,7 @@ proptest! {
     /// change come back byte for byte (their look-alikes, trailing blanks and terminators included).
     #[test]
     fn fuzzy_edit_is_byte_faithful(c in case()) {
-        let (file, ranges) = c.file();
-        let result = apply_checked(&file, &[Edit::new(c.old_text(), c.new_text())], &Options::new());
-        let applied = match result {
-            Ok(a) => a,
-            Err(e) => {
-                // The needle is planted once; the only acceptable refusal is "no change".
-                prop_assert_eq!(e.code(), "no_change", "{}", e);
-                prop_assert_eq!(&c.lines[c.changed], &c.replacement);
-                return Ok(());
-            }
-        };
-        let out = &applied.text;
-        let changed = &ranges[c.changed];
-        // Everything before the changed line, and everything after it, is the original.
-        prop_assert_eq!(&out[..changed.start], &file[..changed.start]);
-        let tail = file.len() - changed.end;
-        prop_assert_eq!(&out[out.len() - tail..], &file[changed.end..]);
-        // The changed line keeps its terminator, unless it was the last of the needle (whose
-        // terminator lies outside the match and so is kept anyway).
-        let eol = c.renders[c.changed].eol.as_bytes();
-        prop_assert!(out[..out.len() - tail].ends_with(eol));
+        fuzzy_edit_holds(&c)?;
     }
 
     /// Arbitrary bytes and arbitrary (ASCII) edits: whatever happens, bytes between edits survive and
@@ -217,6 +197,32 @@ proptest! {
             Err(e) => prop_assert!(matches!(e.code(), "no_change" | "ambiguous"), "{}", e),
         }
     }
+}
+
+/// [`fuzzy_edit_is_byte_faithful`] for one case.
+fn fuzzy_edit_holds(c: &Case) -> Result<(), TestCaseError> {
+    let (file, ranges) = c.file();
+    let result = apply_checked(&file, &[Edit::new(c.old_text(), c.new_text())], &Options::new());
+    let applied = match result {
+        Ok(a) => a,
+        Err(e) => {
+            // The needle is planted once; the only acceptable refusal is "no change".
+            prop_assert_eq!(e.code(), "no_change", "{}", e);
+            prop_assert_eq!(&c.lines[c.changed], &c.replacement);
+            return Ok(());
+        }
+    };
+    let out = &applied.text;
+    let changed = &ranges[c.changed];
+    // Everything before the changed line, and everything after it, is the original.
+    prop_assert_eq!(&out[..changed.start], &file[..changed.start]);
+    let tail = file.len() - changed.end;
+    prop_assert_eq!(&out[out.len() - tail..], &file[changed.end..]);
+    // The changed line keeps its terminator, unless it was the last of the needle (whose
+    // terminator lies outside the match and so is kept anyway).
+    let eol = c.renders[c.changed].eol.as_bytes();
+    prop_assert!(out[..out.len() - tail].ends_with(eol));
+    Ok(())
 }
 
 /// The stages by hand, one `find` per edit: what `apply` must equal.
@@ -357,57 +363,108 @@ proptest! {
     /// not change come back byte for byte.
     #[test]
     fn loose_tiers_are_byte_faithful(case in loose_case()) {
-        let LooseCase { pre, lines, tabs, width, shift, post, crlf, changed } = case;
-        let eol = if crlf { "\r\n" } else { "\n" };
-        let render_file = |level: usize| if tabs { "\t".repeat(level + shift) } else { " ".repeat(width * (level + shift)) };
-        let mut file = pre.clone();
-        file.extend_from_slice(b"\n");
-        let block_start = file.len();
-        let mut line_ranges = Vec::new();
-        for (i, (level, text)) in lines.iter().enumerate() {
-            let start = file.len();
-            // Distinct lines: a numbered suffix keeps the block from matching itself elsewhere.
-            file.extend_from_slice(format!("{}{text} n{i}{eol}", render_file(*level)).as_bytes());
-            line_ranges.push(start..file.len());
+        loose_edit_holds(case)?;
+    }
+}
+
+/// [`loose_tiers_are_byte_faithful`] for one case.
+fn loose_edit_holds(case: LooseCase) -> Result<(), TestCaseError> {
+    let LooseCase {
+        pre,
+        lines,
+        tabs,
+        width,
+        shift,
+        post,
+        crlf,
+        changed,
+    } = case;
+    let eol = if crlf { "\r\n" } else { "\n" };
+    let render_file = |level: usize| {
+        if tabs {
+            "\t".repeat(level + shift)
+        } else {
+            " ".repeat(width * (level + shift))
         }
-        let block_end = file.len();
-        file.extend_from_slice(&post);
-        let model = |level: usize, text: &str, i: usize| format!("{}{text} n{i}", "    ".repeat(level));
-        let old: Vec<String> = lines.iter().enumerate().map(|(i, (l, t))| model(*l, t, i)).collect();
-        let mut new = old.clone();
-        new[changed] = format!("{}changed line", "    ".repeat(lines[changed].0));
-        let result = apply(&file, &[Edit::new(old.join("\n") + "\n", new.join("\n") + "\n")], &Options::new());
-        let a = match result {
-            Ok(a) => a,
-            Err(e) => {
-                // Refusing is allowed (e.g. the block's lines repeat); placing wrongly is not.
-                prop_assert!(matches!(e.code(), "not_found" | "ambiguous"), "{}", e);
-                return Ok(());
+    };
+    let mut file = pre.clone();
+    file.extend_from_slice(b"\n");
+    let block_start = file.len();
+    let mut line_ranges = Vec::new();
+    for (i, (level, text)) in lines.iter().enumerate() {
+        let start = file.len();
+        // Distinct lines: a numbered suffix keeps the block from matching itself elsewhere.
+        file.extend_from_slice(format!("{}{text} n{i}{eol}", render_file(*level)).as_bytes());
+        line_ranges.push(start..file.len());
+    }
+    let block_end = file.len();
+    file.extend_from_slice(&post);
+    let model = |level: usize, text: &str, i: usize| format!("{}{text} n{i}", "    ".repeat(level));
+    let old: Vec<String> = lines.iter().enumerate().map(|(i, (l, t))| model(*l, t, i)).collect();
+    let mut new = old.clone();
+    new[changed] = format!("{}changed line", "    ".repeat(lines[changed].0));
+    let result = apply(
+        &file,
+        &[Edit::new(old.join("\n") + "\n", new.join("\n") + "\n")],
+        &Options::new(),
+    );
+    let a = match result {
+        Ok(a) => a,
+        Err(e) => {
+            // Refusing is allowed (e.g. the block's lines repeat); placing wrongly is not.
+            prop_assert!(matches!(e.code(), "not_found" | "ambiguous"), "{}", e);
+            return Ok(());
+        }
+    };
+    if std::env::var_os("SURGICAL_TIER_STATS").is_some() {
+        eprintln!("tier {}", a.edits[0].tier.name());
+    }
+    let out = &a.text;
+    prop_assert_eq!(&out[..block_start], &file[..block_start]);
+    let tail = file.len() - block_end;
+    prop_assert_eq!(&out[out.len() - tail..], &file[block_end..]);
+    // Unchanged lines of the block are the file's bytes, in order.
+    let mut at = block_start;
+    for (i, r) in line_ranges.iter().enumerate() {
+        if i == changed {
+            let nl = out[at..].iter().position(|&b| b == b'\n').unwrap() + 1;
+            if a.edits[0].tier == surgical_core::Tier::Indentation {
+                // Re-indented into the file's own style and depth.
+                let want = format!("{}changed line{eol}", render_file(lines[i].0));
+                prop_assert_eq!(String::from_utf8_lossy(&out[at..at + nl]), want);
             }
-        };
-        if std::env::var_os("SURGICAL_TIER_STATS").is_some() {
-            eprintln!("tier {}", a.edits[0].tier.name());
+            at += nl;
+            continue;
         }
-        let out = &a.text;
-        prop_assert_eq!(&out[..block_start], &file[..block_start]);
-        let tail = file.len() - block_end;
-        prop_assert_eq!(&out[out.len() - tail..], &file[block_end..]);
-        // Unchanged lines of the block are the file's bytes, in order.
-        let mut at = block_start;
-        for (i, r) in line_ranges.iter().enumerate() {
-            if i == changed {
-                let nl = out[at..].iter().position(|&b| b == b'\n').unwrap() + 1;
-                if a.edits[0].tier == surgical_core::Tier::Indentation {
-                    // Re-indented into the file's own style and depth.
-                    let want = format!("{}changed line{eol}", render_file(lines[i].0));
-                    prop_assert_eq!(String::from_utf8_lossy(&out[at..at + nl]), want);
-                }
-                at += nl;
-                continue;
-            }
-            prop_assert_eq!(&out[at..at + r.len()], &file[r.clone()], "line {}", i);
-            at += r.len();
-        }
+        prop_assert_eq!(&out[at..at + r.len()], &file[r.clone()], "line {}", i);
+        at += r.len();
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Past every work budget (each diff coarse, see issue 12), a fuzzy edit is as byte faithful:
+    /// the coarser alignment keeps fewer of the file's characters, never writes wrong ones.
+    #[test]
+    fn fuzzy_edit_is_byte_faithful_past_budget(c in case()) {
+        surgical_core::with_work_budget(0, || fuzzy_edit_holds(&c))?;
+    }
+
+    /// The same for the line-based tiers.
+    #[test]
+    fn loose_tiers_are_byte_faithful_past_budget(case in loose_case()) {
+        surgical_core::with_work_budget(0, || loose_edit_holds(case))?;
+    }
+
+    /// And for arbitrary bytes and edits (the patch still reproduces the result).
+    #[test]
+    fn arbitrary_bytes_and_edits_past_budget(file in prop::collection::vec(prop_oneof![any::<u8>(), Just(b'a'), Just(b'\n'), Just(b'\r'), Just(b' ')], 0..200),
+                                             old in "[a \n]{1,4}", new in "[ab \n]{0,4}", all in any::<bool>()) {
+        surgical_core::with_work_budget(0, || {
+            let _ = apply_checked(&file, &[Edit::new(old, new).replace_all(all)], &Options::new());
+        });
     }
 }
 
