@@ -1,4 +1,4 @@
-//! Peers' edit-tool test suites as data: `tests/conformance/<peer>/` holds the suite's LICENSE, an
+//! Peers' edit-tool test suites as data: `tests/conformance/edit/<peer>/` holds the suite's LICENSE, an
 //! ORIGIN.md (repository, path, commit) and `cases/<name>/`: `input` (the file's bytes),
 //! `case.json` (`call`: the `edit` call without `path`; `peer`: what the peer's test expects;
 //! `verdict`: `same`, `differs` or `fixed`; `why`: the reason for a difference), and surgical's
@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 fn suites_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance/edit")
 }
 
 /// Whether surgical's outcome satisfies what the peer's test expects.
@@ -36,7 +36,7 @@ fn peers_suites_agree_or_differ_for_a_stated_reason() {
     let mut counts: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
     let mut undecided = 0;
     let mut suites: Vec<PathBuf> = fs::read_dir(suites_dir())
-        .expect("tests/conformance")
+        .expect("tests/conformance/edit")
         .map(|e| e.unwrap().path())
         .filter(|p| p.is_dir())
         .collect();
