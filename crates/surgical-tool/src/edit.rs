@@ -7,7 +7,7 @@ use surgical_core::{apply, diff, Applied, EditError, Options};
 use surgical_fs::{Encoding, FsError, Root};
 
 use crate::document::{file_patch, Content, Digest, Document, Text};
-use crate::journal::Journal;
+use crate::journal::{self, Journal};
 use crate::wording;
 use crate::ErrorCode;
 use crate::{Config, EditReport, EditRequest, EditSuccess, ToolError, ToolResult};
@@ -46,6 +46,7 @@ fn edit_error(e: EditError, shown: &str) -> ToolError {
 fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
     let shown = req.path.as_str();
     let root = Root::new(&config.root).map_err(|e| fs_error(e, shown))?;
+    crate::args::refuse_reserved_name(&root, shown)?;
     let (_lock, doc) =
         Document::open(&root, shown, !req.dry_run, config.max_file_size).map_err(|e| fs_error(e, shown))?;
     let old = match &doc.content {
@@ -74,15 +75,17 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
     let new_bytes = new.encoded().map_err(|e| fs_error(e, shown))?;
     // The other core hashes the new content while it is written.
     let hash_after = Digest::of(&new_bytes);
-    let journal = config.undo.then(|| Journal::new(&root));
-    let entry = if req.dry_run {
-        None
+    let undo_available = if req.dry_run {
+        false
     } else {
         config.cancellation.check(shown)?;
-        doc.commit(&new_bytes, &hash_after, journal.as_ref())
-            .map_err(|e| fs_error(e, shown))?
+        let journal = config.undo.then(|| Journal::new(&root));
+        let mut step = journal.as_ref().and_then(|j| j.begin("edit"));
+        let written = doc.commit(&new_bytes, &hash_after, step.as_mut());
+        let kept = journal::close(journal.as_ref(), step, matches!(written, Ok(true)));
+        written.map_err(|e| fs_error(e, shown))?;
+        kept
     };
-    let undo_available = entry.is_some();
 
     let shown_diff = diff::numbered_diff(&old.text, &new.text, &changes);
     let patch = file_patch(
