@@ -51,7 +51,7 @@ pub use crate::patch::{
     PatchRequest, PatchSuccess,
 };
 pub use crate::request::{parse_edit_request, EditRequest};
-pub use crate::undo::run_undo;
+pub use crate::undo::{run_undo, undo_history, UndoFile, UndoStep};
 
 // The read and write tools.
 pub use crate::eol::LineEnding;

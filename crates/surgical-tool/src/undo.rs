@@ -6,6 +6,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use serde::Serialize;
+
 use surgical_core::diff;
 use surgical_fs::{Decoding, FsErrorKind, NewFile, Root, Target};
 
@@ -31,6 +33,69 @@ pub fn run_undo(path: &str, config: &Config) -> ToolResult {
         Ok(s) => ToolResult::Edit(Box::new(s)),
         Err(e) => ToolResult::Error(e),
     }
+}
+
+/// One step of the undo journal: one call that changed files (see [`undo_history`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct UndoStep {
+    /// The tool that made the change: `edit`, `write` or `apply_patch`.
+    pub tool: String,
+    /// When, in seconds since the Unix epoch.
+    pub time: u64,
+    /// The files it changed, in the order it wrote them.
+    pub files: Vec<UndoFile>,
+}
+
+/// One file of an [`UndoStep`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct UndoFile {
+    /// The file's path relative to the root.
+    pub path: String,
+    /// What undoing the step does to it: `restore` (put back its old content), `remove` (the call
+    /// created it) or `recreate` (the call deleted or moved it away).
+    pub undo: &'static str,
+    /// Whether it still is what the call left; when a file of a step is not, undoing the step is
+    /// refused (`stale`).
+    pub unchanged: bool,
+}
+
+/// What the undo journal of `config.root` holds, newest step first: what `undo` would take back,
+/// one step per call.
+///
+/// # Errors
+///
+/// Those of resolving the root.
+pub fn undo_history(config: &Config) -> Result<Vec<UndoStep>, ToolError> {
+    let root = Root::new(&config.root).map_err(|e| fs_error(e, "."))?;
+    let journal = Journal::new(&root);
+    let steps = journal.entries().into_iter().rev().map(|entry| UndoStep {
+        tool: entry.meta.tool.clone(),
+        time: entry.meta.time,
+        files: entry
+            .meta
+            .files
+            .iter()
+            .map(|f| {
+                let now = surgical_fs::read_with_limit(&journal.real_path(&f.path), config.max_file_size)
+                    .ok()
+                    .map(|(_, bytes)| crate::sha256_hex(&[&bytes]));
+                UndoFile {
+                    path: f.path.clone(),
+                    undo: match (&f.hash_before, &f.hash_after) {
+                        (None, _) => "remove",
+                        (Some(_), None) => "recreate",
+                        (Some(_), Some(_)) => "restore",
+                    },
+                    unchanged: now == f.hash_after,
+                }
+            })
+            .collect(),
+    });
+    Ok(steps.collect())
 }
 
 /// One file of the step being undone.
