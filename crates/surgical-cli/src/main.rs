@@ -61,6 +61,12 @@ enum Command {
     /// every tool's JSON Schema.
     Call(CallArgs),
     /// Edit a file from the command line and show a colored diff.
+    ///
+    /// --old/--new (one edit) and --edits (several, as JSON) exclude each other.
+    #[command(
+        override_usage = "surgical edit <FILE> --old <OLD> --new <NEW> [--replace-all] [OPTIONS]\n       \
+                                surgical edit <FILE> --edits <FILE.json|-> [OPTIONS]"
+    )]
     Edit(EditArgs),
     /// Replay the seed bug report's scenario on a sample file and show the faithful result.
     Demo(DemoArgs),
@@ -71,6 +77,8 @@ enum Command {
     /// Each undo goes one call further back; --list shows what can be undone. The journal lives in
     /// <root>/.surgical/ (the last 100 calls, files up to 16 MiB); for files directly in the home
     /// directory or in /, in ~/.local/state/surgical/ instead.
+    #[command(override_usage = "surgical undo <FILE> [--root <DIR>] [--json]\n       \
+                                surgical undo --list [--root <DIR>] [--json]")]
     Undo(UndoArgs),
     /// Serve the tools (read, edit, write, apply_patch, undo) to MCP clients over stdio (Model Context Protocol).
     ///

@@ -142,6 +142,10 @@ fn edit_command_for_people() {
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(stdout.contains("Dry run"), "{stdout}");
     assert!(
+        stdout.contains("1 edit would apply.") && stdout.contains("edits[0]: would be at line 1"),
+        "{stdout}"
+    );
+    assert!(
         stdout.contains("-1 x = 1···") && stdout.contains("+1 x = 10···"),
         "{stdout}"
     );
@@ -340,5 +344,20 @@ fn inputs_from_stdin_sizes_and_empty_inputs() {
     assert!(
         String::from_utf8_lossy(&bad.stderr).contains("unknown size suffix"),
         "{bad:?}"
+    );
+}
+
+#[test]
+fn usage_lines_show_which_options_exclude_each_other() {
+    let out = bin()
+        .args(["edit", "f.txt", "--old", "a", "--new", "b", "--edits", "e.json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot be used with"), "{err}");
+    assert!(
+        err.contains("surgical edit <FILE> --old <OLD> --new <NEW>") && err.contains("surgical edit <FILE> --edits"),
+        "{err}"
     );
 }

@@ -141,13 +141,14 @@ fn summary(req: &EditRequest, encoding: Encoding, reports: &[EditReport], diff: 
     let n = reports.len();
     let _ = writeln!(
         text,
-        "{} {shown}: {n} edit{} applied{}.",
+        "{} {shown}: {n} edit{} {}{}.",
         if req.dry_run {
             "Dry run, nothing written. Would edit"
         } else {
             "Edited"
         },
         if n == 1 { "" } else { "s" },
+        if req.dry_run { "would apply" } else { "applied" },
         if encoding == Encoding::Utf8 {
             String::new()
         } else {
@@ -165,7 +166,8 @@ fn summary(req: &EditRequest, encoding: Encoding, reports: &[EditReport], diff: 
         } else {
             String::new()
         };
-        let _ = writeln!(text, "edits[{}]: now at {lines} (matched {}{times}).", r.index, r.tier);
+        let at = if req.dry_run { "would be at" } else { "now at" };
+        let _ = writeln!(text, "edits[{}]: {at} {lines} (matched {}{times}).", r.index, r.tier);
         for note in &r.normalized {
             let _ = writeln!(text, "  {note}");
         }

@@ -306,6 +306,15 @@ fn dry_run_writes_nothing() {
     assert_eq!(r["ok"], true, "{r}");
     assert_eq!(r["dryRun"], true);
     assert!(r["text"].as_str().unwrap().starts_with("Dry run, nothing written."));
+    // A dry run says what would happen, never that it happened.
+    let text = r["text"].as_str().unwrap();
+    assert!(
+        text.contains("M a.txt: 1 hunk would apply.")
+            && text.contains("hunk 0: would be at line 1")
+            && text.contains("A n.txt: would be created (1 line)."),
+        "{text}"
+    );
+    assert!(!text.contains("applied") && !text.contains("now at"), "{text}");
     assert!(r["files"][0]["diff"].as_str().unwrap().contains("+1 b"));
     assert_eq!(read(dir.path(), "a.txt"), b"a\n");
     assert!(!dir.path().join("n.txt").exists());

@@ -820,36 +820,52 @@ fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: boo
         } else {
             hash(&o.after)
         };
+        // A dry run says what would happen.
+        let (applied, created, replaced, deleted) = if dry_run {
+            (
+                "would apply",
+                "would be created",
+                "would replace its content",
+                "would be deleted",
+            )
+        } else {
+            ("applied", "created", "replaced its content", "deleted")
+        };
         let _ = match o.action {
             "add" if o.replaced => writeln!(
                 summary,
-                "A {}: replaced its content ({}).",
+                "A {}: {replaced} ({}).",
                 o.path,
                 plural(count_lines(new_text), "line")
             ),
             "add" => writeln!(
                 summary,
-                "A {}: created ({}).",
+                "A {}: {created} ({}).",
                 o.path,
                 plural(count_lines(new_text), "line")
             ),
             "delete" => writeln!(
                 summary,
-                "D {}: deleted ({}).",
+                "D {}: {deleted} ({}).",
                 o.path,
                 plural(count_lines(old_text), "line")
             ),
             "move" => writeln!(
                 summary,
-                "R {} -> {}: {} applied.",
+                "R {} -> {}: {} {applied}.",
                 o.path,
                 o.moved_to.as_deref().unwrap_or(""),
                 plural(o.hunks.len(), what)
             ),
-            _ => writeln!(summary, "M {}: {} applied.", o.path, plural(o.hunks.len(), what)),
+            _ => writeln!(summary, "M {}: {} {applied}.", o.path, plural(o.hunks.len(), what)),
         };
         for h in &o.hunks {
-            summary.push_str(&hunk_sentence(h, what));
+            let sentence = hunk_sentence(h, what);
+            summary.push_str(&if dry_run {
+                sentence.replacen(": now at ", ": would be at ", 1)
+            } else {
+                sentence
+            });
             summary.push('\n');
             for note in notes(h, format) {
                 let _ = writeln!(summary, "    {note}");
