@@ -221,9 +221,12 @@ impl Document {
     /// Replaces the file with `bytes` (whose hash `hash_after` is being computed), keeping the
     /// version it replaces in the journal `step`. Returns whether the step holds it: not without a
     /// step, nor for files too large to journal, nor when the journal cannot be written (the write
-    /// goes ahead; the step is then not kept). On an error nothing was written and the step holds
-    /// nothing of this file.
+    /// goes ahead; the step is then not kept). A file the caller may not write is refused with
+    /// `permission_denied` (`FileInfo::check_writable`). On an error nothing was written and the step
+    /// holds nothing of this file.
     pub(crate) fn commit(&self, bytes: &[u8], hash_after: &Digest, step: Option<&mut Step>) -> Result<bool, FsError> {
+        // A read-only file (or one of another user) is refused, not replaced through the rename.
+        self.info.check_writable()?;
         let Some(step) = step else {
             surgical_fs::write_atomic(&self.info, bytes)?;
             return Ok(false);

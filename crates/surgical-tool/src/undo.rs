@@ -189,6 +189,12 @@ fn run(shown: &str, config: &Config) -> Result<EditSuccess, ToolError> {
             f.before = Some(Arc::new(before));
         }
     }
+    // Every file to put back or remove may be written, or nothing is touched.
+    for f in &files {
+        if let Some(now) = &f.now {
+            now.info.check_writable().map_err(|e| fs_error(e, &f.shown))?;
+        }
+    }
     config.cancellation.check(shown)?;
     restore(&root, &files)?;
     entry.discard();

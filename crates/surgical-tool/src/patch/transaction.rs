@@ -483,6 +483,12 @@ fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolErr
     if let Some(first) = first {
         config.cancellation.check(&first.shown)?;
     }
+    // Every file to replace or delete may be written, or nothing is touched.
+    for s in &files.slots {
+        if let (Some(b), Final::Bytes(_) | Final::Absent) = (&s.before, &s.after) {
+            b.info.check_writable().map_err(|e| file_error(e, &s.shown))?;
+        }
+    }
     let journal = config.undo.then(|| Journal::new(root));
     let mut step = journal.as_ref().and_then(|j| j.begin("apply_patch"));
     let mut done: Vec<Done> = Vec::new();
