@@ -443,7 +443,12 @@ fn run_edit(args: EditArgs, color: ColorChoice) -> ExitCode {
     if let Some(tier) = &args.max_strategy {
         request["maxStrategy"] = Value::String(tier.clone());
     }
-    let result = surgical_tool::call_with("edit", &request, &args.limits.config(&root));
+    // --old/--new: hints name the flags; --edits is JSON, whose keys the tool's words name.
+    let mut config = args.limits.config(&root);
+    if args.old.is_some() {
+        config = config.words(surgical_tool::Words::CommandLine);
+    }
+    let result = surgical_tool::call_with("edit", &request, &config);
     show(&result, args.json, color, &root)
 }
 

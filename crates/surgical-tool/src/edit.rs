@@ -27,14 +27,18 @@ pub(crate) fn fs_error(e: FsError, shown: &str) -> ToolError {
     crate::args::fs_error(e, shown, NOT_FOUND_HINT)
 }
 
-fn edit_error(e: EditError, shown: &str) -> ToolError {
+fn edit_error(e: EditError, shown: &str, words: crate::Words) -> ToolError {
+    let vocabulary = match words {
+        crate::Words::CommandLine => wording::COMMAND_LINE,
+        _ => wording::EDIT,
+    };
     let lines = match &e {
         EditError::Ambiguous { occurrences, .. } => occurrences.iter().map(|o| o.0).collect(),
         _ => Vec::new(),
     };
     ToolError {
         code: ErrorCode::of_edit(&e),
-        message: format!("{shown}: {}", wording::edit_error(&e)),
+        message: format!("{shown}: {}", wording::edit_error_in(&e, vocabulary)),
         edit_index: Some(e.edit_index()),
         path: Some(shown.to_string()),
         lines,
@@ -66,7 +70,7 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
             return Err(stale_error(shown, &hash_before, expected));
         }
     }
-    let mut applied = applied.map_err(|e| edit_error(e, shown))?;
+    let mut applied = applied.map_err(|e| edit_error(e, shown, config.words))?;
     let changes = applied.changes();
     let new = Text {
         encoding,
