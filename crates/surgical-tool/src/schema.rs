@@ -271,10 +271,11 @@ the write if the file changed since you read it.
 To change part of a file, use edit instead: it touches only the text it targets.";
 
 const UNDO_DESCRIPTION: &str = "\
-Undo the last change surgical made to a file (through edit or write), putting back what it held before, \
-byte for byte. Refused if the file changed since that change (undoing would throw the newer change away) \
-or if there is nothing to undo. Each call goes one change further back. The result shows a diff of what \
-was put back.";
+Undo the last change surgical made to a file (through edit, write or apply_patch), putting back what it \
+held before, byte for byte: a changed file gets its old content, a created one is removed, a deleted or \
+moved one comes back. A patch is undone whole, every file it touched. Refused if any of those files changed \
+since (undoing would throw the newer change away; nothing is touched) or if there is nothing to undo. Each \
+call goes one change further back. The result shows a diff of what was put back.";
 
 fn settings(contract: Contract) -> SchemaSettings {
     let mut settings = SchemaSettings::draft2020_12();
