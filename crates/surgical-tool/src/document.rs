@@ -10,8 +10,10 @@
 //!
 //! Write side ([`Document::commit`]): the old version goes to the undo journal (as a hard link made
 //! by the write right before its rename, so it costs no copy; from memory where that cannot be),
-//! the new bytes are written atomically (`surgical_fs::write_atomic_keeping_old`: identity
-//! re-check, rename, read-back), and the journal entry is completed with both hashes.
+//! the new bytes are written atomically (`surgical_fs::write_atomic_spliced`: identity re-check,
+//! rename; an edit hands over the old bytes and its replacements, so the new version is never
+//! assembled in memory and the unchanged ranges are copied inside the kernel where the system can),
+//! and the journal entry is completed with both hashes.
 //!
 //! What a patch shows of a version of a file ([`file_patch`], [`Version`]): the rule is per
 //! version. UTF-8 shows its bytes on disk, which for UTF-8 with a BOM means the BOM too, so
@@ -27,7 +29,7 @@ use std::thread::JoinHandle;
 
 use sha2::{Digest as _, Sha256};
 use surgical_core::{diff, Change};
-use surgical_fs::{Decoding, DirLock, Encoding, FileInfo, FsError, Root, Target};
+use surgical_fs::{Decoding, DirLock, Encoding, FileInfo, FsError, Piece, Root, Target};
 
 use crate::journal::{Entry, Journal};
 
@@ -229,9 +231,21 @@ impl Document {
         hash_after: &Digest,
         journal: Option<&Journal>,
     ) -> Result<Option<Entry>, FsError> {
+        self.commit_spliced(&[Piece::New(bytes)], hash_after, journal)
+    }
+
+    /// [`Document::commit`] of a new version made of `pieces`: ranges of the bytes read (offsets
+    /// on disk, a BOM included) and new bytes, so the new version is never assembled in memory
+    /// (see `surgical_fs::write_atomic_spliced`).
+    pub(crate) fn commit_spliced(
+        &self,
+        pieces: &[Piece<'_>],
+        hash_after: &Digest,
+        journal: Option<&Journal>,
+    ) -> Result<Option<Entry>, FsError> {
         let pending = journal.and_then(|j| j.prepare(&self.info.real_path, self.info.len));
         let keep_at = pending.as_ref().map(|p| p.before_path());
-        let kept = match surgical_fs::write_atomic_keeping_old(&self.info, bytes, keep_at) {
+        let kept = match surgical_fs::write_atomic_spliced(&self.info, &self.parts(), pieces, keep_at) {
             Ok(kept) => kept,
             Err(e) => {
                 if let Some(p) = pending {

@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use surgical_core::{apply, diff, Applied, EditError, Options};
-use surgical_fs::{Encoding, FsError, Root};
+use surgical_core::{apply, diff, Applied, Change, EditError, Options};
+use surgical_fs::{Encoding, FsError, Piece, Root};
 
 use crate::document::{file_patch, Content, Digest, Document, Text};
 use crate::journal::Journal;
@@ -71,23 +71,40 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
         encoding,
         text: Arc::new(std::mem::take(&mut applied.text)),
     };
-    let new_bytes = new.encoded().map_err(|e| fs_error(e, shown))?;
+    // Where the bytes on disk are the text's bytes (UTF-8, after any BOM), the new version is the
+    // old file with the changed ranges replaced and is written as such; UTF-16 is encoded whole.
+    let streams = matches!(encoding, Encoding::Utf8 | Encoding::Utf8Bom);
+    let new_bytes = if streams {
+        None
+    } else {
+        Some(new.encoded().map_err(|e| fs_error(e, shown))?)
+    };
     // The other core hashes the new content while it is written.
-    let hash_after = Digest::of(&new_bytes);
+    let hash_after = match &new_bytes {
+        Some(bytes) => Digest::of(bytes),
+        None => Digest::of_parts(encoding.bom(), &new.text),
+    };
     let journal = config.undo.then(|| Journal::new(&root));
     let entry = if req.dry_run {
         None
     } else {
         config.cancellation.check(shown)?;
-        doc.commit(&new_bytes, &hash_after, journal.as_ref())
-            .map_err(|e| fs_error(e, shown))?
+        match &new_bytes {
+            Some(bytes) => doc.commit(bytes, &hash_after, journal.as_ref()),
+            None => doc.commit_spliced(
+                &spliced(encoding.bom().len(), old.text.len(), &new.text, &changes),
+                &hash_after,
+                journal.as_ref(),
+            ),
+        }
+        .map_err(|e| fs_error(e, shown))?
     };
     let undo_available = entry.is_some();
 
     let shown_diff = diff::numbered_diff(&old.text, &new.text, &changes);
     let patch = file_patch(
         Some(old.version(None)),
-        Some(new.version(Some(&new_bytes))),
+        Some(new.version(new_bytes.as_deref().map(Vec::as_slice))),
         Some(&changes),
         shown,
     );
@@ -107,6 +124,21 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
         dry_run: req.dry_run,
         undo_available,
     })
+}
+
+/// The new version of a file whose bytes on disk are a BOM of `bom` bytes and then a text of
+/// `old_len` bytes: the old bytes with each change's range (in the text) replaced by its bytes in
+/// `new_text`. Offsets are on disk.
+pub(crate) fn spliced<'a>(bom: usize, old_len: usize, new_text: &'a [u8], changes: &[Change]) -> Vec<Piece<'a>> {
+    let mut pieces = Vec::with_capacity(2 * changes.len() + 1);
+    let mut kept_from = 0;
+    for change in changes {
+        pieces.push(Piece::Kept(kept_from..bom + change.old.start));
+        pieces.push(Piece::New(&new_text[change.new.clone()]));
+        kept_from = bom + change.old.end;
+    }
+    pieces.push(Piece::Kept(kept_from..bom + old_len));
+    pieces
 }
 
 /// Where each edit landed, in request order.
