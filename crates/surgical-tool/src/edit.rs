@@ -15,7 +15,7 @@ use crate::{Config, EditReport, EditRequest, EditSuccess, ToolError, ToolResult}
 /// Runs a parsed `edit` call. On any error the file is untouched.
 pub fn run_edit_with(req: &EditRequest, config: &Config) -> ToolResult {
     match run(req, config) {
-        Ok(s) => ToolResult::Edit(Box::new(s)),
+        Ok(s) => ToolResult::Edit(Box::new(s.bounded())),
         Err(e) => ToolResult::Error(e),
     }
 }
@@ -123,6 +123,7 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
         hash_after: hash_after.get().to_string(),
         dry_run: req.dry_run,
         undo_available,
+        patch_truncated: false,
     })
 }
 

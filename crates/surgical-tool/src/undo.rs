@@ -19,7 +19,7 @@ use crate::{Config, EditSuccess, ToolError, ToolResult};
 /// journal entry, so a second undo goes one edit further back.
 pub fn run_undo(path: &str, config: &Config) -> ToolResult {
     match run(path, config) {
-        Ok(s) => ToolResult::Edit(Box::new(s)),
+        Ok(s) => ToolResult::Edit(Box::new(s.bounded())),
         Err(e) => ToolResult::Error(e),
     }
 }
@@ -86,6 +86,7 @@ fn run(shown: &str, config: &Config) -> Result<EditSuccess, ToolError> {
         hash_after,
         dry_run: false,
         undo_available: older,
+        patch_truncated: false,
     })
 }
 
