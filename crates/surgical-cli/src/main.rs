@@ -2,6 +2,7 @@
 //! and a demo of the promise.
 
 mod demo;
+mod progress;
 mod term;
 
 use std::io::{IsTerminal, Read, Write};
@@ -434,7 +435,10 @@ fn run_edit(args: EditArgs, color: ColorChoice) -> ExitCode {
     if let Some(tier) = &args.max_strategy {
         request["maxStrategy"] = Value::String(tier.clone());
     }
-    let result = surgical_tool::call_with("edit", &request, &args.limits.config(&root));
+    let result = {
+        let _spinner = progress::Spinner::start(format!("editing {path}"));
+        surgical_tool::call_with("edit", &request, &args.limits.config(&root))
+    };
     show(&result, args.json, color)
 }
 
@@ -461,7 +465,10 @@ fn run_apply(args: ApplyArgs, color: ColorChoice) -> ExitCode {
             request[key] = Value::String(v.clone());
         }
     }
-    let result = surgical_tool::call_with("apply_patch", &request, &args.limits.config(&args.root));
+    let result = {
+        let _spinner = progress::Spinner::start("applying the patch".to_string());
+        surgical_tool::call_with("apply_patch", &request, &args.limits.config(&args.root))
+    };
     show(&result, args.json, color)
 }
 
