@@ -79,10 +79,15 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
     } else {
         Some(new.encoded().map_err(|e| fs_error(e, shown))?)
     };
-    // The other core hashes the new content while it is written.
-    let hash_after = match &new_bytes {
-        Some(bytes) => Digest::of(bytes),
-        None => Digest::of_parts(encoding.bom(), &new.text),
+    // The other core hashes the new content while it is written, from the old hash's last
+    // checkpoint before the first change.
+    let bom = encoding.bom();
+    let hash_after = match (&new_bytes, changes.first()) {
+        (Some(bytes), _) => Digest::of(bytes),
+        (None, Some(first)) => doc
+            .hash
+            .spliced((bom, &old.text), (bom, &new.text), bom.len() + first.old.start),
+        (None, None) => Digest::of_parts(bom, &new.text),
     };
     let journal = config.undo.then(|| Journal::new(&root));
     let entry = if req.dry_run {
