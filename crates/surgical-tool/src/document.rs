@@ -176,6 +176,17 @@ impl Digest {
         }
     }
 
+    /// Whether [`Digest::get`] would return at once (the hash is known or its thread is done).
+    pub(crate) fn is_ready(&self) -> bool {
+        if self.value.get().is_some() {
+            return true;
+        }
+        let job = self.job.take();
+        let ready = job.as_ref().is_none_or(JoinHandle::is_finished);
+        self.job.set(job);
+        ready
+    }
+
     pub(crate) fn get(&self) -> &str {
         self.value.get_or_init(|| {
             let (value, checkpoints) = self

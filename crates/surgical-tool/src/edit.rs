@@ -59,10 +59,12 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
     };
     // The engine runs while the other core hashes the file.
     let applied = apply(&old.text, &req.edits, &options);
-    let hash_before = doc.hash.get().to_string();
+    // Without `expectedHash` nothing waits for the old hash before the write: it is finished
+    // while the new version is written.
     if let Some(expected) = &req.expected_hash {
-        if !expected.eq_ignore_ascii_case(&hash_before) {
-            return Err(stale_error(shown, &hash_before, expected));
+        let now = doc.hash.get();
+        if !expected.eq_ignore_ascii_case(now) {
+            return Err(stale_error(shown, now, expected));
         }
     }
     let mut applied = applied.map_err(|e| edit_error(e, shown))?;
@@ -79,15 +81,16 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
     } else {
         Some(new.encoded().map_err(|e| fs_error(e, shown))?)
     };
-    // The other core hashes the new content while it is written, from the old hash's last
-    // checkpoint before the first change.
+    // The other core hashes the new content while it is written: from the old hash's last
+    // checkpoint before the first change when the old hash is done already.
     let bom = encoding.bom();
     let hash_after = match (&new_bytes, changes.first()) {
         (Some(bytes), _) => Digest::of(bytes),
-        (None, Some(first)) => doc
-            .hash
-            .spliced((bom, &old.text), (bom, &new.text), bom.len() + first.old.start),
-        (None, None) => Digest::of_parts(bom, &new.text),
+        (None, Some(first)) if doc.hash.is_ready() => {
+            doc.hash
+                .spliced((bom, &old.text), (bom, &new.text), bom.len() + first.old.start)
+        }
+        (None, _) => Digest::of_parts(bom, &new.text),
     };
     let journal = config.undo.then(|| Journal::new(&root));
     let entry = if req.dry_run {
@@ -105,6 +108,7 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
         .map_err(|e| fs_error(e, shown))?
     };
     let undo_available = entry.is_some();
+    let hash_before = doc.hash.get().to_string();
 
     let shown_diff = diff::numbered_diff(&old.text, &new.text, &changes);
     let patch = file_patch(
