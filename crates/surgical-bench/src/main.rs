@@ -1,15 +1,15 @@
 //! `surgical-bench`: how fast real edits are, and how much memory they take, against plain I/O.
 //!
 //! ```text
-//! cargo run --release -p surgical-bench                 # 1, 10 and 100 MB files, 5 runs each
+//! cargo run --release -p surgical-bench                 # 16, 64 and 256 MB files, 5 runs each
 //! cargo run --release -p surgical-bench -- --sizes 1,10 --runs 3
 //! ```
 //!
 //! For each file size it times, as the median of several runs, on a file in the page cache:
-//! * `read+write`: `std::fs::read`, then write a temp file in the same directory, fsync, rename —
-//!   the least any atomic edit tool must do;
-//! * `exact` and `fuzzy`: a whole `edit` tool call (read, decode, match, splice, diff, atomic write,
-//!   read-back verification). The fuzzy call's oldText uses ASCII quotes, a hyphen and spaces where
+//! * the durable-write floor: `std::fs::read`, then write a temp file in the same directory, fsync,
+//!   rename, fsync the directory — the least any crash-safe writer does;
+//! * `exact` and `fuzzy`: a whole `edit` tool call (read, decode, match, splice, diff, atomic write),
+//!   run by turns with the floor so a busy machine slows all three alike. The fuzzy call's oldText uses ASCII quotes, a hyphen and spaces where
 //!   the file has typographic quotes, an em dash and no-break spaces, so every tier runs over the
 //!   whole file;
 //! * the engine alone (no I/O) for both;
@@ -94,7 +94,9 @@ fn ms(d: Duration) -> String {
     }
 }
 
-fn baseline_rw(path: &Path) -> Duration {
+/// The durable-write floor: copy the file to a temp file, fsync, rename, fsync the directory — the
+/// least any crash-safe writer does.
+fn floor(path: &Path) -> Duration {
     let start = Instant::now();
     let bytes = fs::read(path).unwrap();
     let tmp = path.with_extension("tmp");
@@ -189,7 +191,7 @@ fn main() {
         fs::write(&args[3], make_file(args[2].parse::<usize>().unwrap() * MB)).unwrap();
         return;
     }
-    let mut sizes = vec![1, 10, 100];
+    let mut sizes = vec![16, 64, 256];
     let mut runs = 5;
     let mut it = args.iter().skip(1);
     while let Some(a) = it.next() {
@@ -203,7 +205,7 @@ fn main() {
                     .collect()
             }
             "--runs" => runs = it.next().expect("--runs N").parse().unwrap(),
-            other => panic!("unknown argument {other}; use --sizes 1,10,100 --runs 5"),
+            other => panic!("unknown argument {other}; use --sizes 16,64,256 --runs 5"),
         }
     }
     let tmp = tempfile::tempdir_in(
@@ -213,21 +215,21 @@ fn main() {
     )
     .unwrap();
     let dir = tmp.path();
-    println!("| file | read+write (fsync, rename) | exact edit | ratio | fuzzy edit | ratio | engine only: exact / fuzzy | peak memory exact / fuzzy |");
+    println!("| file | durable-write floor | exact edit | ratio | fuzzy edit | ratio | engine only: exact / fuzzy | peak memory exact / fuzzy |");
     println!("|---|---|---|---|---|---|---|---|");
     for size in sizes {
         let original = make_file(size * MB);
         let path = dir.join("bench.rs");
-        let base = median(
-            (0..runs)
-                .map(|_| {
-                    fs::write(&path, &original).unwrap();
-                    baseline_rw(&path)
-                })
-                .collect(),
-        );
-        let exact = median((0..runs).map(|_| timed_call(dir, &original, &exact_call())).collect());
-        let fuzzy = median((0..runs).map(|_| timed_call(dir, &original, &fuzzy_call())).collect());
+        // The floor and both calls side by side, run after run, so that a busy machine slows all
+        // three alike.
+        let (mut bases, mut exacts, mut fuzzies) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..runs {
+            fs::write(&path, &original).unwrap();
+            bases.push(floor(&path));
+            exacts.push(timed_call(dir, &original, &exact_call()));
+            fuzzies.push(timed_call(dir, &original, &fuzzy_call()));
+        }
+        let (base, exact, fuzzy) = (median(bases), median(exacts), median(fuzzies));
         let core_time = |call: &Value| {
             let edits = edits_of(call);
             median(

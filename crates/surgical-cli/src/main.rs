@@ -2,6 +2,7 @@
 //! and a demo of the promise.
 
 mod demo;
+mod progress;
 mod root;
 mod term;
 
@@ -448,7 +449,10 @@ fn run_edit(args: EditArgs, color: ColorChoice) -> ExitCode {
     if args.old.is_some() {
         config = config.words(surgical_tool::Words::CommandLine);
     }
-    let result = surgical_tool::call_with("edit", &request, &config);
+    let result = {
+        let _spinner = progress::Spinner::start(format!("editing {path}"));
+        surgical_tool::call_with("edit", &request, &config)
+    };
     show(&result, args.json, color, &root)
 }
 
@@ -540,7 +544,10 @@ fn run_apply(args: ApplyArgs, color: ColorChoice) -> ExitCode {
         Ok(root) => root,
         Err(message) => return usage_error(&message),
     };
-    let result = surgical_tool::call_with("apply_patch", &request, &args.limits.config(&root));
+    let result = {
+        let _spinner = progress::Spinner::start("applying the patch".to_string());
+        surgical_tool::call_with("apply_patch", &request, &args.limits.config(&root))
+    };
     show(&result, args.json, color, &root)
 }
 

@@ -23,8 +23,10 @@ instead of being decoded lossily.
   decode, `encode(d.encoding, &d.text)` gives back `bytes`.
 * [`write_atomic`] replaces the file through a temporary file and a rename,
   keeping its mode (and owner, when possible), after checking that the file is still the
-  version that was read, then reads it back to check. [`write_atomic_keeping_old`] keeps the
-  replaced version under another name without copying it.
+  version that was read. [`write_atomic_keeping_old`] keeps the
+  replaced version under another name without copying it; [`write_atomic_spliced`] writes a
+  version that is the old one with some ranges replaced ([`Piece`]s) without assembling it in
+  memory, copying the unchanged ranges inside the kernel where it can.
 * [`write_new`] (or [`Root::create`]) creates a file that does not exist, never replacing
   anything, and returns a [`NewFile`] that can take the creation back; [`remove`] deletes a file
   that was read, unless it changed since.
@@ -96,7 +98,7 @@ pub use crate::sandbox::Root;
 pub use crate::target::{
     open_target, read, read_decoded, read_with_limit, DirLock, FileInfo, Target, DEFAULT_SIZE_LIMIT, LOCK_TIMEOUT,
 };
-pub use crate::writer::{remove, write_atomic, write_atomic_keeping_old};
+pub use crate::writer::{remove, write_atomic, write_atomic_keeping_old, write_atomic_spliced, Piece};
 
 /// Syncs the directory `dir` (by path), best effort, so that names just added to it or removed from
 /// it survive a crash (for callers keeping their own files, such as an undo journal). Does nothing

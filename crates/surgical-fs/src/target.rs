@@ -54,7 +54,7 @@ pub struct FileInfo {
     /// The file's name in `dir`.
     pub(crate) name: OsString,
     /// What identifies this version of the file: checked again right before it is replaced.
-    identity: Identity,
+    pub(crate) identity: Identity,
 }
 
 impl FileInfo {

@@ -1,11 +1,14 @@
 //! The atomic writer: a temporary file next to the target, `fsync`, the identity re-check, a
-//! rename (or a link that never replaces, for a new file), `fsync` of the directory, and reading
-//! the result back. Also the other change a tool makes to a directory: removing a file, after the
+//! rename (or a link that never replaces, for a new file), `fsync` of the directory. A new version
+//! that is the old one with a few ranges replaced is written as such ([`write_atomic_spliced`]):
+//! the unchanged ranges copied from the old file inside the kernel where it can, only the new
+//! ranges written from memory. Also the other change a tool makes to a directory: removing a file, after the
 //! same identity re-check.
 
 use std::ffi::{OsStr, OsString};
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
+use std::ops::Range;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -29,7 +32,11 @@ const MAX_TEMP_NAME_STEM: usize = 200;
 /// all of `bytes`; copy the owner (see below) and then the mode bits (in that
 /// order, because `chown` clears setuid and setgid); `fsync` it; rename it
 /// over `info.real_path`; `fsync` the directory so the rename itself is
-/// durable; finally read the file back and compare it with `bytes`.
+/// durable.
+///
+/// The file is not read back: right after the write that read would come from the page cache
+/// and prove nothing that a successful `fsync` does not, while it would cost a pass over the
+/// whole file. (A file rewritten in place, below, is still read back.)
 ///
 /// Readers see either the old content or the new, never a mix, and a crash
 /// at any point leaves one or the other.
@@ -57,10 +64,9 @@ const MAX_TEMP_NAME_STEM: usize = 200;
 /// [`FsError::Io`] otherwise, its message saying which step failed and that
 /// the file was left unchanged.
 ///
-/// After the rename, two failures remain possible, both [`FsError::Io`]:
-/// syncing the directory, and verification, whose message starts with
-/// "verification after write failed" when the file read back differs from
-/// `bytes` (for example because another process wrote to it).
+/// After the rename, one failure remains possible, [`FsError::Io`]: syncing the directory. A file
+/// rewritten in place is also read back, and a difference is [`FsError::Io`] whose message starts
+/// with "verification after write failed" (for example because another process wrote to it).
 ///
 /// Errors name `info.real_path`.
 pub fn write_atomic(info: &FileInfo, bytes: &[u8]) -> Result<(), FsError> {
@@ -73,17 +79,64 @@ pub fn write_atomic(info: &FileInfo, bytes: &[u8]) -> Result<(), FsError> {
 /// hard links), nor where a link cannot be made (another filesystem); the caller then saves the
 /// old content itself.
 pub fn write_atomic_keeping_old(info: &FileInfo, bytes: &[u8], keep_old_at: Option<&Path>) -> Result<bool, FsError> {
+    write_atomic_spliced(info, &[], &[Piece::New(bytes)], keep_old_at)
+}
+
+/// One stretch of the new version of a file, for [`write_atomic_spliced`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Piece<'a> {
+    /// These bytes of the version that was read (offsets in the file as read, a BOM included),
+    /// unchanged.
+    Kept(Range<usize>),
+    /// New bytes.
+    New(&'a [u8]),
+}
+
+/// [`write_atomic_keeping_old`] for a new version made of `pieces`, in order: ranges of the
+/// version that was read ([`Piece::Kept`]) and new bytes ([`Piece::New`]). `old` is the version
+/// that was read, in parts that are concatenated (for example a BOM and the text after it); every
+/// kept range must lie inside it.
+///
+/// Nothing of the new version is assembled in memory. Kept ranges are copied from the file itself
+/// where the system can do it inside the kernel (`copy_file_range` on Linux: no copy through user
+/// space, and a reflink on file systems that share extents), after checking that the open file is
+/// still the version read; elsewhere (macOS, Windows, another file system, a file changed since it
+/// was read) they are written from `old`. Either way the identity re-check before the rename
+/// refuses a file that changed since it was read, so the kept bytes are the ones read.
+///
+/// # Panics
+///
+/// When a kept range is not inside `old`.
+pub fn write_atomic_spliced(
+    info: &FileInfo,
+    old: &[&[u8]],
+    pieces: &[Piece<'_>],
+    keep_old_at: Option<&Path>,
+) -> Result<bool, FsError> {
+    let old_len: usize = old.iter().map(|p| p.len()).sum();
+    for piece in pieces {
+        if let Piece::Kept(range) = piece {
+            assert!(
+                range.start <= range.end && range.end <= old_len,
+                "kept range {range:?} is outside the {old_len} bytes read"
+            );
+        }
+    }
     let target = info.real_path.as_path();
     remove_stale_temps(&info.dir);
     if info.nlink > 1 {
-        return write_in_place(info, bytes).map(|_| false);
+        return write_in_place(info, &assemble(old, pieces)).map(|_| false);
     }
     let mut kept = false;
     let (tmp_name, mut tmp) =
         create_temp(&info.dir, &info.name, 0o600).map_err(|e| write_error(target, OP_CREATE_TEMP, e))?;
     let result = (|| {
-        tmp.write_all(bytes)
-            .map_err(|e| write_error(target, OP_WRITE_TEMP, e))?;
+        let source = pieces
+            .iter()
+            .any(|p| matches!(p, Piece::Kept(r) if !r.is_empty()))
+            .then(|| same_version(info))
+            .flatten();
+        write_pieces(&mut tmp, source.as_ref(), old, pieces).map_err(|e| write_error(target, OP_WRITE_TEMP, e))?;
         copy_owner(&tmp, info)?;
         sys::set_mode(&tmp, info.mode).map_err(|e| io_error(target, OP_CHMOD, e))?;
         tmp.sync_all().map_err(|e| write_error(target, OP_SYNC_TEMP, e))?;
@@ -102,8 +155,68 @@ pub fn write_atomic_keeping_old(info: &FileInfo, bytes: &[u8], keep_old_at: Opti
         return Err(e);
     }
     sys::sync_dir(&info.dir).map_err(|e| io_error(target, OP_SYNC_DIR, e))?;
-    verify(info, bytes)?;
     Ok(kept)
+}
+
+/// The file `info` describes, opened for reading, if it still is the version that was read (the
+/// source kept ranges are copied from); `None` otherwise, and the bytes in memory are written.
+fn same_version(info: &FileInfo) -> Option<File> {
+    let file = sys::open_for_reading(&info.dir, &info.name).ok()?;
+    let st = sys::stat_file(&file).ok()?;
+    (st.kind.is_none() && st.identity == info.identity).then_some(file)
+}
+
+/// Writes `pieces` to `out` at its current position: kept ranges copied from `source` inside the
+/// kernel while that works (see [`sys::copy_range`]), from `old` in memory otherwise.
+fn write_pieces(out: &mut File, source: Option<&File>, old: &[&[u8]], pieces: &[Piece<'_>]) -> io::Result<()> {
+    let mut source = source;
+    for piece in pieces {
+        match piece {
+            Piece::New(bytes) => out.write_all(bytes)?,
+            Piece::Kept(range) => {
+                let mut at = range.start;
+                while let (Some(from), true) = (source, at < range.end) {
+                    match sys::copy_range(from, at as u64, (range.end - at) as u64, out) {
+                        Ok(0) => break, // The file is shorter than read: write from memory.
+                        Ok(n) => at += n as usize,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) if e.kind() == io::ErrorKind::Unsupported => source = None,
+                        Err(e) => return Err(e),
+                    }
+                }
+                if at < range.end {
+                    source = None;
+                    for part in slices(old, at..range.end) {
+                        out.write_all(part)?;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The slices of the concatenation of `parts` that make up `range`.
+fn slices<'a, 'p>(parts: &'p [&'a [u8]], range: Range<usize>) -> impl Iterator<Item = &'a [u8]> + use<'a, 'p> {
+    let mut offset = 0;
+    parts.iter().filter_map(move |part| {
+        let (start, end) = (offset, offset + part.len());
+        offset = end;
+        let (from, to) = (range.start.max(start), range.end.min(end));
+        (from < to).then(|| &part[from - start..to - start])
+    })
+}
+
+/// The new version in one buffer (for a file rewritten in place).
+fn assemble(old: &[&[u8]], pieces: &[Piece<'_>]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for piece in pieces {
+        match piece {
+            Piece::New(bytes) => out.extend_from_slice(bytes),
+            Piece::Kept(range) => slices(old, range.clone()).for_each(|s| out.extend_from_slice(s)),
+        }
+    }
+    out
 }
 
 /// Creates `name` in the open directory `dir` with `bytes`, never replacing anything there: a
@@ -550,6 +663,94 @@ mod tests {
         write_atomic(&info, b"b").unwrap();
         assert_eq!(fs::read(&path).unwrap(), b"b");
         assert_eq!(names(dir.path()).len(), 1);
+    }
+
+    /// Pieces over `old` from `(start, end, new)` triples: kept stretches between replacements.
+    fn pieces_of<'a>(old_len: usize, replacements: &'a [(usize, usize, Vec<u8>)]) -> Vec<Piece<'a>> {
+        let mut pieces = Vec::new();
+        let mut cursor = 0;
+        for (start, end, new) in replacements {
+            pieces.push(Piece::Kept(cursor..*start));
+            pieces.push(Piece::New(new));
+            cursor = *end;
+        }
+        pieces.push(Piece::Kept(cursor..old_len));
+        pieces
+    }
+
+    #[test]
+    fn a_spliced_write_is_the_old_file_with_the_ranges_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let old = b"\xEF\xBB\xBFone\r\ntwo\nthree".to_vec();
+        fs::write(&path, &old).unwrap();
+        let (info, _) = read(&path).unwrap();
+        let replacements = [(3, 6, b"ONE".to_vec()), (12, 12, b"2\n".to_vec())];
+        let pieces = pieces_of(old.len(), &replacements);
+        // The old version in two parts, as a decoded file holds it: the BOM and the text.
+        write_atomic_spliced(&info, &[&old[..3], &old[3..]], &pieces, None).unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"\xEF\xBB\xBFONE\r\ntwo\n2\nthree");
+        assert_eq!(names(dir.path()), ["f"]);
+        // Changed since it was read: refused like any write, nothing replaced.
+        let (info, _) = read(&path).unwrap();
+        std::thread::sleep(Duration::from_millis(5));
+        fs::write(&path, b"someone else's").unwrap();
+        let err = write_atomic_spliced(&info, &[b"x"], &[Piece::Kept(0..1)], None).unwrap_err();
+        assert_eq!(err.code(), "stale");
+        assert_eq!(fs::read(&path).unwrap(), b"someone else's");
+        assert_eq!(names(dir.path()), ["f"]);
+    }
+
+    #[test]
+    fn a_spliced_write_to_a_file_with_several_links_rewrites_it_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        fs::write(&a, b"keep|old|keep").unwrap();
+        fs::hard_link(&a, &b).unwrap();
+        let (info, _) = read(&a).unwrap();
+        let pieces = [Piece::Kept(0..5), Piece::New(b"new"), Piece::Kept(8..13)];
+        assert!(!write_atomic_spliced(&info, &[b"keep|old|keep"], &pieces, None).unwrap());
+        assert_eq!(fs::read(&b).unwrap(), b"keep|new|keep");
+    }
+
+    proptest::proptest! {
+        /// Written from the file inside the kernel or from memory (the fallback), a spliced write
+        /// gives the same bytes as the new version assembled in memory.
+        #[test]
+        fn spliced_writes_are_byte_identical_to_the_assembled_version(
+            old in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..3000),
+            cuts in proptest::collection::vec((0usize..3001, 0usize..40, proptest::collection::vec(proptest::prelude::any::<u8>(), 0..20)), 0..6),
+            split in 0usize..3001,
+        ) {
+            let mut replacements: Vec<(usize, usize, Vec<u8>)> = Vec::new();
+            let mut cuts = cuts;
+            cuts.sort_by_key(|c| c.0);
+            let mut cursor = 0;
+            for (start, len, new) in cuts {
+                let start = start.min(old.len()).max(cursor);
+                let end = (start + len).min(old.len());
+                replacements.push((start, end, new));
+                cursor = end;
+            }
+            let pieces = pieces_of(old.len(), &replacements);
+            let split = split.min(old.len());
+            let parts: [&[u8]; 2] = [&old[..split], &old[split..]];
+            let want = assemble(&parts, &pieces);
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("f");
+            fs::write(&path, &old).unwrap();
+            let (info, _) = read(&path).unwrap();
+            write_atomic_spliced(&info, &parts, &pieces, None).unwrap();
+            proptest::prop_assert_eq!(fs::read(&path).unwrap(), want.clone());
+            // The fallback: every kept range written from memory.
+            let mut out = tempfile::tempfile().unwrap();
+            write_pieces(&mut out, None, &parts, &pieces).unwrap();
+            let mut back = Vec::new();
+            use std::io::Seek;
+            out.rewind().unwrap();
+            out.read_to_end(&mut back).unwrap();
+            proptest::prop_assert_eq!(back, want);
+        }
     }
 
     #[test]

@@ -10,8 +10,10 @@
 //!
 //! Write side ([`Document::commit`]): the old version goes to the call's undo journal step (as a
 //! hard link made by the write right before its rename, so it costs no copy; from memory, synced,
-//! where that cannot be), the new bytes are written atomically (`surgical_fs::write_atomic_keeping_old`:
-//! identity re-check, rename, read-back), and the step records both hashes.
+//! where that cannot be), the new bytes are written atomically (`surgical_fs::write_atomic_spliced`:
+//! identity re-check, rename; an edit hands over the old bytes and its replacements, so the new
+//! version is never assembled in memory and the unchanged ranges are copied inside the kernel where
+//! the system can), and the step records both hashes.
 //!
 //! What a patch shows of a version of a file ([`file_patch`], [`Version`]): the rule is per
 //! version. UTF-8 shows its bytes on disk, which for UTF-8 with a BOM means the BOM too, so
@@ -27,7 +29,7 @@ use std::thread::JoinHandle;
 
 use sha2::{Digest as _, Sha256};
 use surgical_core::{diff, Change};
-use surgical_fs::{Decoding, DirLock, Encoding, FileInfo, FsError, Root, Target};
+use surgical_fs::{Decoding, DirLock, Encoding, FileInfo, FsError, Piece, Root, Target};
 
 use crate::journal::Step;
 
@@ -52,11 +54,54 @@ pub(crate) type Shared = Arc<Vec<u8>>;
 /// costs more than the hash.
 const HASH_ON_THREAD: usize = 16 << 10;
 
+/// The hasher's state is kept every this many bytes of the input (at 0, `CHECKPOINT`, ...), so the
+/// hash of a version that shares a prefix with it resumes after that prefix instead of hashing it
+/// again ([`Digest::spliced`]).
+const CHECKPOINT: usize = 1 << 20;
+
+/// What a hashing thread returns: the hash and the checkpoints.
+type Hashed = (String, Vec<Sha256>);
+
 /// A SHA-256 (lowercase hex), computed on the second core while the call goes on; [`Digest::get`]
 /// waits for it.
 pub(crate) struct Digest {
     value: OnceCell<String>,
-    job: Cell<Option<JoinHandle<String>>>,
+    /// The hasher's state at every multiple of [`CHECKPOINT`] bytes (empty for a hash known already).
+    checkpoints: OnceCell<Vec<Sha256>>,
+    job: Cell<Option<JoinHandle<Hashed>>>,
+}
+
+/// The hash of `parts` concatenated, continuing `from` (a state after `skip` bytes of them), and the
+/// state at every later multiple of [`CHECKPOINT`].
+fn hash_from(from: Sha256, skip: usize, parts: &[&[u8]]) -> Hashed {
+    let mut hasher = from;
+    let mut checkpoints = Vec::new();
+    let mut offset = 0;
+    for part in parts {
+        let mut rest = *part;
+        // Skip what the state already holds.
+        let skipped = skip.saturating_sub(offset).min(rest.len());
+        offset += skipped;
+        rest = &rest[skipped..];
+        while !rest.is_empty() {
+            if offset.is_multiple_of(CHECKPOINT) {
+                checkpoints.push(hasher.clone());
+            }
+            let take = (CHECKPOINT - offset % CHECKPOINT).min(rest.len());
+            hasher.update(&rest[..take]);
+            offset += take;
+            rest = &rest[take..];
+        }
+    }
+    (hex(hasher.finalize().as_slice()), checkpoints)
+}
+
+fn hex(digest: &[u8]) -> String {
+    let mut s = String::with_capacity(64);
+    for b in digest {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
 }
 
 impl Digest {
@@ -71,9 +116,54 @@ impl Digest {
             return Digest::known(sha256_hex(&[prefix, bytes]));
         }
         let bytes = Arc::clone(bytes);
+        Digest::on_thread(move || hash_from(Sha256::new(), 0, &[prefix, &bytes]))
+    }
+
+    /// The hash of `prefix` followed by `new`, a version that shares its first `same` bytes (counted
+    /// from the start of `prefix`) with the version `self` hashed, `old_prefix` followed by `old`:
+    /// hashing resumes from the last checkpoint within those bytes (so this waits for `self`).
+    pub(crate) fn spliced(
+        &self,
+        (old_prefix, old): (&'static [u8], &Shared),
+        (prefix, new): (&'static [u8], &Shared),
+        same: usize,
+    ) -> Digest {
+        self.get();
+        let checkpoints = self.checkpoints.get().map_or(&[][..], Vec::as_slice);
+        let at = (same / CHECKPOINT).min(checkpoints.len().saturating_sub(1));
+        let Some(state) = checkpoints.get(at).cloned() else {
+            return Digest::of_parts(prefix, new);
+        };
+        let resume = at * CHECKPOINT;
+        let small = new.len() < HASH_ON_THREAD;
+        let (old, new) = (Arc::clone(old), Arc::clone(new));
+        let job = move || {
+            // The old version's bytes from the checkpoint to where the versions part, then the new
+            // version's from there.
+            let mut hasher = state;
+            let old_parts: [&[u8]; 2] = [old_prefix, &old];
+            let mut offset = 0;
+            for part in old_parts {
+                let (from, to) = (resume.max(offset), same.min(offset + part.len()));
+                if from < to {
+                    hasher.update(&part[from - offset..to - offset]);
+                }
+                offset += part.len();
+            }
+            hash_from(hasher, same, &[prefix, &new])
+        };
+        if small {
+            let (value, _) = job();
+            return Digest::known(value);
+        }
+        Digest::on_thread(job)
+    }
+
+    fn on_thread(job: impl FnOnce() -> Hashed + Send + 'static) -> Digest {
         Digest {
             value: OnceCell::new(),
-            job: Cell::new(Some(std::thread::spawn(move || sha256_hex(&[prefix, &bytes])))),
+            checkpoints: OnceCell::new(),
+            job: Cell::new(Some(std::thread::spawn(job))),
         }
     }
 
@@ -81,16 +171,31 @@ impl Digest {
     pub(crate) fn known(value: String) -> Digest {
         Digest {
             value: OnceCell::from(value),
+            checkpoints: OnceCell::new(),
             job: Cell::new(None),
         }
     }
 
+    /// Whether [`Digest::get`] would return at once (the hash is known or its thread is done).
+    pub(crate) fn is_ready(&self) -> bool {
+        if self.value.get().is_some() {
+            return true;
+        }
+        let job = self.job.take();
+        let ready = job.as_ref().is_none_or(JoinHandle::is_finished);
+        self.job.set(job);
+        ready
+    }
+
     pub(crate) fn get(&self) -> &str {
         self.value.get_or_init(|| {
-            self.job
+            let (value, checkpoints) = self
+                .job
                 .take()
                 .map(|job| job.join().expect("hashing does not panic"))
-                .unwrap_or_default()
+                .unwrap_or_default();
+            let _ = self.checkpoints.set(checkpoints);
+            value
         })
     }
 }
@@ -225,10 +330,22 @@ impl Document {
     /// `permission_denied` (`FileInfo::check_writable`). On an error nothing was written and the step
     /// holds nothing of this file.
     pub(crate) fn commit(&self, bytes: &[u8], hash_after: &Digest, step: Option<&mut Step>) -> Result<bool, FsError> {
+        self.commit_spliced(&[Piece::New(bytes)], hash_after, step)
+    }
+
+    /// [`Document::commit`] of a new version made of `pieces`: ranges of the bytes read (offsets
+    /// on disk, a BOM included) and new bytes, so the new version is never assembled in memory
+    /// (see `surgical_fs::write_atomic_spliced`).
+    pub(crate) fn commit_spliced(
+        &self,
+        pieces: &[Piece<'_>],
+        hash_after: &Digest,
+        step: Option<&mut Step>,
+    ) -> Result<bool, FsError> {
         // A read-only file (or one of another user) is refused, not replaced through the rename.
         self.info.check_writable()?;
         let Some(step) = step else {
-            surgical_fs::write_atomic(&self.info, bytes)?;
+            surgical_fs::write_atomic_spliced(&self.info, &self.parts(), pieces, None)?;
             return Ok(false);
         };
         let index = step.add(
@@ -238,7 +355,7 @@ impl Document {
             Some(self.info.mode),
         );
         let keep_at = index.map(|i| step.content_path(i));
-        let kept = match surgical_fs::write_atomic_keeping_old(&self.info, bytes, keep_at.as_deref()) {
+        let kept = match surgical_fs::write_atomic_spliced(&self.info, &self.parts(), pieces, keep_at.as_deref()) {
             Ok(kept) => kept,
             Err(e) => {
                 if index.is_some() {
@@ -356,6 +473,34 @@ mod tests {
         let plain = version(Encoding::Utf8, b"one\ntwo\n");
         let patch = file_patch(Some(plain), Some(new), Some(&changes), "f");
         assert!(patch.contains("-one\n-two\n+\u{feff}one\n+2\n"), "{patch}");
+    }
+
+    #[test]
+    fn a_hash_resumed_from_a_checkpoint_is_the_hash_of_the_new_version() {
+        let old: Shared = Arc::new((0..3 * CHECKPOINT + 100).map(|i| (i % 251) as u8).collect());
+        let before = Digest::of_parts(b"\xEF\xBB\xBF", &old);
+        for same in [
+            0,
+            3,
+            10,
+            CHECKPOINT - 1,
+            CHECKPOINT,
+            CHECKPOINT + 3,
+            3 * CHECKPOINT + 50,
+        ] {
+            let mut new = old[..same - same.min(3)].to_vec();
+            new.extend_from_slice(b"changed");
+            new.extend_from_slice(&old[(same + 5).min(old.len())..]);
+            let new: Shared = Arc::new(new);
+            let after = before.spliced((b"\xEF\xBB\xBF", &old), (b"\xEF\xBB\xBF", &new), same.max(3));
+            assert_eq!(after.get(), sha256_hex(&[b"\xEF\xBB\xBF", &new]), "{same}");
+        }
+        // A small version is hashed at once.
+        let small: Shared = Arc::new(b"tiny".to_vec());
+        assert_eq!(
+            before.spliced((b"", &old), (b"", &small), 0).get(),
+            sha256_hex(&[b"tiny"])
+        );
     }
 
     #[test]

@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use surgical_core::{apply, diff, Applied, EditError, Options};
-use surgical_fs::{Encoding, FsError, Root};
+use surgical_core::{apply, diff, Applied, Change, EditError, Options};
+use surgical_fs::{Encoding, FsError, Piece, Root};
 
 use crate::document::{file_patch, Content, Digest, Document, Text};
 use crate::journal::{self, Journal};
@@ -15,7 +15,7 @@ use crate::{Config, EditReport, EditRequest, EditSuccess, ToolError, ToolResult}
 /// Runs a parsed `edit` call. On any error the file is untouched.
 pub fn run_edit_with(req: &EditRequest, config: &Config) -> ToolResult {
     match run(req, config) {
-        Ok(s) => ToolResult::Edit(Box::new(s)),
+        Ok(s) => ToolResult::Edit(Box::new(s.bounded())),
         Err(e) => ToolResult::Error(e),
     }
 }
@@ -61,10 +61,12 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
     let options = options(req);
     // The engine runs while the other core hashes the file.
     let applied = apply(&old.text, &req.edits, &options);
-    let hash_before = doc.hash.get().to_string();
+    // Without `expectedHash` nothing waits for the old hash before the write: it is finished
+    // while the new version is written.
     if let Some(expected) = &req.expected_hash {
-        if !expected.eq_ignore_ascii_case(&hash_before) {
-            return Err(stale_error(shown, &hash_before, expected));
+        let now = doc.hash.get();
+        if !expected.eq_ignore_ascii_case(now) {
+            return Err(stale_error(shown, now, expected));
         }
     }
     let mut applied = applied.map_err(|e| edit_error(e, shown, config.words))?;
@@ -73,25 +75,49 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
         encoding,
         text: Arc::new(std::mem::take(&mut applied.text)),
     };
-    let new_bytes = new.encoded().map_err(|e| fs_error(e, shown))?;
-    // The other core hashes the new content while it is written.
-    let hash_after = Digest::of(&new_bytes);
+    // Where the bytes on disk are the text's bytes (UTF-8, after any BOM), the new version is the
+    // old file with the changed ranges replaced and is written as such; UTF-16 is encoded whole.
+    let streams = matches!(encoding, Encoding::Utf8 | Encoding::Utf8Bom);
+    let new_bytes = if streams {
+        None
+    } else {
+        Some(new.encoded().map_err(|e| fs_error(e, shown))?)
+    };
+    // The other core hashes the new content while it is written: from the old hash's last
+    // checkpoint before the first change when the old hash is done already.
+    let bom = encoding.bom();
+    let hash_after = match (&new_bytes, changes.first()) {
+        (Some(bytes), _) => Digest::of(bytes),
+        (None, Some(first)) if doc.hash.is_ready() => {
+            doc.hash
+                .spliced((bom, &old.text), (bom, &new.text), bom.len() + first.old.start)
+        }
+        (None, _) => Digest::of_parts(bom, &new.text),
+    };
     let undo_available = if req.dry_run {
         false
     } else {
         config.cancellation.check(shown)?;
         let journal = config.undo.then(|| Journal::new(&root));
         let mut step = journal.as_ref().and_then(|j| j.begin("edit"));
-        let written = doc.commit(&new_bytes, &hash_after, step.as_mut());
+        let written = match &new_bytes {
+            Some(bytes) => doc.commit(bytes, &hash_after, step.as_mut()),
+            None => doc.commit_spliced(
+                &spliced(bom.len(), old.text.len(), &new.text, &changes),
+                &hash_after,
+                step.as_mut(),
+            ),
+        };
         let kept = journal::close(journal.as_ref(), step, matches!(written, Ok(true)));
         written.map_err(|e| fs_error(e, shown))?;
         kept
     };
+    let hash_before = doc.hash.get().to_string();
 
     let shown_diff = diff::numbered_diff(&old.text, &new.text, &changes);
     let patch = file_patch(
         Some(old.version(None)),
-        Some(new.version(Some(&new_bytes))),
+        Some(new.version(new_bytes.as_deref().map(Vec::as_slice))),
         Some(&changes),
         shown,
     );
@@ -110,6 +136,7 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
         hash_after: hash_after.get().to_string(),
         dry_run: req.dry_run,
         undo_available,
+        patch_truncated: false,
     })
 }
 
@@ -119,6 +146,21 @@ pub(crate) fn options(req: &EditRequest) -> Options {
         Some(max) => Options::new().loosest_tier(max),
         None => Options::new(),
     }
+}
+
+/// The new version of a file whose bytes on disk are a BOM of `bom` bytes and then a text of
+/// `old_len` bytes: the old bytes with each change's range (in the text) replaced by its bytes in
+/// `new_text`. Offsets are on disk.
+pub(crate) fn spliced<'a>(bom: usize, old_len: usize, new_text: &'a [u8], changes: &[Change]) -> Vec<Piece<'a>> {
+    let mut pieces = Vec::with_capacity(2 * changes.len() + 1);
+    let mut kept_from = 0;
+    for change in changes {
+        pieces.push(Piece::Kept(kept_from..bom + change.old.start));
+        pieces.push(Piece::New(&new_text[change.new.clone()]));
+        kept_from = bom + change.old.end;
+    }
+    pieces.push(Piece::Kept(kept_from..bom + old_len));
+    pieces
 }
 
 /// Where each edit landed, in request order.

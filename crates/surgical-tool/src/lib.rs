@@ -280,6 +280,10 @@ pub struct EditSuccess {
     pub dry_run: bool,
     /// Whether `surgical undo` (or the `undo` tool) can restore the content before this change.
     pub undo_available: bool,
+    /// True when `patch` was cut to fit a model's context (a line over 2000 characters, or the
+    /// patch past 256 KiB, each cut marked): it no longer applies with `git apply`. The file
+    /// itself is as the edit left it.
+    pub patch_truncated: bool,
 }
 
 /// The result object of every tool call.

@@ -20,3 +20,121 @@ pub(crate) fn push_diff(text: &mut String, diff: &str, where_whole: &str) {
         total - MAX_DIFF_LINES_IN_TEXT
     ));
 }
+
+/// Lines of an edit's `text`, `diff` and `patch` longer than this many characters are cut, with a
+/// marker saying how much was left out, as `read` cuts the lines it shows.
+pub(crate) const MAX_LINE_CHARS: usize = crate::read::MAX_LINE_CHARS;
+
+/// An edit's whole `text` holds at most about this many bytes (its lines cut first).
+pub(crate) const MAX_TEXT_BYTES: usize = 64 * 1024;
+
+/// An edit's `diff` and `patch` hold at most about this many bytes each (their lines cut first).
+pub(crate) const MAX_FIELD_BYTES: usize = 256 * 1024;
+
+/// `output` with every line over [`MAX_LINE_CHARS`] characters cut and the whole ended before it
+/// passes `max_bytes`, each cut marked; and whether anything was cut. Output that fits is returned
+/// as it is. A line's terminator stays where the line is cut; the marker of the last cut is a line
+/// of its own (so a result stays readable, never a valid patch).
+pub(crate) fn bounded(output: String, max_bytes: usize) -> (String, bool) {
+    if output.len() <= max_bytes && output.len() <= MAX_LINE_CHARS {
+        return (output, false);
+    }
+    let mut out = String::with_capacity(output.len().min(max_bytes + 256));
+    let mut cut = false;
+    let mut lines = output.split_inclusive('\n');
+    let mut left_out = 0;
+    for line in lines.by_ref() {
+        let body = line
+            .strip_suffix("\r\n")
+            .or_else(|| line.strip_suffix('\n'))
+            .unwrap_or(line);
+        let (shown, more_chars) = match body.char_indices().nth(MAX_LINE_CHARS) {
+            Some((at, _)) => (&body[..at], body[at..].chars().count()),
+            None => (body, 0),
+        };
+        if out.len() + shown.len() > max_bytes && !out.is_empty() {
+            left_out = 1;
+            break;
+        }
+        out.push_str(shown);
+        if more_chars > 0 {
+            cut = true;
+            out.push_str(&format!(" [... line cut here: {more_chars} more characters not shown]"));
+        }
+        out.push_str(&line[body.len()..]);
+    }
+    left_out += lines.count();
+    if left_out > 0 {
+        cut = true;
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(&format!(
+            "[... {left_out} more lines not shown: this output is capped at {} KiB]\n",
+            max_bytes / 1024
+        ));
+    }
+    (out, cut)
+}
+
+impl crate::EditSuccess {
+    /// The result cut to fit a model's context: lines of `text`, `diff` and `patch` over
+    /// [`MAX_LINE_CHARS`] characters, `text` past [`MAX_TEXT_BYTES`], `diff` and `patch` past
+    /// [`MAX_FIELD_BYTES`]; `patchTruncated` says when the patch was cut.
+    pub(crate) fn bounded(mut self) -> Self {
+        let (text, _) = bounded(std::mem::take(&mut self.text), MAX_TEXT_BYTES);
+        let (diff, _) = bounded(std::mem::take(&mut self.diff), MAX_FIELD_BYTES);
+        let (patch, patch_cut) = bounded(std::mem::take(&mut self.patch), MAX_FIELD_BYTES);
+        self.text = text;
+        self.diff = diff;
+        self.patch = patch;
+        self.patch_truncated |= patch_cut;
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_that_fits_is_kept_as_it_is() {
+        let text = "+1 one\n-2 two\n".to_string();
+        assert_eq!(bounded(text.clone(), 1024), (text, false));
+        let exactly = "x".repeat(MAX_LINE_CHARS);
+        assert_eq!(bounded(exactly.clone(), MAX_FIELD_BYTES), (exactly, false));
+    }
+
+    #[test]
+    fn long_lines_are_cut_with_a_marker_and_keep_their_terminator() {
+        let long = "é".repeat(MAX_LINE_CHARS + 7);
+        let (out, cut) = bounded(format!("a\n{long}\r\nb"), MAX_FIELD_BYTES);
+        assert!(cut);
+        let lines: Vec<&str> = out.split('\n').collect();
+        assert_eq!(lines.len(), 3, "{out}");
+        assert!(out.contains("shown]\r\n"));
+        assert_eq!(lines[0], "a");
+        assert_eq!(
+            lines[1],
+            format!(
+                "{} [... line cut here: 7 more characters not shown]\r",
+                "é".repeat(MAX_LINE_CHARS)
+            )
+        );
+        assert_eq!(lines[2], "b");
+    }
+
+    #[test]
+    fn the_whole_is_capped_with_a_count_of_the_lines_left_out() {
+        let text: String = (0..1000).map(|i| format!("line {i:04} of the diff\n")).collect();
+        let (out, cut) = bounded(text, 1024);
+        assert!(cut);
+        assert!(out.len() < 1024 + 100, "{}", out.len());
+        assert!(out.starts_with("line 0000 of the diff\n"));
+        let shown = out.lines().count() - 1;
+        assert!(out.ends_with(&format!(
+            "[... {} more lines not shown: this output is capped at 1 KiB]\n",
+            1000 - shown
+        )));
+    }
+}

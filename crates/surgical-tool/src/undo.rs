@@ -30,7 +30,7 @@ use crate::{Config, EditSuccess, ToolError, ToolResult};
 /// after it (an empty string where there is no file).
 pub fn run_undo(path: &str, config: &Config) -> ToolResult {
     match run(path, config) {
-        Ok(s) => ToolResult::Edit(Box::new(s)),
+        Ok(s) => ToolResult::Edit(Box::new(s.bounded())),
         Err(e) => ToolResult::Error(e),
     }
 }
@@ -395,6 +395,7 @@ fn report(
         hash_after,
         dry_run: false,
         undo_available: older,
+        patch_truncated: false,
     })
 }
 

@@ -130,6 +130,47 @@ pub(crate) fn open_for_rewriting(dir: &OwnedFd, name: &OsStr) -> io::Result<File
     open_at(dir, name, libc::O_WRONLY, 0)
 }
 
+/// Copies up to `len` bytes of `from`, starting at `offset`, to the current position of `to`
+/// (which advances), inside the kernel: Linux's `copy_file_range`, which moves no data through
+/// user space and on file systems that share extents (Btrfs, XFS) makes a reflink. Returns how
+/// many bytes it copied, which may be fewer than `len`; 0 means `from` ends at `offset`.
+///
+/// Fails with [`io::ErrorKind::Unsupported`] where the call is missing (macOS, old kernels) or
+/// refuses these two files (another file system on older kernels, special files): the caller
+/// then writes the bytes itself.
+#[cfg(target_os = "linux")]
+pub(crate) fn copy_range(from: &File, offset: u64, len: u64, to: &File) -> io::Result<u64> {
+    let mut off_in = libc::off64_t::try_from(offset).map_err(|_| io::Error::from(io::ErrorKind::Unsupported))?;
+    let len = usize::try_from(len).unwrap_or(usize::MAX).min(1 << 30);
+    // SAFETY: two valid fds; `off_in` outlives the call; a null `off_out` means `to`'s position.
+    let n = unsafe {
+        libc::copy_file_range(
+            from.as_raw_fd(),
+            &mut off_in,
+            to.as_raw_fd(),
+            std::ptr::null_mut(),
+            len,
+            0,
+        )
+    };
+    if n >= 0 {
+        return Ok(n as u64);
+    }
+    let err = io::Error::last_os_error();
+    match err.raw_os_error() {
+        Some(libc::ENOSYS | libc::EXDEV | libc::EINVAL | libc::EOPNOTSUPP | libc::EPERM) => {
+            Err(io::Error::new(io::ErrorKind::Unsupported, err))
+        }
+        _ => Err(err),
+    }
+}
+
+/// See the Linux version: macOS has no `copy_file_range`, so the caller writes the bytes itself.
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn copy_range(_from: &File, _offset: u64, _len: u64, _to: &File) -> io::Result<u64> {
+    Err(io::ErrorKind::Unsupported.into())
+}
+
 /// Creates `name` for writing; fails with [`io::ErrorKind::AlreadyExists`] if anything is there.
 pub(crate) fn create_exclusive(dir: &OwnedFd, name: &OsStr, mode: u32) -> io::Result<File> {
     open_at(

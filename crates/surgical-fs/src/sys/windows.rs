@@ -294,6 +294,12 @@ pub(crate) fn open_for_rewriting(dir: &Dir, name: &OsStr) -> io::Result<File> {
     open_at(dir, name, OpenOptions::new().write(true))
 }
 
+/// Windows has no call that copies a range of one open file into another inside the kernel: always
+/// [`io::ErrorKind::Unsupported`], and the caller writes the bytes itself.
+pub(crate) fn copy_range(_from: &File, _offset: u64, _len: u64, _to: &File) -> io::Result<u64> {
+    Err(io::ErrorKind::Unsupported.into())
+}
+
 /// Creates `name` for writing; fails with [`io::ErrorKind::AlreadyExists`] if anything is there.
 /// Windows has no permission bits: `mode` is not used. The file is shared for deletion so that it
 /// can be moved to its final name while still open.
