@@ -28,6 +28,8 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use surgical_core::{apply, Edit, Options};
 
+mod pathological;
+
 const MB: usize = 1 << 20;
 
 /// A source-like file of about `size` bytes with one target line in the middle. Every 7th line has
@@ -176,6 +178,11 @@ fn main() {
     if args.get(1).map(String::as_str) == Some("child") {
         child(Path::new(&args[2]), Path::new(&args[3]));
         return;
+    }
+    match args.get(1).map(String::as_str) {
+        Some("pathological") => return pathological::main(&args[2..]),
+        Some("pathological-child") => return pathological::child(Path::new(&args[2]), Path::new(&args[3])),
+        _ => {}
     }
     if args.get(1).map(String::as_str) == Some("make-file") {
         // For profiling by hand: surgical-bench make-file MB PATH

@@ -2,6 +2,7 @@
 //! and a demo of the promise.
 
 mod demo;
+mod root;
 mod term;
 
 use std::io::{IsTerminal, Read, Write};
@@ -60,13 +61,24 @@ enum Command {
     /// every tool's JSON Schema.
     Call(CallArgs),
     /// Edit a file from the command line and show a colored diff.
+    ///
+    /// --old/--new (one edit) and --edits (several, as JSON) exclude each other.
+    #[command(
+        override_usage = "surgical edit <FILE> --old <OLD> --new <NEW> [--replace-all] [OPTIONS]\n       \
+                                surgical edit <FILE> --edits <FILE.json|-> [OPTIONS]"
+    )]
     Edit(EditArgs),
     /// Replay the seed bug report's scenario on a sample file and show the faithful result.
     Demo(DemoArgs),
-    /// Restore a file to its content before the last edit made through surgical.
+    /// Undo the last change made through surgical to a file: edit, write or apply (a patch is undone
+    /// whole: changed files restored, created ones removed, deleted or moved ones recreated).
     ///
-    /// Refused (exit 1, code "stale") if the file changed since that edit. Each undo goes one edit
-    /// further back. The journal lives in <root>/.surgical/ (last 100 edits, files up to 16 MiB).
+    /// Refused (exit 1, code "stale") if any of those files changed since; nothing is touched then.
+    /// Each undo goes one call further back; --list shows what can be undone. The journal lives in
+    /// <root>/.surgical/ (the last 100 calls, files up to 16 MiB); for files directly in the home
+    /// directory or in /, in ~/.local/state/surgical/ instead.
+    #[command(override_usage = "surgical undo <FILE> [--root <DIR>] [--json]\n       \
+                                surgical undo --list [--root <DIR>] [--json]")]
     Undo(UndoArgs),
     /// Serve the tools (read, edit, write, apply_patch, undo) to MCP clients over stdio (Model Context Protocol).
     ///
@@ -91,9 +103,12 @@ enum Command {
 struct ApplyArgs {
     /// The patch file, or - for stdin.
     patch: PathBuf,
-    /// Directory the patch's paths resolve against; paths leading outside it are refused.
-    #[arg(long, default_value = ".")]
-    root: PathBuf,
+    /// Directory the patch's paths resolve against (and that holds the undo journal); paths leading
+    /// outside it are refused ("outside_root"). Default: the nearest directory above the current one
+    /// holding .git, .hg, .jj or .surgical (the home directory and / excepted), else the current
+    /// directory; so paths are relative to the project, as `git diff` writes them.
+    #[arg(long)]
+    root: Option<PathBuf>,
     /// Show what would change without writing.
     #[arg(long)]
     dry_run: bool,
@@ -155,12 +170,18 @@ impl Limits {
 
 #[derive(Args)]
 struct UndoArgs {
-    /// The file to restore.
-    file: String,
-    /// Directory that the path resolves against (and that holds the journal).
-    #[arg(long, default_value = ".")]
-    root: PathBuf,
-    /// Print the JSON result object instead of a diff.
+    /// The file whose last change to undo (with every other file the same call changed).
+    #[arg(required_unless_present = "list")]
+    file: Option<PathBuf>,
+    /// List what the journal holds instead, newest first: each call's tool, time and files, what
+    /// undoing it would do to each, and whether each is still as the call left it.
+    #[arg(long, conflicts_with = "file")]
+    list: bool,
+    /// The workspace root, which holds the journal. Default: the root rule (see `surgical edit
+    /// --help`); for --list, the project of the current directory.
+    #[arg(long)]
+    root: Option<PathBuf>,
+    /// Print the JSON result object (with --list, the steps as a JSON array) instead of a diff.
     #[arg(long)]
     json: bool,
 }
@@ -205,8 +226,10 @@ struct EditArgs {
     /// Print the JSON result object instead of a diff.
     #[arg(long)]
     json: bool,
-    /// The workspace root (holds the undo journal). Default: the current directory if the file is
-    /// inside it, else the file's directory.
+    /// The workspace root, which holds the undo journal; FILE is then relative to it, and a file
+    /// outside it is refused ("outside_root"). Default, from any working directory alike: the nearest directory above the
+    /// file (links resolved) holding .git, .hg, .jj or .surgical, the home directory and / excepted;
+    /// else the file's own directory. `surgical undo` finds the same root from the same file.
     #[arg(long)]
     root: Option<PathBuf>,
     #[command(flatten)]
@@ -380,25 +403,11 @@ fn usage_error(message: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// The root for a file named on the command line by a person (not a model): the given `--root`,
-/// else the current directory when the file is inside it, else the file's own directory.
-fn root_for(file: &std::path::Path, root: Option<&PathBuf>) -> (PathBuf, String) {
-    if let Some(root) = root {
-        return (root.clone(), file.to_string_lossy().into_owned());
-    }
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let real = std::fs::canonicalize(file).unwrap_or_else(|_| cwd.join(file));
-    match std::fs::canonicalize(&cwd) {
-        Ok(cwd_real) if real.starts_with(&cwd_real) => (cwd, file.to_string_lossy().into_owned()),
-        _ => match (real.parent(), real.file_name()) {
-            (Some(dir), Some(name)) => (dir.to_path_buf(), name.to_string_lossy().into_owned()),
-            _ => (cwd, file.to_string_lossy().into_owned()),
-        },
-    }
-}
-
 fn run_edit(args: EditArgs, color: ColorChoice) -> ExitCode {
-    let (root, path) = root_for(&args.file, args.root.as_ref());
+    let (root, path) = match root::for_file(&args.file, args.root.as_deref()) {
+        Ok(found) => found,
+        Err(message) => return usage_error(&message),
+    };
     let mut request = match (&args.old, &args.new, &args.edits) {
         (Some(old), Some(new), _) => {
             json!({"path": path, "oldText": old, "newText": new, "replaceAll": args.replace_all})
@@ -434,13 +443,79 @@ fn run_edit(args: EditArgs, color: ColorChoice) -> ExitCode {
     if let Some(tier) = &args.max_strategy {
         request["maxStrategy"] = Value::String(tier.clone());
     }
-    let result = surgical_tool::call_with("edit", &request, &args.limits.config(&root));
-    show(&result, args.json, color)
+    // --old/--new: hints name the flags; --edits is JSON, whose keys the tool's words name.
+    let mut config = args.limits.config(&root);
+    if args.old.is_some() {
+        config = config.words(surgical_tool::Words::CommandLine);
+    }
+    let result = surgical_tool::call_with("edit", &request, &config);
+    show(&result, args.json, color, &root)
 }
 
 fn run_undo(args: UndoArgs, color: ColorChoice) -> ExitCode {
-    let result = surgical_tool::call("undo", &json!({"path": args.file}), &args.root);
-    show(&result, args.json, color)
+    let Some(file) = &args.file else {
+        return run_undo_list(&args);
+    };
+    let (root, path) = match root::for_file(file, args.root.as_deref()) {
+        Ok(found) => found,
+        Err(message) => return usage_error(&message),
+    };
+    let result = surgical_tool::call("undo", &json!({ "path": path }), &root);
+    show(&result, args.json, color, &root)
+}
+
+fn run_undo_list(args: &UndoArgs) -> ExitCode {
+    let root = match root::for_cwd(args.root.as_deref()) {
+        Ok(root) => root,
+        Err(message) => return usage_error(&message),
+    };
+    let steps = match surgical_tool::undo_history(&surgical_tool::Config::new(&root)) {
+        Ok(steps) => steps,
+        Err(e) => return usage_error(&e.message),
+    };
+    if args.json {
+        println!("{}", serde_json::to_string(&steps).expect("steps serialize"));
+        return ExitCode::SUCCESS;
+    }
+    let mut out = std::io::stdout().lock();
+    if steps.is_empty() {
+        let _ = writeln!(
+            out,
+            "Nothing to undo in {}.",
+            term::escape_controls(&root.display().to_string())
+        );
+        return ExitCode::SUCCESS;
+    }
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let _ = writeln!(
+        out,
+        "What `surgical undo FILE` can take back in {}, newest first (one call per undo):",
+        term::escape_controls(&root.display().to_string())
+    );
+    for step in &steps {
+        let _ = writeln!(out, "\n{} ({} ago):", step.tool, ago(now.saturating_sub(step.time)));
+        for f in &step.files {
+            let state = if f.unchanged {
+                ""
+            } else {
+                "  [changed since: undo refused]"
+            };
+            let _ = writeln!(out, "  {:<8} {}{state}", f.undo, term::escape_controls(&f.path));
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// A duration in words, roughly.
+fn ago(secs: u64) -> String {
+    match secs {
+        0..=59 => format!("{secs} s"),
+        60..=3599 => format!("{} min", secs / 60),
+        3600..=86_399 => format!("{} h", secs / 3600),
+        _ => format!("{} days", secs / 86_400),
+    }
 }
 
 fn run_apply(args: ApplyArgs, color: ColorChoice) -> ExitCode {
@@ -461,14 +536,33 @@ fn run_apply(args: ApplyArgs, color: ColorChoice) -> ExitCode {
             request[key] = Value::String(v.clone());
         }
     }
-    let result = surgical_tool::call_with("apply_patch", &request, &args.limits.config(&args.root));
-    show(&result, args.json, color)
+    let root = match root::for_cwd(args.root.as_deref()) {
+        Ok(root) => root,
+        Err(message) => return usage_error(&message),
+    };
+    let result = surgical_tool::call_with("apply_patch", &request, &args.limits.config(&root));
+    show(&result, args.json, color, &root)
+}
+
+/// What a person at the command line can do about an error, in the command's flags: the tool's
+/// message speaks to a model, which has no flags.
+fn cli_hint(e: &surgical_tool::ToolError, root: &std::path::Path) -> String {
+    match e.code {
+        surgical_tool::ErrorCode::OutsideRoot if !e.message.contains("undo journal") => format!(
+            "\nThe root is {}; to allow this path, give --root DIR with a directory that holds it.",
+            root.display()
+        ),
+        surgical_tool::ErrorCode::TooLarge => {
+            "\nRaise the limit with --max-file-size SIZE (e.g. --max-file-size 2G).".to_string()
+        }
+        _ => String::new(),
+    }
 }
 
 /// Prints a result for a person (the summary and colored diffs; errors on stderr), or the JSON
 /// result object with `--json`, and returns the exit status. Everything printed for a person goes
 /// through a [`term::Painter`], which escapes the control characters a file may hold.
-fn show(result: &ToolResult, json: bool, color: ColorChoice) -> ExitCode {
+fn show(result: &ToolResult, json: bool, color: ColorChoice, root: &std::path::Path) -> ExitCode {
     if json {
         println!("{}", result.to_json());
         return exit_for(result);
@@ -497,9 +591,10 @@ fn show(result: &ToolResult, json: bool, color: ColorChoice) -> ExitCode {
         ToolResult::Error(e) => {
             let painter = Painter::stderr(color);
             eprintln!(
-                "{} {}",
+                "{} {}{}",
                 painter.paint(&format!("error ({}):", e.code), "1;31"),
-                painter.paint(&e.message, "")
+                painter.paint(&e.message, ""),
+                painter.paint(&cli_hint(e, root), "")
             );
         }
         _ => {

@@ -72,9 +72,23 @@ fn tool_errors_exit_1_and_leave_the_file() {
     assert_eq!(v["error"]["code"], json!("not_a_file"));
     let (_, v) = call(
         dir.path(),
-        r#"{"path": "x.txt", "oldText": "one", "newText": "1", "expectedHash": "00"}"#,
+        &format!(
+            r#"{{"path": "x.txt", "oldText": "one", "newText": "1", "expectedHash": "{}"}}"#,
+            "0".repeat(64)
+        ),
     );
     assert_eq!(v["error"]["code"], json!("stale"));
+    // A hash that is no SHA-256 could never match: the call is wrong, not the file.
+    let (_, v) = call(
+        dir.path(),
+        r#"{"path": "x.txt", "oldText": "one", "newText": "1", "expectedHash": "00"}"#,
+    );
+    assert_eq!(v["error"]["code"], json!("invalid_input"));
+    let (_, v) = call(
+        dir.path(),
+        r#"{"path": "x\u0000.txt", "oldText": "one", "newText": "1"}"#,
+    );
+    assert_eq!(v["error"]["code"], json!("invalid_input"));
     assert_eq!(std::fs::read(&file).unwrap(), b"one\ntwo\n");
 }
 
@@ -141,6 +155,10 @@ fn edit_command_for_people() {
     assert_eq!(out.status.code(), Some(0));
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(stdout.contains("Dry run"), "{stdout}");
+    assert!(
+        stdout.contains("1 edit would apply.") && stdout.contains("edits[0]: would be at line 1"),
+        "{stdout}"
+    );
     assert!(
         stdout.contains("-1 x = 1···") && stdout.contains("+1 x = 10···"),
         "{stdout}"
@@ -340,5 +358,52 @@ fn inputs_from_stdin_sizes_and_empty_inputs() {
     assert!(
         String::from_utf8_lossy(&bad.stderr).contains("unknown size suffix"),
         "{bad:?}"
+    );
+}
+
+#[test]
+fn usage_lines_show_which_options_exclude_each_other() {
+    let out = bin()
+        .args(["edit", "f.txt", "--old", "a", "--new", "b", "--edits", "e.json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot be used with"), "{err}");
+    assert!(
+        err.contains("surgical edit <FILE> --old <OLD> --new <NEW>") && err.contains("surgical edit <FILE> --edits"),
+        "{err}"
+    );
+}
+
+#[test]
+fn hints_name_the_flags_of_the_command() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("d.txt"), "x\nx\n").unwrap();
+    let out = bin()
+        .current_dir(dir.path())
+        .args(["edit", "d.txt", "--old", "x", "--new", "y"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the --old text occurs 2 times") && err.contains("pass --replace-all"),
+        "{err}"
+    );
+    assert!(!err.contains("oldText") && !err.contains("replaceAll"), "{err}");
+    // Too large: the flag that raises the limit.
+    let out = bin()
+        .current_dir(dir.path())
+        .args(["edit", "d.txt", "--old", "x", "--new", "y", "--max-file-size", "1"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("too_large") && err.contains("--max-file-size"), "{err}");
+    // The tool call keeps its own words.
+    let (_, v) = call(dir.path(), r#"{"path": "d.txt", "oldText": "x", "newText": "y"}"#);
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("replaceAll: true"),
+        "{v}"
     );
 }

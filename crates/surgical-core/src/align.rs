@@ -16,7 +16,9 @@
 //!
 //! Inserted lines take the terminator of the place they land (`local_eol`); kept lines keep theirs.
 
-use similar::{capture_diff_slices, Algorithm, DiffOp};
+use similar::DiffOp;
+
+use crate::budget::Budget;
 
 use crate::fold::is_line_blank;
 use crate::lines::{next_terminator, prev_terminator, split_lines, split_model_lines, terminator_len, Line};
@@ -83,6 +85,9 @@ pub(crate) struct Aligned {
     /// A U+FFFD that `newText` wrote where no file bytes stood behind it (lines it rewrote): the
     /// output line it is on.
     pub fabricated_replacement_char: Option<usize>,
+    /// Some diff ran past its work budget, so a coarser alignment kept fewer of the file's
+    /// characters (see [`crate::budget`]).
+    pub coarse: bool,
     /// Lines completed so far in `bytes`: where differences are reported.
     lines_out: usize,
 }
@@ -95,6 +100,14 @@ const MAX_PAIRING_CELLS: usize = 4096;
 /// Builds the bytes that replace `span` (which matched `old` under `fold`) so that the file reads
 /// `new` there. `old` and `new` use `\n` only.
 pub(crate) fn align(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[u8]) -> Aligned {
+    let mut budget = Budget::for_bytes(span.len() + old.len() + new.len());
+    let mut out = align_within(span, old, new, fold, local_eol, &mut budget);
+    out.coarse |= budget.exceeded();
+    out
+}
+
+/// [`align`], with every diff drawing from `budget`.
+fn align_within(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[u8], budget: &mut Budget) -> Aligned {
     let mut out = Aligned::default();
     let s_lines = split_lines(span);
     let o_lines = split_model_lines(old);
@@ -111,7 +124,7 @@ pub(crate) fn align(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[
 
     let o_keys: Vec<&str> = o_lines.iter().map(|l| l.0).collect();
     let n_keys: Vec<&str> = n_lines.iter().map(|l| l.0).collect();
-    let ops = anchored_diff(&o_keys, &n_keys);
+    let ops = budget.anchored_diff(&o_keys, &n_keys);
     let mut last_eol = if s_lines[0].eol.is_empty() {
         local_eol
     } else {
@@ -147,7 +160,7 @@ pub(crate) fn align(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[
             n_end = n_end.max(n.end);
             i += 1;
         }
-        let pairs = pair_lines(&o_keys[o_start..o_end], &n_keys[n_start..n_end]);
+        let pairs = pair_lines_within(&o_keys[o_start..o_end], &n_keys[n_start..n_end], budget);
         let mut next_pair = 0;
         for (n, &(text, nl)) in n_lines.iter().enumerate().take(n_end).skip(n_start) {
             // A new line takes the terminator of the file line it stands in for, if any.
@@ -165,7 +178,7 @@ pub(crate) fn align(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[
                     let o = o_start + po;
                     let s = &s_lines[o];
                     let line = out.lines_out;
-                    edit_line(&mut out, s.content, o_keys[o], text, fold, line);
+                    edit_line(&mut out, s.content, o_keys[o], text, fold, line, budget);
                     push_eol(&mut out, s, nl, local_eol);
                     if !s.eol.is_empty() {
                         last_eol = s.eol;
@@ -203,85 +216,7 @@ pub(crate) fn common_affixes<T: PartialEq>(old: &[T], new: &[T]) -> (usize, usiz
 /// one that changes what the model visibly changed wins (Myers alone may pair a changed line with
 /// an identical neighbour and delete the wrong copy).
 pub(crate) fn anchored_diff<T: PartialEq + Eq + std::hash::Hash + Ord>(old: &[T], new: &[T]) -> Vec<DiffOp> {
-    let (pre, post) = common_affixes(old, new);
-    let mut ops = Vec::new();
-    if pre > 0 {
-        ops.push(DiffOp::Equal {
-            old_index: 0,
-            new_index: 0,
-            len: pre,
-        });
-    }
-    let (o_mid, n_mid) = (&old[pre..old.len() - post], &new[pre..new.len() - post]);
-    match (o_mid.is_empty(), n_mid.is_empty()) {
-        (true, true) => {}
-        (true, false) => ops.push(DiffOp::Insert {
-            old_index: pre,
-            new_index: pre,
-            new_len: n_mid.len(),
-        }),
-        (false, true) => ops.push(DiffOp::Delete {
-            old_index: pre,
-            old_len: o_mid.len(),
-            new_index: pre,
-        }),
-        (false, false) => {
-            for op in capture_diff_slices(Algorithm::Myers, o_mid, n_mid) {
-                ops.push(shift(op, pre));
-            }
-        }
-    }
-    if post > 0 {
-        ops.push(DiffOp::Equal {
-            old_index: old.len() - post,
-            new_index: new.len() - post,
-            len: post,
-        });
-    }
-    ops
-}
-
-fn shift(op: DiffOp, by: usize) -> DiffOp {
-    match op {
-        DiffOp::Equal {
-            old_index,
-            new_index,
-            len,
-        } => DiffOp::Equal {
-            old_index: old_index + by,
-            new_index: new_index + by,
-            len,
-        },
-        DiffOp::Delete {
-            old_index,
-            old_len,
-            new_index,
-        } => DiffOp::Delete {
-            old_index: old_index + by,
-            old_len,
-            new_index: new_index + by,
-        },
-        DiffOp::Insert {
-            old_index,
-            new_index,
-            new_len,
-        } => DiffOp::Insert {
-            old_index: old_index + by,
-            new_index: new_index + by,
-            new_len,
-        },
-        DiffOp::Replace {
-            old_index,
-            old_len,
-            new_index,
-            new_len,
-        } => DiffOp::Replace {
-            old_index: old_index + by,
-            old_len,
-            new_index: new_index + by,
-            new_len,
-        },
-    }
+    Budget::for_bytes(old.len() + new.len()).anchored_diff(old, new)
 }
 
 fn old_new_start(op: &DiffOp) -> (usize, usize) {
@@ -339,8 +274,19 @@ fn push_written(out: &mut Aligned, text: &str, newline: bool, eol: &[u8]) {
 /// Pairs old lines with the new lines they were edited into: the monotone pairing that maximizes
 /// total similarity, counting only pairs alike enough to be edits. Indices are block-relative.
 pub(crate) fn pair_lines(old: &[&str], new: &[&str]) -> Vec<(usize, usize)> {
-    let score = |o: &str, n: &str| -> Option<f32> {
-        let ratio = similar::TextDiff::from_chars(o, n).ratio();
+    let bytes = old.iter().chain(new).map(|l| l.len()).sum();
+    pair_lines_within(old, new, &mut Budget::for_bytes(bytes))
+}
+
+/// [`pair_lines`], with every comparison drawing from `budget`.
+fn pair_lines_within(old: &[&str], new: &[&str], budget: &mut Budget) -> Vec<(usize, usize)> {
+    let mut score = |o: &str, n: &str| -> Option<f32> {
+        // The ratio is at most 2 * shorter / both: lines of very unequal length are never compared.
+        let (lo, ln) = (o.chars().count(), n.chars().count());
+        if ((2 * lo.min(ln)) as f32 / (lo + ln).max(1) as f32) < EDITED_LINE_RATIO {
+            return None;
+        }
+        let ratio = budget.char_ratio(o, n);
         (ratio >= EDITED_LINE_RATIO).then_some(ratio)
     };
     if old.is_empty() || new.is_empty() {
@@ -414,7 +360,7 @@ fn lossy(bytes: &[u8]) -> String {
 }
 
 /// One changed line that the model edited: keep the file's characters where old and new agree.
-fn edit_line(out: &mut Aligned, s: &[u8], o: &str, n: &str, fold: Fold, line: usize) {
+fn edit_line(out: &mut Aligned, s: &[u8], o: &str, n: &str, fold: Fold, line: usize, budget: &mut Budget) {
     if s == o.as_bytes() {
         out.bytes.extend_from_slice(n.as_bytes());
         return;
@@ -423,7 +369,7 @@ fn edit_line(out: &mut Aligned, s: &[u8], o: &str, n: &str, fold: Fold, line: us
     let (o_body, o_tws) = split_trailing(o.as_bytes());
     let (n_body, n_tws) = split_trailing(n.as_bytes());
     let (o_body, n_body) = (as_str(o_body), as_str(n_body));
-    match align_chars(s_body, o_body, n_body, fold, line, &mut out.differences) {
+    match align_chars(s_body, o_body, n_body, fold, line, &mut out.differences, budget) {
         Some((body, fabricated)) => {
             if fabricated && out.fabricated_replacement_char.is_none() {
                 out.fabricated_replacement_char = Some(line);
@@ -548,11 +494,12 @@ fn align_chars(
     fold: Fold,
     line: usize,
     differences: &mut Vec<Difference>,
+    budget: &mut Budget,
 ) -> Option<(Vec<u8>, bool)> {
     let atoms = atoms(s, o, fold)?;
     let o_chars: Vec<char> = o.chars().collect();
     let n_chars: Vec<char> = n.chars().collect();
-    let ops = anchored_diff(&o_chars, &n_chars);
+    let ops = budget.anchored_diff(&o_chars, &n_chars);
     // An atom is kept when one unchanged stretch covers all of it.
     let mut atom_of = vec![usize::MAX; o_chars.len()];
     for (idx, a) in atoms.iter().enumerate() {

@@ -60,6 +60,13 @@ pub struct AppliedEdit {
     pub occurrences: Vec<Occurrence>,
     /// What differed between the file and `oldText`, with one-based line numbers in the new text.
     pub differences: Vec<Difference>,
+    /// Aligning `oldText` with `newText` (or the file with them) ran past its work budget, which is
+    /// linear in the size of the span and the texts, so a coarser alignment was used: the file's own
+    /// bytes stayed where whole lines, or stretches of characters it found, are equal, and
+    /// `newText` was written as given elsewhere. Never wrong bytes, only fewer of the file's kept
+    /// (its quotes, dashes or spacing on lines the model edited). Typical of very long lines
+    /// (minified code, data blobs) compared with lines that differ throughout.
+    pub coarse_alignment: bool,
 }
 
 /// The result of applying edits: the new text and where each edit went.
@@ -166,7 +173,9 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
     /// `new_text`'s line breaks (any of `\n`, `\r\n`, `\r`) are written with the terminator used where
     /// it lands. A tier that rewrote the needle rewrites `new_text` the same way (re-indented, or
     /// unescaped). Refused with [`EditError::Overlap`] (the earlier replacement first, the line of
-    /// the later span) when a span overlaps one already added; nothing is added then.
+    /// the later span) when a span overlaps one already added, and with [`EditError::Conflict`] when
+    /// a line-based tier cannot tell what the model meant to write on a line it misremembered
+    /// (`index` is then the replacement's number); nothing is added then.
     pub fn replace(&mut self, found: &Match, new_text: &str) -> Result<usize, EditError> {
         self.add(found, new_text, false)
     }
@@ -260,20 +269,29 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
 
     fn add(&mut self, found: &Match, new_text: &str, end_with_line_break: bool) -> Result<usize, EditError> {
         let id = self.replacements.len();
-        self.add_spans(&found.spans, id)?;
         let new = model_newlines(new_text);
         let new = if found.unescape_new {
             unescape(&new)
         } else {
             new.into_owned()
         };
+        let new = match found.unnumber_new {
+            Some(style) => without_line_numbers(&new, style),
+            None => new,
+        };
         let (old, new) = match &found.lines {
             Some(c) => {
-                let moved = transport(self.hay.file_lines(), &found.old, &new, c);
+                let moved = transport(self.hay.file_lines(), &found.old, &new, c).map_err(|c| EditError::Conflict {
+                    index: id,
+                    line: c.line + 1,
+                    file: c.file,
+                    expected: c.expected,
+                })?;
                 (moved.old, moved.new)
             }
             None => (found.old.clone(), new),
         };
+        self.add_spans(&found.spans, id)?;
         self.replacements.push(Replacement {
             tier: found.tier,
             old,
@@ -356,6 +374,7 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
                 new: new_start..out.len(),
                 old_lines: (first_line, last_line),
                 differences: aligned.differences,
+                coarse: aligned.coarse,
             });
             cursor = span.end;
         }
@@ -379,6 +398,7 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
                 tier: r.tier,
                 occurrences: Vec::new(),
                 differences: Vec::new(),
+                coarse_alignment: false,
             })
             .collect();
         for p in placed {
@@ -389,6 +409,7 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
                 new_lines.line_at(p.new.end - 1)
             };
             let edit = &mut edits[p.index];
+            edit.coarse_alignment |= p.coarse;
             let shifted = p.differences.into_iter().map(|d| Difference {
                 line: first + d.line,
                 ..d
@@ -412,6 +433,7 @@ struct Placed {
     new: Range<usize>,
     old_lines: (usize, usize),
     differences: Vec<Difference>,
+    coarse: bool,
 }
 
 /// The terminator that new lines take at a span: the one that ends the span's last line in the file
@@ -463,4 +485,17 @@ impl<'a> LocalEol<'a> {
             None => self.fallback,
         }
     }
+}
+
+/// `new` with the line-number prefixes of `style` left out of the lines that carry one (a model that
+/// copied numbered lines into `oldText` numbers the lines it kept in `newText` too, and maybe not the
+/// ones it added).
+fn without_line_numbers(new: &str, style: crate::line_numbers::NumberStyle) -> String {
+    new.split('\n')
+        .map(|line| match crate::line_numbers::line_number_prefix(line) {
+            Some((_, s, text)) if s == style => text,
+            _ => line,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

@@ -3,12 +3,18 @@
 //! Lines are compared after the loosest normalization (Unicode folds, blanks trimmed at both ends),
 //! so that indentation, quotes and spacing do not hide a region that is otherwise right. Candidate
 //! regions come from needle lines found verbatim; when no line is, the needle's longest line is
-//! compared with every file line by shared character bigrams. Both passes are linear in the file.
-//! The words for a model are the caller's (surgical-tool's `wording` module).
+//! compared with every file line by shared character bigrams. Both passes are linear in the file and
+//! keep only a line index and the votes, not a copy of its lines: ASCII lines are compared where
+//! they lie (normalizing changes nothing there but the trimming), and lines too unlike the needle's
+//! in length to score are skipped unread. The comparison of a region works within a budget linear in
+//! its size (see [`crate::budget`]). The words for a model are the caller's (surgical-tool's
+//! `wording` module).
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-use crate::lines::split_lines;
+use crate::budget::Budget;
+use crate::lines::{lines, Line, LineIndex};
 use crate::normalize::{normalize, Fold};
 
 /// What is closest to a needle that was not found.
@@ -117,29 +123,52 @@ fn key(line: &[u8]) -> String {
     normalize(line, Fold::UNICODE).text.trim().to_string()
 }
 
+/// [`key`] without a copy where normalizing would change nothing but the trimming: ASCII lines.
+fn file_key(line: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(line) {
+        Ok(ascii) if line.is_ascii() => Cow::Borrowed(ascii.trim()),
+        _ => Cow::Owned(key(line)),
+    }
+}
+
 /// At most this many regions are given.
 const MAX_REGIONS: usize = 3;
+/// A needle line found many times in the needle votes for its first this many places only, so that
+/// voting costs at most this many steps per file line.
+const MAX_VOTES_PER_LINE: usize = 16;
 
 /// The one to three text regions closest to `old`, and line by line how each differs.
 pub(crate) fn closest_regions(text: &[u8], old: &str) -> Closest {
-    let file_lines = split_lines(text);
     let old_lines: Vec<&str> = old.strip_suffix('\n').unwrap_or(old).split('\n').collect();
     let old_keys: Vec<String> = old_lines.iter().map(|l| key(l.as_bytes())).collect();
-    if file_lines.is_empty() {
+    if text.is_empty() {
         return Closest::EmptyText;
     }
-    let file_keys: Vec<String> = file_lines.iter().map(|l| key(l.content)).collect();
+    let index = LineIndex::new(text);
 
     // Vote for region starts: file line i equal to needle line k suggests a start at i - k.
     let mut wanted: HashMap<&str, Vec<usize>> = HashMap::new();
     for (k, key) in old_keys.iter().enumerate() {
         if key.chars().count() >= 3 {
-            wanted.entry(key.as_str()).or_default().push(k);
+            let places = wanted.entry(key.as_str()).or_default();
+            if places.len() < MAX_VOTES_PER_LINE {
+                places.push(k);
+            }
         }
     }
+    // A file line can only equal a needle key if, trimmed, it is no shorter than the shortest key
+    // (normalizing never lengthens ASCII; other lines are normalized to see).
+    let shortest = wanted.keys().map(|k| k.len()).min().unwrap_or(usize::MAX);
     let mut votes: HashMap<usize, usize> = HashMap::new();
-    for (i, k) in file_keys.iter().enumerate() {
-        if let Some(ks) = wanted.get(k.as_str()) {
+    for (i, line) in lines(text).enumerate() {
+        if wanted.is_empty() {
+            break;
+        }
+        if line.content.len() < shortest && line.content.is_ascii() {
+            continue;
+        }
+        let k = file_key(line.content);
+        if let Some(ks) = wanted.get(k.as_ref()) {
             for &kk in ks {
                 *votes.entry(i.saturating_sub(kk)).or_default() += k.len();
             }
@@ -158,33 +187,35 @@ pub(crate) fn closest_regions(text: &[u8], old: &str) -> Closest {
         }
     }
     if starts.is_empty() {
-        match best_by_bigrams(&file_lines, &old_keys) {
+        match best_by_bigrams(text, &old_keys) {
             Some((i, k)) => starts.push(i.saturating_sub(k)),
             None => return Closest::NothingAlike,
         }
     }
     let regions = starts
         .into_iter()
-        .map(|start| region(&file_lines, &file_keys, start, &old_lines, &old_keys))
+        .map(|start| {
+            let end = (start + old_lines.len() + 2).min(index.count());
+            let file_lines: Vec<Line<'_>> = (start..end).map(|i| index.line(text, i)).collect();
+            region(&file_lines, start, &old_lines, &old_keys)
+        })
         .collect();
     Closest::Regions(regions)
 }
 
 /// One region, diffed line by line against the needle so that a missing or extra line shows as one.
-fn region(
-    file_lines: &[crate::lines::Line<'_>],
-    file_keys: &[String],
-    start: usize,
-    old_lines: &[&str],
-    old_keys: &[String],
-) -> Region {
-    let end = (start + old_lines.len() + 2).min(file_lines.len());
-    let fk: Vec<&str> = file_keys[start..end].iter().map(String::as_str).collect();
+/// `file_lines` are the region's lines, the first being text line `start` (zero-based).
+fn region(file_lines: &[Line<'_>], start: usize, old_lines: &[&str], old_keys: &[String]) -> Region {
+    let file_keys: Vec<Cow<'_, str>> = file_lines.iter().map(|l| file_key(l.content)).collect();
+    let fk: Vec<&str> = file_keys.iter().map(|k| k.as_ref()).collect();
     let ok: Vec<&str> = old_keys.iter().map(String::as_str).collect();
+    let bytes =
+        file_lines.iter().map(|l| l.content.len()).sum::<usize>() + old_lines.iter().map(|l| l.len()).sum::<usize>();
+    let mut budget = Budget::for_bytes(bytes);
     let mut rows: Vec<Row> = Vec::new();
     let mut identical = 0;
     let mut last_file = start;
-    let file_text = |i: usize| String::from_utf8_lossy(file_lines[i].content).into_owned();
+    let file_text = |i: usize| String::from_utf8_lossy(file_lines[i - start].content).into_owned();
     let missing = |k: usize| Row::Missing {
         needle_line: k + 1,
         text: old_lines[k].to_string(),
@@ -193,13 +224,13 @@ fn region(
         line: i + 1,
         text: file_text(i),
     };
-    for op in similar::capture_diff_slices(similar::Algorithm::Myers, &ok, &fk) {
+    for op in budget.anchored_diff(&ok, &fk) {
         let (o, f) = (op.old_range(), op.new_range());
         let pairs = o.len().min(f.len());
         for j in 0..pairs {
             let (k, i) = (o.start + j, start + f.start + j);
             let file = file_text(i);
-            if similar::TextDiff::from_chars(file.as_str(), old_lines[k]).ratio() < 0.5 {
+            if budget.char_ratio(file.as_str(), old_lines[k]) < 0.5 {
                 // Too unlike to be the same line: one is missing, the other extra.
                 rows.push(missing(k));
                 rows.push(extra(i));
@@ -275,26 +306,60 @@ fn bigrams(s: &str) -> HashSet<(char, char)> {
 }
 
 /// The file line most like the needle's longest line, and that line's index in the needle.
-fn best_by_bigrams(file_lines: &[crate::lines::Line<'_>], old_keys: &[String]) -> Option<(usize, usize)> {
+///
+/// A line scores `2 * shared / (needle's bigrams + its own)`, at most `2 * min / (sum)` of the two
+/// counts: lines whose length alone keeps them at or under the threshold are not read further, and
+/// ASCII lines are scored in place (a table of seen bigrams, no copy), so the pass costs a few steps
+/// per byte.
+fn best_by_bigrams(text: &[u8], old_keys: &[String]) -> Option<(usize, usize)> {
+    const THRESHOLD: f32 = 0.3;
     let (k, longest) = old_keys.iter().enumerate().max_by_key(|(_, l)| l.len())?;
     let want = bigrams(longest);
     if want.is_empty() {
         return None;
     }
-    let mut best: Option<(f32, usize)> = None;
-    for (i, line) in file_lines.iter().enumerate() {
-        let text = String::from_utf8_lossy(line.content);
-        let cs: Vec<char> = text.trim().chars().collect();
-        if cs.len() < 2 {
-            continue;
+    let w = want.len();
+    let may_score = |windows: usize| 2.0 * w.min(windows) as f32 / (w + windows) as f32 > THRESHOLD;
+    // The wanted ASCII bigrams, and per bigram the last line that had it (a set cleared for free).
+    let ascii_index = |a: u8, b: u8| usize::from(a) << 7 | usize::from(b);
+    let mut wanted_ascii = vec![false; 1 << 14];
+    for &(a, b) in &want {
+        if a.is_ascii() && b.is_ascii() {
+            wanted_ascii[ascii_index(a as u8, b as u8)] = true;
         }
-        let mut seen = HashSet::new();
-        let common = cs
-            .windows(2)
-            .filter(|w| want.contains(&(w[0], w[1])) && seen.insert((w[0], w[1])))
-            .count();
-        let score = 2.0 * common as f32 / (want.len() + seen.len().max(cs.len() - 1)) as f32;
-        if score > 0.3 && best.is_none_or(|(b, _)| score > b) {
+    }
+    let mut seen_on = vec![usize::MAX; 1 << 14];
+    let mut best: Option<(f32, usize)> = None;
+    for (i, line) in lines(text).enumerate() {
+        let (common, windows) = if line.content.is_ascii() {
+            let t = std::str::from_utf8(line.content).expect("ASCII").trim().as_bytes();
+            if t.len() < 2 || !may_score(t.len() - 1) {
+                continue;
+            }
+            let mut common = 0;
+            for pair in t.windows(2) {
+                let at = ascii_index(pair[0], pair[1]);
+                if wanted_ascii[at] && seen_on[at] != i {
+                    seen_on[at] = i;
+                    common += 1;
+                }
+            }
+            (common, t.len() - 1)
+        } else {
+            let text = String::from_utf8_lossy(line.content);
+            let cs: Vec<char> = text.trim().chars().collect();
+            if cs.len() < 2 || !may_score(cs.len() - 1) {
+                continue;
+            }
+            let mut seen = HashSet::new();
+            let common = cs
+                .windows(2)
+                .filter(|w| want.contains(&(w[0], w[1])) && seen.insert((w[0], w[1])))
+                .count();
+            (common, cs.len() - 1)
+        };
+        let score = 2.0 * common as f32 / (w + common.max(windows)) as f32;
+        if score > THRESHOLD && best.is_none_or(|(b, _)| score > b) {
             best = Some((score, i));
         }
     }

@@ -2,8 +2,9 @@
 //!
 //! Both are computed from the original text, the new text and the list of replaced ranges, never
 //! from a normalized copy. Only the lines around each change are diffed (line diffs of the touched
-//! regions, then context from the untouched text around them), so the cost is linear in the size of
-//! the changes and the file, not quadratic in the file.
+//! regions, then context from the untouched text around them), and each line diff works within a
+//! budget linear in its region (past it, a coarser diff shows more lines as removed and added), so
+//! the cost is linear in the size of the changes and the file, not quadratic.
 //!
 //! The two renderings differ in what a line is:
 //! * the **patch** splits lines at `\n` only, as `diff -u` and `git apply` do, so a CR stays in the
@@ -17,7 +18,7 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
-use similar::{capture_diff_slices, Algorithm, DiffOp};
+use similar::DiffOp;
 
 use crate::changes::Change;
 use crate::fold::{is_invisible, is_line_blank};
@@ -194,7 +195,10 @@ fn hunks<'a>(old: &'a [u8], new: &'a [u8], changes: &[Change], breaks: Breaks, c
         // The region itself.
         let ol = breaks.split(&old[o.clone()]);
         let nl = breaks.split(&new[n.clone()]);
-        for op in capture_diff_slices(Algorithm::Myers, &ol, &nl) {
+        // Within a budget linear in the region; past it, fewer equal lines are found and more show
+        // as removed and added (still the real lines before and after).
+        let mut budget = crate::budget::Budget::for_bytes(o.len() + n.len());
+        for op in budget.anchored_diff(&ol, &nl) {
             for (tag, old_range, new_range) in op.iter_changes_ranges() {
                 let (oi, ni) = (old_range, new_range);
                 all.push(Some(match tag {

@@ -7,6 +7,7 @@ use crate::error::EditError;
 use crate::find::{Miss, Missed, Needle};
 use crate::haystack::Haystack;
 use crate::lines::{next_terminator, prev_terminator, LineCounter};
+use crate::placeholder::omission_placeholder;
 use crate::scope::Scope;
 use crate::tier::Tier;
 
@@ -111,11 +112,17 @@ impl Options {
 ///
 /// Every edit is matched against the original text, never against the result of an earlier edit.
 /// Either every edit applies or an error says which one failed and why; the input is never partially
-/// edited. Bytes outside the matched spans are copied unchanged; inside a span, the file's own
+/// edited. A `newText` holding an omission placeholder that its `oldText` lacks is refused first
+/// ([`EditError::Placeholder`]). Bytes outside the matched spans are copied unchanged; inside a span, the file's own
 /// characters are kept wherever `oldText` and `newText` agree (see the crate docs).
 pub fn apply(text: &[u8], edits: &[Edit], options: &Options) -> Result<Applied, EditError> {
     if let Some(index) = edits.iter().position(|e| e.old_text.is_empty()) {
         return Err(EditError::EmptyOldText { index });
+    }
+    for (index, e) in edits.iter().enumerate() {
+        if let Some((line, text)) = omission_placeholder(&e.old_text, &e.new_text) {
+            return Err(EditError::Placeholder { index, line, text });
+        }
     }
     let hay = Haystack::new(text);
     let needles: Vec<Needle<'_>> = edits
@@ -127,8 +134,10 @@ pub fn apply(text: &[u8], edits: &[Edit], options: &Options) -> Result<Applied, 
         .map_err(|m| not_placed(text, m))?;
     let mut changes = ChangeSet::new(&hay);
     for (m, edit) in found.iter().zip(edits) {
-        if changes.replace(m, &edit.new_text).is_err() {
-            return Err(first_overlap(text, &found));
+        match changes.replace(m, &edit.new_text) {
+            Ok(_) => {}
+            Err(EditError::Overlap { .. }) => return Err(first_overlap(text, &found)),
+            Err(other) => return Err(other),
         }
     }
     changes.apply()

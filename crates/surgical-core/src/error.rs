@@ -70,6 +70,30 @@ pub enum EditError {
         /// One-based line where its span starts.
         line: usize,
     },
+    /// `newText` holds an omission placeholder (`// ... existing code ...`, a bare `...`) where
+    /// `oldText` has none: written, it would delete the code it stands for (see
+    /// [`crate::omission_placeholder`]).
+    Placeholder {
+        /// The edit's index in the request.
+        index: usize,
+        /// One-based line of `newText` holding the placeholder.
+        line: usize,
+        /// That line, trimmed.
+        text: String,
+    },
+    /// A loose tier matched a line the model remembered differently from the file, and the model's
+    /// change touches the very characters that differ (or rewrites the line), so what it meant to
+    /// write on the file's line cannot be determined.
+    Conflict {
+        /// The edit's index in the request.
+        index: usize,
+        /// One-based line of the file.
+        line: usize,
+        /// The file's line, as it is.
+        file: String,
+        /// The line as `oldText` has it.
+        expected: String,
+    },
 }
 
 /// How many occurrences an `ambiguous` error lists.
@@ -85,6 +109,8 @@ impl EditError {
             EditError::Overlap { .. } => "overlap",
             EditError::NoChange { .. } => "no_change",
             EditError::FabricatedReplacementChar { .. } | EditError::LegacyEncoding { .. } => "invalid_input",
+            EditError::Placeholder { .. } => "placeholder",
+            EditError::Conflict { .. } => "conflict",
         }
     }
 
@@ -96,7 +122,9 @@ impl EditError {
             | EditError::Ambiguous { index, .. }
             | EditError::NoChange { index, .. }
             | EditError::FabricatedReplacementChar { index, .. }
-            | EditError::LegacyEncoding { index, .. } => index,
+            | EditError::LegacyEncoding { index, .. }
+            | EditError::Placeholder { index, .. }
+            | EditError::Conflict { index, .. } => index,
             EditError::Overlap { second, .. } => second,
         }
     }
@@ -148,6 +176,19 @@ impl fmt::Display for EditError {
             EditError::LegacyEncoding { index, line } => write!(
                 f,
                 "edit {index}: adds non-ASCII text to a legacy 8-bit file (line {line})"
+            ),
+            EditError::Placeholder { index, line, text } => write!(
+                f,
+                "edit {index}: the new text's line {line} is an omission placeholder ({text:?})"
+            ),
+            EditError::Conflict {
+                index,
+                line,
+                file,
+                expected,
+            } => write!(
+                f,
+                "edit {index}: line {line} is {file:?} in the file, {expected:?} in the old text, and the change touches what differs"
             ),
         }
     }

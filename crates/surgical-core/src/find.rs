@@ -12,6 +12,7 @@ use crate::closest::{closest_regions, Closest};
 use crate::error::MAX_LISTED;
 use crate::forgiven::Forgiven;
 use crate::haystack::Haystack;
+use crate::line_numbers::{strip_line_numbers, NumberStyle};
 use crate::lines::is_line_start;
 use crate::lines::model_newlines;
 use crate::loose::{self, Candidate, Found};
@@ -64,6 +65,9 @@ pub struct Match {
     pub(crate) old: String,
     pub(crate) fold: Fold,
     pub(crate) unescape_new: bool,
+    /// The needle carried line-number prefixes in this style, left out to find it: `newText`'s lines
+    /// that carry one lose it too.
+    pub(crate) unnumber_new: Option<NumberStyle>,
     /// For the line-based tiers: the region the needle's lines were paired with.
     pub(crate) lines: Option<Candidate>,
     /// The last span ends the text, which has no final terminator, and the needle's final line break
@@ -114,6 +118,9 @@ impl Missed {
         }
     }
 }
+
+/// Words of a needle looked up before the line-based tiers index the text (see `word_missing`).
+const MAX_WORDS_CHECKED: usize = 8;
 
 impl Haystack<'_> {
     /// Where `needle` occurs exactly once in `scope`, with the strictest tier that finds it, trying no
@@ -181,7 +188,15 @@ impl Haystack<'_> {
                     };
                     return Err(Missed::one(index, miss));
                 }
-                let mut m = Match::text(tier, disjoint(spans), olds[index].as_ref(), open_end);
+                let mut spans = disjoint(spans);
+                for k in 0..spans.len() {
+                    let wider = over_trailing_blanks(text, spans[k].clone(), olds[index].as_ref(), scope);
+                    // Never into the next occurrence (a needle that starts with a blank).
+                    if spans.get(k + 1).is_none_or(|next| wider.end <= next.start) {
+                        spans[k] = wider;
+                    }
+                }
+                let mut m = Match::text(tier, spans, olds[index].as_ref(), open_end);
                 if scope.indented_first_line && !is_line_start(text, m.spans[0].start) {
                     m.indented_first_line = true;
                     m.forgiven = Some(Forgiven::IndentedFirstLine);
@@ -200,6 +215,13 @@ impl Haystack<'_> {
             }
         }
         self.locate_loose(olds, every, scope, loosest, &mut found)?;
+        for index in 0..olds.len() {
+            if found[index].is_none() && !scope.numbers_as_written {
+                found[index] = self
+                    .unnumbered(&olds[index], every[index], scope, loosest)
+                    .map_err(|m| Missed::one(index, m))?;
+            }
+        }
         let missing: Vec<usize> = (0..olds.len()).filter(|&i| found[i].is_none()).collect();
         if let Some((&index, rest)) = missing.split_first() {
             return Err(Missed {
@@ -274,6 +296,9 @@ impl Haystack<'_> {
                 if found[index].is_some() {
                     continue;
                 }
+                if matches!(tier, Tier::Indentation | Tier::WhitespaceRuns) && self.word_missing(&olds[index]) {
+                    continue;
+                }
                 if tier == Tier::Escapes {
                     found[index] = self
                         .unescaped(&olds[index], every[index], scope)
@@ -299,6 +324,33 @@ impl Haystack<'_> {
         Ok(())
     }
 
+    /// Whether `old` holds a word that the text does not: one of its longest runs of letters, digits
+    /// and `_` (at least 3 bytes, [`MAX_WORDS_CHECKED`] of them), normalized as the unicode tier
+    /// does, found nowhere in the text's unicode view. The line-based tiers `indentation` and
+    /// `whitespace_runs` match only where every non-blank line of `old` equals a text line up to
+    /// indentation and blanks, so such a word rules them out, and a miss is told without indexing
+    /// every line of the text (issue 12: the index costs several times an exact edit on a large
+    /// file). At most that many substring searches of the view.
+    fn word_missing(&self, old: &str) -> bool {
+        let folded = crate::normalize::normalize(old.as_bytes(), Fold::UNICODE);
+        let mut words: Vec<&str> = folded
+            .text
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| w.len() >= 3)
+            .collect();
+        words.sort_unstable_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+        words.dedup();
+        if words.is_empty() {
+            return false;
+        }
+        let view = self.view(Tier::Unicode);
+        let text = view.text.as_bytes();
+        words
+            .iter()
+            .take(MAX_WORDS_CHECKED)
+            .any(|w| memchr::memmem::find(text, w.as_bytes()).is_none())
+    }
+
     /// The escapes tier: `old` unescaped, searched with every tier up to `whitespace_runs`. `None` when
     /// unescaping changes nothing or the unescaped needle is not found either.
     fn unescaped(&self, old: &str, every: bool, scope: &Scope) -> Result<Option<Match>, Miss> {
@@ -317,6 +369,44 @@ impl Haystack<'_> {
                     tier: Tier::Escapes,
                     forgiven: Some(forgiven),
                     unescape_new: true,
+                    unnumber_new: None,
+                    ..inner
+                }))
+            }
+            Err(Missed {
+                miss: Miss::NotFound { .. },
+                ..
+            }) => Ok(None),
+            Err(missed) => Err(missed.miss),
+        }
+    }
+}
+
+impl Haystack<'_> {
+    /// A needle every line of which carries a line-number prefix copied from a read view (`12 | `,
+    /// `12→`, `12<TAB>`, numbered in order), searched without them. Only tried once the needle as
+    /// written is found nowhere, so a text that holds such lines itself is matched as it is. `None`
+    /// when the needle has no such prefixes or is not found without them either.
+    fn unnumbered(&self, old: &str, every: bool, scope: &Scope, loosest: Tier) -> Result<Option<Match>, Miss> {
+        let lines: Vec<&str> = old.strip_suffix('\n').unwrap_or(old).split('\n').collect();
+        let Some(view) = strip_line_numbers(&lines) else {
+            return Ok(None);
+        };
+        let mut plain = view.lines.join("\n");
+        if old.ends_with('\n') {
+            plain.push('\n');
+        }
+        if plain.trim().is_empty() {
+            return Ok(None);
+        }
+        match self.locate(&[Cow::Owned(plain)], &[every], scope, loosest) {
+            Ok(mut found) => {
+                let inner = found.pop().expect("one needle, one match");
+                Ok(Some(Match {
+                    forgiven: Some(Forgiven::LineNumbers {
+                        also: inner.forgiven.clone().map(Box::new),
+                    }),
+                    unnumber_new: Some(view.style),
                     ..inner
                 }))
             }
@@ -339,6 +429,7 @@ impl Match {
             old: old.to_string(),
             fold: tier.fold(),
             unescape_new: false,
+            unnumber_new: None,
             lines: None,
             open_end,
         }
@@ -353,9 +444,33 @@ impl Match {
             old: old.to_string(),
             fold: Fold::EXACT,
             unescape_new: false,
+            unnumber_new: None,
             lines: Some(c),
             open_end: false,
         }
+    }
+}
+
+/// A span whose last line stops where only blanks are left on the file's line (`foo` in `foo  `)
+/// takes those blanks in, so the replacement decides about them as it does for a whole line: kept
+/// when the model kept the line, its own when it wrote blanks there, gone when it rewrote the line.
+/// Left out, they would follow whatever `newText` ends with (doubling blanks it wrote itself, or
+/// moving onto an unrelated new line). Not past the scope's range.
+fn over_trailing_blanks(text: &[u8], span: Range<usize>, old: &str, scope: &Scope) -> Range<usize> {
+    if old.ends_with(['\n', ' ', '\t']) || span.is_empty() {
+        return span;
+    }
+    let blanks = text[span.end..]
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    let end = span.end + blanks;
+    let at_line_end = matches!(text.get(end), None | Some(b'\n' | b'\r'));
+    let in_scope = scope.within.as_ref().is_none_or(|r| end <= r.end);
+    if blanks > 0 && at_line_end && in_scope {
+        span.start..end
+    } else {
+        span
     }
 }
 
@@ -373,7 +488,8 @@ fn disjoint(spans: Vec<Range<usize>>) -> Vec<Range<usize>> {
 }
 
 /// The needle as a model meant it when it escaped what it should not have: `\n`, `\t`, `\r`, `\"`,
-/// `\'` and `\\` become the characters they stand for.
+/// `\'`, `\\`, and `\$` and `` \` `` (escaped for a template literal or a shell) become the characters
+/// they stand for.
 pub(crate) fn unescape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
@@ -386,6 +502,8 @@ pub(crate) fn unescape(text: &str) -> String {
                 Some('"') => Some('"'),
                 Some('\'') => Some('\''),
                 Some('\\') => Some('\\'),
+                Some('$') => Some('$'),
+                Some('`') => Some('`'),
                 _ => None,
             };
             if let Some(r) = replacement {

@@ -37,6 +37,13 @@ pub enum Forgiven {
         /// What that tier forgave.
         also: Option<Box<Forgiven>>,
     },
+    /// Every line of the needle carried a line-number prefix copied from a read view (`12 | `, `12→`,
+    /// `12<TAB>`), which the text does not have: left out, the needle matched, forgiving `also` if
+    /// anything; `newText`'s lines lost the same prefixes.
+    LineNumbers {
+        /// What the tier that matched the needle without its numbers forgave.
+        also: Option<Box<Forgiven>>,
+    },
     /// The text indents the match's first line more than the needle does (whole-line placement with
     /// [`crate::Scope::indented_first_line`]); the text's indentation was kept.
     IndentedFirstLine,

@@ -99,6 +99,7 @@ assert!(shown.text.contains("-5   return 2;\n+5   return 3;\n"));
 #![deny(missing_docs)]
 
 mod align;
+mod budget;
 mod changes;
 mod closest;
 pub mod diff;
@@ -112,11 +113,14 @@ pub mod line_numbers;
 pub mod lines;
 mod loose;
 mod normalize;
+mod placeholder;
 mod scope;
 mod search;
 mod tier;
 
 pub use align::{Difference, DifferenceKind};
+#[doc(hidden)]
+pub use budget::with_work_budget;
 pub use changes::{Applied, AppliedEdit, Change, ChangeSet, Occurrence};
 pub use closest::{Closest, LineDifference, Region, Row};
 pub use edit::{apply, Edit, Options};
@@ -128,5 +132,6 @@ pub use loose::{
     SIMILAR_MARGIN, SIMILAR_MAX_DIFFERING_LINES, SIMILAR_MIN_ANCHOR_CHARS, SIMILAR_MIN_EQUAL_LINES,
     SIMILAR_MIN_LINE_RATIO, SIMILAR_THRESHOLD,
 };
+pub use placeholder::omission_placeholder;
 pub use scope::Scope;
 pub use tier::Tier;

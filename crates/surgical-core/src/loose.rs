@@ -50,7 +50,7 @@ struct FileLine {
     indent: String,
     /// The content after `unicode` folding, blanks trimmed at both ends.
     key: String,
-    /// `key` with inner runs of blanks as one space.
+    /// `key` with inner runs of blanks as one space, and none beside punctuation (see [`squeeze`]).
     collapsed: String,
 }
 
@@ -74,12 +74,33 @@ fn keys(content: &[u8]) -> (String, String, String) {
     let text = String::from_utf8_lossy(content);
     let indent_len = text.len() - text.trim_start_matches([' ', '\t']).len();
     let key = normalize(content, Fold::UNICODE.without_trim()).text.trim().to_string();
-    let collapsed = key
-        .split([' ', '\t'])
-        .filter(|w| !w.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ");
+    let collapsed = squeeze(&key);
     (text[..indent_len].to_string(), key, collapsed)
+}
+
+/// A word character: a blank between two of them is visible to a model (`foo bar` is not `foobar`).
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// `key` as `whitespace_runs` compares it: a run of blanks between two word characters becomes one
+/// space; a run beside punctuation (`f( a, b )`) goes, so that spacing left out there (`f(a, b)`) is
+/// forgiven like a collapsed run.
+fn squeeze(key: &str) -> String {
+    let mut out = String::with_capacity(key.len());
+    let mut pending_blank = false;
+    for c in key.chars() {
+        if c == ' ' || c == '\t' {
+            pending_blank = true;
+            continue;
+        }
+        if pending_blank && out.chars().next_back().is_some_and(is_word) && is_word(c) {
+            out.push(' ');
+        }
+        pending_blank = false;
+        out.push(c);
+    }
+    out
 }
 
 impl<'a> FileLines<'a> {
@@ -255,13 +276,16 @@ impl Reindent {
             return line.to_string();
         }
         let indent = &line[..line.len() - body.len()];
-        let cols = self.map(columns(indent, self.width));
-        let rendered = if self.tabs {
+        self.render(self.map(columns(indent, self.width))) + body
+    }
+
+    /// An indentation of `cols` columns in the file's style.
+    fn render(&self, cols: usize) -> String {
+        if self.tabs {
             "\t".repeat(cols / self.width) + &" ".repeat(cols % self.width)
         } else {
             " ".repeat(cols)
-        };
-        rendered + body
+        }
     }
 }
 
@@ -356,15 +380,32 @@ fn whitespace_runs(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candi
         for (j, &k) in nb.iter().enumerate() {
             pairs[k] = Some(file.non_blank[p + j]);
         }
+        let region: Vec<&FileLine> = nb.iter().map(|&k| &file.lines[pairs[k].expect("paired")]).collect();
         found.push(Candidate {
             first: h,
             last: file.non_blank[p + nb.len() - 1],
             pairs,
-            reindent: None,
+            reindent: Some(rebase(&region, needle[k0].indent, &file.lines[h].indent)),
             forgiven: Forgiven::WhitespaceRuns,
         });
     }
     found
+}
+
+/// How lines the model wrote are re-indented where a tier ignores indentation (`whitespace_runs`,
+/// `similar`): the whole of `newText` shifted by the difference between the first paired line's
+/// indentation in the file and in `oldText`, so that its relative indentation (a body, a closing
+/// brace) is kept, in the file's style (tabs when most of the region's lines start with one).
+fn rebase(region: &[&FileLine], old_indent: &str, file_indent: &str) -> Reindent {
+    const WIDTH: usize = 4;
+    let tab_lines = region.iter().filter(|f| f.indent.starts_with('\t')).count();
+    let space_lines = region.iter().filter(|f| f.indent.starts_with(' ')).count();
+    Reindent {
+        delta: columns(file_indent, WIDTH) as isize - columns(old_indent, WIDTH) as isize,
+        width: WIDTH,
+        tabs: tab_lines > space_lines,
+        units: None,
+    }
 }
 
 fn similar(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate> {
@@ -437,11 +478,13 @@ fn similar(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate> {
     for (j, &k) in nb.iter().enumerate() {
         pairs[k] = Some(file.non_blank[w + j]);
     }
+    let region: Vec<&FileLine> = nb.iter().map(|&k| &file.lines[pairs[k].expect("paired")]).collect();
+    let first = file.non_blank[w];
     vec![Candidate {
-        first: file.non_blank[w],
+        first,
         last: file.non_blank[w + n - 1],
         pairs,
-        reindent: None,
+        reindent: Some(rebase(&region, needle[nb[0]].indent, &file.lines[first].indent)),
         forgiven: Forgiven::Similar {
             similarity: percent(best),
             runner_up: percent(second),
@@ -449,8 +492,25 @@ fn similar(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate> {
     }]
 }
 
+/// A line the model remembered differently from the file, where its change touches what differs
+/// (or rewrites the line): what to write there cannot be determined, so the edit is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LineConflict {
+    /// The file line (zero-based).
+    pub line: usize,
+    /// The file's line.
+    pub file: String,
+    /// `oldText`'s line.
+    pub expected: String,
+}
+
 /// Replays the model's change (`old` → `new`) on the file lines of `c`, the region found for `old`.
-pub(crate) fn transport(file: &FileLines<'_>, old: &str, new: &str, c: &Candidate) -> LooseMatch {
+///
+/// Only what the model changed lands: lines it kept are the file's, lines it edited are edited on
+/// the file's line (see [`transport_line`]), lines it wrote are re-indented into the file. A line
+/// whose text differs from `oldText`'s beyond spacing (under `similar`) and that the model rewrote
+/// while writing new lines in its place, or edited where the two differ, is a [`LineConflict`].
+pub(crate) fn transport(file: &FileLines<'_>, old: &str, new: &str, c: &Candidate) -> Result<LooseMatch, LineConflict> {
     let needle = needle_lines(old);
     let ends_with_newline = old.ends_with('\n');
     let file_line =
@@ -466,6 +526,11 @@ pub(crate) fn transport(file: &FileLines<'_>, old: &str, new: &str, c: &Candidat
     let fix = |line: &str| match &c.reindent {
         Some(r) => r.apply(line),
         None => line.to_string(),
+    };
+    let conflict = |k: usize, p: usize| LineConflict {
+        line: p,
+        file: file_line(p),
+        expected: o_keys[k].to_string(),
     };
     let mut items: Vec<String> = Vec::new();
     let mut next = c.first; // the next file line not yet emitted or consumed
@@ -496,17 +561,32 @@ pub(crate) fn transport(file: &FileLines<'_>, old: &str, new: &str, c: &Candidat
                 let edited = pair_lines(&o_keys[o.clone()], &n_keys[n.clone()]);
                 let mut from_file: Vec<Option<String>> = vec![None; n.len()];
                 for &(po, pn) in &edited {
-                    if let Some(p) = c.pairs[o.start + po] {
-                        // Indentation apart: the file's when the model kept its own, else re-indented.
+                    let k = o.start + po;
+                    if let Some(p) = c.pairs[k] {
                         let (f_ind, f_body) = split_indent_owned(file_line(p));
-                        let (o_ind, o_body) = split_indent(o_keys[o.start + po]);
+                        let (o_ind, o_body) = split_indent(o_keys[k]);
                         let (n_ind, n_body) = split_indent(n_keys[n.start + pn]);
-                        let body = transport_line(&f_body, o_body, n_body);
+                        let body = transport_line(&f_body, o_body, n_body).ok_or_else(|| conflict(k, p))?;
+                        // Indentation apart: the file's when the model kept its own, else newText's
+                        // re-based as a whole (its indentation relative to the block is kept, even
+                        // where oldText's own lines were not indented consistently).
                         from_file[pn] = Some(if n_ind == o_ind {
                             f_ind + &body
                         } else {
                             fix(&format!("{n_ind}{body}"))
                         });
+                    }
+                }
+                // A line the model misremembered and rewrote: its new lines may carry what it
+                // misremembered, and nothing tells which characters those are.
+                if !n.is_empty() {
+                    for k in o.clone() {
+                        let is_edited = edited.iter().any(|&(po, _)| o.start + po == k);
+                        if let Some(p) = c.pairs[k] {
+                            if !is_edited && file.lines[p].collapsed != needle[k].collapsed {
+                                return Err(conflict(k, p));
+                            }
+                        }
                     }
                 }
                 for k in o {
@@ -526,7 +606,7 @@ pub(crate) fn transport(file: &FileLines<'_>, old: &str, new: &str, c: &Candidat
     if new.ends_with('\n') {
         new_text.push('\n');
     }
-    LooseMatch { old, new: new_text }
+    Ok(LooseMatch { old, new: new_text })
 }
 
 fn split_indent(line: &str) -> (&str, &str) {
@@ -539,27 +619,69 @@ fn split_indent_owned(line: String) -> (String, String) {
     (indent.to_string(), body.to_string())
 }
 
-/// Where a character of the model's `oldText` line is in the file's line.
+/// A line cut into the units transport compares: each maximal run of spaces and tabs, and each
+/// word (letters, digits, `_`) is one unit, so a run is kept or changed whole and a word the model
+/// misremembered (`item` for `items`) differs whole; every other character is one.
+fn units(line: &str) -> Vec<&str> {
+    #[derive(PartialEq)]
+    enum Kind {
+        Blank,
+        Word,
+        Other,
+    }
+    let kind = |c: char| match c {
+        ' ' | '\t' => Kind::Blank,
+        c if is_word(c) => Kind::Word,
+        _ => Kind::Other,
+    };
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut last: Option<Kind> = None;
+    for (i, c) in line.char_indices() {
+        let k = kind(c);
+        let joins = k != Kind::Other && last.as_ref() == Some(&k);
+        if i > start && !joins {
+            out.push(&line[start..i]);
+            start = i;
+        }
+        last = Some(k);
+    }
+    if start < line.len() {
+        out.push(&line[start..]);
+    }
+    out
+}
+
+/// Where a unit of the model's `oldText` line is in the file's line.
 #[derive(Clone, Copy, Debug)]
 enum Slot {
-    /// The same character, at this index.
+    /// The same unit, at this index.
     Same(usize),
-    /// Part of a stretch the file writes differently (`    ` for `\t`, `"` for `“`): the file's
-    /// stretch, and the model's stretch it stands for.
+    /// Part of a stretch the file writes differently (`    ` for `\t`, `"` for `“`, `  ` for ` `): the
+    /// file's stretch, and the model's stretch it stands for.
     Differs { file: (usize, usize), old: (usize, usize) },
     /// Only the model has it.
     Missing,
 }
 
-/// Replays the model's edit of one line (`old` → `new`) on the file's version of it (`file`): where
-/// the model kept characters, the file's own characters for them are written (its tabs, quotes,
-/// extra spaces); where it changed them, its new characters are.
-fn transport_line(file: &str, old: &str, new: &str) -> String {
-    let f: Vec<char> = file.chars().collect();
-    let o: Vec<char> = old.chars().collect();
-    let n: Vec<char> = new.chars().collect();
+/// Where each unit of `o` (the model's old line) is in `f` (the file's), and the stretches where the
+/// two differ: `(start, end, alike)` in `o`, `alike` when they only write the same thing differently
+/// (spacing, a typographic quote) rather than hold different characters.
+///
+/// The characters are aligned first, blanks apart (a run of spaces must never pair with a run
+/// across a character, which a diff of both may prefer on a tie); then each run of blanks of `o`
+/// stands for the run of `f` between the same two characters, if there is one.
+#[allow(clippy::type_complexity)]
+fn map_units(f: &[&str], o: &[&str]) -> (Vec<Slot>, Vec<(usize, usize, bool)>) {
+    let is_blank = |u: &str| u.starts_with([' ', '\t']);
+    let o_chars: Vec<usize> = (0..o.len()).filter(|&k| !is_blank(o[k])).collect();
+    let f_chars: Vec<usize> = (0..f.len()).filter(|&j| !is_blank(f[j])).collect();
+    let o_keys: Vec<&str> = o_chars.iter().map(|&k| o[k]).collect();
+    let f_keys: Vec<&str> = f_chars.iter().map(|&j| f[j]).collect();
     let mut slots = vec![Slot::Missing; o.len()];
-    for op in anchored_diff(&o, &f) {
+    let mut stretches = Vec::new();
+    let fold = Fold::UNICODE.without_trim();
+    for op in anchored_diff(&o_keys, &f_keys) {
         match op {
             similar::DiffOp::Equal {
                 old_index,
@@ -567,7 +689,7 @@ fn transport_line(file: &str, old: &str, new: &str) -> String {
                 len,
             } => {
                 for k in 0..len {
-                    slots[old_index + k] = Slot::Same(new_index + k);
+                    slots[o_chars[old_index + k]] = Slot::Same(f_chars[new_index + k]);
                 }
             }
             similar::DiffOp::Replace {
@@ -576,19 +698,170 @@ fn transport_line(file: &str, old: &str, new: &str) -> String {
                 new_index,
                 new_len,
             } => {
-                let slot = Slot::Differs {
-                    file: (new_index, new_index + new_len),
-                    old: (old_index, old_index + old_len),
-                };
-                for s in &mut slots[old_index..old_index + old_len] {
-                    *s = slot;
+                let old = (o_chars[old_index], o_chars[old_index + old_len - 1] + 1);
+                let file = (f_chars[new_index], f_chars[new_index + new_len - 1] + 1);
+                for s in &mut slots[old.0..old.1] {
+                    *s = Slot::Differs { file, old };
                 }
+                let (fp, op) = (f[file.0..file.1].concat(), o[old.0..old.1].concat());
+                let alike = normalize(fp.as_bytes(), fold).text == normalize(op.as_bytes(), fold).text;
+                stretches.push((old.0, old.1, alike));
             }
             _ => {}
         }
     }
-    // File-only characters (those no character of `old` maps to) stick to the character before
-    // them: `run_end[j]` is where the file-only run starting at `j` ends.
+    // Runs of blanks: between the same two characters (or a line end) on both sides.
+    for b in 0..o.len() {
+        if !is_blank(o[b]) || !matches!(slots[b], Slot::Missing) {
+            continue;
+        }
+        let before = match b.checked_sub(1).map(|k| slots[k]) {
+            None => Some(None),
+            Some(Slot::Same(j)) => Some(Some(j)),
+            Some(Slot::Differs { file: (_, fb), .. }) => Some(Some(fb - 1)),
+            Some(Slot::Missing) => None,
+        };
+        let after = match slots.get(b + 1) {
+            None => Some(f.len()),
+            Some(Slot::Same(j)) => Some(*j),
+            Some(Slot::Differs { file: (fa, _), .. }) => Some(*fa),
+            Some(Slot::Missing) => None,
+        };
+        let (Some(before), Some(after)) = (before, after) else {
+            continue;
+        };
+        let run = before.map_or(0, |j| j + 1);
+        if run + 1 == after && is_blank(f[run]) {
+            slots[b] = if f[run] == o[b] {
+                Slot::Same(run)
+            } else {
+                stretches.push((b, b + 1, true));
+                Slot::Differs {
+                    file: (run, run + 1),
+                    old: (b, b + 1),
+                }
+            };
+        }
+    }
+    (slots, stretches)
+}
+
+/// The diff of two lines cut into [`units`]: characters and words first, then each run of blanks
+/// kept only where it stands between the same two kept units on both sides. (A plain diff may keep a
+/// run by pairing it with one elsewhere in the line, which would carry the file's spacing there.)
+fn unit_diff(o: &[&str], n: &[&str]) -> Vec<similar::DiffOp> {
+    let is_blank = |u: &str| u.starts_with([' ', '\t']);
+    let o_chars: Vec<usize> = (0..o.len()).filter(|&k| !is_blank(o[k])).collect();
+    let n_chars: Vec<usize> = (0..n.len()).filter(|&j| !is_blank(n[j])).collect();
+    let o_keys: Vec<&str> = o_chars.iter().map(|&k| o[k]).collect();
+    let n_keys: Vec<&str> = n_chars.iter().map(|&j| n[j]).collect();
+    let mut partner: Vec<Option<usize>> = vec![None; o.len()];
+    for op in anchored_diff(&o_keys, &n_keys) {
+        if let similar::DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } = op
+        {
+            for k in 0..len {
+                partner[o_chars[old_index + k]] = Some(n_chars[new_index + k]);
+            }
+        }
+    }
+    let mut taken = vec![false; n.len()];
+    for k in 0..o.len() {
+        if !is_blank(o[k]) {
+            continue;
+        }
+        // Beside a kept unit on at least one side: the blank right after it (or right before it) in
+        // `n`, if it is the same run.
+        let after_kept = match k.checked_sub(1) {
+            None => Some(0),
+            Some(p) => partner[p].map(|j| j + 1),
+        };
+        let before_kept = if k + 1 == o.len() {
+            n.len().checked_sub(1)
+        } else {
+            partner[k + 1].and_then(|j| j.checked_sub(1))
+        };
+        for j in [after_kept, before_kept].into_iter().flatten() {
+            if j < n.len() && !taken[j] && n[j] == o[k] {
+                partner[k] = Some(j);
+                taken[j] = true;
+                break;
+            }
+        }
+    }
+    // The pairs, in order, as diff operations.
+    let mut ops = Vec::new();
+    let (mut k, mut j) = (0, 0);
+    let push_gap = |ops: &mut Vec<similar::DiffOp>, k: usize, k_end: usize, j: usize, j_end: usize| {
+        let (old_len, new_len) = (k_end - k, j_end - j);
+        match (old_len, new_len) {
+            (0, 0) => {}
+            (0, _) => ops.push(similar::DiffOp::Insert {
+                old_index: k,
+                new_index: j,
+                new_len,
+            }),
+            (_, 0) => ops.push(similar::DiffOp::Delete {
+                old_index: k,
+                old_len,
+                new_index: j,
+            }),
+            _ => ops.push(similar::DiffOp::Replace {
+                old_index: k,
+                old_len,
+                new_index: j,
+                new_len,
+            }),
+        }
+    };
+    while k < o.len() {
+        let Some(pj) = partner[k] else {
+            k += 1;
+            continue;
+        };
+        // Units before this pair on either side are a gap.
+        let gap_start = ops
+            .last()
+            .map_or((0, 0), |op: &similar::DiffOp| (op.old_range().end, op.new_range().end));
+        push_gap(&mut ops, gap_start.0, k, gap_start.1.max(j), pj);
+        let mut len = 1;
+        while k + len < o.len() && partner[k + len] == Some(pj + len) {
+            len += 1;
+        }
+        ops.push(similar::DiffOp::Equal {
+            old_index: k,
+            new_index: pj,
+            len,
+        });
+        k += len;
+        j = pj + len;
+    }
+    let gap_start = ops
+        .last()
+        .map_or((0, 0), |op: &similar::DiffOp| (op.old_range().end, op.new_range().end));
+    push_gap(&mut ops, gap_start.0, o.len(), gap_start.1, n.len());
+    ops
+}
+
+/// Replays the model's edit of one line (`old` → `new`) on the file's version of it (`file`): where
+/// the model kept characters, the file's own characters for them are written (its tabs, quotes,
+/// runs of spaces); where it changed them, its new characters are; characters only the model's
+/// `old` has are never written.
+///
+/// `None` when the model's change touches characters where the file and `old` differ (a word it
+/// misremembered), or part of a stretch the file writes differently: which characters it meant
+/// cannot be determined.
+fn transport_line(file: &str, old: &str, new: &str) -> Option<String> {
+    let f = units(file);
+    let o = units(old);
+    let n = units(new);
+    let (slots, stretches) = map_units(&f, &o);
+    let ops = unit_diff(&o, &n);
+    // File-only units (those no unit of `old` maps to) stick to the unit before them: `run_end[j]`
+    // is where the file-only run starting at `j` ends.
     let mut mapped = vec![false; f.len()];
     for slot in &slots {
         match *slot {
@@ -602,9 +875,50 @@ fn transport_line(file: &str, old: &str, new: &str) -> String {
     for j in (0..f.len()).rev() {
         run_end[j] = if mapped[j] { j } else { run_end[j + 1] };
     }
+    // The model's change must stay out of characters it misremembered: a stretch that differs (only
+    // a stretch the file merely writes differently may be covered whole), a character only it has
+    // (unless it just deletes it), a character only the file has beside or inside what it replaces.
+    let is_blank = |u: &str| u.starts_with([' ', '\t']);
+    for op in &ops {
+        if matches!(op, similar::DiffOp::Equal { .. }) {
+            continue;
+        }
+        let r = op.old_range();
+        let unclear = stretches.iter().any(|&(a, b, alike)| {
+            if r.is_empty() {
+                a < r.start && r.start < b
+            } else {
+                r.start < b && r.end > a && (!alike || r.start > a || r.end < b)
+            }
+        });
+        if unclear {
+            return None;
+        }
+        if r.is_empty() {
+            continue;
+        }
+        let replaces = !op.new_range().is_empty();
+        if replaces && r.clone().any(|k| matches!(slots[k], Slot::Missing) && !is_blank(o[k])) {
+            return None;
+        }
+        let extent = r.clone().filter_map(|k| match slots[k] {
+            Slot::Same(j) => Some((j, j + 1)),
+            Slot::Differs { file, .. } => Some(file),
+            Slot::Missing => None,
+        });
+        let (Some(lo), Some(hi)) = (extent.clone().map(|e| e.0).min(), extent.map(|e| e.1).max()) else {
+            continue;
+        };
+        let mut touched = (lo..hi).filter(|&j| !mapped[j]).collect::<Vec<_>>();
+        touched.extend((0..lo).rev().take_while(|&j| !mapped[j]));
+        touched.extend((hi..f.len()).take_while(|&j| !mapped[j]));
+        if touched.iter().any(|&j| !is_blank(f[j])) {
+            return None;
+        }
+    }
     let mut out = String::with_capacity(file.len() + new.len());
-    let mut at = 0; // next file character not yet written or dropped
-    for op in anchored_diff(&o, &n) {
+    let mut at = 0; // next file unit not yet written or dropped
+    for op in ops {
         let kept = op.old_range();
         let is_kept = matches!(op, similar::DiffOp::Equal { .. });
         let mut k = kept.start;
@@ -613,11 +927,11 @@ fn transport_line(file: &str, old: &str, new: &str) -> String {
                 Slot::Same(j) if j >= at => {
                     if is_kept {
                         let end = run_end[j + 1];
-                        out.extend(&f[at..end]);
+                        out.extend(f[at..end].iter().copied());
                         at = end;
                     } else {
-                        // File-only characters before a removed one (extra spaces) stay.
-                        out.extend(&f[at..j]);
+                        // File-only units before a removed one (extra spaces) stay.
+                        out.extend(f[at..j].iter().copied());
                         at = j + 1;
                     }
                     k += 1;
@@ -625,37 +939,28 @@ fn transport_line(file: &str, old: &str, new: &str) -> String {
                 Slot::Differs {
                     file: (fa, fb),
                     old: (oa, ob),
-                } if fa >= at && oa == k => {
-                    let whole = ob <= kept.end;
-                    if is_kept && whole {
-                        let end = run_end[fb];
-                        out.extend(&f[at..end]);
-                        at = end;
-                        k = ob;
-                        continue;
-                    } else {
-                        out.extend(&f[at..fa]);
-                        if is_kept {
-                            out.extend(&o[k..ob.min(kept.end)]);
-                        }
-                        k = ob.min(kept.end);
-                    }
-                    at = fb;
-                }
-                _ => {
+                } if fa >= at && oa == k && ob <= kept.end => {
                     if is_kept {
-                        out.push(o[k]);
+                        let end = run_end[fb];
+                        out.extend(f[at..end].iter().copied());
+                        at = end;
+                    } else {
+                        out.extend(f[at..fa].iter().copied());
+                        at = fb;
                     }
-                    k += 1;
+                    k = ob;
                 }
+                // Only the model has it (or the file's unit is written already): nothing of the
+                // file stands behind it, so it is not written.
+                _ => k += 1,
             }
         }
         if !is_kept {
-            out.extend(&n[op.new_range()]);
+            out.extend(n[op.new_range()].iter().copied());
         }
     }
-    out.extend(f.get(at..).unwrap_or(&[]));
-    out
+    out.extend(f.get(at..).unwrap_or(&[]).iter().copied());
+    Some(out)
 }
 
 #[cfg(test)]
@@ -666,7 +971,7 @@ mod tests {
         let file = FileLines::new(text.as_bytes());
         match find(tier, &file, old, &Scope::default()) {
             Found::One(c) => {
-                let m = transport(&file, old, new, &c);
+                let m = transport(&file, old, new, &c).expect("no conflict");
                 let span = c.span(&file, old.ends_with('\n'));
                 let mut out = text.to_string();
                 let replaced =
@@ -713,22 +1018,25 @@ mod tests {
     #[test]
     fn edited_lines_keep_the_files_spacing() {
         assert_eq!(
-            transport_line("let  a   =  1;  ", "let a = 1;", "let a = 2;"),
+            transport_line("let  a   =  1;  ", "let a = 1;", "let a = 2;").unwrap(),
             "let  a   =  2;  "
         );
         assert_eq!(
-            transport_line("\tx = \u{201C}a\u{201D}", "x = \"a\"", "x = \"b\""),
+            transport_line("\tx = \u{201C}a\u{201D}", "x = \"a\"", "x = \"b\"").unwrap(),
             "\tx = \u{201C}b\u{201D}"
         );
         assert_eq!(
-            transport_line("compute(items)", "compute(item)", "compute(item, x)"),
+            transport_line("compute(items)", "compute(item)", "compute(item, x)").unwrap(),
             "compute(items, x)"
         );
         assert_eq!(
-            transport_line("\tfoo(a,  b)", "    foo(a, b)", "    foo(a, b) /*E*/"),
+            transport_line("\tfoo(a,  b)", "    foo(a, b)", "    foo(a, b) /*E*/").unwrap(),
             "\tfoo(a,  b) /*E*/"
         );
-        assert_eq!(transport_line("x = \u{2014}1", "x = -1", "x = -2"), "x = \u{2014}2");
+        assert_eq!(
+            transport_line("x = \u{2014}1", "x = -1", "x = -2").unwrap(),
+            "x = \u{2014}2"
+        );
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub struct Scope {
     pub(crate) within: Option<Range<usize>>,
     pub(crate) whole_lines: bool,
     pub(crate) indented_first_line: bool,
+    pub(crate) numbers_as_written: bool,
 }
 
 impl Scope {
@@ -58,6 +59,17 @@ impl Scope {
     pub fn indented_first_line(self) -> Scope {
         Scope {
             indented_first_line: true,
+            ..self
+        }
+    }
+
+    /// Line-number prefixes (`12 | `, `12→`, `12<TAB>`) on every line of a needle are text like any
+    /// other: without this, a needle found nowhere as written is searched again without them (see
+    /// [`crate::line_numbers`]). For callers that decide about such prefixes themselves, as the patch
+    /// formats do (a unified diff's lines never come from a read view).
+    pub fn numbers_as_written(self) -> Scope {
+        Scope {
+            numbers_as_written: true,
             ..self
         }
     }

@@ -3,7 +3,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
 
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
 use crate::error::MAX_LISTED;
 use crate::fold::is_line_blank;
@@ -85,6 +85,7 @@ pub(crate) fn find_all(
     }
     let ac = AhoCorasick::builder()
         .match_kind(MatchKind::Standard)
+        .kind(automaton_kind(&patterns))
         .build(&patterns)
         .expect("needles are small enough for an automaton");
     let text = hay.text.as_bytes();
@@ -214,6 +215,7 @@ fn occurrences_of(text: &[u8], expanded: &[(&str, bool)], scope: &Scope) -> Vec<
     if !patterns.is_empty() {
         let ac = AhoCorasick::builder()
             .match_kind(MatchKind::Standard)
+            .kind(automaton_kind(&patterns))
             .build(&patterns)
             .expect("anchors are small enough for an automaton");
         for m in ac.find_overlapping_iter(text) {
@@ -311,6 +313,17 @@ fn search_window(text: &[u8], window: Range<usize>, needle: &Pattern, scope: &Sc
             }
         }
     }
+}
+
+/// Needles of this many bytes in all or more are searched with an NFA, built in time and memory
+/// linear in them, rather than the crate's choice (a DFA for few patterns, whose states cost a
+/// table each: about 180 MB and seconds for one 300 KB needle, issue 12).
+const DFA_MAX_PATTERN_BYTES: usize = 16 * 1024;
+
+/// The automaton for `patterns`: the crate's choice for small ones, else a contiguous NFA.
+fn automaton_kind(patterns: &[&str]) -> Option<AhoCorasickKind> {
+    let bytes: usize = patterns.iter().map(|p| p.len()).sum();
+    (bytes >= DFA_MAX_PATTERN_BYTES).then_some(AhoCorasickKind::ContiguousNFA)
 }
 
 #[cfg(test)]

@@ -159,27 +159,7 @@ proptest! {
     /// change come back byte for byte (their look-alikes, trailing blanks and terminators included).
     #[test]
     fn fuzzy_edit_is_byte_faithful(c in case()) {
-        let (file, ranges) = c.file();
-        let result = apply_checked(&file, &[Edit::new(c.old_text(), c.new_text())], &Options::new());
-        let applied = match result {
-            Ok(a) => a,
-            Err(e) => {
-                // The needle is planted once; the only acceptable refusal is "no change".
-                prop_assert_eq!(e.code(), "no_change", "{}", e);
-                prop_assert_eq!(&c.lines[c.changed], &c.replacement);
-                return Ok(());
-            }
-        };
-        let out = &applied.text;
-        let changed = &ranges[c.changed];
-        // Everything before the changed line, and everything after it, is the original.
-        prop_assert_eq!(&out[..changed.start], &file[..changed.start]);
-        let tail = file.len() - changed.end;
-        prop_assert_eq!(&out[out.len() - tail..], &file[changed.end..]);
-        // The changed line keeps its terminator, unless it was the last of the needle (whose
-        // terminator lies outside the match and so is kept anyway).
-        let eol = c.renders[c.changed].eol.as_bytes();
-        prop_assert!(out[..out.len() - tail].ends_with(eol));
+        fuzzy_edit_holds(&c)?;
     }
 
     /// Arbitrary bytes and arbitrary (ASCII) edits: whatever happens, bytes between edits survive and
@@ -217,6 +197,32 @@ proptest! {
             Err(e) => prop_assert!(matches!(e.code(), "no_change" | "ambiguous"), "{}", e),
         }
     }
+}
+
+/// [`fuzzy_edit_is_byte_faithful`] for one case.
+fn fuzzy_edit_holds(c: &Case) -> Result<(), TestCaseError> {
+    let (file, ranges) = c.file();
+    let result = apply_checked(&file, &[Edit::new(c.old_text(), c.new_text())], &Options::new());
+    let applied = match result {
+        Ok(a) => a,
+        Err(e) => {
+            // The needle is planted once; the only acceptable refusal is "no change".
+            prop_assert_eq!(e.code(), "no_change", "{}", e);
+            prop_assert_eq!(&c.lines[c.changed], &c.replacement);
+            return Ok(());
+        }
+    };
+    let out = &applied.text;
+    let changed = &ranges[c.changed];
+    // Everything before the changed line, and everything after it, is the original.
+    prop_assert_eq!(&out[..changed.start], &file[..changed.start]);
+    let tail = file.len() - changed.end;
+    prop_assert_eq!(&out[out.len() - tail..], &file[changed.end..]);
+    // The changed line keeps its terminator, unless it was the last of the needle (whose
+    // terminator lies outside the match and so is kept anyway).
+    let eol = c.renders[c.changed].eol.as_bytes();
+    prop_assert!(out[..out.len() - tail].ends_with(eol));
+    Ok(())
 }
 
 /// The stages by hand, one `find` per edit: what `apply` must equal.
@@ -357,56 +363,443 @@ proptest! {
     /// not change come back byte for byte.
     #[test]
     fn loose_tiers_are_byte_faithful(case in loose_case()) {
-        let LooseCase { pre, lines, tabs, width, shift, post, crlf, changed } = case;
+        loose_edit_holds(case)?;
+    }
+}
+
+/// [`loose_tiers_are_byte_faithful`] for one case.
+fn loose_edit_holds(case: LooseCase) -> Result<(), TestCaseError> {
+    let LooseCase {
+        pre,
+        lines,
+        tabs,
+        width,
+        shift,
+        post,
+        crlf,
+        changed,
+    } = case;
+    let eol = if crlf { "\r\n" } else { "\n" };
+    let render_file = |level: usize| {
+        if tabs {
+            "\t".repeat(level + shift)
+        } else {
+            " ".repeat(width * (level + shift))
+        }
+    };
+    let mut file = pre.clone();
+    file.extend_from_slice(b"\n");
+    let block_start = file.len();
+    let mut line_ranges = Vec::new();
+    for (i, (level, text)) in lines.iter().enumerate() {
+        let start = file.len();
+        // Distinct lines: a numbered suffix keeps the block from matching itself elsewhere.
+        file.extend_from_slice(format!("{}{text} n{i}{eol}", render_file(*level)).as_bytes());
+        line_ranges.push(start..file.len());
+    }
+    let block_end = file.len();
+    file.extend_from_slice(&post);
+    let model = |level: usize, text: &str, i: usize| format!("{}{text} n{i}", "    ".repeat(level));
+    let old: Vec<String> = lines.iter().enumerate().map(|(i, (l, t))| model(*l, t, i)).collect();
+    let mut new = old.clone();
+    new[changed] = format!("{}changed line", "    ".repeat(lines[changed].0));
+    let result = apply(
+        &file,
+        &[Edit::new(old.join("\n") + "\n", new.join("\n") + "\n")],
+        &Options::new(),
+    );
+    let a = match result {
+        Ok(a) => a,
+        Err(e) => {
+            // Refusing is allowed (e.g. the block's lines repeat); placing wrongly is not.
+            prop_assert!(matches!(e.code(), "not_found" | "ambiguous"), "{}", e);
+            return Ok(());
+        }
+    };
+    if std::env::var_os("SURGICAL_TIER_STATS").is_some() {
+        eprintln!("tier {}", a.edits[0].tier.name());
+    }
+    let out = &a.text;
+    prop_assert_eq!(&out[..block_start], &file[..block_start]);
+    let tail = file.len() - block_end;
+    prop_assert_eq!(&out[out.len() - tail..], &file[block_end..]);
+    // Unchanged lines of the block are the file's bytes, in order.
+    let mut at = block_start;
+    for (i, r) in line_ranges.iter().enumerate() {
+        if i == changed {
+            let nl = out[at..].iter().position(|&b| b == b'\n').unwrap() + 1;
+            if a.edits[0].tier == surgical_core::Tier::Indentation {
+                // Re-indented into the file's own style and depth.
+                let want = format!("{}changed line{eol}", render_file(lines[i].0));
+                prop_assert_eq!(String::from_utf8_lossy(&out[at..at + nl]), want);
+            }
+            at += nl;
+            continue;
+        }
+        prop_assert_eq!(&out[at..at + r.len()], &file[r.clone()], "line {}", i);
+        at += r.len();
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Past every work budget (each diff coarse, see issue 12), a fuzzy edit is as byte faithful:
+    /// the coarser alignment keeps fewer of the file's characters, never writes wrong ones.
+    #[test]
+    fn fuzzy_edit_is_byte_faithful_past_budget(c in case()) {
+        surgical_core::with_work_budget(0, || fuzzy_edit_holds(&c))?;
+    }
+
+    /// The same for the line-based tiers.
+    #[test]
+    fn loose_tiers_are_byte_faithful_past_budget(case in loose_case()) {
+        surgical_core::with_work_budget(0, || loose_edit_holds(case))?;
+    }
+
+    /// And for arbitrary bytes and edits (the patch still reproduces the result).
+    #[test]
+    fn arbitrary_bytes_and_edits_past_budget(file in prop::collection::vec(prop_oneof![any::<u8>(), Just(b'a'), Just(b'\n'), Just(b'\r'), Just(b' ')], 0..200),
+                                             old in "[a \n]{1,4}", new in "[ab \n]{0,4}", all in any::<bool>()) {
+        surgical_core::with_work_budget(0, || {
+            let _ = apply_checked(&file, &[Edit::new(old, new).replace_all(all)], &Options::new());
+        });
+    }
+}
+
+/// One token of a code line: a word, or a punctuation character.
+#[derive(Debug, Clone)]
+enum Token {
+    Word(String),
+    Punct(char),
+}
+
+/// A line of tokens with, for each gap between two tokens, the file's spacing and the model's.
+#[derive(Debug, Clone)]
+struct SpacedLine {
+    tokens: Vec<Token>,
+    /// Per gap (tokens.len() - 1): the file's blanks there.
+    file_gaps: Vec<String>,
+    /// Per gap: whether the model writes a space where punctuation allows leaving it out.
+    model_spaced: Vec<bool>,
+    file_indent: String,
+}
+
+fn spaced_line() -> impl Strategy<Value = SpacedLine> {
+    let token = prop_oneof![
+        3 => "[a-z]{1,4}".prop_map(Token::Word),
+        2 => prop::sample::select(vec!['(', ')', ',', ';', '=', '+', '[', ']']).prop_map(Token::Punct),
+    ];
+    (
+        prop::collection::vec(token, 2..7),
+        prop::collection::vec(
+            (
+                prop::sample::select(vec!["", " ", "  ", "   ", "\t", " \t"]),
+                any::<bool>(),
+            ),
+            6,
+        ),
+        prop::sample::select(vec!["", "  ", "    ", "\t", "\t\t"]),
+    )
+        .prop_map(|(tokens, gaps, indent)| {
+            let n = tokens.len() - 1;
+            let mut file_gaps = Vec::new();
+            let mut model_spaced = Vec::new();
+            for (i, (g, spaced)) in gaps.into_iter().take(n).enumerate() {
+                let words = matches!(tokens[i], Token::Word(_)) && matches!(tokens[i + 1], Token::Word(_));
+                // Between two words a blank is visible and always there; beside punctuation, any.
+                file_gaps.push(if words && g.is_empty() {
+                    " ".to_string()
+                } else {
+                    g.to_string()
+                });
+                model_spaced.push(spaced);
+            }
+            SpacedLine {
+                tokens,
+                file_gaps,
+                model_spaced,
+                file_indent: indent.to_string(),
+            }
+        })
+}
+
+fn token_text(t: &Token) -> String {
+    match t {
+        Token::Word(w) => w.clone(),
+        Token::Punct(c) => c.to_string(),
+    }
+}
+
+impl SpacedLine {
+    /// What token `at` is replaced by: a word by a word, punctuation by punctuation (so the spacing
+    /// a model may leave out stays the same).
+    fn replacement(&self, at: usize) -> &'static str {
+        match self.tokens[at] {
+            Token::Word(_) => "ZQ",
+            Token::Punct(_) => "%",
+        }
+    }
+
+    /// The line with token `replace` (if any) written as `with`, in the file's spacing.
+    fn file(&self, replace: Option<(usize, &str)>) -> String {
+        let mut out = self.file_indent.clone();
+        for (i, t) in self.tokens.iter().enumerate() {
+            match replace {
+                Some((r, with)) if r == i => out.push_str(with),
+                _ => out.push_str(&token_text(t)),
+            }
+            if let Some(g) = self.file_gaps.get(i) {
+                out.push_str(g);
+            }
+        }
+        out
+    }
+
+    /// The line as the model writes it: single spaces between words, a space or none beside
+    /// punctuation, its own indentation.
+    fn model(&self, replace: Option<(usize, &str)>) -> String {
+        let mut out = "    ".to_string();
+        for (i, t) in self.tokens.iter().enumerate() {
+            match replace {
+                Some((r, with)) if r == i => out.push_str(with),
+                _ => out.push_str(&token_text(t)),
+            }
+            if i + 1 < self.tokens.len() {
+                let words = matches!(t, Token::Word(_)) && matches!(self.tokens[i + 1], Token::Word(_));
+                if words || self.model_spaced[i] {
+                    out.push(' ');
+                }
+            }
+        }
+        out
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// `whitespace_runs` (runs collapsed, spacing left out beside punctuation forgiven): the model
+    /// replaces one token of one line. The expected file is built from the file's lines and that
+    /// change alone (an oracle independent of the engine): the file's spacing and indentation
+    /// everywhere, the new token in the old one's place; nothing outside the block changes.
+    #[test]
+    fn whitespace_runs_write_only_the_models_change(
+        pre in surroundings(),
+        lines in prop::collection::vec(spaced_line(), 1..4),
+        post in surroundings(),
+        crlf in any::<bool>(),
+        which in any::<prop::sample::Index>(),
+        token in any::<prop::sample::Index>(),
+    ) {
         let eol = if crlf { "\r\n" } else { "\n" };
-        let render_file = |level: usize| if tabs { "\t".repeat(level + shift) } else { " ".repeat(width * (level + shift)) };
+        let changed = which.index(lines.len());
+        let at = token.index(lines[changed].tokens.len());
+        let numbered = |i: usize, text: String| format!("{text} n{i}");
         let mut file = pre.clone();
         file.extend_from_slice(b"\n");
-        let block_start = file.len();
-        let mut line_ranges = Vec::new();
-        for (i, (level, text)) in lines.iter().enumerate() {
-            let start = file.len();
-            // Distinct lines: a numbered suffix keeps the block from matching itself elsewhere.
-            file.extend_from_slice(format!("{}{text} n{i}{eol}", render_file(*level)).as_bytes());
-            line_ranges.push(start..file.len());
+        let mut want = file.clone();
+        let mut old = Vec::new();
+        let mut new = Vec::new();
+        for (i, l) in lines.iter().enumerate() {
+            let replace = (i == changed).then(|| (at, l.replacement(at)));
+            file.extend_from_slice((numbered(i, l.file(None)) + eol).as_bytes());
+            want.extend_from_slice((numbered(i, l.file(replace)) + eol).as_bytes());
+            old.push(numbered(i, l.model(None)));
+            new.push(numbered(i, l.model(replace)));
         }
-        let block_end = file.len();
         file.extend_from_slice(&post);
-        let model = |level: usize, text: &str, i: usize| format!("{}{text} n{i}", "    ".repeat(level));
-        let old: Vec<String> = lines.iter().enumerate().map(|(i, (l, t))| model(*l, t, i)).collect();
-        let mut new = old.clone();
-        new[changed] = format!("{}changed line", "    ".repeat(lines[changed].0));
-        let result = apply(&file, &[Edit::new(old.join("\n") + "\n", new.join("\n") + "\n")], &Options::new());
-        let a = match result {
-            Ok(a) => a,
-            Err(e) => {
-                // Refusing is allowed (e.g. the block's lines repeat); placing wrongly is not.
-                prop_assert!(matches!(e.code(), "not_found" | "ambiguous"), "{}", e);
-                return Ok(());
+        want.extend_from_slice(&post);
+        let result = apply(&file, &[Edit::new(old.join("\n"), new.join("\n"))], &Options::new());
+        match result {
+            Ok(a) => prop_assert_eq!(String::from_utf8_lossy(&a.text), String::from_utf8_lossy(&want)),
+            // The surroundings may hold the block's punctuation-only text; never a wrong placement.
+            Err(e) => prop_assert!(matches!(e.code(), "ambiguous"), "{}", e),
+        }
+    }
+
+    /// `similar`: the model misremembered one word of one line (a letter changed) and replaced a
+    /// token. Where its change stays off the misremembered word, the expected file is the file's
+    /// lines with that change alone (the misremembered letter is never written); where it falls on
+    /// that word, the edit is refused.
+    #[test]
+    fn similar_writes_only_the_models_change(
+        lines in prop::collection::vec(spaced_line(), 3..5),
+        crlf in any::<bool>(),
+        wrong in any::<prop::sample::Index>(),
+        which in any::<prop::sample::Index>(),
+        token in any::<prop::sample::Index>(),
+    ) {
+        let eol = if crlf { "\r\n" } else { "\n" };
+        // Long numbered anchors so that the equal lines carry the match.
+        let numbered = |i: usize, text: String| format!("{text} anchor line number {i}");
+        let bad = wrong.index(lines.len());
+        let words: Vec<usize> = lines[bad].tokens.iter().enumerate()
+            .filter(|(_, t)| matches!(t, Token::Word(_))).map(|(k, _)| k).collect();
+        prop_assume!(!words.is_empty());
+        let bad_token = words[0];
+        let Token::Word(w) = &lines[bad].tokens[bad_token] else { unreachable!() };
+        let misremembered = format!("{w}x");
+        let changed = which.index(lines.len());
+        let at = token.index(lines[changed].tokens.len());
+        let mut file = Vec::new();
+        let mut want = Vec::new();
+        let mut old = Vec::new();
+        let mut new = Vec::new();
+        for (i, l) in lines.iter().enumerate() {
+            let replace = (i == changed).then(|| (at, l.replacement(at)));
+            file.extend_from_slice((numbered(i, l.file(None)) + eol).as_bytes());
+            want.extend_from_slice((numbered(i, l.file(replace)) + eol).as_bytes());
+            let mut model = l.clone();
+            if i == bad {
+                model.tokens[bad_token] = Token::Word(misremembered.clone());
             }
+            old.push(numbered(i, model.model(None)));
+            new.push(numbered(i, model.model(replace)));
+        }
+        let opts = Options::new().loosest_tier(Tier::Similar);
+        let result = apply(&file, &[Edit::new(old.join("\n"), new.join("\n"))], &opts);
+        let on_the_wrong_word = changed == bad && at == bad_token;
+        match result {
+            Ok(a) => {
+                prop_assert!(!on_the_wrong_word, "wrote over a misremembered word");
+                prop_assert_eq!(String::from_utf8_lossy(&a.text), String::from_utf8_lossy(&want));
+            }
+            Err(e) => prop_assert!(matches!(e.code(), "conflict" | "not_found"), "{}", e),
+        }
+    }
+
+    /// A match whose last line stops before the file line's trailing blanks: the blanks are never
+    /// doubled nor carried onto another line. The model either edits the line (appending a word: the
+    /// file's blanks stay), or rewrites it with blanks of its own (its blanks alone).
+    #[test]
+    fn trailing_blanks_after_a_match_are_decided_once(
+        pre in surroundings(),
+        word in "[a-z]{3,8}",
+        blanks in prop::sample::select(vec![" ", "  ", "\t", " \t "]),
+        own in prop::sample::select(vec!["", " ", "   "]),
+        edit_it in any::<bool>(),
+        post in surroundings(),
+    ) {
+        let mut file = pre.clone();
+        file.extend_from_slice(b"\n");
+        let mut want = file.clone();
+        file.extend_from_slice(format!("{word}{blanks}\n").as_bytes());
+        file.extend_from_slice(&post);
+        let old = word.clone();
+        let (new, line) = if edit_it {
+            (format!("{word} more"), format!("{word} more{blanks}\n"))
+        } else {
+            (format!("QQ{own}"), format!("QQ{own}\n"))
         };
-        if std::env::var_os("SURGICAL_TIER_STATS").is_some() {
-            eprintln!("tier {}", a.edits[0].tier.name());
+        want.extend_from_slice(line.as_bytes());
+        want.extend_from_slice(&post);
+        let a = apply(&file, &[Edit::new(old, new)], &Options::new());
+        match a {
+            Ok(a) => prop_assert_eq!(String::from_utf8_lossy(&a.text), String::from_utf8_lossy(&want)),
+            Err(e) => prop_assert!(false, "{}", e),
         }
-        let out = &a.text;
-        prop_assert_eq!(&out[..block_start], &file[..block_start]);
-        let tail = file.len() - block_end;
-        prop_assert_eq!(&out[out.len() - tail..], &file[block_end..]);
-        // Unchanged lines of the block are the file's bytes, in order.
-        let mut at = block_start;
-        for (i, r) in line_ranges.iter().enumerate() {
-            if i == changed {
-                let nl = out[at..].iter().position(|&b| b == b'\n').unwrap() + 1;
-                if a.edits[0].tier == surgical_core::Tier::Indentation {
-                    // Re-indented into the file's own style and depth.
-                    let want = format!("{}changed line{eol}", render_file(lines[i].0));
-                    prop_assert_eq!(String::from_utf8_lossy(&out[at..at + nl]), want);
-                }
-                at += nl;
-                continue;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Line numbers copied from a read view into `oldText` (and `newText`): the expected file is the
+    /// file with the one line the model changed replaced (built from the lines and the change, not
+    /// from what the engine reports); no number is ever written.
+    #[test]
+    fn line_numbers_are_left_out_and_never_written(
+        lines in prop::collection::vec("[a-z]{1,6}( [a-z]{1,6}){0,2}", 3..8),
+        crlf in any::<bool>(),
+        from in any::<prop::sample::Index>(),
+        len in 1usize..4,
+        which in any::<prop::sample::Index>(),
+        style in prop::sample::select(vec!["{n} | ", "{n:>6}→", "{n}\t"]),
+    ) {
+        let eol = if crlf { "\r\n" } else { "\n" };
+        let lines: Vec<String> = lines.iter().enumerate().map(|(i, l)| format!("{l} n{i}")).collect();
+        let first = from.index(lines.len());
+        let last = (first + len).min(lines.len());
+        let changed = first + which.index(last - first);
+        let file: String = lines.iter().map(|l| format!("{l}{eol}")).collect();
+        let want: String = lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| if i == changed { format!("CHANGED{eol}") } else { format!("{l}{eol}") })
+            .collect();
+        let number = |n: usize| match style {
+            "{n} | " => format!("{n} | "),
+            "{n}\t" => format!("{n}\t"),
+            _ => format!("{n:>6}→"),
+        };
+        let old: Vec<String> = (first..last).map(|i| format!("{}{}", number(i + 1), lines[i])).collect();
+        let new: Vec<String> = (first..last)
+            .map(|i| if i == changed { "CHANGED".to_string() } else { format!("{}{}", number(i + 1), lines[i]) })
+            .collect();
+        let a = apply(file.as_bytes(), &[Edit::new(old.join("\n"), new.join("\n"))], &Options::new());
+        match a {
+            Ok(a) => prop_assert_eq!(String::from_utf8_lossy(&a.text), want),
+            Err(e) => prop_assert!(false, "{}", e),
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// `escapes`: a window of shell or template-literal lines (`$`, backticks, quotes, backslashes)
+    /// sent over-escaped, with one line changed. The expected file is the file with that line
+    /// replaced (built from the lines and the change).
+    #[test]
+    fn escapes_unescape_dollar_and_backtick(
+        lines in prop::collection::vec("[a-z]{1,5}( [a-z$`\"]{1,5}){1,3}", 2..6),
+        crlf in any::<bool>(),
+        which in any::<prop::sample::Index>(),
+    ) {
+        let eol = if crlf { "\r\n" } else { "\n" };
+        let lines: Vec<String> = lines.iter().enumerate().map(|(i, l)| format!("{l} `n{i}` $x")).collect();
+        let changed = which.index(lines.len());
+        let escape = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"").replace('$', "\\$").replace('`', "\\`");
+        let file: String = lines.iter().map(|l| format!("{l}{eol}")).collect();
+        let want: String = lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| if i == changed { format!("echo \"$Y\" `z`{eol}") } else { format!("{l}{eol}") })
+            .collect();
+        let old: Vec<String> = lines.iter().map(|l| escape(l)).collect();
+        let mut new = old.clone();
+        new[changed] = escape("echo \"$Y\" `z`");
+        let a = apply(file.as_bytes(), &[Edit::new(old.join("\\n"), new.join("\\n"))], &Options::new());
+        match a {
+            Ok(a) => {
+                prop_assert_eq!(a.edits[0].tier, Tier::Escapes);
+                prop_assert_eq!(String::from_utf8_lossy(&a.text), want);
             }
-            prop_assert_eq!(&out[at..at + r.len()], &file[r.clone()], "line {}", i);
-            at += r.len();
+            Err(e) => prop_assert!(false, "{}", e),
         }
+    }
+
+    /// Omission placeholders: an edit whose newText holds one that oldText lacks never changes the
+    /// file, whatever the rest; the same marker kept on both sides is ordinary text.
+    #[test]
+    fn placeholders_never_reach_the_file(
+        body in prop::collection::vec("[a-z]{1,6}\\(\\);", 1..4),
+        marker in prop::sample::select(vec!["// ... existing code ...", "# ... rest of the file ...", "(rest of methods ...)", "...", "/* ... */"]),
+        at in any::<prop::sample::Index>(),
+    ) {
+        let file: String = body.iter().map(|l| format!("{l}\n")).collect();
+        let old = body.join("\n");
+        let mut new_lines = body.clone();
+        new_lines.insert(at.index(new_lines.len() + 1), marker.to_string());
+        let new = new_lines.join("\n");
+        let err = apply(file.as_bytes(), &[Edit::new(old, new.clone())], &Options::new()).unwrap_err();
+        prop_assert_eq!(err.code(), "placeholder");
+        // The marker in the file and in oldText: an ordinary edit.
+        let with_marker = format!("{marker}\n{file}");
+        let old = format!("{marker}\n{}", body[0]);
+        let a = apply(with_marker.as_bytes(), &[Edit::new(old, format!("{marker}\nchanged();"))], &Options::new());
+        prop_assert!(a.is_ok(), "{:?}", a.err());
     }
 }

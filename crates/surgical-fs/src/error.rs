@@ -36,7 +36,8 @@ pub enum FsError {
     PermissionDenied {
         /// The path that could not be accessed.
         path: PathBuf,
-        /// Either `"read"` or `"write"`.
+        /// `"read"`, `"write"`, or `"replace"` for a file that may not be written (see
+        /// [`FileInfo::check_writable`](crate::FileInfo::check_writable)).
         op: &'static str,
     },
     /// The path exists but is not a regular file.
@@ -316,7 +317,14 @@ fn subject(path: &Option<PathBuf>) -> String {
 }
 
 fn permission_message(path: &Path, op: &str) -> String {
-    if op == "write" {
+    if op == "replace" {
+        format!(
+            "permission denied: {} is read-only (no write permission), or this process may not write \
+             it; surgical does not replace a file it may not write. If it should change, make it \
+             writable first (chmod u+w); otherwise choose another file",
+            path.display()
+        )
+    } else if op == "write" {
         format!(
             "permission denied writing {}; surgical writes a temporary file in the same directory \
              and renames it over the file, so the directory must be writable: fix the permissions \

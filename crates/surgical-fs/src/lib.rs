@@ -97,3 +97,10 @@ pub use crate::target::{
     open_target, read, read_decoded, read_with_limit, DirLock, FileInfo, Target, DEFAULT_SIZE_LIMIT, LOCK_TIMEOUT,
 };
 pub use crate::writer::{remove, write_atomic, write_atomic_keeping_old};
+
+/// Syncs the directory `dir` (by path), best effort, so that names just added to it or removed from
+/// it survive a crash (for callers keeping their own files, such as an undo journal). Does nothing
+/// where directories cannot be synced.
+pub fn sync_dir(dir: &std::path::Path) {
+    writer::sync_path(dir);
+}

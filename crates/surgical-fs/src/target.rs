@@ -58,6 +58,31 @@ pub struct FileInfo {
 }
 
 impl FileInfo {
+    /// Fails with [`FsError::PermissionDenied`] (`op` `"replace"`) when the file may not be written:
+    /// it has no write permission bit at all (a read-only file, refused even for root, which the
+    /// system would let write it), or the system says this process may not write it (a file of
+    /// another user, which the atomic write's rename could otherwise replace, since that needs only
+    /// the directory to be writable). Callers that replace or delete a file check this first: a file
+    /// its owner protected is never replaced behind their back.
+    ///
+    /// # Errors
+    ///
+    /// The above, and [`FsError::Io`] when the check itself fails.
+    pub fn check_writable(&self) -> Result<(), FsError> {
+        let denied = || FsError::PermissionDenied {
+            path: self.requested.clone(),
+            op: "replace",
+        };
+        if self.mode & 0o222 == 0 {
+            return Err(denied());
+        }
+        match sys::may_write(&self.dir, &self.name) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(denied()),
+            Err(e) => Err(io_error(&self.real_path, OP_STAT, e)),
+        }
+    }
+
     /// Fails with [`FsError::Changed`] unless the file is still the very version that was read.
     pub(crate) fn recheck(&self) -> Result<(), FsError> {
         let changed = |detail: &str| FsError::Changed {

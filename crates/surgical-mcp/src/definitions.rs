@@ -97,7 +97,8 @@ pub fn error_schema() -> Value {
                         "type": "string",
                         "description": "A stable code: `not_found`, `ambiguous`, `overlap`, `no_change`, `empty_old_text`, \
                             `file_not_found`, `permission_denied`, `not_a_file`, `binary_file`, `unsupported_encoding`, \
-                            `too_large`, `stale`, `outside_root`, `no_undo`, `invalid_input`, `cancelled`, `io`, ..."
+                            `too_large`, `stale`, `outside_root`, `no_undo`, `invalid_input`, `placeholder`, `conflict`, `cancelled`, \
+                            `io`, ..."
                     },
                     "message": {"type": "string", "description": "What went wrong and what to do about it."},
                     "editIndex": index("The edit (index into `edits`) the error concerns."),

@@ -357,8 +357,12 @@ enum Pass {
 impl Pass {
     fn scope(self) -> Scope {
         match self {
-            Pass::Text => Scope::everywhere().whole_lines(),
-            Pass::Loose => Scope::everywhere().whole_lines().indented_first_line(),
+            // Line numbers copied into a hunk are the placement's decision (`Rules::strip_line_numbers`).
+            Pass::Text => Scope::everywhere().whole_lines().numbers_as_written(),
+            Pass::Loose => Scope::everywhere()
+                .whole_lines()
+                .indented_first_line()
+                .numbers_as_written(),
         }
     }
 }

@@ -40,15 +40,40 @@ pub(crate) fn kind(v: &Value) -> &'static str {
     }
 }
 
-/// The path, required and non-empty; `what` says what the path is for ("the file to read").
+/// The path, required and non-empty; `what` says what the path is for ("the file to read"). A NUL
+/// byte names no file on any system: `invalid_input`, not an I/O failure.
 pub(crate) fn path(obj: &Map<String, Value>, what: &str) -> Result<String, ToolError> {
-    string(obj, &PATH_KEYS, "path")?
+    let path = string(obj, &PATH_KEYS, "path")?
         .filter(|p| !p.is_empty())
         .ok_or_else(|| {
             invalid(format!(
                 "path is missing: give the path of {what} (\"path\": \"src/main.rs\")."
             ))
-        })
+        })?;
+    if path.contains('\0') {
+        return Err(invalid(format!(
+            "path {:?} holds a NUL byte, which no file name can hold: give the path of {what} as plain text.",
+            path.replace('\0', "\\0")
+        )));
+    }
+    Ok(path)
+}
+
+/// An optional `expectedHash`: the SHA-256 of a file as `read` reports it, 64 hexadecimal digits
+/// (either case; returned lower-case). Anything else is `invalid_input`, not `stale`: it could
+/// never match, and the model should copy the hash again rather than re-read the file.
+pub(crate) fn expected_hash(obj: &Map<String, Value>) -> Result<Option<String>, ToolError> {
+    let Some(hash) = string(obj, &["expectedHash", "expected_hash"], "expectedHash")? else {
+        return Ok(None);
+    };
+    let trimmed = hash.trim();
+    if trimmed.len() != 64 || !trimmed.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(invalid(format!(
+            "expectedHash {hash:?} is not a SHA-256 hash (64 hexadecimal digits): pass the sha256 that read \
+             returned for the file, or leave expectedHash out."
+        )));
+    }
+    Ok(Some(trimmed.to_ascii_lowercase()))
 }
 
 /// An optional string; null counts as absent.
@@ -107,6 +132,40 @@ pub(crate) fn fs_error_of(e: &FsError, shown: &str, hint_not_found: &str) -> Too
     ToolError {
         path: Some(shown.to_string()),
         ..ToolError::new(ErrorCode::of_fs(e), message)
+    }
+}
+
+/// Refuses a path inside surgical's undo journal (any `.surgical` directory under the root, or the
+/// journal kept elsewhere for a root that is the home directory or `/`): no tool reads or writes
+/// there, so a model cannot rewrite or read back the journal. The code is `outside_root`: the
+/// journal is outside what the tools may touch. A path that does not resolve passes (opening it
+/// reports why).
+pub(crate) fn refuse_reserved(root: &surgical_fs::Root, real: &Path, shown: &str) -> Result<(), ToolError> {
+    let inside_dot_dir = real
+        .strip_prefix(root.path())
+        .is_ok_and(|rel| rel.components().any(|c| c.as_os_str() == crate::journal::JOURNAL_DIR));
+    let in_journal = crate::journal::journal_dir(root.path()).is_some_and(|dir| real.starts_with(dir));
+    if !(inside_dot_dir || in_journal) {
+        return Ok(());
+    }
+    Err(ToolError {
+        path: Some(shown.to_string()),
+        ..ToolError::new(
+            ErrorCode::OutsideRoot,
+            format!(
+                "{shown} is inside {}/, surgical's undo journal, which no tool reads or writes. To take back a \
+                 change, call undo with the path of the file that changed.",
+                crate::journal::JOURNAL_DIR
+            ),
+        )
+    })
+}
+
+/// [`refuse_reserved`] for a path as the caller gave it.
+pub(crate) fn refuse_reserved_name(root: &surgical_fs::Root, shown: &str) -> Result<(), ToolError> {
+    match root.resolve(shown) {
+        Ok(real) => refuse_reserved(root, &real, shown),
+        Err(_) => Ok(()),
     }
 }
 

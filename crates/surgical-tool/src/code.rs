@@ -45,6 +45,11 @@ pub enum ErrorCode {
     InvalidInput,
     /// Any other input/output failure.
     Io,
+    /// `newText` holds an omission placeholder (`// ... existing code ...`) that `oldText` lacks.
+    Placeholder,
+    /// A loose tier matched a line the model remembered differently, and its change touches what
+    /// differs: what to write there cannot be determined.
+    Conflict,
     /// The client cancelled the call before it ran (MCP `notifications/cancelled`); nothing was
     /// changed.
     Cancelled,
@@ -71,6 +76,8 @@ impl ErrorCode {
             ErrorCode::InvalidInput => "invalid_input",
             ErrorCode::Io => "io",
             ErrorCode::Cancelled => "cancelled",
+            ErrorCode::Placeholder => "placeholder",
+            ErrorCode::Conflict => "conflict",
         }
     }
 
@@ -98,6 +105,8 @@ impl ErrorCode {
             EditError::Ambiguous { .. } => ErrorCode::Ambiguous,
             EditError::Overlap { .. } => ErrorCode::Overlap,
             EditError::NoChange { .. } => ErrorCode::NoChange,
+            EditError::Placeholder { .. } => ErrorCode::Placeholder,
+            EditError::Conflict { .. } => ErrorCode::Conflict,
             _ => ErrorCode::InvalidInput,
         }
     }
@@ -134,6 +143,8 @@ mod tests {
             ErrorCode::NotAFile,
             ErrorCode::Io,
             ErrorCode::Cancelled,
+            ErrorCode::Placeholder,
+            ErrorCode::Conflict,
         ] {
             assert_eq!(serde_json::to_value(code).unwrap(), serde_json::json!(code.as_str()));
         }

@@ -8,10 +8,10 @@
 //! goes on. A file that cannot be decoded is still a [`Document`], with the reason instead of a
 //! text: some tools refuse it, the patch transaction may delete or replace it, `undo` restores it.
 //!
-//! Write side ([`Document::commit`]): the old version goes to the undo journal (as a hard link made
-//! by the write right before its rename, so it costs no copy; from memory where that cannot be),
-//! the new bytes are written atomically (`surgical_fs::write_atomic_keeping_old`: identity
-//! re-check, rename, read-back), and the journal entry is completed with both hashes.
+//! Write side ([`Document::commit`]): the old version goes to the call's undo journal step (as a
+//! hard link made by the write right before its rename, so it costs no copy; from memory, synced,
+//! where that cannot be), the new bytes are written atomically (`surgical_fs::write_atomic_keeping_old`:
+//! identity re-check, rename, read-back), and the step records both hashes.
 //!
 //! What a patch shows of a version of a file ([`file_patch`], [`Version`]): the rule is per
 //! version. UTF-8 shows its bytes on disk, which for UTF-8 with a BOM means the BOM too, so
@@ -29,7 +29,7 @@ use sha2::{Digest as _, Sha256};
 use surgical_core::{diff, Change};
 use surgical_fs::{Decoding, DirLock, Encoding, FileInfo, FsError, Root, Target};
 
-use crate::journal::{Entry, Journal};
+use crate::journal::Step;
 
 /// SHA-256 of the concatenated `parts`, lowercase hex.
 pub fn sha256_hex(parts: &[&[u8]]) -> String {
@@ -219,38 +219,42 @@ impl Document {
     }
 
     /// Replaces the file with `bytes` (whose hash `hash_after` is being computed), keeping the
-    /// version it replaces in `journal`. Returns the journal entry, when one was made: not without
-    /// a journal, nor for files too large to journal, nor when the journal cannot be written (the
-    /// write goes ahead; it just cannot be undone). On an error nothing was written and no entry
-    /// is left.
-    pub(crate) fn commit(
-        &self,
-        bytes: &[u8],
-        hash_after: &Digest,
-        journal: Option<&Journal>,
-    ) -> Result<Option<Entry>, FsError> {
-        let pending = journal.and_then(|j| j.prepare(&self.info.real_path, self.info.len));
-        let keep_at = pending.as_ref().map(|p| p.before_path());
-        let kept = match surgical_fs::write_atomic_keeping_old(&self.info, bytes, keep_at) {
+    /// version it replaces in the journal `step`. Returns whether the step holds it: not without a
+    /// step, nor for files too large to journal, nor when the journal cannot be written (the write
+    /// goes ahead; the step is then not kept). A file the caller may not write is refused with
+    /// `permission_denied` (`FileInfo::check_writable`). On an error nothing was written and the step
+    /// holds nothing of this file.
+    pub(crate) fn commit(&self, bytes: &[u8], hash_after: &Digest, step: Option<&mut Step>) -> Result<bool, FsError> {
+        // A read-only file (or one of another user) is refused, not replaced through the rename.
+        self.info.check_writable()?;
+        let Some(step) = step else {
+            surgical_fs::write_atomic(&self.info, bytes)?;
+            return Ok(false);
+        };
+        let index = step.add(
+            &self.info.real_path,
+            Some(self.hash.get()),
+            self.info.len,
+            Some(self.info.mode),
+        );
+        let keep_at = index.map(|i| step.content_path(i));
+        let kept = match surgical_fs::write_atomic_keeping_old(&self.info, bytes, keep_at.as_deref()) {
             Ok(kept) => kept,
             Err(e) => {
-                if let Some(p) = pending {
-                    p.discard();
+                if index.is_some() {
+                    step.drop_last();
                 }
                 return Err(e);
             }
         };
-        let (Some(journal), Some(pending)) = (journal, pending) else {
-            return Ok(None);
+        let Some(index) = index else {
+            return Ok(false);
         };
         // Not kept by a link (a file rewritten in place, a journal on another file system): the
         // old bytes are still in memory.
-        if kept || pending.save(&self.parts()) {
-            Ok(pending.finish(journal, self.hash.get(), hash_after.get()))
-        } else {
-            pending.discard();
-            Ok(None)
-        }
+        let saved = kept || step.save(index, &self.parts());
+        step.set_after(index, Some(hash_after.get()));
+        Ok(saved)
     }
 }
 

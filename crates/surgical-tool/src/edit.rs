@@ -7,7 +7,7 @@ use surgical_core::{apply, diff, Applied, EditError, Options};
 use surgical_fs::{Encoding, FsError, Root};
 
 use crate::document::{file_patch, Content, Digest, Document, Text};
-use crate::journal::Journal;
+use crate::journal::{self, Journal};
 use crate::wording;
 use crate::ErrorCode;
 use crate::{Config, EditReport, EditRequest, EditSuccess, ToolError, ToolResult};
@@ -27,14 +27,18 @@ pub(crate) fn fs_error(e: FsError, shown: &str) -> ToolError {
     crate::args::fs_error(e, shown, NOT_FOUND_HINT)
 }
 
-pub(crate) fn edit_error(e: EditError, shown: &str) -> ToolError {
+pub(crate) fn edit_error(e: EditError, shown: &str, words: crate::Words) -> ToolError {
+    let vocabulary = match words {
+        crate::Words::CommandLine => wording::COMMAND_LINE,
+        _ => wording::EDIT,
+    };
     let lines = match &e {
         EditError::Ambiguous { occurrences, .. } => occurrences.iter().map(|o| o.0).collect(),
         _ => Vec::new(),
     };
     ToolError {
         code: ErrorCode::of_edit(&e),
-        message: format!("{shown}: {}", wording::edit_error(&e)),
+        message: format!("{shown}: {}", wording::edit_error_in(&e, vocabulary)),
         edit_index: Some(e.edit_index()),
         path: Some(shown.to_string()),
         lines,
@@ -46,6 +50,7 @@ pub(crate) fn edit_error(e: EditError, shown: &str) -> ToolError {
 fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
     let shown = req.path.as_str();
     let root = Root::new(&config.root).map_err(|e| fs_error(e, shown))?;
+    crate::args::refuse_reserved_name(&root, shown)?;
     let (_lock, doc) =
         Document::open(&root, shown, !req.dry_run, config.max_file_size).map_err(|e| fs_error(e, shown))?;
     let old = match &doc.content {
@@ -62,7 +67,7 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
             return Err(stale_error(shown, &hash_before, expected));
         }
     }
-    let mut applied = applied.map_err(|e| edit_error(e, shown))?;
+    let mut applied = applied.map_err(|e| edit_error(e, shown, config.words))?;
     let changes = applied.changes();
     let new = Text {
         encoding,
@@ -71,15 +76,17 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
     let new_bytes = new.encoded().map_err(|e| fs_error(e, shown))?;
     // The other core hashes the new content while it is written.
     let hash_after = Digest::of(&new_bytes);
-    let journal = config.undo.then(|| Journal::new(&root));
-    let entry = if req.dry_run {
-        None
+    let undo_available = if req.dry_run {
+        false
     } else {
         config.cancellation.check(shown)?;
-        doc.commit(&new_bytes, &hash_after, journal.as_ref())
-            .map_err(|e| fs_error(e, shown))?
+        let journal = config.undo.then(|| Journal::new(&root));
+        let mut step = journal.as_ref().and_then(|j| j.begin("edit"));
+        let written = doc.commit(&new_bytes, &hash_after, step.as_mut());
+        let kept = journal::close(journal.as_ref(), step, matches!(written, Ok(true)));
+        written.map_err(|e| fs_error(e, shown))?;
+        kept
     };
-    let undo_available = entry.is_some();
 
     let shown_diff = diff::numbered_diff(&old.text, &new.text, &changes);
     let patch = file_patch(
@@ -143,13 +150,14 @@ fn summary(req: &EditRequest, encoding: Encoding, reports: &[EditReport], diff: 
     let n = reports.len();
     let _ = writeln!(
         text,
-        "{} {shown}: {n} edit{} applied{}.",
+        "{} {shown}: {n} edit{} {}{}.",
         if req.dry_run {
             "Dry run, nothing written. Would edit"
         } else {
             "Edited"
         },
         if n == 1 { "" } else { "s" },
+        if req.dry_run { "would apply" } else { "applied" },
         if encoding == Encoding::Utf8 {
             String::new()
         } else {
@@ -167,7 +175,8 @@ fn summary(req: &EditRequest, encoding: Encoding, reports: &[EditReport], diff: 
         } else {
             String::new()
         };
-        let _ = writeln!(text, "edits[{}]: now at {lines} (matched {}{times}).", r.index, r.tier);
+        let at = if req.dry_run { "would be at" } else { "now at" };
+        let _ = writeln!(text, "edits[{}]: {at} {lines} (matched {}{times}).", r.index, r.tier);
         for note in &r.normalized {
             let _ = writeln!(text, "  {note}");
         }

@@ -1,23 +1,33 @@
-//! The undo journal: what each file held before the last edits made through surgical.
+//! The undo journal: what the files held before each change made through surgical, one step per
+//! tool call.
 //!
 //! It lives inside the workspace root, in `.surgical/undo/` (with a `.surgical/.gitignore` that
-//! ignores everything, so it never shows up in version control). Each edit that writes a file adds
-//! one entry directory, named so that names sort by time:
+//! ignores everything, so it never shows up in version control). The one exception: when the root
+//! is the home directory or the filesystem root, no `.surgical` is made there (it would clutter the
+//! one directory every user and every program sees); the journal goes to
+//! `~/.local/state/surgical/<root>/undo/` instead (`%LOCALAPPDATA%\surgical\...` on Windows), which
+//! is still inside that root. See [`journal_dir`].
+//!
+//! Each call that writes adds one entry directory, named so that names sort by time:
 //!
 //! ```text
-//! .surgical/undo/00001764500000123456789-4242/meta.json   {"path", "hashBefore", "hashAfter", "time"}
-//! .surgical/undo/00001764500000123456789-4242/before      the file's bytes before the edit
+//! .surgical/undo/00001764500000123456789-4242/meta.json  {"tool", "time", "files": [{"path", "hashBefore", "hashAfter", "mode"}]}
+//! .surgical/undo/00001764500000123456789-4242/before     the first file's bytes before the call
+//! .surgical/undo/00001764500000123456789-4242/before-1   the second file's, ...
 //! ```
 //!
-//! `path` is the file's real path relative to the root. Undo restores the newest entry for a path,
-//! only if the file still has that entry's `hashAfter` (otherwise someone changed it since, and
-//! restoring would throw their change away), then deletes the entry, so a second undo goes one edit
-//! further back.
+//! `path` is a file's real path relative to the root; `hashBefore` is null for a file the call
+//! created, `hashAfter` null for a file it deleted. Undo takes the newest entry naming a path and
+//! puts back every file of it (a patch is undone whole), only if each still is what the call left
+//! (its `hashAfter`, or absent); otherwise nothing is touched (`stale`). Then the entry is deleted,
+//! so a second undo goes one step further back.
 //!
-//! Bounds: files over [`MAX_FILE_BYTES`] are not journaled (their edits cannot be undone, and the
-//! result says so); the journal keeps at most [`MAX_ENTRIES`] entries and [`MAX_TOTAL_BYTES`] of
-//! content, dropping the oldest first. Entries are written before the edit's rename but not fsynced:
-//! they survive a killed process, not necessarily a power cut.
+//! Bounds: a call that changes a file over [`MAX_FILE_BYTES`] is not journaled (it cannot be undone,
+//! and the result says so); the journal keeps at most [`MAX_ENTRIES`] entries and
+//! [`MAX_TOTAL_BYTES`] of content, dropping the oldest first. Durability: saved content is fsynced
+//! before the file it protects is replaced or deleted (a hard link needs none: it is the old file
+//! itself); the metadata, the entry's directory and the journal's directory are fsynced when the
+//! entry is completed, right after the call's writes.
 
 use std::fs;
 use std::io::{self, Write};
@@ -26,7 +36,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use surgical_fs::Root;
 
-/// The journal's directory inside the root.
+/// The journal's directory inside the root (and the name every tool refuses to touch).
 pub(crate) const JOURNAL_DIR: &str = ".surgical";
 /// Files larger than this are not journaled.
 pub(crate) const MAX_FILE_BYTES: u64 = 16 << 20;
@@ -35,144 +45,272 @@ pub(crate) const MAX_ENTRIES: usize = 100;
 /// At most this many bytes of saved content are kept.
 pub(crate) const MAX_TOTAL_BYTES: u64 = 128 << 20;
 
+/// One file of a step.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct FileMeta {
+    pub path: String,
+    /// Null: the call created the file.
+    pub hash_before: Option<String>,
+    /// Null: the call deleted the file.
+    pub hash_after: Option<String>,
+    /// The permission bits of a deleted file, to recreate it with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<u32>,
+}
+
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Meta {
-    pub path: String,
-    pub hash_before: String,
-    pub hash_after: String,
+    /// The tool that made the change (`edit`, `write`, `apply_patch`).
+    #[serde(default)]
+    pub tool: String,
     pub time: u64,
+    #[serde(default)]
+    pub files: Vec<FileMeta>,
+    // The one-file form of earlier versions, read into `files`.
+    #[serde(default, skip_serializing)]
+    path: Option<String>,
+    #[serde(default, skip_serializing)]
+    hash_before: Option<String>,
+    #[serde(default, skip_serializing)]
+    hash_after: Option<String>,
 }
 
-/// One saved version.
+/// One saved step.
 #[derive(Clone, Debug)]
 pub(crate) struct Entry {
     dir: PathBuf,
     pub meta: Meta,
 }
 
+/// Where file `index` of an entry keeps its content before the call.
+fn content_name(index: usize) -> String {
+    if index == 0 {
+        "before".to_string()
+    } else {
+        format!("before-{index}")
+    }
+}
+
 impl Entry {
-    pub(crate) fn before(&self) -> io::Result<Vec<u8>> {
-        fs::read(self.dir.join("before"))
+    /// The content of file `index` before the call.
+    pub(crate) fn before(&self, index: usize) -> io::Result<Vec<u8>> {
+        fs::read(self.dir.join(content_name(index)))
     }
 
     pub(crate) fn discard(&self) {
         let _ = fs::remove_dir_all(&self.dir);
+        if let Some(parent) = self.dir.parent() {
+            surgical_fs::sync_dir(parent);
+        }
     }
 }
 
-/// An entry whose content is saved but whose metadata is not written yet.
-pub(crate) struct Pending {
+/// A step being recorded: its directory exists, its files' content is saved as the call writes,
+/// and its metadata is written last by [`Step::finish`] (an entry without it is incomplete and
+/// ignored).
+pub(crate) struct Step {
     dir: PathBuf,
-    before: PathBuf,
-    path: String,
+    root: PathBuf,
+    tool: &'static str,
     time: u64,
+    files: Vec<FileMeta>,
+    /// A file could not be saved (too large, or the journal could not be written): the step cannot
+    /// be undone as a whole, so it is not kept.
+    broken: bool,
 }
 
-impl Pending {
-    /// Where the old content goes (a hard link made by the write, or [`Pending::save`]).
-    pub(crate) fn before_path(&self) -> &Path {
-        self.before.as_path()
+impl Step {
+    /// Adds `real_path` to the step: `hash_before` is `None` for a file the call creates; `len` and
+    /// `mode` are those of the existing file. Returns the file's index, or `None` when its content
+    /// cannot be kept (too large): the step is then dropped at [`Step::finish`].
+    pub(crate) fn add(
+        &mut self,
+        real_path: &Path,
+        hash_before: Option<&str>,
+        len: u64,
+        mode: Option<u32>,
+    ) -> Option<usize> {
+        if hash_before.is_some() && len > MAX_FILE_BYTES {
+            self.broken = true;
+            return None;
+        }
+        self.files.push(FileMeta {
+            path: key(&self.root, real_path),
+            hash_before: hash_before.map(str::to_string),
+            hash_after: None,
+            mode,
+        });
+        Some(self.files.len() - 1)
     }
 
-    /// Writes the old content from memory; false if it could not be written.
-    pub(crate) fn save(&self, before: &[&[u8]]) -> bool {
+    /// Where file `index`'s old content goes (a hard link made by the write, or [`Step::save`]).
+    pub(crate) fn content_path(&self, index: usize) -> PathBuf {
+        self.dir.join(content_name(index))
+    }
+
+    /// Writes file `index`'s old content from memory, and syncs it; false (and the step broken) if
+    /// it could not be written.
+    pub(crate) fn save(&mut self, index: usize, before: &[&[u8]]) -> bool {
         let write = || -> io::Result<()> {
-            let mut f = fs::File::create(&self.before)?;
+            let mut f = fs::File::create(self.content_path(index))?;
             for part in before {
                 f.write_all(part)?;
             }
-            Ok(())
+            f.sync_all()
         };
-        write().is_ok()
+        let saved = write().is_ok();
+        self.broken |= !saved;
+        saved
     }
 
-    /// Drops the entry (the edit failed).
+    /// What the call left at file `index`: its hash, or `None` when it deleted it.
+    pub(crate) fn set_after(&mut self, index: usize, hash_after: Option<&str>) {
+        self.files[index].hash_after = hash_after.map(str::to_string);
+    }
+
+    /// Drops the last file added (its write failed), with its saved content.
+    pub(crate) fn drop_last(&mut self) {
+        if self.files.pop().is_some() {
+            let _ = fs::remove_file(self.content_path(self.files.len()));
+        }
+    }
+
+    /// Drops the whole step (the call failed, or it was not recorded whole).
     pub(crate) fn discard(self) {
         let _ = fs::remove_dir_all(&self.dir);
     }
 
-    /// Writes the metadata (last: an entry without it is incomplete and ignored), then prunes.
-    pub(crate) fn finish(self, journal: &Journal, hash_before: &str, hash_after: &str) -> Option<Entry> {
-        let meta = Meta {
-            path: self.path,
-            hash_before: hash_before.to_string(),
-            hash_after: hash_after.to_string(),
-            time: self.time,
-        };
-        let written = serde_json::to_vec(&meta)
-            .map_err(io::Error::other)
-            .and_then(|json| fs::write(self.dir.join("meta.json"), json));
-        if written.is_err() {
-            let _ = fs::remove_dir_all(&self.dir);
-            return None;
+    /// Writes the metadata and syncs the entry, then prunes the journal. Returns whether the step
+    /// can be undone: not when a file of it could not be saved, nor when it holds no file.
+    pub(crate) fn finish(self, journal: &Journal) -> bool {
+        if self.broken || self.files.is_empty() {
+            self.discard();
+            return false;
         }
+        let meta = Meta {
+            tool: self.tool.to_string(),
+            time: self.time,
+            files: self.files.clone(),
+            path: None,
+            hash_before: None,
+            hash_after: None,
+        };
+        let write = || -> io::Result<()> {
+            let json = serde_json::to_vec(&meta).map_err(io::Error::other)?;
+            let mut f = fs::File::create(self.dir.join("meta.json"))?;
+            f.write_all(&json)?;
+            f.sync_all()
+        };
+        if write().is_err() {
+            self.discard();
+            return false;
+        }
+        surgical_fs::sync_dir(&self.dir);
+        surgical_fs::sync_dir(&journal.dir);
         journal.prune();
-        Some(Entry { dir: self.dir, meta })
+        true
     }
+}
+
+/// Ends a call's step: kept when the call succeeded (`ok`), dropped otherwise. Returns whether the
+/// call can be undone.
+pub(crate) fn close(journal: Option<&Journal>, step: Option<Step>, ok: bool) -> bool {
+    match (journal, step) {
+        (Some(journal), Some(step)) if ok => step.finish(journal),
+        (_, Some(step)) => {
+            step.discard();
+            false
+        }
+        _ => false,
+    }
+}
+
+/// The file's real path relative to the root.
+fn key(root: &Path, real_path: &Path) -> String {
+    real_path
+        .strip_prefix(root)
+        .unwrap_or(real_path)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Where the journal of `root` is kept: `<root>/.surgical`, or, when the root is the home directory
+/// or the filesystem root, a directory in the user's state directory named after the root (`None`
+/// when the home directory is unknown: no journal is kept then).
+pub(crate) fn journal_dir(root: &Path) -> Option<PathBuf> {
+    let home = std::env::home_dir().and_then(|h| fs::canonicalize(h).ok());
+    if root.parent().is_some() && home.as_deref() != Some(root) {
+        return Some(root.join(JOURNAL_DIR));
+    }
+    let state = if cfg!(windows) {
+        std::env::var_os("LOCALAPPDATA").map(PathBuf::from)
+    } else {
+        home.map(|h| h.join(".local").join("state"))
+    }?;
+    let name: String = root
+        .to_string_lossy()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    Some(state.join("surgical").join(format!("journal{name}")))
 }
 
 pub(crate) struct Journal {
     root: PathBuf,
+    /// `None`: no journal can be kept for this root.
+    base: Option<PathBuf>,
     dir: PathBuf,
 }
 
 impl Journal {
     pub(crate) fn new(root: &Root) -> Journal {
-        let base = root.path().join(JOURNAL_DIR);
+        let base = journal_dir(root.path());
         Journal {
             root: root.path().to_path_buf(),
-            dir: base.join("undo"),
+            dir: base.as_ref().map_or_else(PathBuf::new, |b| b.join("undo")),
+            base,
         }
     }
 
     /// The key of a file: its real path relative to the root.
     pub(crate) fn key(&self, real_path: &Path) -> String {
-        real_path
-            .strip_prefix(&self.root)
-            .unwrap_or(real_path)
-            .to_string_lossy()
-            .into_owned()
+        key(&self.root, real_path)
     }
 
-    /// Starts an entry for `real_path` (of `len` bytes) before an edit: a directory whose `before`
-    /// file the write then fills ([`Pending::before_path`], [`Pending::save`]) and whose metadata
-    /// [`Pending::finish`] writes. `None` when the file is too large to journal or the journal
-    /// cannot be written (the edit goes ahead; it just cannot be undone).
-    pub(crate) fn prepare(&self, real_path: &Path, len: u64) -> Option<Pending> {
-        if len > MAX_FILE_BYTES {
-            return None;
-        }
+    /// The real path of a key.
+    pub(crate) fn real_path(&self, key: &str) -> PathBuf {
+        self.root.join(key)
+    }
+
+    /// Starts a step of `tool`: `None` when the journal cannot be written (the call goes ahead; it
+    /// just cannot be undone).
+    pub(crate) fn begin(&self, tool: &'static str) -> Option<Step> {
+        self.base.as_ref()?;
         self.ensure_dir().ok()?;
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap_or_default();
         let dir = self.dir.join(format!("{:023}-{}", now.as_nanos(), std::process::id()));
         fs::create_dir(&dir).ok()?;
-        Some(Pending {
-            before: dir.join("before"),
+        Some(Step {
             dir,
-            path: self.key(real_path),
+            root: self.root.clone(),
+            tool,
             time: now.as_secs(),
+            files: Vec::new(),
+            broken: false,
         })
     }
 
-    /// [`Journal::prepare`], [`Pending::save`] and [`Pending::finish`] in one step.
-    #[cfg(test)]
-    fn record(&self, real_path: &Path, before: &[&[u8]], hash_before: &str, hash_after: &str) -> Option<Entry> {
-        let len = before.iter().map(|p| p.len() as u64).sum();
-        let pending = self.prepare(real_path, len)?;
-        if !pending.save(before) {
-            pending.discard();
-            return None;
-        }
-        pending.finish(self, hash_before, hash_after)
-    }
-
-    /// The newest complete entry for `real_path`.
+    /// The newest complete entry naming `real_path`.
     pub(crate) fn latest(&self, real_path: &Path) -> Option<Entry> {
         let key = self.key(real_path);
-        self.entries().into_iter().rev().find(|e| e.meta.path == key)
+        self.entries()
+            .into_iter()
+            .rev()
+            .find(|e| e.meta.files.iter().any(|f| f.path == key))
     }
 
     fn ensure_dir(&self) -> io::Result<()> {
@@ -187,7 +325,10 @@ impl Journal {
     }
 
     /// Complete entries, oldest first.
-    fn entries(&self) -> Vec<Entry> {
+    pub(crate) fn entries(&self) -> Vec<Entry> {
+        if self.base.is_none() {
+            return Vec::new();
+        }
         let Ok(list) = fs::read_dir(&self.dir) else {
             return Vec::new();
         };
@@ -195,14 +336,23 @@ impl Journal {
         dirs.sort();
         dirs.into_iter()
             .filter_map(|dir| {
-                let meta: Meta = serde_json::from_slice(&fs::read(dir.join("meta.json")).ok()?).ok()?;
+                let mut meta: Meta = serde_json::from_slice(&fs::read(dir.join("meta.json")).ok()?).ok()?;
+                if meta.files.is_empty() {
+                    meta.files.push(FileMeta {
+                        path: meta.path.take()?,
+                        hash_before: meta.hash_before.take(),
+                        hash_after: meta.hash_after.take(),
+                        mode: None,
+                    });
+                    meta.tool = "edit".to_string();
+                }
                 Some(Entry { dir, meta })
             })
             .collect()
     }
 
     /// Drops the oldest entries beyond the bounds, and entries left incomplete (no metadata) by a
-    /// process that died mid-edit more than ten minutes ago.
+    /// process that died mid-call more than ten minutes ago.
     fn prune(&self) {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -221,10 +371,15 @@ impl Journal {
             }
         }
         let entries = self.entries();
-        let sizes: Vec<u64> = entries
-            .iter()
-            .map(|e| fs::metadata(e.dir.join("before")).map_or(0, |m| m.len()))
-            .collect();
+        let size_of = |e: &Entry| -> u64 {
+            fs::read_dir(&e.dir).map_or(0, |l| {
+                l.flatten()
+                    .filter(|f| f.file_name().to_string_lossy().starts_with("before"))
+                    .map(|f| f.metadata().map_or(0, |m| m.len()))
+                    .sum()
+            })
+        };
+        let sizes: Vec<u64> = entries.iter().map(size_of).collect();
         let mut total: u64 = sizes.iter().sum();
         let mut count = entries.len();
         for (entry, size) in entries.iter().zip(sizes) {
@@ -242,6 +397,18 @@ impl Journal {
 mod tests {
     use super::*;
 
+    /// One step of one changed file.
+    fn record(j: &Journal, real_path: &Path, before: &[u8], hash_before: &str, hash_after: &str) -> bool {
+        let mut step = j.begin("edit").unwrap();
+        let Some(index) = step.add(real_path, Some(hash_before), before.len() as u64, None) else {
+            step.discard();
+            return false;
+        };
+        assert!(step.save(index, &[before]));
+        step.set_after(index, Some(hash_after));
+        step.finish(j)
+    }
+
     #[test]
     fn record_latest_prune() {
         let dir = tempfile::tempdir().unwrap();
@@ -249,16 +416,19 @@ mod tests {
         let j = Journal::new(&root);
         let file = root.path().join("src/a.rs");
         assert!(j.latest(&file).is_none());
-        let e1 = j.record(&file, &[b"one"], "h0", "h1").unwrap();
+        assert!(record(&j, &file, b"one", "h0", "h1"));
         std::thread::sleep(std::time::Duration::from_millis(2));
-        let e2 = j.record(&file, &[b"t", b"wo"], "h1", "h2").unwrap();
-        // The key is the path relative to the root, with the platform's separator.
-        assert_eq!(e1.meta.path, Path::new("src").join("a.rs").to_string_lossy());
+        assert!(record(&j, &file, b"two", "h1", "h2"));
         let latest = j.latest(&file).unwrap();
-        assert_eq!(latest.meta, e2.meta);
-        assert_eq!(latest.before().unwrap(), b"two");
+        // The key is the path relative to the root, with the platform's separator.
+        assert_eq!(
+            latest.meta.files[0].path,
+            Path::new("src").join("a.rs").to_string_lossy()
+        );
+        assert_eq!(latest.meta.files[0].hash_after.as_deref(), Some("h2"));
+        assert_eq!(latest.before(0).unwrap(), b"two");
         latest.discard();
-        assert_eq!(j.latest(&file).unwrap().meta, e1.meta);
+        assert_eq!(j.latest(&file).unwrap().meta.files[0].hash_after.as_deref(), Some("h1"));
         assert_eq!(
             fs::read_to_string(dir.path().join(".surgical/.gitignore"))
                 .unwrap()
@@ -267,10 +437,88 @@ mod tests {
             Some("*")
         );
         for k in 0..MAX_ENTRIES + 5 {
-            j.record(&root.path().join(format!("f{k}")), &[b"x"], "a", "b").unwrap();
+            assert!(record(&j, &root.path().join(format!("f{k}")), b"x", "a", "b"));
         }
         assert_eq!(j.entries().len(), MAX_ENTRIES);
         let too_big = vec![0u8; MAX_FILE_BYTES as usize + 1];
-        assert!(j.record(&file, &[&too_big], "a", "b").is_none());
+        assert!(!record(&j, &file, &too_big, "a", "b"));
+    }
+
+    #[test]
+    fn a_step_holds_created_changed_and_deleted_files_or_is_not_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        let j = Journal::new(&root);
+        let (new, changed, gone) = (
+            root.path().join("new"),
+            root.path().join("changed"),
+            root.path().join("gone"),
+        );
+        let mut step = j.begin("apply_patch").unwrap();
+        let a = step.add(&new, None, 0, None).unwrap();
+        step.set_after(a, Some("n1"));
+        let b = step.add(&changed, Some("c0"), 3, Some(0o644)).unwrap();
+        assert!(step.save(b, &[b"old"]));
+        step.set_after(b, Some("c1"));
+        let c = step.add(&gone, Some("g0"), 4, Some(0o600)).unwrap();
+        assert!(step.save(c, &[b"gone"]));
+        step.set_after(c, None);
+        assert!(step.finish(&j));
+        let entry = j.latest(&gone).unwrap();
+        assert_eq!(entry.meta.tool, "apply_patch");
+        assert_eq!(entry.meta.files.len(), 3);
+        assert_eq!(entry.meta.files[0].hash_before, None);
+        assert_eq!(entry.meta.files[2].hash_after, None);
+        assert_eq!(entry.meta.files[2].mode, Some(0o600));
+        assert_eq!(entry.before(1).unwrap(), b"old");
+        assert_eq!(entry.before(2).unwrap(), b"gone");
+        assert_eq!(j.latest(&new).unwrap().meta, entry.meta);
+        // A step with a file too large to keep is dropped whole.
+        let mut step = j.begin("apply_patch").unwrap();
+        step.add(&new, None, 0, None).unwrap();
+        assert!(step.add(&changed, Some("c1"), MAX_FILE_BYTES + 1, None).is_none());
+        assert!(!step.finish(&j));
+        assert_eq!(j.entries().len(), 1);
+    }
+
+    #[test]
+    fn entries_of_the_one_file_form_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        let j = Journal::new(&root);
+        let entry = dir.path().join(".surgical/undo/00001764500000123456789-1");
+        fs::create_dir_all(&entry).unwrap();
+        fs::write(entry.join("before"), "old").unwrap();
+        fs::write(
+            entry.join("meta.json"),
+            r#"{"path":"a.txt","hashBefore":"h0","hashAfter":"h1","time":1}"#,
+        )
+        .unwrap();
+        let e = j.latest(&root.path().join("a.txt")).unwrap();
+        assert_eq!(e.meta.tool, "edit");
+        assert_eq!(e.meta.files[0].hash_after.as_deref(), Some("h1"));
+        assert_eq!(e.before(0).unwrap(), b"old");
+    }
+
+    #[test]
+    fn no_journal_is_made_in_the_home_directory_or_the_filesystem_root() {
+        let inside = Path::new("/srv/project");
+        assert_eq!(journal_dir(inside), Some(inside.join(JOURNAL_DIR)));
+        let top = std::env::current_dir()
+            .unwrap()
+            .ancestors()
+            .last()
+            .unwrap()
+            .to_path_buf();
+        let homes = [std::env::home_dir().and_then(|h| fs::canonicalize(h).ok()), Some(top)];
+        for dir in homes.into_iter().flatten() {
+            // Windows without LOCALAPPDATA keeps no journal there at all.
+            let Some(journal) = journal_dir(&dir).or_else(|| cfg!(unix).then(|| panic!("no journal"))) else {
+                continue;
+            };
+            assert_ne!(journal.parent(), Some(dir.as_path()), "{}", journal.display());
+            assert!(journal.starts_with(&dir), "{}", journal.display());
+            assert!(journal.to_string_lossy().contains("surgical"));
+        }
     }
 }

@@ -53,7 +53,7 @@ pub use crate::patch::{
     PatchRequest, PatchSuccess,
 };
 pub use crate::request::{parse_edit_request, EditRequest};
-pub use crate::undo::run_undo;
+pub use crate::undo::{run_undo, undo_history, UndoFile, UndoStep};
 
 // The read and write tools.
 pub use crate::eol::LineEnding;
@@ -124,6 +124,19 @@ pub struct Config {
     pub undo: bool,
     /// Abandons the call before its first write when set (default: a flag nobody sets).
     pub cancellation: Cancellation,
+    /// Whose words the `edit` tool's error messages use (default: a tool call's, `oldText`).
+    pub words: Words,
+}
+
+/// Whose words messages use to name the parts of a call.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Words {
+    /// A tool call's JSON keys: `oldText`, `newText`, `replaceAll: true`.
+    #[default]
+    ToolCall,
+    /// The flags of `surgical edit`, for people: `--old`, `--new`, `--replace-all`.
+    CommandLine,
 }
 
 impl Config {
@@ -134,7 +147,13 @@ impl Config {
             max_file_size: surgical_fs::DEFAULT_SIZE_LIMIT,
             undo: true,
             cancellation: Cancellation::new(),
+            words: Words::ToolCall,
         }
+    }
+
+    /// The same, with messages in `words`.
+    pub fn words(self, words: Words) -> Config {
+        Config { words, ..self }
     }
 
     /// The same with another size limit.

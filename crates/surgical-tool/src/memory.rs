@@ -69,7 +69,8 @@ pub fn apply_edits(content: Vec<u8>, call: &Value) -> Result<MemoryEdit, ToolErr
             ))
         }
     };
-    let mut applied = apply(&old.text, &req.edits, &options(&req)).map_err(|e| edit_error(e, shown))?;
+    let mut applied =
+        apply(&old.text, &req.edits, &options(&req)).map_err(|e| edit_error(e, shown, crate::Words::ToolCall))?;
     let changes = applied.changes();
     let new = Text {
         encoding: old.encoding,

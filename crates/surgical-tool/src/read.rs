@@ -140,6 +140,7 @@ fn run(req: &ReadRequest, config: &Config) -> Result<ReadSuccess, ToolError> {
     let shown = req.path.as_str();
     let not_found = "To create it, use the write tool.";
     let root = Root::new(&config.root).map_err(|e| fs_error(e, shown, ""))?;
+    crate::args::refuse_reserved_name(&root, shown)?;
     // No lock: reading changes nothing.
     let (_, doc) =
         Document::open(&root, shown, false, config.max_file_size).map_err(|e| fs_error(e, shown, not_found))?;

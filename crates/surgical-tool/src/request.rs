@@ -120,7 +120,7 @@ pub fn parse_edit_request(value: &Value) -> Result<EditRequest, ToolError> {
         edits,
         dry_run: boolean(obj, &["dryRun", "dry_run"], "dryRun")?,
         max_tier,
-        expected_hash: string(obj, &["expectedHash", "expected_hash"], "expectedHash")?,
+        expected_hash: crate::args::expected_hash(obj)?,
     })
 }
 

@@ -271,10 +271,11 @@ the write if the file changed since you read it.
 To change part of a file, use edit instead: it touches only the text it targets.";
 
 const UNDO_DESCRIPTION: &str = "\
-Undo the last change surgical made to a file (through edit or write), putting back what it held before, \
-byte for byte. Refused if the file changed since that change (undoing would throw the newer change away) \
-or if there is nothing to undo. Each call goes one change further back. The result shows a diff of what \
-was put back.";
+Undo the last change surgical made to a file (through edit, write or apply_patch), putting back what it \
+held before, byte for byte: a changed file gets its old content, a created one is removed, a deleted or \
+moved one comes back. A patch is undone whole, every file it touched. Refused if any of those files changed \
+since (undoing would throw the newer change away; nothing is touched) or if there is nothing to undo. Each \
+call goes one change further back. The result shows a diff of what was put back.";
 
 fn settings(contract: Contract) -> SchemaSettings {
     let mut settings = SchemaSettings::draft2020_12();
@@ -501,11 +502,11 @@ mod tests {
             }],
             dry_run: Some(true),
             max_strategy: Some("trailing_whitespace".into()),
-            expected_hash: Some("h".into()),
+            expected_hash: Some("ab".repeat(32)),
         })
         .unwrap();
         let r = crate::parse_edit_request(&edit).unwrap();
-        assert!(r.dry_run && r.edits[0].replace_all && r.expected_hash.as_deref() == Some("h"));
+        assert!(r.dry_run && r.edits[0].replace_all && r.expected_hash == Some("ab".repeat(32)));
         assert_eq!(r.max_tier, Some(surgical_core::Tier::TrailingWhitespace));
 
         let write = serde_json::to_value(WriteInput {
@@ -513,13 +514,13 @@ mod tests {
             content: "c".into(),
             line_ending: Some(LineEnding::Crlf),
             encoding: Some(EncodingName::Utf16Be),
-            expected_hash: Some("h".into()),
+            expected_hash: Some("ab".repeat(32)),
             dry_run: Some(true),
         })
         .unwrap();
         let r = crate::parse_write_request(&write).unwrap();
         assert_eq!(r.line_ending, Some(LineEnding::Crlf));
         assert_eq!(r.encoding, Some(surgical_fs::Encoding::Utf16Be));
-        assert!(r.dry_run && r.expected_hash.as_deref() == Some("h"));
+        assert!(r.dry_run && r.expected_hash == Some("ab".repeat(32)));
     }
 }

@@ -1,22 +1,33 @@
-//! The `undo` tool: put back what a file held before the last edit made through surgical.
+//! The `undo` tool: put back what the files held before the last call that changed a file through
+//! surgical.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use serde::Serialize;
+
 use surgical_core::diff;
-use surgical_fs::{Decoding, Root};
+use surgical_fs::{Decoding, FsErrorKind, NewFile, Root, Target};
 
 use crate::document::{file_patch, Digest, Document, Text};
-use crate::edit::{fs_error, stale_error};
-use crate::journal::Journal;
+use crate::edit::fs_error;
+use crate::journal::{Entry, FileMeta, Journal};
 use crate::ErrorCode;
 use crate::{Config, EditSuccess, ToolError, ToolResult};
 
-/// Restores `path` to its content before the last edit surgical made to it, byte for byte.
+/// Undoes the last call (`edit`, `write` or `apply_patch`) that changed `path` through surgical,
+/// byte for byte, and with it every other file that call changed: a patch is undone whole. A file
+/// the call created is removed, one it changed or replaced gets its old content back, one it deleted
+/// (or moved away) is recreated.
 ///
-/// Refused with `stale` when the file changed since that edit (restoring would throw the change
-/// away), and with `no_undo` when the journal holds nothing for the file. Each undo consumes one
-/// journal entry, so a second undo goes one edit further back.
+/// Refused with `stale` when any of those files changed since that call (restoring would throw the
+/// change away; nothing is touched), and with `no_undo` when the journal holds nothing for the
+/// file. Each undo consumes one journal entry, so a second undo goes one call further back.
+///
+/// The result reports the file named: `hashBefore` is its hash before the undo and `hashAfter`
+/// after it (an empty string where there is no file).
 pub fn run_undo(path: &str, config: &Config) -> ToolResult {
     match run(path, config) {
         Ok(s) => ToolResult::Edit(Box::new(s)),
@@ -24,56 +35,354 @@ pub fn run_undo(path: &str, config: &Config) -> ToolResult {
     }
 }
 
+/// One step of the undo journal: one call that changed files (see [`undo_history`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct UndoStep {
+    /// The tool that made the change: `edit`, `write` or `apply_patch`.
+    pub tool: String,
+    /// When, in seconds since the Unix epoch.
+    pub time: u64,
+    /// The files it changed, in the order it wrote them.
+    pub files: Vec<UndoFile>,
+}
+
+/// One file of an [`UndoStep`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct UndoFile {
+    /// The file's path relative to the root.
+    pub path: String,
+    /// What undoing the step does to it: `restore` (put back its old content), `remove` (the call
+    /// created it) or `recreate` (the call deleted or moved it away).
+    pub undo: &'static str,
+    /// Whether it still is what the call left; when a file of a step is not, undoing the step is
+    /// refused (`stale`).
+    pub unchanged: bool,
+}
+
+/// What the undo journal of `config.root` holds, newest step first: what `undo` would take back,
+/// one step per call.
+///
+/// # Errors
+///
+/// Those of resolving the root.
+pub fn undo_history(config: &Config) -> Result<Vec<UndoStep>, ToolError> {
+    let root = Root::new(&config.root).map_err(|e| fs_error(e, "."))?;
+    let journal = Journal::new(&root);
+    let steps = journal.entries().into_iter().rev().map(|entry| UndoStep {
+        tool: entry.meta.tool.clone(),
+        time: entry.meta.time,
+        files: entry
+            .meta
+            .files
+            .iter()
+            .map(|f| {
+                let now = surgical_fs::read_with_limit(&journal.real_path(&f.path), config.max_file_size)
+                    .ok()
+                    .map(|(_, bytes)| crate::sha256_hex(&[&bytes]));
+                UndoFile {
+                    path: f.path.clone(),
+                    undo: match (&f.hash_before, &f.hash_after) {
+                        (None, _) => "remove",
+                        (Some(_), None) => "recreate",
+                        (Some(_), Some(_)) => "restore",
+                    },
+                    unchanged: now == f.hash_after,
+                }
+            })
+            .collect(),
+    });
+    Ok(steps.collect())
+}
+
+/// One file of the step being undone.
+struct File<'a> {
+    meta: &'a FileMeta,
+    index: usize,
+    /// The name used in messages: the path as the caller gave it for the file named, else its path
+    /// relative to the root.
+    shown: String,
+    real: PathBuf,
+    target: Option<Target>,
+    /// The file as it is now (`None`: absent).
+    now: Option<Document>,
+    /// What it held before the call (`None`: the call created it).
+    before: Option<Arc<Vec<u8>>>,
+}
+
+/// What was done, to take it back if a later file fails.
+enum Done {
+    Restored(usize),
+    Recreated(NewFile),
+    Removed(usize),
+}
+
+fn no_undo(shown: &str) -> ToolError {
+    ToolError {
+        path: Some(shown.to_string()),
+        ..ToolError::new(
+            ErrorCode::NoUndo,
+            format!(
+                "{shown} has nothing to undo: surgical's journal holds no change to it. Every edit, write and \
+                 apply_patch made through surgical can be undone (with the journal on, for files up to {} MiB, \
+                 the last {} calls), one call at a time; a change made by another program cannot.",
+                crate::journal::MAX_FILE_BYTES >> 20,
+                crate::journal::MAX_ENTRIES
+            ),
+        )
+    }
+}
+
+fn stale(f: &File<'_>, tool: &str, why: String) -> ToolError {
+    ToolError {
+        path: Some(f.shown.clone()),
+        ..ToolError::new(
+            ErrorCode::Stale,
+            format!(
+                "{} {why} since surgical's last {tool} call changed it, so undoing that call would throw the change \
+                 away. Nothing was restored.",
+                f.shown
+            ),
+        )
+    }
+}
+
 fn run(shown: &str, config: &Config) -> Result<EditSuccess, ToolError> {
     let root = Root::new(&config.root).map_err(|e| fs_error(e, shown))?;
-    let (_lock, doc) = Document::open(&root, shown, true, config.max_file_size).map_err(|e| fs_error(e, shown))?;
+    let real = root.resolve(shown).map_err(|e| fs_error(e, shown))?;
+    crate::args::refuse_reserved(&root, &real, shown)?;
     let journal = Journal::new(&root);
-    let Some(entry) = journal.latest(&doc.info.real_path) else {
-        return Err(ToolError {
-            path: Some(shown.to_string()),
-            ..ToolError::new(
-                ErrorCode::NoUndo,
-                format!(
-                    "{shown} has no edit to undo: surgical's journal ({}/undo in the root) holds nothing for it. \
-                     Only edits made through surgical (of files up to {} MiB) can be undone.",
-                    crate::journal::JOURNAL_DIR,
-                    crate::journal::MAX_FILE_BYTES >> 20
-                ),
-            )
-        });
+    let Some(entry) = journal.latest(&real) else {
+        return Err(no_undo(shown));
     };
-    let hash_now = doc.hash.get().to_string();
-    if hash_now != entry.meta.hash_after {
-        let mut e = stale_error(shown, &hash_now, &entry.meta.hash_after);
-        e.message = format!(
-            "{shown} changed since surgical last edited it (its hash is now {hash_now}, the edit left \
-             {}), so undoing would throw that change away. Nothing was restored.",
-            entry.meta.hash_after
-        );
-        return Err(e);
+    let tool = if entry.meta.tool.is_empty() {
+        "edit"
+    } else {
+        entry.meta.tool.as_str()
+    };
+    let mut files = open(&root, &journal, &entry, &real, shown)?;
+    let _locks = lock(&files)?;
+    for f in &mut files {
+        if let Some(t) = &f.target {
+            f.now = Some(Document::read(t, config.max_file_size).map_err(|e| fs_error(e, &f.shown))?);
+        }
+        match (&f.meta.hash_after, &f.now) {
+            (Some(h), Some(d)) if d.hash.get() == h => {}
+            (None, None) => {}
+            (Some(h), Some(d)) => {
+                let why = format!("changed (its hash is now {}, the call left {h})", d.hash.get());
+                return Err(stale(f, tool, why));
+            }
+            (Some(_), None) => return Err(stale(f, tool, "was deleted or moved".to_string())),
+            (None, Some(_)) => return Err(stale(f, tool, "was created again".to_string())),
+        }
+        if f.meta.hash_before.is_some() {
+            let before = entry.before(f.index).map_err(|e| {
+                ToolError::new(
+                    ErrorCode::Io,
+                    format!("could not read the undo journal entry for {}: {e}", f.shown),
+                )
+            })?;
+            f.before = Some(Arc::new(before));
+        }
     }
-    let before = Arc::new(entry.before().map_err(|e| {
-        ToolError::new(
-            ErrorCode::Io,
-            format!("could not read the undo journal entry for {shown}: {e}"),
-        )
-    })?);
-    // The restored version is not journaled: undoing an undo is not offered.
-    let hash_after = Digest::of(&before);
+    // Every file to put back or remove may be written, or nothing is touched.
+    for f in &files {
+        if let Some(now) = &f.now {
+            now.info.check_writable().map_err(|e| fs_error(e, &f.shown))?;
+        }
+    }
     config.cancellation.check(shown)?;
-    doc.commit(&before, &hash_after, None).map_err(|e| fs_error(e, shown))?;
+    restore(&root, &files)?;
     entry.discard();
-    let older = journal.latest(&doc.info.real_path).is_some();
-    let hash_after = hash_after.get().to_string();
-    let restored_len = before.len();
-    // Written and hashed: the bytes are decoded in place for the diff.
-    let (shown_diff, patch, first_changed_line, encoding) =
-        restored_diff(doc.text(), Arc::unwrap_or_clone(before), shown);
-    let mut text = format!(
-        "Restored {shown} to its content before the last surgical edit ({restored_len} bytes).{}\n\n",
-        if older { " An older edit can be undone too." } else { "" }
-    );
-    let _ = write!(text, "{shown_diff}");
+    report(&files, &journal, &real, shown, tool)
+}
+
+/// Opens every file of `entry` (those that exist).
+fn open<'a>(
+    root: &Root,
+    journal: &Journal,
+    entry: &'a Entry,
+    real: &Path,
+    shown: &str,
+) -> Result<Vec<File<'a>>, ToolError> {
+    let mut files = Vec::with_capacity(entry.meta.files.len());
+    for (index, meta) in entry.meta.files.iter().enumerate() {
+        let path = journal.real_path(&meta.path);
+        let name = if path == real {
+            shown.to_string()
+        } else {
+            meta.path.clone()
+        };
+        let target = match root.open(&path.to_string_lossy()) {
+            Ok(t) => Some(t),
+            Err(e) if e.kind() == FsErrorKind::NotFound => None,
+            Err(e) => return Err(fs_error(e, &name)),
+        };
+        files.push(File {
+            meta,
+            index,
+            shown: name,
+            real: path,
+            target,
+            now: None,
+            before: None,
+        });
+    }
+    Ok(files)
+}
+
+/// Locks the directory of every file that exists, once each, in the order of their paths (as the
+/// patch transaction does).
+fn lock(files: &[File<'_>]) -> Result<Vec<surgical_fs::DirLock>, ToolError> {
+    let mut dirs: BTreeMap<PathBuf, usize> = BTreeMap::new();
+    for (k, f) in files.iter().enumerate() {
+        if let Some(t) = &f.target {
+            dirs.entry(t.real_path.parent().map(Path::to_path_buf).unwrap_or_default())
+                .or_insert(k);
+        }
+    }
+    dirs.into_values()
+        .map(|k| {
+            let f = &files[k];
+            f.target
+                .as_ref()
+                .expect("only files that exist")
+                .lock()
+                .map_err(|e| fs_error(e, &f.shown))
+        })
+        .collect()
+}
+
+/// Puts every file back; on a failure, takes back what was done and returns the error.
+fn restore(root: &Root, files: &[File<'_>]) -> Result<(), ToolError> {
+    let mut done = Vec::new();
+    let mut result = Ok(());
+    for (k, f) in files.iter().enumerate() {
+        let step = match (&f.now, &f.before) {
+            (Some(now), Some(before)) => now.commit(before, &Digest::of(before), None).map(|_| Done::Restored(k)),
+            (None, Some(before)) => root.create(&f.real, before, f.meta.mode).map(Done::Recreated),
+            (Some(now), None) => surgical_fs::remove(&now.info).map(|()| Done::Removed(k)),
+            (None, None) => continue,
+        };
+        match step {
+            Ok(d) => done.push(d),
+            Err(e) => {
+                result = Err(fs_error(e, &f.shown));
+                break;
+            }
+        }
+    }
+    let Err(mut error) = result else {
+        return Ok(());
+    };
+    let mut failed = Vec::new();
+    for d in done.into_iter().rev() {
+        let undone = match &d {
+            Done::Restored(k) => {
+                let f = &files[*k];
+                let now = f.now.as_ref().expect("a restored file existed");
+                root.open(&f.real.to_string_lossy())
+                    .and_then(|t| t.read(u64::MAX).map(|(info, _)| info))
+                    .and_then(|info| surgical_fs::write_atomic(&info, &now.bytes()))
+                    .map_err(|e| e.to_string())
+            }
+            Done::Recreated(created) => created.remove().map_err(|e| e.to_string()),
+            Done::Removed(k) => {
+                let f = &files[*k];
+                let now = f.now.as_ref().expect("a removed file existed");
+                root.create(&f.real, &now.bytes(), Some(now.info.mode))
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            }
+        };
+        if let Err(e) = undone {
+            failed.push(e);
+        }
+    }
+    if failed.is_empty() {
+        error
+            .message
+            .push_str(" The undo was abandoned and every file left as it was.");
+    } else {
+        let _ = write!(
+            error.message,
+            " The undo stopped midway, and putting back the files it had restored failed too; check them: {}",
+            failed.join("; ")
+        );
+    }
+    Err(error)
+}
+
+fn report(
+    files: &[File<'_>],
+    journal: &Journal,
+    real: &Path,
+    shown: &str,
+    tool: &str,
+) -> Result<EditSuccess, ToolError> {
+    let named = files.iter().find(|f| f.real == real).expect("the entry names the file");
+    let older = journal.latest(real).is_some();
+    let hash_now = named.now.as_ref().map_or(String::new(), |d| d.hash.get().to_string());
+    let hash_after = named
+        .before
+        .as_ref()
+        .map_or(String::new(), |b| Digest::of(b).get().to_string());
+    let (shown_diff, patch, first_changed_line, encoding) = match &named.before {
+        Some(before) => restored_diff(
+            named.now.as_ref().and_then(Document::text),
+            before.as_ref().clone(),
+            shown,
+        ),
+        None => (
+            String::new(),
+            String::new(),
+            None,
+            named
+                .now
+                .as_ref()
+                .and_then(|d| d.text())
+                .map_or("unknown", |t| t.encoding.name()),
+        ),
+    };
+    let mut text = match (&named.now, &named.before) {
+        (Some(_), Some(before)) => format!(
+            "Restored {shown} to its content before the last surgical {tool} call ({} bytes).",
+            before.len()
+        ),
+        (None, Some(before)) => format!(
+            "Recreated {shown}, which the last surgical {tool} call had deleted or moved away ({} bytes).",
+            before.len()
+        ),
+        _ => format!("Removed {shown}, which the last surgical {tool} call had created."),
+    };
+    let others: Vec<String> = files
+        .iter()
+        .filter(|f| f.real != real)
+        .map(|f| {
+            let what = match (&f.now, &f.before) {
+                (Some(_), Some(_)) => "restored",
+                (None, Some(_)) => "recreated",
+                _ => "removed",
+            };
+            format!("{} ({what})", f.shown)
+        })
+        .collect();
+    if !others.is_empty() {
+        let _ = write!(
+            text,
+            " The same call's other files were undone too: {}.",
+            others.join(", ")
+        );
+    }
+    if older {
+        text.push_str(" An older change to it can be undone too.");
+    }
+    text.push_str("\n\n");
+    text.push_str(&shown_diff);
     Ok(EditSuccess {
         text,
         path: shown.to_string(),

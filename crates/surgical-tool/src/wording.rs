@@ -28,6 +28,10 @@ pub(crate) struct Vocabulary {
     pub your_new: &'static str,
     /// The replacement and its verb, before a participle: "newText was", "the REPLACE lines were".
     pub new_was: &'static str,
+    /// The replacement, as a noun: `newText`, "the REPLACE lines".
+    pub new: &'static str,
+    /// How to ask for every occurrence: "set replaceAll: true" (empty where there is no way).
+    pub replace_all: &'static str,
 }
 
 /// The `edit` tool's words.
@@ -37,6 +41,19 @@ pub(crate) const EDIT: Vocabulary = Vocabulary {
     old_possessive: "oldText's",
     your_new: "your newText",
     new_was: "newText was",
+    new: "newText",
+    replace_all: "set replaceAll: true",
+};
+
+/// The words of `surgical edit --old ... --new ...` for people: its flags, not the JSON keys.
+pub(crate) const COMMAND_LINE: Vocabulary = Vocabulary {
+    old: "the --old text",
+    short: "--old",
+    old_possessive: "the --old text's",
+    your_new: "your --new text",
+    new_was: "the --new text was",
+    new: "the --new text",
+    replace_all: "pass --replace-all",
 };
 
 /// SEARCH/REPLACE blocks' words, for what a replacement forgave or kept.
@@ -46,6 +63,8 @@ pub(crate) const SEARCH_REPLACE: Vocabulary = Vocabulary {
     old_possessive: "the SEARCH lines'",
     your_new: "the REPLACE lines",
     new_was: "the REPLACE lines were",
+    new: "the REPLACE lines",
+    replace_all: "",
 };
 
 /// Diff and `apply_patch` hunks' words, for what a replacement forgave or kept.
@@ -55,6 +74,8 @@ pub(crate) const HUNK: Vocabulary = Vocabulary {
     old_possessive: "the hunk's old lines'",
     your_new: "the hunk's new lines",
     new_was: "the hunk's new lines were",
+    new: "the hunk's new lines",
+    replace_all: "",
 };
 
 impl Vocabulary {
@@ -195,9 +216,16 @@ fn describe_ws(ws: &str) -> String {
 
 /// The `edit` tool's message for an engine error (after the path and ": ").
 pub(crate) fn edit_error(e: &EditError) -> String {
+    edit_error_in(e, EDIT)
+}
+
+/// [`edit_error`] in the words `v` (the tool's, or the command line's).
+pub(crate) fn edit_error_in(e: &EditError, v: Vocabulary) -> String {
+    let old = v.old;
+    let new = v.new;
     match e {
         EditError::EmptyOldText { index } => format!(
-            "edits[{index}]: oldText is empty. Give the exact text to replace, copied from the file; to create or \
+            "edits[{index}]: {old} is empty. Give the exact text to replace, copied from the file; to create or \
              overwrite a whole file, use the write tool."
         ),
         EditError::NotFound {
@@ -205,13 +233,13 @@ pub(crate) fn edit_error(e: &EditError) -> String {
             also_failing,
             closest: near,
         } => {
-            let mut out = format!("edits[{index}]: oldText was not found in the file.");
+            let mut out = format!("edits[{index}]: {old} was not found in the file.");
             if !also_failing.is_empty() {
                 let list: Vec<String> = also_failing.iter().map(|i| format!("edits[{i}]")).collect();
                 out.push_str(&format!(" ({} also not found.)", list.join(", ")));
             }
             out.push('\n');
-            out.push_str(&closest(near, EDIT));
+            out.push_str(&closest(near, v));
             out
         }
         EditError::Ambiguous {
@@ -222,11 +250,11 @@ pub(crate) fn edit_error(e: &EditError) -> String {
         } => {
             let mut out = match tier {
                 None => format!(
-                    "edits[{index}]: oldText occurs {total} times if line endings, trailing whitespace and special \
+                    "edits[{index}]: {old} occurs {total} times if line endings, trailing whitespace and special \
                      spaces are ignored (differences you cannot see), so which one you mean is unclear:"
                 ),
                 Some(t) => format!(
-                    "edits[{index}]: oldText occurs {total} times (matching with the `{}` tier), so which one you \
+                    "edits[{index}]: {old} occurs {total} times (matching with the `{}` tier), so which one you \
                      mean is unclear:",
                     t.name()
                 ),
@@ -237,10 +265,10 @@ pub(crate) fn edit_error(e: &EditError) -> String {
             if *total > occurrences.len() {
                 out.push_str(&format!("\n  ... and {} more", total - occurrences.len()));
             }
-            out.push_str(
-                "\nAdd surrounding lines to oldText until it is unique, or set replaceAll: true to change every \
-                 occurrence.",
-            );
+            out.push_str(&format!(
+                "\nAdd surrounding lines to {old} until it is unique, or {} to change every occurrence.",
+                v.replace_all
+            ));
             out
         }
         EditError::Overlap { first, second, line } => format!(
@@ -248,19 +276,34 @@ pub(crate) fn edit_error(e: &EditError) -> String {
              edit in the same call touches. Merge them into one edit."
         ),
         EditError::NoChange { index, line } => format!(
-            "edits[{index}] (line {line}) changes nothing: newText gives the same text as the file already has. If \
+            "edits[{index}] (line {line}) changes nothing: {new} gives the same text as the file already has. If \
              you meant to change a character the file writes differently (a quote, a dash, a special space), put the \
-             file's character in oldText."
+             file's character in {old}."
         ),
         EditError::FabricatedReplacementChar { index, line } => format!(
-            "edits[{index}]: newText contains U+FFFD (the replacement character shown for bytes that are not valid \
+            "edits[{index}]: {new} contains U+FFFD (the replacement character shown for bytes that are not valid \
              UTF-8) on line {line}, in text it rewrites. Writing it would replace the file's original bytes with \
              U+FFFD. Keep the characters around it unchanged, or leave that character out."
         ),
         EditError::LegacyEncoding { index, line } => format!(
             "edits[{index}] (line {line}): the file is not UTF-8 (it looks like a legacy 8-bit encoding such as \
-             Latin-1), and newText adds non-ASCII characters whose bytes in that encoding are unknown. Write those \
+             Latin-1), and {new} adds non-ASCII characters whose bytes in that encoding are unknown. Write those \
              characters with ASCII only (e.g. escapes), or convert the file to UTF-8 first."
+        ),
+        EditError::Placeholder { index, line, text } => format!(
+            "edits[{index}]: line {line} of newText, `{text}`, stands for code you left out, and oldText has no such \
+             line: written into the file, it would delete that code. Write the code out in full in newText, or, to \
+             keep code between two changes, make two edits (or keep the same marker line in oldText too)."
+        ),
+        EditError::Conflict {
+            index,
+            line,
+            file,
+            expected,
+        } => format!(
+            "edits[{index}]: line {line} of the file is\n  {file}\nbut oldText has it as\n  {expected}\nand your change \
+             touches what differs, so what to write there is unclear. Copy that line from the file into oldText \
+             (read it again if needed) and adapt newText to it."
         ),
         other => other.to_string(),
     }
@@ -286,6 +329,14 @@ pub(crate) fn hunk_error(e: &EditError, file_line: &dyn Fn(usize) -> usize) -> S
             "the file is not UTF-8 (it looks like a legacy 8-bit encoding such as Latin-1), and the hunk adds \
              non-ASCII characters (line {}) whose bytes in that encoding are unknown. Write them with ASCII only \
              (e.g. escapes), or convert the file to UTF-8 first.",
+            file_line(*line).max(1)
+        ),
+        EditError::Conflict {
+            line, file, expected, ..
+        } => format!(
+            "line {} of the file is\n  {file}\nbut the hunk has it as\n  {expected}\nand its change touches what \
+             differs, so what to write there is unclear. Copy that line from the file into the hunk (read it again \
+             if needed) and adapt the new lines to it.",
             file_line(*line).max(1)
         ),
         other => edit_error(other),
@@ -458,6 +509,19 @@ fn forgiven(f: &Forgiven, v: Vocabulary) -> String {
         ),
         Forgiven::IndentedFirstLine => {
             "the file's line is indented more than yours; the file's indentation was kept".to_string()
+        }
+        Forgiven::LineNumbers { also } => {
+            let mut out = format!(
+                "every line of {} carried a line number from a read view (`12 | `, `12→`, `12<TAB>`), which the file \
+                 does not have: the numbers were left out to find it, and not written ({} stripped of them too). \
+                 Copy lines without their numbers",
+                v.old, v.new_was
+            );
+            if let Some(also) = also {
+                out.push_str("; then ");
+                out.push_str(&forgiven(also, v));
+            }
+            out
         }
         other => format!("{other:?}"),
     }

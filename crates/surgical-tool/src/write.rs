@@ -22,7 +22,7 @@ use surgical_fs::{Encoding, FsErrorKind, Root};
 use crate::args::{self, fs_error, fs_error_of};
 use crate::document::{file_patch, Content, Digest, Document, Shared, Text, Version};
 use crate::eol::{style, LineEnding};
-use crate::journal::Journal;
+use crate::journal::{self, Journal};
 use crate::read::describe;
 use crate::ErrorCode;
 use crate::{Config, ToolError, ToolResult};
@@ -87,8 +87,8 @@ pub struct WriteSuccess {
     pub first_changed_line: Option<usize>,
     /// True when nothing was written (`dryRun`).
     pub dry_run: bool,
-    /// Whether `surgical undo` (or the `undo` tool) can put back what the file held before (never for
-    /// a new file).
+    /// Whether `surgical undo` (or the `undo` tool) can put back what the file held before (for a
+    /// new file: remove it, while it is unchanged).
     pub undo_available: bool,
 }
 
@@ -151,7 +151,7 @@ pub fn parse_write_request(value: &Value) -> Result<WriteRequest, ToolError> {
         content,
         line_ending,
         encoding,
-        expected_hash: args::string(obj, &["expectedHash", "expected_hash"], "expectedHash")?,
+        expected_hash: args::expected_hash(obj)?,
         dry_run: args::boolean(obj, &["dryRun", "dry_run"], "dryRun")?,
     })
 }
@@ -186,6 +186,7 @@ struct Old {
 fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
     let shown = req.path.as_str();
     let root = Root::new(&config.root).map_err(|e| fs_error(e, shown, ""))?;
+    crate::args::refuse_reserved_name(&root, shown)?;
     let target = match root.open(shown) {
         Ok(target) => Some(target),
         Err(e) if e.kind() == FsErrorKind::NotFound => None,
@@ -236,10 +237,22 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
     let about = describe(encoding, endings);
 
     let Some(old) = old else {
+        let mut undo_available = false;
         if !req.dry_run {
             config.cancellation.check(shown)?;
             let full = root.resolve(shown).map_err(|e| fs_error(e, shown, ""))?;
-            root.create(&full, &raw, None).map_err(|e| fs_error(e, shown, ""))?;
+            // The step is recorded before the file appears, so that undo finds it.
+            let journal = config.undo.then(|| Journal::new(&root));
+            let mut step = journal.as_ref().and_then(|j| j.begin("write"));
+            if let Some(step) = step.as_mut() {
+                let index = step
+                    .add(&full, None, 0, None)
+                    .expect("a new file has no content to keep");
+                step.set_after(index, Some(hash_after.get()));
+            }
+            let created = root.create(&full, &raw, None);
+            undo_available = journal::close(journal.as_ref(), step, created.is_ok());
+            created.map_err(|e| fs_error(e, shown, ""))?;
         }
         let verb = if req.dry_run {
             "Dry run, nothing written. Would create"
@@ -263,7 +276,7 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
             patch: String::new(),
             first_changed_line: None,
             dry_run: req.dry_run,
-            undo_available: false,
+            undo_available,
         });
     };
 
@@ -272,11 +285,10 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
     if !unchanged && !req.dry_run {
         config.cancellation.check(shown)?;
         let journal = config.undo.then(|| Journal::new(&root));
-        let entry = old
-            .doc
-            .commit(&raw, &hash_after, journal.as_ref())
-            .map_err(|e| fs_error(e, shown, ""))?;
-        undo_available = entry.is_some();
+        let mut step = journal.as_ref().and_then(|j| j.begin("write"));
+        let written = old.doc.commit(&raw, &hash_after, step.as_mut());
+        undo_available = journal::close(journal.as_ref(), step, matches!(written, Ok(true)));
+        written.map_err(|e| fs_error(e, shown, ""))?;
     }
 
     let (shown_diff, patch, diffable) = diff_and_patch(&old, &new, &raw, shown);

@@ -10,7 +10,7 @@
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-const CODES: [&str; 16] = [
+const CODES: [&str; 18] = [
     "not_found",
     "ambiguous",
     "overlap",
@@ -27,6 +27,8 @@ const CODES: [&str; 16] = [
     "io",
     "outside_root",
     "no_undo",
+    "placeholder",
+    "conflict",
 ];
 
 const KEYS: [&str; 16] = [

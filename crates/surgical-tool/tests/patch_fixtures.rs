@@ -257,14 +257,14 @@ fn surgical_patch_fixtures() {
     check_cases(&cases);
 }
 
-/// The peers' own test suites, ported as data (`<repo>/tests/conformance/<peer>/`, each with the
+/// The peers' own test suites, ported as data (`<repo>/tests/conformance/patch/<peer>/`, each with the
 /// peer's `LICENSE` and an `ORIGIN.md`): same layout as surgical's fixtures, plus a `verdict` file
 /// whose first line says whether surgical does what the peer expects (`same`), deliberately differs
 /// (`differs`, the reason below it; the case asserts surgical's result), or did not before a fix
 /// (`fixed`). Prints the counts per peer.
 #[test]
 fn peer_conformance_suites() {
-    let root = repo_root().join("tests/conformance");
+    let root = repo_root().join("tests/conformance/patch");
     let mut peers: Vec<PathBuf> = std::fs::read_dir(&root).unwrap().flatten().map(|e| e.path()).collect();
     peers.sort();
     assert!(!peers.is_empty());

@@ -57,7 +57,9 @@ fn result_object_fields() {
     assert_eq!(a["undoAvailable"], true);
     assert_eq!(files[1]["action"], "add");
     assert!(files[1].get("hashBefore").is_none());
-    assert_eq!(files[1]["undoAvailable"], false);
+    // The patch is one undo step: every file of it can be undone, the new and the deleted too.
+    assert_eq!(files[1]["undoAvailable"], true);
+    assert_eq!(files[2]["undoAvailable"], true);
     assert_eq!(files[2]["action"], "delete");
     assert!(files[2].get("hashAfter").is_none());
     let patch = r["patch"].as_str().unwrap();
@@ -158,7 +160,7 @@ fn outside_root_and_directories_are_refused() {
 }
 
 #[test]
-fn undo_restores_each_file() {
+fn undo_takes_back_a_whole_patch_in_one_step() {
     let dir = setup(&[("a/x.txt", b"x1\n"), ("b/y.txt", b"y1\n"), ("a/z.txt", b"z1\n")]);
     let r = apply(
         dir.path(),
@@ -166,11 +168,130 @@ fn undo_restores_each_file() {
          a/a/z.txt\n+++ b/a/z.txt\n@@ -1 +1 @@\n-z1\n+z2\n",
     );
     assert_eq!(r["ok"], true, "{r}");
+    let u = call("undo", &json!({"path": "b/y.txt"}), dir.path()).to_json();
+    assert_eq!(u["ok"], true, "{u}");
+    assert!(
+        u["text"].as_str().unwrap().contains("other files were undone too"),
+        "{u}"
+    );
     for (f, before) in [("a/x.txt", b"x1\n"), ("b/y.txt", b"y1\n"), ("a/z.txt", b"z1\n")] {
-        let u = call("undo", &json!({"path": f}), dir.path()).to_json();
-        assert_eq!(u["ok"], true, "{u}");
         assert_eq!(read(dir.path(), f), before);
     }
+    let again = call("undo", &json!({"path": "a/x.txt"}), dir.path()).to_json();
+    assert_eq!(again["error"]["code"], "no_undo", "{again}");
+}
+
+/// Undo of each operation of apply_patch: add (removed), update (restored), delete (recreated,
+/// with its mode), move (the source recreated, the destination removed or restored).
+#[test]
+fn undo_takes_back_add_update_delete_and_move() {
+    let dir = setup(&[
+        ("up.txt", b"u1\r\n"),
+        ("gone.txt", b"bytes \xff kept\n"),
+        ("from.txt", b"m1\n"),
+        ("over.txt", b"o1\n"),
+        ("src.txt", b"s1\n"),
+    ]);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir.path().join("gone.txt"), std::fs::Permissions::from_mode(0o640)).unwrap();
+    }
+    let r = apply(
+        dir.path(),
+        "*** Begin Patch\n*** Add File: new/n.txt\n+n\n*** Update File: up.txt\n@@\n-u1\n+u2\n*** Delete File: gone.txt\n\
+         *** Update File: from.txt\n*** Move to: to.txt\n@@\n-m1\n+m2\n*** Update File: src.txt\n*** Move to: over.txt\n@@\n-s1\n+s2\n\
+         *** End Patch\n",
+    );
+    assert_eq!(r["ok"], true, "{r}");
+    for f in r["files"].as_array().unwrap() {
+        assert_eq!(f["undoAvailable"], true, "{f}");
+    }
+    assert!(!dir.path().join("gone.txt").exists() && !dir.path().join("from.txt").exists());
+    let u = call("undo", &json!({"path": "gone.txt"}), dir.path()).to_json();
+    assert_eq!(u["ok"], true, "{u}");
+    assert!(u["text"].as_str().unwrap().starts_with("Recreated gone.txt"), "{u}");
+    assert_eq!(read(dir.path(), "up.txt"), b"u1\r\n");
+    assert_eq!(read(dir.path(), "gone.txt"), b"bytes \xff kept\n");
+    assert_eq!(read(dir.path(), "from.txt"), b"m1\n");
+    assert_eq!(read(dir.path(), "over.txt"), b"o1\n");
+    assert_eq!(read(dir.path(), "src.txt"), b"s1\n");
+    assert!(!dir.path().join("to.txt").exists());
+    assert!(!dir.path().join("new/n.txt").exists());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(dir.path().join("gone.txt"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o640);
+    }
+}
+
+/// Undoing a patch is all or nothing: one of its files changed since, so nothing is touched.
+#[test]
+fn undo_of_a_patch_one_of_whose_files_changed_touches_nothing() {
+    let dir = setup(&[("a.txt", b"a1\n"), ("b.txt", b"b1\n"), ("c.txt", b"c1\n")]);
+    let r = apply(
+        dir.path(),
+        "*** Begin Patch\n*** Update File: a.txt\n@@\n-a1\n+a2\n*** Update File: b.txt\n@@\n-b1\n+b2\n*** Add File: n.txt\n+n\n\
+         *** Delete File: c.txt\n*** End Patch\n",
+    );
+    assert_eq!(r["ok"], true, "{r}");
+    std::fs::write(dir.path().join("b.txt"), "someone else\n").unwrap();
+    let u = call("undo", &json!({"path": "a.txt"}), dir.path()).to_json();
+    assert_eq!(u["error"]["code"], "stale", "{u}");
+    assert_eq!(u["error"]["path"], "b.txt", "{u}");
+    assert_eq!(read(dir.path(), "a.txt"), b"a2\n");
+    assert_eq!(read(dir.path(), "n.txt"), b"n\n");
+    assert!(!dir.path().join("c.txt").exists());
+    // A deleted file that reappeared is a change too.
+    std::fs::write(dir.path().join("b.txt"), "b2\n").unwrap();
+    std::fs::write(dir.path().join("c.txt"), "new c\n").unwrap();
+    let u = call("undo", &json!({"path": "n.txt"}), dir.path()).to_json();
+    assert_eq!(u["error"]["code"], "stale", "{u}");
+    assert_eq!(read(dir.path(), "c.txt"), b"new c\n");
+    // Put back as the patch left it: the undo goes through.
+    std::fs::remove_file(dir.path().join("c.txt")).unwrap();
+    let u = call("undo", &json!({"path": "c.txt"}), dir.path()).to_json();
+    assert_eq!(u["ok"], true, "{u}");
+    assert_eq!(read(dir.path(), "c.txt"), b"c1\n");
+    assert!(!dir.path().join("n.txt").exists());
+}
+
+#[test]
+fn the_journal_is_reserved() {
+    let dir = setup(&[("a.txt", b"a\n")]);
+    let r = apply(
+        dir.path(),
+        "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+b\n*** End Patch\n",
+    );
+    assert_eq!(r["ok"], true, "{r}");
+    assert!(dir.path().join(".surgical/.gitignore").exists());
+    for patch in [
+        "*** Begin Patch\n*** Add File: .surgical/x\n+x\n*** End Patch\n",
+        "*** Begin Patch\n*** Delete File: .surgical/.gitignore\n*** End Patch\n",
+        "*** Begin Patch\n*** Update File: a.txt\n*** Move to: sub/.surgical/a.txt\n@@\n-b\n+c\n*** End Patch\n",
+    ] {
+        let r = apply(dir.path(), patch);
+        assert_eq!(r["error"]["code"], "outside_root", "{r}");
+        assert!(r["error"]["message"].as_str().unwrap().contains("undo journal"), "{r}");
+    }
+    for (tool, args) in [
+        ("read", json!({"path": ".surgical/.gitignore"})),
+        ("write", json!({"path": ".surgical/.gitignore", "content": ""})),
+        (
+            "edit",
+            json!({"path": ".surgical/.gitignore", "oldText": "*", "newText": "x"}),
+        ),
+        ("undo", json!({"path": ".surgical/.gitignore"})),
+    ] {
+        let r = call(tool, &args, dir.path()).to_json();
+        assert_eq!(r["error"]["code"], "outside_root", "{tool}: {r}");
+    }
+    assert_eq!(read(dir.path(), "a.txt"), b"b\n");
+    assert!(read(dir.path(), ".surgical/.gitignore").ends_with(b"*\n"));
 }
 
 #[test]
@@ -185,6 +306,15 @@ fn dry_run_writes_nothing() {
     assert_eq!(r["ok"], true, "{r}");
     assert_eq!(r["dryRun"], true);
     assert!(r["text"].as_str().unwrap().starts_with("Dry run, nothing written."));
+    // A dry run says what would happen, never that it happened.
+    let text = r["text"].as_str().unwrap();
+    assert!(
+        text.contains("M a.txt: 1 hunk would apply.")
+            && text.contains("hunk 0: would be at line 1")
+            && text.contains("A n.txt: would be created (1 line)."),
+        "{text}"
+    );
+    assert!(!text.contains("applied") && !text.contains("now at"), "{text}");
     assert!(r["files"][0]["diff"].as_str().unwrap().contains("+1 b"));
     assert_eq!(read(dir.path(), "a.txt"), b"a\n");
     assert!(!dir.path().join("n.txt").exists());

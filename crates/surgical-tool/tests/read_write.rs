@@ -198,7 +198,8 @@ fn write_creates_files_with_lf_and_utf8() {
         (&json!("utf-8"), &json!("lf"), &json!(3))
     );
     assert_eq!(v["diff"], "");
-    assert_eq!(v["undoAvailable"], false);
+    // Undoing a creation removes the file.
+    assert_eq!(v["undoAvailable"], true);
 
     for (name, ending, encoding, expected) in [
         ("crlf.txt", "crlf", "utf-8", b"x\r\ny\r\n".to_vec()),
@@ -517,4 +518,86 @@ fn every_tool_shows_the_same_bytes_in_its_patch() {
         "--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,2 @@\n-one\n+\u{feff}one\n two\n"
     );
     assert_eq!(fs::read(root.join("f.txt")).unwrap(), b"\xEF\xBB\xBFone\ntwo\n");
+}
+
+/// Undo of write: a created file is removed while unchanged since (`stale` otherwise), an
+/// overwritten one gets its bytes back; each undo is one call further back.
+#[test]
+fn undo_of_write_removes_a_created_file_and_restores_a_replaced_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    ok("write", root, json!({"path": "n/new.txt", "content": "one\n"}));
+    ok("write", root, json!({"path": "n/new.txt", "content": "two\n"}));
+    let v = ok("undo", root, json!({"path": "n/new.txt"}));
+    assert!(v["text"].as_str().unwrap().starts_with("Restored n/new.txt"), "{v}");
+    assert_eq!(v["undoAvailable"], true, "{v}");
+    assert_eq!(fs::read(root.join("n/new.txt")).unwrap(), b"one\n");
+    let v = ok("undo", root, json!({"path": "n/new.txt"}));
+    assert!(v["text"].as_str().unwrap().starts_with("Removed n/new.txt"), "{v}");
+    assert_eq!(v["hashAfter"], "");
+    assert!(!root.join("n/new.txt").exists());
+    fails("undo", root, json!({"path": "n/new.txt"}), "no_undo");
+
+    // A created file changed since is not removed.
+    ok("write", root, json!({"path": "c.txt", "content": "mine\n"}));
+    fs::write(root.join("c.txt"), "theirs\n").unwrap();
+    let e = fails("undo", root, json!({"path": "c.txt"}), "stale");
+    assert!(
+        e["error"]["message"].as_str().unwrap().contains("Nothing was restored"),
+        "{e}"
+    );
+    assert_eq!(fs::read(root.join("c.txt")).unwrap(), b"theirs\n");
+
+    // The no_undo message speaks of every tool, not only edit.
+    fs::write(root.join("plain.txt"), "p\n").unwrap();
+    let e = fails("undo", root, json!({"path": "plain.txt"}), "no_undo");
+    let message = e["error"]["message"].as_str().unwrap();
+    assert!(message.contains("edit, write and apply_patch"), "{message}");
+}
+
+/// A read-only file is refused with `permission_denied` by every tool that would change it, and
+/// left as it was, mode included. The rule is the mode (no write bit), so it holds as root too,
+/// which the system would let write the file.
+#[cfg(unix)]
+#[test]
+fn a_read_only_file_is_refused_by_every_tool_that_would_change_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let file = root.join("ro.txt");
+    let set_mode = |mode: u32| fs::set_permissions(&file, fs::Permissions::from_mode(mode)).unwrap();
+    fs::write(&file, "one\n").unwrap();
+    // An undo journaled while it was writable.
+    ok(
+        "edit",
+        root,
+        json!({"path": "ro.txt", "oldText": "one", "newText": "two"}),
+    );
+    set_mode(0o444);
+    let calls = [
+        ("edit", json!({"path": "ro.txt", "oldText": "two", "newText": "three"})),
+        ("write", json!({"path": "ro.txt", "content": "three\n"})),
+        ("undo", json!({"path": "ro.txt"})),
+    ];
+    for (tool, args) in calls {
+        let e = fails(tool, root, args, "permission_denied");
+        assert!(
+            e["error"]["message"].as_str().unwrap().contains("read-only"),
+            "{tool}: {e}"
+        );
+    }
+    for patch in [
+        "*** Begin Patch\n*** Update File: ro.txt\n@@\n-two\n+three\n*** End Patch\n",
+        "*** Begin Patch\n*** Add File: other.txt\n+x\n*** Delete File: ro.txt\n*** End Patch\n",
+        "*** Begin Patch\n*** Update File: ro.txt\n*** Move to: moved.txt\n@@\n-two\n+three\n*** End Patch\n",
+    ] {
+        fails("apply_patch", root, json!({ "patch": patch }), "permission_denied");
+    }
+    assert_eq!(fs::read(&file).unwrap(), b"two\n");
+    assert_eq!(fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o444);
+    assert!(!root.join("other.txt").exists() && !root.join("moved.txt").exists());
+    // Made writable again, the journaled undo goes through.
+    set_mode(0o644);
+    ok("undo", root, json!({"path": "ro.txt"}));
+    assert_eq!(fs::read(&file).unwrap(), b"one\n");
 }

@@ -261,6 +261,22 @@ pub(crate) fn is_root() -> bool {
     unsafe { libc::geteuid() == 0 }
 }
 
+/// Whether this process may write the file `name` in `dir`, by its effective ids (`faccessat`
+/// with `AT_EACCESS`). Root may write any file, whatever its mode.
+pub(crate) fn may_write(dir: &OwnedFd, name: &OsStr) -> io::Result<bool> {
+    let name = CString::new(name.as_bytes()).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
+    // SAFETY: the descriptor is open and the name a valid C string for the length of the call.
+    let rc = unsafe { libc::faccessat(dir.as_raw_fd(), name.as_ptr(), libc::W_OK, libc::AT_EACCESS) };
+    if rc == 0 {
+        return Ok(true);
+    }
+    let err = io::Error::last_os_error();
+    match err.raw_os_error() {
+        Some(libc::EACCES | libc::EROFS | libc::EPERM) => Ok(false),
+        _ => Err(err),
+    }
+}
+
 /// Whether process `pid` exists (perhaps under another user).
 pub(crate) fn process_exists(pid: u32) -> bool {
     // SAFETY: kill with signal 0 only checks whether the process exists.

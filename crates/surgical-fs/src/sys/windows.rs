@@ -439,6 +439,13 @@ pub(crate) fn dir_entries(dir: &Dir) -> Option<fs::ReadDir> {
     fs::read_dir(dir_path(dir)?).ok()
 }
 
+/// Whether this process may write the file `name` in `dir`: on Windows, what forbids it is the
+/// read-only attribute, which the mode (`0o444`) shows already; access control lists are left to
+/// the write itself.
+pub(crate) fn may_write(_dir: &Dir, _name: &OsStr) -> io::Result<bool> {
+    Ok(true)
+}
+
 /// Whether process `pid` is running.
 pub(crate) fn process_exists(pid: u32) -> bool {
     // SAFETY: OpenProcess has no preconditions; the handle is closed below.

@@ -9,8 +9,9 @@
 //!    what earlier operations of the patch did to its file), and encode every file's final bytes.
 //!    Any failure — a hunk not found or ambiguous, a missing file, an undecodable one — returns an
 //!    error naming the file and the hunk, and nothing has been written.
-//! 4. Write: new and changed files first (each with `write_atomic` or `write_new`, the old content
-//!    saved in the undo journal), deletions last. If a step fails, every step already done is undone
+//! 4. Write: new and changed files first (each with `write_atomic` or `write_new`), deletions last;
+//!    the whole call is one step of the undo journal (old contents saved, created and deleted files
+//!    recorded), kept only if every file of it is. If a step fails, every step already done is undone
 //!    (old bytes written back, created files and directories removed, deleted files recreated), and
 //!    the error says so.
 
@@ -25,7 +26,7 @@ use surgical_fs::{DirLock, Encoding, FsError, FsErrorKind, NewFile, Root, Target
 
 use super::{FileReport, HunkReport, PatchRequest, PatchSuccess};
 use crate::document::{self, file_patch, sha256_hex, Digest, Document, Shared, Text, Version};
-use crate::journal::{Entry, Journal};
+use crate::journal::{self, Journal};
 use crate::wording;
 use crate::ErrorCode;
 use crate::{Config, ToolError};
@@ -172,6 +173,10 @@ impl Files {
     /// The slot for `name`, opening the file if it exists.
     fn slot(&mut self, root: &Root, name: &str) -> Result<usize, ToolError> {
         let real = root.resolve(name).map_err(|e| file_error(e, name))?;
+        crate::args::refuse_reserved(root, &real, name).map_err(|mut e| {
+            e.message = format!("{} {NOTHING_WRITTEN}", e.message);
+            e
+        })?;
         if let Some(&k) = self.by_real.get(&real) {
             return Ok(k);
         }
@@ -496,18 +501,26 @@ fn settle(files: &mut Files) -> Result<(), ToolError> {
 
 /// A step of the commit, remembered to undo it.
 enum Done {
-    Updated(usize, Option<Entry>),
+    Updated(usize),
     Created(usize, NewFile),
     Deleted(usize),
 }
 
-/// Writes every file; on a failure, undoes what was done and returns the error.
+/// Writes every file, recording the call as one step of the undo journal (all its files, or the
+/// step is not kept); on a failure, undoes what was done and returns the error.
 fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolError> {
     let first = files.slots.iter().find(|s| !matches!(s.after, Final::Unchanged));
     if let Some(first) = first {
         config.cancellation.check(&first.shown)?;
     }
+    // Every file to replace or delete may be written, or nothing is touched.
+    for s in &files.slots {
+        if let (Some(b), Final::Bytes(_) | Final::Absent) = (&s.before, &s.after) {
+            b.info.check_writable().map_err(|e| file_error(e, &s.shown))?;
+        }
+    }
     let journal = config.undo.then(|| Journal::new(root));
+    let mut step = journal.as_ref().and_then(|j| j.begin("apply_patch"));
     let mut done: Vec<Done> = Vec::new();
     let result = (|| -> Result<(), ToolError> {
         for k in 0..files.slots.len() {
@@ -516,17 +529,24 @@ fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolErr
             let hash_after = s.hash_after.as_ref().expect("new bytes are hashed");
             match &s.before {
                 Some(b) => {
-                    let entry = b
-                        .commit(bytes, hash_after, journal.as_ref())
+                    b.commit(bytes, hash_after, step.as_mut())
                         .map_err(|e| file_error(e, &s.shown))?;
-                    let journaled = entry.is_some();
-                    done.push(Done::Updated(k, entry));
-                    files.slots[k].journaled = journaled;
+                    done.push(Done::Updated(k));
                 }
                 None => {
-                    let created = root
-                        .create(&s.real, bytes, s.mode)
-                        .map_err(|e| file_error(e, &s.shown))?;
+                    // Recorded before the file appears, so that undo finds it.
+                    if let Some(step) = step.as_mut() {
+                        let index = step
+                            .add(&s.real, None, 0, None)
+                            .expect("a new file has no content to keep");
+                        step.set_after(index, Some(hash_after.get()));
+                    }
+                    let created = root.create(&s.real, bytes, s.mode).map_err(|e| {
+                        if let Some(step) = step.as_mut() {
+                            step.drop_last();
+                        }
+                        file_error(e, &s.shown)
+                    })?;
                     done.push(Done::Created(k, created));
                 }
             }
@@ -536,24 +556,41 @@ fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolErr
             let (Some(b), Final::Absent) = (&s.before, &s.after) else {
                 continue;
             };
-            surgical_fs::remove(&b.info).map_err(|e| match e.kind() {
-                FsErrorKind::Changed => ToolError {
-                    path: Some(s.shown.clone()),
-                    ..ToolError::new(
-                        ErrorCode::Stale,
-                        format!(
-                            "{} changed since it was read (another program modified or replaced it), so it was not \
-                             deleted.",
-                            s.shown
-                        ),
-                    )
-                },
-                _ => file_error(e, &s.shown),
+            // The content is saved (and synced) before the file goes.
+            let index = step
+                .as_mut()
+                .and_then(|step| step.add(&s.real, Some(b.hash.get()), b.info.len, Some(b.info.mode)));
+            if let (Some(step), Some(index)) = (step.as_mut(), index) {
+                step.save(index, &b.parts());
+                step.set_after(index, None);
+            }
+            surgical_fs::remove(&b.info).map_err(|e| {
+                if let (Some(step), Some(_)) = (step.as_mut(), index) {
+                    step.drop_last();
+                }
+                match e.kind() {
+                    FsErrorKind::Changed => ToolError {
+                        path: Some(s.shown.clone()),
+                        ..ToolError::new(
+                            ErrorCode::Stale,
+                            format!(
+                                "{} changed since it was read (another program modified or replaced it), so it was \
+                                 not deleted.",
+                                s.shown
+                            ),
+                        )
+                    },
+                    _ => file_error(e, &s.shown),
+                }
             })?;
             done.push(Done::Deleted(k));
         }
         Ok(())
     })();
+    let journaled = journal::close(journal.as_ref(), step, result.is_ok());
+    for s in &mut files.slots {
+        s.journaled = journaled;
+    }
     match result {
         Ok(()) => Ok(()),
         Err(error) => Err(roll_back(root, files, done, error)),
@@ -568,20 +605,16 @@ fn roll_back(root: &Root, files: &mut Files, done: Vec<Done>, mut error: ToolErr
     let mut failed = Vec::new();
     for step in done.into_iter().rev() {
         match step {
-            Done::Updated(k, entry) => {
+            Done::Updated(k) => {
                 let s = &files.slots[k];
                 let b = s.before.as_ref().expect("an updated file existed");
                 let restored = root
                     .open(&s.shown)
                     .and_then(|t| t.read(u64::MAX).map(|(info, _)| info))
                     .and_then(|info| surgical_fs::write_atomic(&info, &b.bytes()));
-                if let Some(entry) = entry {
-                    entry.discard();
-                }
                 if let Err(e) = restored {
                     failed.push(format!("{}: {e}", s.shown));
                 }
-                files.slots[k].journaled = false;
             }
             Done::Created(k, created) => {
                 if let Err(e) = created.remove() {
@@ -827,36 +860,52 @@ fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: boo
         } else {
             hash(&o.after)
         };
+        // A dry run says what would happen.
+        let (applied, created, replaced, deleted) = if dry_run {
+            (
+                "would apply",
+                "would be created",
+                "would replace its content",
+                "would be deleted",
+            )
+        } else {
+            ("applied", "created", "replaced its content", "deleted")
+        };
         let _ = match o.action {
             "add" if o.replaced => writeln!(
                 summary,
-                "A {}: replaced its content ({}).",
+                "A {}: {replaced} ({}).",
                 o.path,
                 plural(count_lines(new_text), "line")
             ),
             "add" => writeln!(
                 summary,
-                "A {}: created ({}).",
+                "A {}: {created} ({}).",
                 o.path,
                 plural(count_lines(new_text), "line")
             ),
             "delete" => writeln!(
                 summary,
-                "D {}: deleted ({}).",
+                "D {}: {deleted} ({}).",
                 o.path,
                 plural(count_lines(old_text), "line")
             ),
             "move" => writeln!(
                 summary,
-                "R {} -> {}: {} applied.",
+                "R {} -> {}: {} {applied}.",
                 o.path,
                 o.moved_to.as_deref().unwrap_or(""),
                 plural(o.hunks.len(), what)
             ),
-            _ => writeln!(summary, "M {}: {} applied.", o.path, plural(o.hunks.len(), what)),
+            _ => writeln!(summary, "M {}: {} {applied}.", o.path, plural(o.hunks.len(), what)),
         };
         for h in &o.hunks {
-            summary.push_str(&hunk_sentence(h, what));
+            let sentence = hunk_sentence(h, what);
+            summary.push_str(&if dry_run {
+                sentence.replacen(": now at ", ": would be at ", 1)
+            } else {
+                sentence
+            });
             summary.push('\n');
             for note in notes(h, format) {
                 let _ = writeln!(summary, "    {note}");
@@ -881,7 +930,7 @@ fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: boo
             hash_before,
             hash_after,
             encoding: encoding.name().to_string(),
-            undo_available: !dry_run && o.after.is_some() && slot.journaled,
+            undo_available: !dry_run && slot.journaled,
         });
     }
     let count = |a: &str| outcomes.iter().filter(|o| o.action == a).count();
