@@ -577,8 +577,9 @@ fn place_bytes(text: &[u8], hunks: &[Hunk]) -> Option<Vec<Placed>> {
     let mut placed = Vec::with_capacity(hunks.len());
     for (index, hunk) in hunks.iter().enumerate() {
         let (old, new) = (hunk.old_lines(), hunk.new_lines());
-        // Lines only added, or a hunk that changes nothing (refused, with its reason, as usual).
-        if old.is_empty() || old == new {
+        // Lines only added, or a hunk that changes nothing (refused, with its reason, as usual). Same
+        // lines with a `\ No newline at end of file` marker may change the final line break: placed.
+        if old.is_empty() || (old == new && hunk.final_newline.is_none()) {
             return None;
         }
         let mut needle = Vec::new();
