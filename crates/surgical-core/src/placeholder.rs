@@ -106,7 +106,34 @@ fn is_placeholder(line: &str) -> bool {
         let rest = w.trim_start_matches(['.', '…']);
         rest.len() < w.len() && rest.chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_')
     });
-    words.len() >= 2 && !spread && words.iter().any(|w| OMISSION_WORDS.contains(&w.as_str()))
+    words.len() >= 2 && !spread && stands_apart(inner) && words.iter().any(|w| OMISSION_WORDS.contains(&w.as_str()))
+}
+
+/// Whether an ellipsis of `inner` stands apart as a placeholder's does: between blanks, the line's
+/// ends or the brackets around the phrase. One inside code (`$args\...)`, `f(a...)`) does not.
+fn stands_apart(inner: &str) -> bool {
+    let chars: Vec<char> = inner.chars().collect();
+    let is_dot = |c: char| c == '.' || c == '…';
+    let mut i = 0;
+    while i < chars.len() {
+        if !is_dot(chars[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && is_dot(chars[i]) {
+            i += 1;
+        }
+        let ellipsis = chars[start..i].contains(&'…') || i - start >= 3;
+        let before = start.checked_sub(1).map(|b| chars[b]);
+        let after = chars.get(i).copied();
+        let open_side = before.is_none_or(|c| c.is_whitespace() || matches!(c, '(' | '[' | '{'));
+        let close_side = after.is_none_or(|c| c.is_whitespace() || matches!(c, ')' | ']' | '}' | ',' | ':'));
+        if ellipsis && open_side && close_side {
+            return true;
+        }
+    }
+    false
 }
 
 #[cfg(test)]
@@ -147,6 +174,8 @@ mod tests {
             "(...args) => go(...args)",
             "// ...other",
             "print(\"... rest of the output ...\")",
+            // A doc comment quoting code (anyhow 0f741692, found by the replay harness).
+            "/// <code>return Err([anyhow!($args\\...)][anyhow!])</code>.",
         ] {
             assert_eq!(omission_placeholder("x\n", &format!("{code}\n")), None, "{code}");
         }
