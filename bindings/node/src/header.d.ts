@@ -55,6 +55,8 @@ export interface EditReport {
   oldEndLine: number
   occurrences: number
   normalized?: string[]
+  /** Present (true) when a coarser alignment was used past the work budget. */
+  coarseAlignment?: boolean
 }
 
 export interface EditResult {
@@ -73,6 +75,8 @@ export interface EditResult {
   hashAfter: string
   dryRun: boolean
   undoAvailable: boolean
+  /** True when `patch` was cut to fit a model's context; it then no longer applies with `git apply`. */
+  patchTruncated: boolean
 }
 
 export interface ErrorResult {

@@ -19,6 +19,7 @@ use std::hash::{Hash, Hasher};
 use std::ops::Range;
 
 use crate::align::{anchored_diff, pair_lines};
+use crate::budget::Budget;
 use crate::forgiven::{percent, Forgiven};
 use crate::lines::{split_lines, split_model_lines};
 use crate::normalize::{normalize, Fold};
@@ -437,6 +438,9 @@ fn similar(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate> {
     starts.sort_unstable();
     starts.dedup();
     let mut scored: Vec<(f32, usize)> = Vec::new();
+    // Bounded work over all windows: once spent, ratios are estimates from below, so a window can
+    // only lose candidacy (more refusals, never another placement).
+    let mut budget = Budget::for_bytes(needle_chars);
     for &w in &starts {
         let mut total = 0.0;
         let mut differing = 0;
@@ -449,7 +453,7 @@ fn similar(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate> {
                 total += 1.0;
                 anchor_chars += mine.chars().count();
             } else {
-                let ratio = similar::TextDiff::from_chars(f.as_str(), mine.as_str()).ratio();
+                let ratio = budget.char_ratio(f.as_str(), mine.as_str());
                 total += ratio;
                 differing += 1;
                 acceptable &= ratio >= SIMILAR_MIN_LINE_RATIO;

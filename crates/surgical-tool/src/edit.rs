@@ -179,7 +179,14 @@ pub(crate) fn edit_reports(applied: &Applied) -> Vec<EditReport> {
                 old_start_line: first.old_lines.0,
                 old_end_line: last.old_lines.1,
                 occurrences: e.occurrences.len(),
-                normalized: wording::differences(&e.differences, wording::EDIT),
+                normalized: {
+                    let mut notes = wording::differences(&e.differences, wording::EDIT);
+                    if e.coarse_alignment {
+                        notes.push(wording::coarse_alignment());
+                    }
+                    notes
+                },
+                coarse_alignment: e.coarse_alignment,
             }
         })
         .collect()

@@ -251,6 +251,11 @@ pub struct EditReport {
     /// What differed between the file and `oldText` and what was done about it, in words.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub normalized: Vec<String>,
+    /// True when the span was too large to align in detail within the work budget and a coarser
+    /// alignment was used: the file's bytes were kept wherever whole lines are equal, but characters
+    /// inside changed lines are the model's (`normalized` says so too). Absent when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub coarse_alignment: bool,
 }
 
 /// A successful edit.

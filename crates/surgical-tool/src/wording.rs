@@ -373,6 +373,14 @@ pub(crate) fn line_numbers_left_out(v: Vocabulary) -> String {
     )
 }
 
+/// An edit aligned coarsely: too large to align character by character within the work budget.
+pub(crate) fn coarse_alignment() -> String {
+    "This edit was too large to align character by character within the work budget, so a coarser \
+     line alignment was used: lines that oldText and newText share kept the file's bytes; changed \
+     lines were written as newText has them."
+        .to_string()
+}
+
 /// One sentence per kind of difference, with the lines it occurred on.
 pub(crate) fn differences(differences: &[Difference], v: Vocabulary) -> Vec<String> {
     // Group identical differences, keeping first-seen order.

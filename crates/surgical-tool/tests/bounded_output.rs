@@ -69,3 +69,26 @@ fn a_small_edit_returns_a_whole_patch() {
     assert_eq!(result["patchTruncated"], Value::Bool(false));
     assert!(result["patch"].as_str().unwrap().contains("-two\n+2\n"));
 }
+
+/// Past the work budget (forced to nothing here) the engine aligns coarsely: the result says so in
+/// `coarseAlignment` and in words, and lines the model did not change keep the file's bytes.
+#[test]
+fn a_coarse_alignment_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let original = "let s = “a”;\r\nlet n = 1; let m = 2;\r\nend\r\n";
+    std::fs::write(dir.path().join("f.js"), original).unwrap();
+    let call = json!({"path": "f.js", "oldText": "let s = \"a\";\nlet n = 1; let m = 2;", "newText": "let s = \"a\";\nlet n = 3; let m = 4;"});
+    let result = surgical_core::with_work_budget(0, || edit(dir.path(), call));
+    let report = &result["edits"][0];
+    assert_eq!(report["coarseAlignment"], Value::Bool(true), "{result}");
+    let notes = report["normalized"].to_string();
+    assert!(notes.contains("coarser"), "{notes}");
+    assert!(result["text"].as_str().unwrap().contains("coarser"), "{result}");
+    let now = std::fs::read_to_string(dir.path().join("f.js")).unwrap();
+    assert_eq!(now, "let s = “a”;\r\nlet n = 3; let m = 4;\r\nend\r\n");
+    // With the default budget the same edit is aligned in detail and says nothing of it.
+    std::fs::write(dir.path().join("f.js"), original).unwrap();
+    let call = json!({"path": "f.js", "oldText": "let s = \"a\";\nlet n = 1; let m = 2;", "newText": "let s = \"a\";\nlet n = 3; let m = 4;"});
+    let result = edit(dir.path(), call);
+    assert!(result["edits"][0].get("coarseAlignment").is_none(), "{result}");
+}
