@@ -66,3 +66,19 @@ proptest! {
         check(&c, &pre, &post)?;
     }
 }
+
+/// The case, by hand: several lines rewritten in a mixed file keep each its own terminator
+/// (a CRLF line does not come back LF), and inserted lines take the one where they land.
+#[test]
+fn rewriting_several_lines_keeps_each_ones_terminator() {
+    let file = b"keep\r\nbeta one\ngamma two\r\ndelta\rlast\n";
+    let edit = Edit::new(
+        "beta one\ngamma two\ndelta\n",
+        "BETA ONE REWRITTEN\nGAMMA TWO REWRITTEN\nINSERTED\ndelta!\n",
+    );
+    let got = apply(file, &[edit], &Options::new()).unwrap().text;
+    assert_eq!(
+        String::from_utf8_lossy(&got),
+        "keep\r\nBETA ONE REWRITTEN\nGAMMA TWO REWRITTEN\r\nINSERTED\rdelta!\rlast\n"
+    );
+}

@@ -256,7 +256,7 @@ impl Case {
         let mut out = Vec::new();
         let mut i = 0;
         let mut written = 0;
-        let mut next_level = |written: &mut usize| {
+        let next_level = |written: &mut usize| {
             let level = self.new_levels[*written % self.new_levels.len()];
             *written += 1;
             level
@@ -273,13 +273,19 @@ impl Case {
                 }
                 Op::Rewrite => {
                     let level = next_level(&mut written);
-                    out.push((format!("{}REWRITTEN W{written}{WRITTEN_TAIL}", Self::model_indent(level)), None));
+                    out.push((
+                        format!("{}REWRITTEN W{written}{WRITTEN_TAIL}", Self::model_indent(level)),
+                        None,
+                    ));
                     i += 1;
                 }
                 Op::Delete => i += 1,
                 Op::Insert => {
                     let level = next_level(&mut written);
-                    out.push((format!("{}INSERTED W{written}{WRITTEN_TAIL}", Self::model_indent(level)), None));
+                    out.push((
+                        format!("{}INSERTED W{written}{WRITTEN_TAIL}", Self::model_indent(level)),
+                        None,
+                    ));
                 }
             }
         }
@@ -359,6 +365,18 @@ impl Case {
             }
         }
         out
+    }
+
+    /// Whether the model's lines occur in the file starting inside the first line, after
+    /// indentation the file adds there (every other line indented as the model writes it): the
+    /// text tiers' match under `Scope::indented_first_line`.
+    pub fn found_after_first_indentation(&self) -> bool {
+        let (first, rest) = (self.lines[0].level, &self.lines[1..]);
+        self.style == Style::Indented
+            && self.file_indent(first).ends_with(&Self::model_indent(first))
+            && rest
+                .iter()
+                .all(|l| self.file_indent(l.level) == Self::model_indent(l.level))
     }
 
     /// Whether the case touches lines with two different terminators (what the properties are about;
