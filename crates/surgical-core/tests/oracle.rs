@@ -82,3 +82,20 @@ fn rewriting_several_lines_keeps_each_ones_terminator() {
         "keep\r\nBETA ONE REWRITTEN\nGAMMA TWO REWRITTEN\r\nINSERTED\rdelta!\rlast\n"
     );
 }
+
+/// What differed is reported on the line of the result where it is (found by mutation testing:
+/// the line count of a span and its shift to the file's numbering went unchecked).
+#[test]
+fn differences_are_reported_on_their_own_line() {
+    let file = "zero\none\ntwo \u{201c}q\u{201d}\nthree\n";
+    let edit = Edit::new("one\ntwo \"q\"\nthree\n", "one!\ntwo \"q\"\nthree\n");
+    let applied = apply(file.as_bytes(), &[edit], &Options::new()).unwrap();
+    assert_eq!(applied.text, "zero\none!\ntwo \u{201c}q\u{201d}\nthree\n".as_bytes());
+    let lines: Vec<usize> = applied.edits[0]
+        .differences
+        .iter()
+        .filter(|d| matches!(d.kind, surgical_core::DifferenceKind::Text { .. }))
+        .map(|d| d.line)
+        .collect();
+    assert_eq!(lines, [3, 3], "{:?}", applied.edits[0].differences);
+}
