@@ -239,6 +239,47 @@ fn sigkill_at_any_moment_leaves_old_or_new_never_partial() {
         }
     }
     eprintln!("old: {}, new: {}", outcomes[0], outcomes[1]);
+    // Kills that provably land in the in-flight window: the writer parks right before its rename
+    // (surgical-fs's `testing` hook) and says so; the temporary file is complete, the target is not
+    // replaced yet. Each kill there must leave the old file.
+    let signal = ws.root.parent().unwrap().join("in-flight");
+    for _ in 0..3 {
+        // A fresh file: a kill above may have left it hard-linked (then it is rewritten in place).
+        std::fs::remove_file(&file).unwrap();
+        std::fs::write(&file, &old).unwrap();
+        let _ = std::fs::remove_file(&signal);
+        let mut cmd = bin();
+        cmd.env("SURGICAL_TEST_BEFORE_RENAME", &signal);
+        cmd.args(["call", "edit", "--root"]).arg(&ws.root);
+        let input = json!({"path": "big.rs", "oldText": "marker = 0", "newText": "marker = 1"});
+        let mut child = spawn_with_input(cmd, input.to_string().as_bytes());
+        let started = std::time::Instant::now();
+        while !signal.exists() {
+            if child.try_wait().unwrap().is_some() {
+                let out = child.wait_with_output().unwrap();
+                panic!(
+                    "the writer ended before its rename: {}",
+                    String::from_utf8_lossy(&out.stdout)
+                );
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(120),
+                "the writer never reached its rename"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let in_flight = temp_files(&ws.root);
+        assert_eq!(in_flight.len(), 1, "no temporary file while the write is in flight");
+        let temp = std::fs::read(ws.root.join(&in_flight[0])).unwrap();
+        assert_eq!(temp, new.as_bytes(), "the temporary file is not the new content yet");
+        let _ = child.kill(); // SIGKILL, between the temporary file's creation and the rename
+        let _ = child.wait();
+        assert_eq!(
+            std::fs::read(&file).unwrap(),
+            old.as_bytes(),
+            "a kill before the rename changed the file"
+        );
+    }
     // The next run cleans up what killed writers left behind.
     std::fs::write(&file, &old).unwrap();
     let (_, v) = call(

@@ -89,6 +89,9 @@ mod error;
 mod sandbox;
 mod sys;
 mod target;
+mod test_hook;
+#[cfg(all(test, unix))]
+mod unprivileged;
 mod writer;
 
 pub use crate::create::{write_new, NewFile, DEFAULT_NEW_FILE_MODE};

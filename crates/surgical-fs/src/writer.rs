@@ -141,6 +141,7 @@ pub fn write_atomic_spliced(
         sys::set_mode(&tmp, info.mode).map_err(|e| io_error(target, OP_CHMOD, e))?;
         tmp.sync_all().map_err(|e| write_error(target, OP_SYNC_TEMP, e))?;
         info.recheck()?;
+        crate::test_hook::in_flight();
         if let Some(keep) = keep_old_at {
             kept = sys::link_out(&info.dir, &info.name, keep).is_ok();
         }
@@ -473,8 +474,8 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn foreign_owner_is_ignored_when_not_root() {
-        if sys::is_root() {
-            return; // Root can always copy the owner; see the test above.
+        if crate::unprivileged::rerun_as_nobody("writer::tests::foreign_owner_is_ignored_when_not_root") {
+            return; // Root can always copy the owner (see the test above): this ran as nobody.
         }
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f");
@@ -624,8 +625,8 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn read_only_directory_refuses_write() {
-        if sys::is_root() {
-            return; // Root ignores permission bits.
+        if crate::unprivileged::rerun_as_nobody("writer::tests::read_only_directory_refuses_write") {
+            return; // Root ignores permission bits: this ran as nobody.
         }
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f");
