@@ -15,7 +15,7 @@
 use std::ops::Range;
 
 use surgical_core::line_numbers::{line_number_prefix, strip_line_numbers};
-use surgical_core::lines::{prev_terminator, LineCounter, LineIndex};
+use surgical_core::lines::{line_start, prev_terminator, LineCounter, LineIndex};
 use surgical_core::{Change, ChangeSet, Difference, EditError, Haystack, Match, Miss, Needle, Options, Scope, Tier};
 
 use surgical_core::Closest;
@@ -384,9 +384,43 @@ fn attempt(
     }
     let w = window(lines, range);
     let hay = Haystack::new(w.buf);
-    let Ok(found) = hay.find(&joined(old), &pass.scope(), options.get_loosest_tier()) else {
+    let Ok(mut found) = hay.find(&joined(old), &pass.scope(), options.get_loosest_tier()) else {
         return Attempt::NotFound;
     };
+    // A first line the file indents more is matched after that indentation. Replacing from there
+    // would glue the indentation onto whatever comes first in the new lines (the next line when the
+    // hunk deletes it, a line inserted before it), so the match is taken from the line's start and
+    // the new lines up to the kept first line (or the first new line) get the file's indentation.
+    let rebased: Vec<String>;
+    let rebased_refs: Vec<&str>;
+    let mut new = new;
+    // (A blank first line keeps the file's blanks as they are: nothing is glued to it.)
+    if found.indented_first_line && !old[0].trim().is_empty() {
+        let start = found.spans[0].start;
+        let line = line_start(w.buf, start);
+        let indent = std::str::from_utf8(&w.buf[line..start]).unwrap_or_default();
+        let mut wide: Vec<String> = old.iter().map(|l| l.to_string()).collect();
+        wide[0] = format!("{indent}{}", old[0]);
+        let wide_refs: Vec<&str> = wide.iter().map(String::as_str).collect();
+        let whole = hay.find(&joined(&wide_refs), &Pass::Text.scope(), options.get_loosest_tier());
+        if let Some(m) = whole.ok().filter(|m| m.spans[0].start == line) {
+            found = m;
+            let kept = new.iter().position(|l| *l == old[0]).unwrap_or(0);
+            rebased = new
+                .iter()
+                .enumerate()
+                .map(|(i, l)| {
+                    if i <= kept && !l.is_empty() {
+                        format!("{indent}{l}")
+                    } else {
+                        l.to_string()
+                    }
+                })
+                .collect();
+            rebased_refs = rebased.iter().map(String::as_str).collect();
+            new = &rebased_refs;
+        }
+    }
     let at = found.spans[0].clone();
     let span = w.base + at.start..w.base + at.end;
     // The new lines end with a line break unless they end the file and the hunk (or, when it says

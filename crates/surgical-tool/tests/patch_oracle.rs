@@ -88,11 +88,10 @@ fn call(c: &Case, format: Format, line: usize) -> (&'static str, Value) {
 }
 
 fn check(c: &Case, format: Format, prefix: &[u8], suffix: &[u8]) -> Result<(), TestCaseError> {
-    // Where the file indents only the first line differently, a text tier takes the hunk after that
-    // indentation (`Scope::indented_first_line`) and writes new lines as given, not re-indented, as
-    // documented; the model's re-indentation rule does not apply. (KNOWN BUG there, which this
-    // also leaves out until fixed: deleting such a one-line hunk glues the line's indentation onto
-    // the next line, and lines inserted before it take its indentation away.)
+    // Where the file indents only the first line differently, a text tier takes the hunk from that
+    // line's start and gives the file's extra indentation to the new lines up to the kept first line
+    // (`Scope::indented_first_line`; tested in surgical-patch's `place/tester.rs`,
+    // `a_line_the_file_indents_more_is_deleted_or_preceded_whole`): a rule this model leaves out.
     prop_assume!(!c.found_after_first_indentation());
     let mut prefix = prefix.to_vec();
     // A first byte that is plain ASCII, so the file is never taken for UTF-16 or given a BOM.

@@ -619,3 +619,28 @@ fn bom_in_the_first_line() {
     assert!(!context.removes_bom);
     assert_eq!(context.hunks[0].1.new_lines(), vec!["a", "c"]);
 }
+
+/// A one-line hunk the file indents more: deleting it takes the whole line (its indentation is not
+/// glued onto the next line), and lines inserted before it take the file's indentation, which the
+/// kept line keeps (found by the oracle properties of issue 16).
+#[test]
+fn a_line_the_file_indents_more_is_deleted_or_preceded_whole() {
+    let text = b"a\n        L0 jvw\n=\n";
+    for format in [PatchFormat::Codex, PatchFormat::SearchReplace] {
+        assert_eq!(
+            placed(text, &[hunk(&["-L0 jvw"])], format),
+            Ok(b"a\n=\n".to_vec()),
+            "{format:?}"
+        );
+        assert_eq!(
+            placed(text, &[hunk(&["+new", " L0 jvw"])], format),
+            Ok(b"a\n        new\n        L0 jvw\n=\n".to_vec()),
+            "{format:?}"
+        );
+        assert_eq!(
+            placed(text, &[hunk(&["-L0 jvw", "+L1 jvw", " ="])], format),
+            Ok(b"a\n        L1 jvw\n=\n".to_vec()),
+            "{format:?}"
+        );
+    }
+}
