@@ -56,6 +56,29 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// Every code, in declaration order: for clients and tests that check a code is one of them.
+    pub const ALL: [ErrorCode; 19] = [
+        ErrorCode::EmptyOldText,
+        ErrorCode::NotFound,
+        ErrorCode::Ambiguous,
+        ErrorCode::Overlap,
+        ErrorCode::NoChange,
+        ErrorCode::FileNotFound,
+        ErrorCode::PermissionDenied,
+        ErrorCode::NotAFile,
+        ErrorCode::BinaryFile,
+        ErrorCode::UnsupportedEncoding,
+        ErrorCode::TooLarge,
+        ErrorCode::Stale,
+        ErrorCode::OutsideRoot,
+        ErrorCode::NoUndo,
+        ErrorCode::InvalidInput,
+        ErrorCode::Io,
+        ErrorCode::Placeholder,
+        ErrorCode::Conflict,
+        ErrorCode::Cancelled,
+    ];
+
     /// The code as the contract writes it: `not_found`, `file_not_found`, …
     pub fn as_str(self) -> &'static str {
         match self {

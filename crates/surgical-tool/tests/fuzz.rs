@@ -10,26 +10,9 @@
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-const CODES: [&str; 18] = [
-    "not_found",
-    "ambiguous",
-    "overlap",
-    "no_change",
-    "empty_old_text",
-    "file_not_found",
-    "permission_denied",
-    "not_a_file",
-    "binary_file",
-    "unsupported_encoding",
-    "too_large",
-    "stale",
-    "invalid_input",
-    "io",
-    "outside_root",
-    "no_undo",
-    "placeholder",
-    "conflict",
-];
+fn is_known_code(code: &str) -> bool {
+    surgical_tool::ErrorCode::ALL.iter().any(|c| c.as_str() == code)
+}
 
 const KEYS: [&str; 16] = [
     "path",
@@ -100,7 +83,7 @@ fn check(result: surgical_tool::ToolResult) -> Result<(), TestCaseError> {
     let json = result.to_json();
     if json["ok"] == Value::Bool(false) {
         let code = json["error"]["code"].as_str().unwrap_or("");
-        prop_assert!(CODES.contains(&code), "unknown code {code}: {json}");
+        prop_assert!(is_known_code(code), "unknown code {code}: {json}");
         prop_assert!(!json["error"]["message"].as_str().unwrap_or("").is_empty());
     }
     Ok(())
