@@ -137,6 +137,9 @@ pub fn write_atomic_spliced(
             .then(|| same_version(info))
             .flatten();
         write_pieces(&mut tmp, source.as_ref(), old, pieces).map_err(|e| write_error(target, OP_WRITE_TEMP, e))?;
+        // Closed before the rename: Windows refuses to replace a file that is open without
+        // FILE_SHARE_DELETE.
+        drop(source);
         copy_owner(&tmp, info)?;
         sys::set_mode(&tmp, info.mode).map_err(|e| io_error(target, OP_CHMOD, e))?;
         tmp.sync_all().map_err(|e| write_error(target, OP_SYNC_TEMP, e))?;
