@@ -55,12 +55,21 @@ fn a_killed_writers_link_does_not_make_later_writes_in_place() {
         assert!(!orphan.exists(), "{tool} left the orphan step");
     }
     assert_eq!(fs::read_to_string(&file).unwrap(), "three\n");
-    // The calls' own steps were kept: undo takes back the write, then the edit.
-    assert!(!matches!(
-        call("undo", &json!({"path": "a.rs"}), root),
-        ToolResult::Error(_)
-    ));
-    assert_eq!(fs::read_to_string(&file).unwrap(), "two\n");
+    // The calls' own steps were kept: undo takes back the write, then the edit, each time past
+    // another orphan.
+    for expected in ["two\n", "one\n"] {
+        let orphan = leave_orphan(root, &file, dead_pid());
+        let before = fs::metadata(&file).unwrap();
+        let result = call("undo", &json!({"path": "a.rs"}), root);
+        assert!(!matches!(result, ToolResult::Error(_)), "undo: {}", result.text());
+        assert_eq!(fs::read_to_string(&file).unwrap(), expected);
+        assert_ne!(
+            fs::metadata(&file).unwrap().ino(),
+            before.ino(),
+            "undo rewrote the file in place"
+        );
+        assert!(!orphan.exists(), "undo left the orphan step");
+    }
 }
 
 #[test]
