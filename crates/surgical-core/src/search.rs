@@ -315,10 +315,14 @@ fn search_window(text: &[u8], window: Range<usize>, needle: &Pattern, scope: &Sc
     }
 }
 
-/// Needles of this many bytes in all or more are searched with an NFA, built in time and memory
-/// linear in them, rather than the crate's choice (a DFA for few patterns, whose states cost a
-/// table each: about 180 MB and seconds for one 300 KB needle, issue 12).
-const DFA_MAX_PATTERN_BYTES: usize = 16 * 1024;
+/// Needles of this many bytes in all or more are searched with a contiguous NFA, built in time and
+/// memory linear in them, rather than the crate's choice (a DFA for few patterns). Building a DFA
+/// follows failure links for every state and byte class, so a periodic needle (`xxxx…`, a repeated
+/// statement) costs the square of its length: 0.6 s for 8 KB, 2.5 s for 16 KB at the test profile's
+/// opt-level, more in a debug build (issue 16); a table per state also cost 180 MB for a 300 KB
+/// needle (issue 12). Under 1 KB the square stays under a million steps; above, the NFA searches
+/// as linearly, a little slower per byte.
+const DFA_MAX_PATTERN_BYTES: usize = 1024;
 
 /// The automaton for `patterns`: the crate's choice for small ones, else a contiguous NFA.
 fn automaton_kind(patterns: &[&str]) -> Option<AhoCorasickKind> {
@@ -337,6 +341,20 @@ mod tests {
         let n = pattern(old, Fold::INVISIBLE);
         let (spans, counts) = find_all(&hay, &[&n], &[MAX_LISTED], &Scope::default(), text, true);
         (counts[0], spans[0].iter().map(|s| s.start).collect())
+    }
+
+    #[test]
+    fn a_needle_whose_dfa_would_cost_its_square_gets_an_nfa() {
+        // A periodic needle under the old 16 KB limit: its DFA took seconds to build (issue 16).
+        let periodic = "let x = 1; ".repeat(1400);
+        let ac = AhoCorasick::builder()
+            .kind(automaton_kind(&[periodic.as_str()]))
+            .build([periodic.as_str()])
+            .unwrap();
+        assert_eq!(ac.kind(), AhoCorasickKind::ContiguousNFA);
+        // Small needles, where the square is cheap, keep the crate's choice.
+        assert_eq!(automaton_kind(&["fn a() {", "let x = 1;"]), None);
+        assert_eq!(automaton_kind(&[&"x".repeat(DFA_MAX_PATTERN_BYTES - 1)]), None);
     }
 
     #[test]

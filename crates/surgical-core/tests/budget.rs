@@ -197,3 +197,18 @@ fn line_tiers_still_match_when_every_word_is_there() {
         Err(EditError::NotFound { .. })
     ));
 }
+
+#[test]
+fn long_periodic_needle_is_not_found_in_linear_time() {
+    // 15 KB of one repeated statement against a three-line file: the search automaton for it once
+    // cost the square of its length to build (seconds; issue 16). The closest region is still named.
+    let text = b"fn a() {\n    let x = 1;\n}\n";
+    let old = "    let x = 1;\n".repeat(1000);
+    match apply(text, &[Edit::new(old.as_str(), "y")], &Options::new()) {
+        Err(EditError::NotFound {
+            closest: Closest::Regions(regions),
+            ..
+        }) => assert_eq!(regions[0].lines.0, 1),
+        other => panic!("{other:?}"),
+    }
+}

@@ -103,6 +103,13 @@ pub use crate::target::{
 };
 pub use crate::writer::{remove, write_atomic, write_atomic_keeping_old, write_atomic_spliced, Piece};
 
+/// Whether process `pid` exists (perhaps under another user's id), for callers that name their
+/// own files by pid and clean up after processes that are gone (such as an undo journal). A pid
+/// reused by a new process reads as alive: such callers then keep what they would have removed.
+pub fn process_exists(pid: u32) -> bool {
+    sys::process_exists(pid)
+}
+
 /// Syncs the directory `dir` (by path), best effort, so that names just added to it or removed from
 /// it survive a crash (for callers keeping their own files, such as an undo journal). Does nothing
 /// where directories cannot be synced.

@@ -50,6 +50,10 @@ pub(crate) fn edit_error(e: EditError, shown: &str, words: crate::Words) -> Tool
 fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
     let shown = req.path.as_str();
     let root = Root::new(&config.root).map_err(|e| fs_error(e, shown))?;
+    if !req.dry_run {
+        // Before the file is read: see `remove_orphans`.
+        crate::journal::remove_orphans(&root);
+    }
     crate::args::refuse_reserved_name(&root, shown)?;
     let (_lock, doc) =
         Document::open(&root, shown, !req.dry_run, config.max_file_size).map_err(|e| fs_error(e, shown))?;

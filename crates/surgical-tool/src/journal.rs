@@ -236,6 +236,41 @@ fn key(root: &Path, real_path: &Path) -> String {
         .into_owned()
 }
 
+/// Removes the steps that a writer killed mid-call left incomplete (no metadata) and that no live
+/// process can complete: their directory names a pid that is not ours and no longer exists.
+///
+/// Called at the start of every writing call, before the file is read: a step holds a hard link to
+/// the file it replaces, made right before the rename, and a writer killed between the two leaves
+/// that link. The file then has two links, and every later write would rewrite it in place, without
+/// atomicity, until the ten-minute prune removed the step (issue 16). Removing it here rather than
+/// teaching the writer which links to ignore keeps the writer's rule simple (a file with several
+/// links is rewritten in place) and takes nothing a live writer needs: a step of a live process,
+/// ours included, is left alone, and a pid reused by another process only delays the cleanup.
+pub(crate) fn remove_orphans(root: &Root) {
+    let Some(dir) = journal_dir(root.path()).map(|base| base.join("undo")) else {
+        return;
+    };
+    let Ok(list) = fs::read_dir(&dir) else {
+        return;
+    };
+    let mut removed = false;
+    for step in list.flatten().map(|e| e.path()) {
+        let pid = step
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.rsplit_once('-'))
+            .and_then(|(_, pid)| pid.parse::<u32>().ok());
+        let Some(pid) = pid else { continue };
+        if pid == std::process::id() || step.join("meta.json").exists() || surgical_fs::process_exists(pid) {
+            continue;
+        }
+        removed |= fs::remove_dir_all(&step).is_ok();
+    }
+    if removed {
+        surgical_fs::sync_dir(&dir);
+    }
+}
+
 /// Where the journal of `root` is kept: `<root>/.surgical`, or, when the root is the home directory
 /// or the filesystem root, a directory in the user's state directory named after the root (`None`
 /// when the home directory is unknown: no journal is kept then).

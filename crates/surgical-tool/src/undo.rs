@@ -152,6 +152,8 @@ fn stale(f: &File<'_>, tool: &str, why: String) -> ToolError {
 
 fn run(shown: &str, config: &Config) -> Result<EditSuccess, ToolError> {
     let root = Root::new(&config.root).map_err(|e| fs_error(e, shown))?;
+    // Before the files are read: see `remove_orphans`.
+    crate::journal::remove_orphans(&root);
     let real = root.resolve(shown).map_err(|e| fs_error(e, shown))?;
     crate::args::refuse_reserved(&root, &real, shown)?;
     let journal = Journal::new(&root);

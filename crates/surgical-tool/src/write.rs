@@ -186,6 +186,10 @@ struct Old {
 fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
     let shown = req.path.as_str();
     let root = Root::new(&config.root).map_err(|e| fs_error(e, shown, ""))?;
+    if !req.dry_run {
+        // Before the file is read: see `remove_orphans`.
+        crate::journal::remove_orphans(&root);
+    }
     crate::args::refuse_reserved_name(&root, shown)?;
     let target = match root.open(shown) {
         Ok(target) => Some(target),

@@ -800,6 +800,10 @@ pub(crate) fn run(req: &PatchRequest, config: &Config) -> Result<PatchSuccess, T
     })?;
     let ops = parse(&req.patch, format, req.path.as_deref()).map_err(|e| parse_error(e, format))?;
     let root = Root::new(&config.root).map_err(|e| file_error(e, "."))?;
+    if !req.dry_run {
+        // Before the file is read: see `remove_orphans`.
+        crate::journal::remove_orphans(&root);
+    }
     let max = req.max_tier.unwrap_or(Options::new().get_loosest_tier());
     let rules = Rules::new(format, max);
 
