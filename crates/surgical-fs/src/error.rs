@@ -282,7 +282,11 @@ pub(crate) fn read_error(path: &Path, op: &'static str, err: io::Error) -> FsErr
             op: "read",
         },
         // A file used as a directory ("a.txt/b") means the path does not
-        // exist; saying so is more useful than "Not a directory".
+        // exist; saying so is more useful than "Not a directory". So does a name the system cannot
+        // hold (`<a>.txt` on Windows, a name too long): no such file can exist.
+        io::ErrorKind::InvalidFilename => FsError::NotFound {
+            path: path.to_path_buf(),
+        },
         _ if crate::sys::is_not_a_directory(&err) => FsError::NotFound {
             path: path.to_path_buf(),
         },
