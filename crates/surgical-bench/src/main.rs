@@ -135,6 +135,7 @@ fn peak_memory(dir: &Path, original: &[u8], call: &Value) -> usize {
         .unwrap_or_else(|_| panic!("child said {text:?} {}", String::from_utf8_lossy(&out.stderr)))
 }
 
+/// Peak resident memory of this process (`VmHWM`), in bytes; 0 where `/proc` is missing.
 fn vm_hwm() -> usize {
     let status = fs::read_to_string("/proc/self/status").unwrap_or_default();
     status

@@ -19,6 +19,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+use crate::vm_hwm;
+
 const KB: usize = 1 << 10;
 const MB: usize = 1 << 20;
 
@@ -193,15 +195,6 @@ pub fn cases(big_mb: usize) -> Vec<Case> {
     ];
     all.extend(big(big_mb));
     all
-}
-
-fn vm_hwm() -> usize {
-    let status = fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<usize>().ok())
-        .map_or(0, |kb| kb * 1024)
 }
 
 /// In the child: one `edit` call (`CALL_FILE` holds its JSON) under `DIR`; prints whether it
