@@ -161,6 +161,7 @@ fn align_within(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[u8],
             i += 1;
         }
         let pairs = pair_lines_within(&o_keys[o_start..o_end], &n_keys[n_start..n_end], budget);
+        let block_first_line = out.lines_out;
         let mut next_pair = 0;
         for (n, &(text, nl)) in n_lines.iter().enumerate().take(n_end).skip(n_start) {
             // A new line takes the terminator of the file line it stands in for, if any.
@@ -189,7 +190,9 @@ fn align_within(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[u8],
         }
         for o in o_start..o_end {
             if !pairs.iter().any(|&(po, _)| po + o_start == o) && s_lines[o].content != o_keys[o].as_bytes() {
-                let line = out.lines_out;
+                // Reported on the new line that stands where it stood (the block's last new line
+                // when it had more lines than newText gave; the line after a deletion).
+                let line = block_first_line + (o - o_start).min((n_end - n_start).saturating_sub(1));
                 out.differences.push(Difference {
                     line,
                     kind: DifferenceKind::Rewritten,
@@ -569,6 +572,38 @@ mod tests {
 
     fn run(span: &str, old: &str, new: &str, fold: Fold) -> String {
         String::from_utf8(align(span.as_bytes(), old, new, fold, b"\n").bytes).unwrap()
+    }
+
+    #[test]
+    fn a_rewritten_line_is_reported_where_its_replacement_stands() {
+        // `b ` (trailing blank) rewritten as `B`: the difference is on the block's first line (0),
+        // not on the line after it.
+        let out = align(b"a\r\nb \r\nc\r\n", "a\nb\nc\n", "a\nB\nc\n", Fold::TRAILING, b"\r\n");
+        assert_eq!(out.bytes, b"a\r\nB\r\nc\r\n");
+        let rewritten: Vec<usize> = out
+            .differences
+            .iter()
+            .filter(|d| d.kind == DifferenceKind::Rewritten)
+            .map(|d| d.line)
+            .collect();
+        assert_eq!(rewritten, vec![1]);
+        // Two lines rewritten as one: both reported on that one line; a deletion on the next line.
+        let out = align(b"x \ny \nz\n", "x\ny\nz\n", "Q\nz\n", Fold::TRAILING, b"\n");
+        let lines: Vec<usize> = out
+            .differences
+            .iter()
+            .filter(|d| d.kind == DifferenceKind::Rewritten)
+            .map(|d| d.line)
+            .collect();
+        assert_eq!(lines, vec![0, 0]);
+        let out = align(b"x\ny \nz\n", "x\ny\nz\n", "x\nz\n", Fold::TRAILING, b"\n");
+        let lines: Vec<usize> = out
+            .differences
+            .iter()
+            .filter(|d| d.kind == DifferenceKind::Rewritten)
+            .map(|d| d.line)
+            .collect();
+        assert_eq!(lines, vec![1]);
     }
 
     #[test]
