@@ -284,6 +284,13 @@ pub(crate) fn pair_lines(old: &[&str], new: &[&str]) -> Vec<(usize, usize)> {
 /// [`pair_lines`], with every comparison drawing from `budget`.
 fn pair_lines_within(old: &[&str], new: &[&str], budget: &mut Budget) -> Vec<(usize, usize)> {
     let mut score = |o: &str, n: &str| -> Option<f32> {
+        // A line the model only added to (`}` -> `} // done`) or only cut from is an edit however
+        // short it is: written as given, it would lose the file's own characters around the change.
+        // Its similarity is exact without a diff: the shorter line is the whole common part.
+        if only_inserted_or_removed(o, n) {
+            let (lo, ln) = (o.chars().count(), n.chars().count());
+            return Some(((2 * lo.min(ln)) as f32 / (lo + ln) as f32).max(EDITED_LINE_RATIO));
+        }
         // The ratio is at most 2 * shorter / both: lines of very unequal length are never compared.
         let (lo, ln) = (o.chars().count(), n.chars().count());
         if ((2 * lo.min(ln)) as f32 / (lo + ln).max(1) as f32) < EDITED_LINE_RATIO {
@@ -331,6 +338,18 @@ fn pair_lines_within(old: &[&str], new: &[&str], budget: &mut Budget) -> Vec<(us
     }
     pairs.reverse();
     pairs
+}
+
+/// Whether one line is the other with one run of characters inserted (or removed), the shorter one
+/// holding more than blanks.
+fn only_inserted_or_removed(o: &str, n: &str) -> bool {
+    let (short, long) = if o.len() <= n.len() { (o, n) } else { (n, o) };
+    if short.trim().is_empty() || short.len() == long.len() {
+        return false;
+    }
+    let (short, long) = (short.as_bytes(), long.as_bytes());
+    let pre = short.iter().zip(long).take_while(|(a, b)| a == b).count();
+    long.ends_with(&short[pre..])
 }
 
 /// Splits trailing blanks (spaces, tabs, special spaces) off a line.
@@ -604,6 +623,22 @@ mod tests {
             .map(|d| d.line)
             .collect();
         assert_eq!(lines, vec![1]);
+    }
+
+    #[test]
+    fn a_short_line_only_added_to_keeps_the_file_characters() {
+        // `}` with trailing blanks in the file; the model dropped them and appended a comment.
+        assert_eq!(
+            run("  }   \n", "  }\n", "  } // done\n", Fold::TRAILING),
+            "  } // done   \n"
+        );
+        assert_eq!(run("\t);  \n", "\t);\n", "\t); x\n", Fold::TRAILING), "\t); x  \n");
+        assert!(only_inserted_or_removed("}", "} else {"));
+        assert!(only_inserted_or_removed("foo(a, b)", "foo(a)"));
+        assert!(!only_inserted_or_removed("", "x"));
+        assert!(!only_inserted_or_removed("  ", "  x"));
+        assert!(!only_inserted_or_removed("ab", "ba"));
+        assert!(!only_inserted_or_removed("ab", "ab"));
     }
 
     #[test]
