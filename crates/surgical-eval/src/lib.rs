@@ -21,6 +21,13 @@ use std::fmt::Write as _;
 
 use surgical_core::{apply, Edit, Options, Tier};
 
+pub mod round2;
+
+/// The loosest tier of the default options: what a call without `maxStrategy` may use.
+pub fn default_tier() -> Tier {
+    Options::new().get_loosest_tier()
+}
+
 /// One file of the corpus.
 struct Source {
     name: &'static str,
