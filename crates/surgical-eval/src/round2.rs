@@ -356,13 +356,15 @@ fn ascii_typed(text: &str) -> String {
         .collect()
 }
 
-/// The text as a model cannot tell it apart: per line, typographic characters as ASCII, tabs as
-/// spaces, no leading or trailing blanks, runs of blanks as one space. Two windows with the same
-/// key are the same to any tier, so a window is only used when its key occurs once in the file's.
+/// The text as a model cannot tell it apart: blank lines left out; per line, typographic
+/// characters as ASCII, tabs as spaces, no leading or trailing blanks, runs of blanks as one space.
+/// Two windows with the same key are the same to the loose tiers (`whitespace_runs` skips blank
+/// lines), so a window is only used when its key occurs once in the file's, and a mistake only
+/// when its key occurs nowhere.
 fn key(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for (i, line) in text.split('\n').enumerate() {
-        if i > 0 {
+    for line in text.split('\n').filter(|l| !is_blank(l)) {
+        if !out.is_empty() {
             out.push('\n');
         }
         let line = ascii_typed(line.trim_end_matches('\r'));
