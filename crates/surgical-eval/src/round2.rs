@@ -896,15 +896,19 @@ fn run_case(case: &Case, options: &Options) -> Outcome {
             return Outcome::Refused { code: e.code() };
         }
     };
-    let tier = applied.edits[0].tier;
-    if case.expected.as_deref().map(str::as_bytes) == Some(&applied.text[..]) {
+    judge(case, &applied.text, applied.edits[0].tier)
+}
+
+/// Scores a result the engine placed (`text`, by `tier`) against the case's expected bytes alone.
+fn judge(case: &Case, text: &[u8], tier: Tier) -> Outcome {
+    if case.expected.as_deref().map(str::as_bytes) == Some(text) {
         return Outcome::Placed { tier, ideal: true };
     }
-    if case.expected_after_blanks.as_deref().map(str::as_bytes) == Some(&applied.text[..]) {
+    if case.expected_after_blanks.as_deref().map(str::as_bytes) == Some(text) {
         return Outcome::Placed { tier, ideal: false };
     }
-    let out = String::from_utf8_lossy(&applied.text);
-    let outside = bytes_outside(case.file.as_bytes(), &applied.text, &case.window);
+    let out = String::from_utf8_lossy(text);
+    let outside = bytes_outside(case.file.as_bytes(), text, &case.window);
     let written = case
         .foreign
         .iter()
@@ -1085,23 +1089,87 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_result_with_the_model_s_typo_is_wrong() {
-        let mut rng = Rng::new(3);
-        let case = loop {
-            if let Some(c) = make_case(Kind::TypoChangedLine, &mut rng) {
-                break c;
+    fn case_of(kind: Kind, seed: u64) -> Case {
+        let mut rng = Rng::new(seed);
+        loop {
+            if let Some(c) = make_case(kind, &mut rng) {
+                return c;
             }
-        };
-        // What a naive tool writes: the window replaced by newText as the model wrote it.
-        let naive = format!(
-            "{}{}{}",
+        }
+    }
+
+    /// What a naive tool writes: the window replaced by `newText` as the model wrote it (with the
+    /// file's first line ending).
+    fn naive(case: &Case) -> String {
+        let eol = if case.file.contains("\r\n") { "\r\n" } else { "\n" };
+        let mut new = case.new.replace('\n', eol);
+        if case.file[..case.window.end].ends_with('\n') && !new.ends_with('\n') {
+            new.push_str(eol);
+        }
+        format!(
+            "{}{new}{}",
             &case.file[..case.window.start],
-            case.new
-                .replace('\n', if case.file.contains("\r\n") { "\r\n" } else { "\n" }),
             &case.file[case.window.end..]
-        );
-        assert_ne!(Some(naive), case.expected);
+        )
+    }
+
+    fn why(outcome: Outcome) -> String {
+        match outcome {
+            Outcome::Wrong { why, .. } => why,
+            Outcome::Placed { ideal, .. } => format!("placed (ideal: {ideal})"),
+            Outcome::Refused { code } => format!("refused ({code})"),
+        }
+    }
+
+    #[test]
+    fn the_judge_places_only_the_expected_bytes() {
+        for kind in Kind::ALL {
+            for seed in 0..10 {
+                let case = case_of(kind, seed);
+                match &case.expected {
+                    Some(expected) => assert!(matches!(
+                        judge(&case, expected.as_bytes(), Tier::Exact),
+                        Outcome::Placed { ideal: true, .. }
+                    )),
+                    None => assert_eq!(
+                        why(judge(&case, case.file.as_bytes(), Tier::Exact)),
+                        "a trap was placed"
+                    ),
+                }
+                if let Some(after) = &case.expected_after_blanks {
+                    assert!(matches!(
+                        judge(&case, after.as_bytes(), Tier::Exact),
+                        Outcome::Placed { ideal: false, .. }
+                    ));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn writing_what_the_model_misremembered_is_wrong() {
+        for (kind, expected_why) in [
+            (Kind::TypoChangedLine, "wrote what the model misremembered"),
+            (Kind::TypoOtherLine, "wrote what the model misremembered"),
+            (Kind::ExtraLineComment, "wrote what the model misremembered"),
+            (Kind::StaleOtherLine, "lost another writer's change"),
+            (Kind::StaleSameLine, "lost another writer's change"),
+        ] {
+            for seed in 0..10 {
+                let case = case_of(kind, seed);
+                let got = why(judge(&case, naive(&case).as_bytes(), Tier::Similar));
+                assert!(got.starts_with(expected_why), "{}: {got}", kind.name());
+            }
+        }
+        // Anything else that is not the expected bytes is wrong too: here, the window without the
+        // line the model left out.
+        let case = case_of(Kind::MissingLine, 1);
+        let wrong = naive(&case);
+        assert_ne!(Some(&wrong), case.expected.as_ref());
+        assert!(matches!(
+            judge(&case, wrong.as_bytes(), Tier::Similar),
+            Outcome::Wrong { .. }
+        ));
     }
 
     #[test]
