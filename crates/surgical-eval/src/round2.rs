@@ -928,10 +928,9 @@ fn judge(case: &Case, text: &[u8], tier: Tier) -> Outcome {
     } else {
         "not the expected bytes".to_string()
     };
-    let why = match &case.expected {
-        Some(expected) => format!("{why}\n{}", first_difference(expected, &out)),
-        None => why,
-    };
+    // Where the result first departs from what was expected (from the file, for a trap).
+    let reference = case.expected.as_deref().unwrap_or(&case.file);
+    let why = format!("{why}\n{}", first_difference(reference, &out));
     Outcome::Wrong { tier, outside, why }
 }
 
@@ -1131,10 +1130,9 @@ mod tests {
                         judge(&case, expected.as_bytes(), Tier::Exact),
                         Outcome::Placed { ideal: true, .. }
                     )),
-                    None => assert_eq!(
-                        why(judge(&case, case.file.as_bytes(), Tier::Exact)),
-                        "a trap was placed"
-                    ),
+                    None => {
+                        assert!(why(judge(&case, case.file.as_bytes(), Tier::Exact)).starts_with("a trap was placed"))
+                    }
                 }
                 if let Some(after) = &case.expected_after_blanks {
                     assert!(matches!(
