@@ -8,8 +8,12 @@
 //! run through `surgical_core::apply`.
 //!
 //! Every outcome is one of:
-//! * **placed**: the file changed only inside the intended lines, and the marker is on the intended
-//!   line (`ideal` when the result is also byte for byte what a careful human would write);
+//! * **placed**: the file changed only on the intended line, which is the file's line with the
+//!   marker inserted and nothing else changed: **ideal** with the marker before the line's trailing
+//!   blanks (byte for byte what a careful human would write), or among or after them (the model,
+//!   which cannot see them, cannot say which side it meant). A line that holds anything of the
+//!   model's own version of it (its spacing, indentation or characters, the file's trailing blanks
+//!   dropped) is not placed correctly: it is wrong;
 //! * **refused**: an error (for `WrongText` and `Ambiguous` cases, refusing is the right answer);
 //! * **wrong**: anything else that changed the file. This must be 0.
 //!
@@ -20,6 +24,13 @@
 use std::fmt::Write as _;
 
 use surgical_core::{apply, Edit, Options, Tier};
+
+pub mod round2;
+
+/// The loosest tier of the default options: what a call without `maxStrategy` may use.
+pub fn default_tier() -> Tier {
+    Options::new().get_loosest_tier()
+}
 
 /// One file of the corpus.
 struct Source {
@@ -136,8 +147,8 @@ impl Perturbation {
 pub struct Tally {
     /// Cases run (a case that could not be built from the corpus is not counted).
     pub cases: usize,
-    /// Cases whose edit changed the file only inside the intended lines, with the marker on the
-    /// intended line.
+    /// Cases whose edit changed only the intended line, into the file's line with the marker
+    /// inserted at its end (before, among or after its trailing blanks).
     pub placed: usize,
     /// Placed cases whose result is also byte for byte what a careful human would write.
     pub ideal: usize,
@@ -466,16 +477,25 @@ fn run_case(case: &Case, options: &Options) -> Outcome {
         &lines[target_line][t.len()..]
     );
     let ideal = out_lines[target_line] == ideal_line;
-    // Not byte-ideal is acceptable only if the edited line is the model's own line as it wrote it
-    // (a line it changed may take newText as written); anything else is a wrong result.
-    let got = content(out_lines[target_line]).replace(MARKER, "");
-    let as_written = case.new.split('\n').any(|l| l.replace(MARKER, "").trim() == got.trim());
-    if !ideal && !as_written {
+    if !ideal && std::env::var_os("SURGICAL_EVAL_SHOW_NOT_IDEAL").is_some() {
+        eprintln!(
+            "NOT IDEAL ({}): expected {ideal_line:?}, got {:?}",
+            case.perturbation.name(),
+            out_lines[target_line]
+        );
+    }
+    // Not byte-ideal is acceptable only when every byte of the file's line is kept and the change
+    // sits among or after its trailing blanks, which the model cannot see. Anything else on the
+    // edited line (the model's own spacing, indentation or characters written over the file's, or
+    // the file's trailing blanks dropped) is not what the model changed: a wrong result.
+    let out_line = out_lines[target_line];
+    let kept_all =
+        out_line.replacen(MARKER, "", 1) == lines[target_line] && out_line.find(MARKER).is_some_and(|at| at >= trimmed);
+    if !ideal && !kept_all {
         return Outcome::Wrong {
             outside_bytes: 0,
             why: format!(
-                "the edited line is neither the file's nor the model's: {:?}",
-                out_lines[target_line]
+                "the edited line is not the file's line with the change: expected {ideal_line:?}, got {out_line:?}"
             ),
         };
     }
