@@ -7,26 +7,11 @@
 use surgical_core::Tier;
 use surgical_eval::{default_tier, evaluate, round2, Perturbation};
 
-/// Round 1 rows where the engine on main still places some edits wrongly since the scoring became
-/// strict (the edited line must be the file's line with only the change): a short line the model
-/// edited (`}`, `{`, `);`) is taken as rewritten and written as `newText` has it, so the file's
-/// trailing blanks are dropped (`trailing whitespace dropped`, 13 of 500 at seed 1) or its
-/// indentation re-based from the model's collapsed spacing (`spaces collapsed`, 22 of 500).
-/// Reported by the test, not failed on; bytes outside the intended lines still fail. Remove an
-/// entry when its fix merges. Nothing else is exempt.
-const ROUND1_KNOWN_WRONG_ON_MAIN: [Perturbation; 2] = [Perturbation::TrailingStripped, Perturbation::WhitespaceRuns];
-
 #[test]
 fn never_wrong_and_places_what_the_tiers_cover() {
     for (max, seed) in [(default_tier(), 11), (Tier::Similar, 12)] {
         for (p, t) in evaluate(25, seed, max) {
-            if ROUND1_KNOWN_WRONG_ON_MAIN.contains(&p) {
-                if t.wrong > 0 {
-                    eprintln!("KNOWN BUG ({max:?} {}): {} placed wrongly", p.name(), t.wrong);
-                }
-            } else {
-                assert_eq!(t.wrong, 0, "{max:?} {}: placed wrongly", p.name());
-            }
+            assert_eq!(t.wrong, 0, "{max:?} {}: placed wrongly", p.name());
             assert_eq!(t.outside_bytes, 0, "{max:?} {}: bytes outside", p.name());
             assert!(t.cases > 0, "{}: no case could be built", p.name());
             if p.must_refuse() {
