@@ -121,9 +121,9 @@ mod tier;
 pub use align::{Difference, DifferenceKind};
 #[doc(hidden)]
 pub use budget::with_work_budget;
-pub use changes::{Applied, AppliedEdit, Change, ChangeSet, Occurrence};
+pub use changes::{Applied, AppliedEdit, Change, ChangeSet, Occurrence, Spliced};
 pub use closest::{Closest, LineDifference, Region, Row};
-pub use edit::{apply, Edit, Options};
+pub use edit::{apply, apply_spliced, Edit, Options};
 pub use error::{EditError, MAX_LISTED};
 pub use find::{Match, Miss, Missed, Needle};
 pub use forgiven::Forgiven;
