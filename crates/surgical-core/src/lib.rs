@@ -134,4 +134,6 @@ pub use loose::{
 };
 pub use placeholder::omission_placeholder;
 pub use scope::Scope;
+#[doc(hidden)]
+pub use search::set_search_chunk;
 pub use tier::Tier;

@@ -180,3 +180,62 @@ fn windows_of_distant_changes_hold_only_their_neighbourhood() {
         unified_patch(&old, &new, &changes, "f")
     );
 }
+
+/// A file for the search by pieces: lines with what the text tiers fold (trailing blanks, NBSP,
+/// typographic quotes and dashes, composed and decomposed accents, CRs, invalid bytes).
+fn folded_file() -> impl Strategy<Value = Vec<u8>> {
+    let content = prop_oneof![
+        4 => "[ab ]{0,4}".prop_map(String::into_bytes),
+        1 => Just("a\u{a0}b".as_bytes().to_vec()),
+        1 => Just("\u{201c}a\u{201d} \u{2014} b".as_bytes().to_vec()),
+        1 => Just("e\u{301}\u{e9}".as_bytes().to_vec()),
+        1 => Just("\u{fb01}".as_bytes().to_vec()),
+        1 => Just(b"\xff".to_vec()),
+        1 => Just(b"a \t ".to_vec()),
+    ];
+    let eol = prop_oneof![
+        6 => Just(&b"\n"[..]),
+        2 => Just(&b"\r\n"[..]),
+        1 => Just(&b"\r"[..]),
+    ];
+    prop::collection::vec((content, eol), 0..40)
+        .prop_map(|lines| lines.iter().flat_map(|(c, e)| [c.as_slice(), e].concat()).collect())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(512), ..ProptestConfig::default() })]
+
+    /// A large text is searched in pieces: whatever their size, the edits land where the search of the
+    /// whole normalized view puts them, and the errors are the same.
+    #[test]
+    fn a_search_by_pieces_finds_what_the_whole_view_does(
+        old in folded_file(),
+        picks in prop::collection::vec((any::<usize>(), 1usize..16, any::<bool>()), 1..3),
+        chunk in 1usize..48,
+    ) {
+        let edits: Vec<Edit> = picks
+            .iter()
+            .filter_map(|&(at, len, loosen)| {
+                let at = at % (old.len() + 1);
+                let end = (at + len).min(old.len());
+                let text = std::str::from_utf8(&old[at..end]).ok()?;
+                // What a model writes: ASCII quotes and dashes, plain spaces, no CRs, no trailing blanks.
+                let text = if loosen {
+                    text.replace(['\u{201c}', '\u{201d}'], "\"")
+                        .replace('\u{2014}', "-")
+                        .replace('\u{a0}', " ")
+                        .replace('\r', "")
+                        .replace(" \n", "\n")
+                } else {
+                    text.to_string()
+                };
+                Some(Edit::new(text, "X\n"))
+            })
+            .collect();
+        let whole = apply_spliced(&old, &edits, &Options::new());
+        let before = surgical_core::set_search_chunk(chunk);
+        let pieces = apply_spliced(&old, &edits, &Options::new());
+        surgical_core::set_search_chunk(before);
+        prop_assert_eq!(pieces, whole);
+    }
+}
