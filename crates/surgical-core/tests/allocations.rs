@@ -68,7 +68,7 @@ fn file(size: usize, ending: &str) -> Vec<u8> {
         }
         let line = match i % 13 {
             0 => format!("    // caf\u{e9} {i}: r\u{e9}sum\u{e9} of the \u{4e2d}\u{6587} block"),
-            _ if i % 7 == 0 => format!("    let value_{i} = compute({i}, \"item-{i}\");   "),
+            _ if i.is_multiple_of(7) => format!("    let value_{i} = compute({i}, \"item-{i}\");   "),
             _ => format!("    let value_{i} = compute({i}, \"item-{i}\");"),
         };
         out.push_str(&line);
