@@ -608,7 +608,8 @@ impl<'a> Windows<'a> {
         if let Some((range, parts)) = open.take() {
             close(range, parts, &mut windows);
         }
-        let old_lines = count_lines(old);
+        // The counter goes on from the last window to the end: one pass over the text in all.
+        let old_lines = any.line_at(old.len()) - 1 + usize::from(crate::lines::ends_open(old));
         let new_lines = old_lines
             .checked_add_signed(any_delta)
             .expect("a text has no fewer than zero lines");

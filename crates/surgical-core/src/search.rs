@@ -73,7 +73,7 @@ pub fn set_search_chunk(bytes: usize) -> usize {
 /// spans of `orig`: only those that map back exactly to the original and that `scope` accepts are
 /// kept, at most `cap` spans per needle (`counts` counts them all). `view` builds the whole
 /// normalized view. A large text whose view would be a copy (any
-/// fold but the exact one, or a text with CRs or invalid bytes) is normalized and searched in pieces
+/// fold but the exact one, or a text with CRs) is normalized and searched in pieces
 /// of whole lines instead ([`set_search_chunk`]): each piece is searched with enough of the text
 /// before it for the longest needle and one line after it, and keeps the matches that end in it, so
 /// every match is found once, in order.
@@ -86,7 +86,9 @@ pub(crate) fn find_all_in<'a>(
     scope: &Scope,
 ) -> (Vec<Vec<Range<usize>>>, Vec<usize>) {
     let chunk = CHUNK.with(Cell::get);
-    let borrowed = fold == Fold::EXACT && memchr::memchr(b'\r', orig).is_none() && std::str::from_utf8(orig).is_ok();
+    // The exact view of a text without CRs is the text itself (unless it holds invalid bytes: then
+    // the view is a copy, which this does not validate the text again to avoid).
+    let borrowed = fold == Fold::EXACT && memchr::memchr(b'\r', orig).is_none();
     let mut scan = Scan::new(needles, cap, scope, orig, fold.trim_trailing);
     let Some(ac) = &scan.automaton() else {
         return scan.finish();
