@@ -22,10 +22,10 @@
 //! so they are shifted by the BOM when both versions show one, and recomputed otherwise.
 
 use std::borrow::Cow;
-use std::cell::{Cell, OnceCell};
+use std::cell::OnceCell;
 use std::fmt::Write as _;
 use std::sync::Arc;
-use std::thread::JoinHandle;
+use std::sync::{Condvar, Mutex};
 
 use sha2::{Digest as _, Sha256};
 use surgical_core::{diff, Change, Spliced};
@@ -67,8 +67,24 @@ type Hashed = (String, Vec<Sha256>);
 pub(crate) struct Digest {
     value: OnceCell<String>,
     /// The hasher's state at every multiple of [`CHECKPOINT`] bytes (empty for a hash known already).
-    checkpoints: OnceCell<Vec<Sha256>>,
-    job: Cell<Option<JoinHandle<Hashed>>>,
+    checkpoints: OnceCell<Arc<Vec<Sha256>>>,
+    /// Where the hashing thread leaves its result (`None` for a hash known already).
+    pending: Option<Pending>,
+}
+
+/// A hash being computed on another thread: its result, once there, for every thread that waits.
+type Pending = Arc<(Mutex<Option<(String, Arc<Vec<Sha256>>)>>, Condvar)>;
+
+/// Waits for `pending`'s result.
+fn wait(pending: &Pending) -> (String, Arc<Vec<Sha256>>) {
+    let (slot, ready) = &**pending;
+    let mut result = slot.lock().expect("hashing does not panic");
+    loop {
+        if let Some(done) = result.as_ref() {
+            return done.clone();
+        }
+        result = ready.wait(result).expect("hashing does not panic");
+    }
 }
 
 /// The hash of `parts` concatenated, continuing `from` (a state after `skip` bytes of them), and the
@@ -120,23 +136,32 @@ impl Digest {
     }
 
     /// The hash of `prefix` followed by the new text of `new`: `old` (the text `self` hashed after
-    /// the same `prefix`) with `new`'s replacements. When `self` is done already, hashing resumes from
-    /// its last checkpoint before the first change; otherwise it starts over, on the other core, so
-    /// nothing waits here.
+    /// the same `prefix`) with `new`'s replacements, on the other core. Hashing resumes from `self`'s
+    /// last checkpoint before the first change (the bytes up to there are the same), waiting on that
+    /// core for `self` to be done when it is not yet: nothing waits here, and the shared prefix is
+    /// hashed once.
     pub(crate) fn spliced(&self, prefix: &'static [u8], old: &Shared, new: &Arc<Spliced>) -> Digest {
         let same = prefix.len() + new.changes().first().map_or(old.len(), |c| c.old.start);
-        let resumed = if self.is_ready() {
-            self.get();
-            let checkpoints = self.checkpoints.get().map_or(&[][..], Vec::as_slice);
-            let at = (same / CHECKPOINT).min(checkpoints.len().saturating_sub(1));
-            checkpoints.get(at).map(|state| (state.clone(), at * CHECKPOINT))
-        } else {
-            None
+        // The checkpoint to resume from: at once when the old hash is done; otherwise the thread
+        // waits for it (it hashes on while the new version is written), unless the old hash was known
+        // without checkpoints.
+        let checkpoints = match (self.is_ready(), &self.pending) {
+            (true, _) => {
+                self.get();
+                Some(Arc::clone(self.checkpoints.get().expect("set with the value")))
+            }
+            (false, Some(_)) => None,
+            (false, None) => Some(Arc::new(Vec::new())),
         };
-        let (state, resume) = resumed.unwrap_or_else(|| (Sha256::new(), 0));
+        let pending = self.pending.clone();
         let small = new.new_len() < HASH_ON_THREAD;
         let (old, new) = (Arc::clone(old), Arc::clone(new));
         let job = move || {
+            let checkpoints = checkpoints.unwrap_or_else(|| wait(pending.as_ref().expect("a pending hash")).1);
+            let at = (same / CHECKPOINT).min(checkpoints.len().saturating_sub(1));
+            let (state, resume) = checkpoints
+                .get(at)
+                .map_or_else(|| (Sha256::new(), 0), |state| (state.clone(), at * CHECKPOINT));
             // The new version's parts: the prefix, then the old text's unchanged stretches between the
             // replacements.
             let mut parts: Vec<&[u8]> = Vec::with_capacity(2 * new.changes().len() + 2);
@@ -158,10 +183,18 @@ impl Digest {
     }
 
     fn on_thread(job: impl FnOnce() -> Hashed + Send + 'static) -> Digest {
+        let pending: Pending = Arc::new((Mutex::new(None), Condvar::new()));
+        let slot = Arc::clone(&pending);
+        std::thread::spawn(move || {
+            let (value, checkpoints) = job();
+            let (result, ready) = &*slot;
+            *result.lock().expect("hashing does not panic") = Some((value, Arc::new(checkpoints)));
+            ready.notify_all();
+        });
         Digest {
             value: OnceCell::new(),
             checkpoints: OnceCell::new(),
-            job: Cell::new(Some(std::thread::spawn(job))),
+            pending: Some(pending),
         }
     }
 
@@ -169,29 +202,23 @@ impl Digest {
     pub(crate) fn known(value: String) -> Digest {
         Digest {
             value: OnceCell::from(value),
-            checkpoints: OnceCell::new(),
-            job: Cell::new(None),
+            checkpoints: OnceCell::from(Arc::new(Vec::new())),
+            pending: None,
         }
     }
 
     /// Whether [`Digest::get`] would return at once (the hash is known or its thread is done).
     pub(crate) fn is_ready(&self) -> bool {
-        if self.value.get().is_some() {
-            return true;
-        }
-        let job = self.job.take();
-        let ready = job.as_ref().is_none_or(JoinHandle::is_finished);
-        self.job.set(job);
-        ready
+        self.value.get().is_some()
+            || self
+                .pending
+                .as_ref()
+                .is_none_or(|p| p.0.lock().expect("hashing does not panic").is_some())
     }
 
     pub(crate) fn get(&self) -> &str {
         self.value.get_or_init(|| {
-            let (value, checkpoints) = self
-                .job
-                .take()
-                .map(|job| job.join().expect("hashing does not panic"))
-                .unwrap_or_default();
+            let (value, checkpoints) = self.pending.as_ref().map(wait).unwrap_or_default();
             let _ = self.checkpoints.set(checkpoints);
             value
         })
