@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 use std::ops::Range;
 
 use crate::align::{align, inserted, Difference, DifferenceKind};
+use crate::diff::Windows;
 use crate::error::EditError;
 use crate::find::{unescape, Match};
 use crate::forgiven::Forgiven;
@@ -89,6 +90,73 @@ impl Applied {
             .collect();
         all.sort_by_key(|c| c.old.start);
         all
+    }
+}
+
+/// The result of [`ChangeSet::apply_spliced`]: where each edit went and the replacements, without the
+/// new text. The new text is the old one with each change's `old` range replaced by its bytes
+/// ([`Spliced::replacements`]); [`Spliced::text`] builds it for a caller that wants it whole.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Spliced {
+    /// In request order, as [`Applied::edits`].
+    pub edits: Vec<AppliedEdit>,
+    /// In file order.
+    changes: Vec<Change>,
+    /// The changes' new bytes, one after the other in file order.
+    bytes: Vec<u8>,
+    /// The length of the text before.
+    old_len: usize,
+}
+
+impl Spliced {
+    /// Every replaced range with its range in the new text, in file order (old ranges ascending and
+    /// not overlapping; an insertion's is empty): the input of [`crate::diff`].
+    pub fn changes(&self) -> &[Change] {
+        &self.changes
+    }
+
+    /// Each change with the bytes written in its place, in file order.
+    pub fn replacements(&self) -> impl Iterator<Item = (&Change, &[u8])> + '_ {
+        let mut at = 0;
+        self.changes.iter().map(move |c| {
+            let bytes = &self.bytes[at..at + c.new.len()];
+            at += c.new.len();
+            (c, bytes)
+        })
+    }
+
+    /// The length of the new text.
+    pub fn new_len(&self) -> usize {
+        self.old_len - self.changes.iter().map(|c| c.old.len()).sum::<usize>() + self.bytes.len()
+    }
+
+    /// The new text, built whole from `old` (the text the change set was on).
+    ///
+    /// # Panics
+    ///
+    /// When `old` is not as long as that text.
+    pub fn text(&self, old: &[u8]) -> Vec<u8> {
+        assert_eq!(
+            old.len(),
+            self.old_len,
+            "Spliced::text takes the text the edits were applied to"
+        );
+        let mut out = Vec::with_capacity(self.new_len());
+        let mut cursor = 0;
+        for (c, bytes) in self.replacements() {
+            out.extend_from_slice(&old[cursor..c.old.start]);
+            out.extend_from_slice(bytes);
+            cursor = c.old.end;
+        }
+        out.extend_from_slice(&old[cursor..]);
+        out
+    }
+
+    /// The windows of the new text around the changes, for its diffs without a whole copy (see
+    /// [`Windows`]); `old` is the text the change set was on.
+    pub fn windows<'a>(&self, old: &'a [u8]) -> Windows<'a> {
+        Windows::new(old, self.replacements().map(|(c, b)| (c.old.clone(), b)))
     }
 }
 
@@ -318,19 +386,62 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
     /// The haystack's normalized view is released first (see [`Haystack`]): a search after this
     /// builds it again.
     pub fn apply(self) -> Result<Applied, EditError> {
-        // Searching is over: the memory of a normalized copy of the text goes before the new text's.
+        let (bytes, placed) = self.splice()?;
+        let text = self.hay.text();
+        let mut out = Vec::with_capacity(text.len() - placed.iter().map(|p| p.old.len()).sum::<usize>() + bytes.len());
+        let mut cursor = 0;
+        for p in &placed {
+            out.extend_from_slice(&text[cursor..p.old.start]);
+            out.extend_from_slice(&bytes[p.bytes.clone()]);
+            cursor = p.old.end;
+        }
+        out.extend_from_slice(&text[cursor..]);
+        Ok(self.report(out, placed))
+    }
+
+    /// [`ChangeSet::apply`] without the new text: the replacements and where each edit went, for
+    /// callers that write the new version as the old one plus its changed ranges and so never need it
+    /// whole (a large file edited in a few places). The same checks and errors; the occurrences'
+    /// line numbers are those of the new text, counted in windows around the changes
+    /// ([`crate::diff::Windows`]).
+    pub fn apply_spliced(self) -> Result<Spliced, EditError> {
+        let (bytes, placed) = self.splice()?;
+        let text = self.hay.text();
+        let windows = Windows::new(text, placed.iter().map(|p| (p.old.clone(), &bytes[p.bytes.clone()])));
+        let positions = placed.iter().flat_map(|p| {
+            let last = if p.new.is_empty() { p.new.start } else { p.new.end - 1 };
+            [p.new.start, last]
+        });
+        let lines = windows.new_lines_at(positions);
+        drop(windows);
+        let changes = placed
+            .iter()
+            .map(|p| Change::new(p.old.clone(), p.new.clone()))
+            .collect();
+        let new_lines = lines.chunks(2).map(|l| (l[0], l[1]));
+        let edits = self.edits_of(placed, new_lines);
+        Ok(Spliced {
+            edits,
+            changes,
+            bytes,
+            old_len: text.len(),
+        })
+    }
+
+    /// Aligns every replacement in file order: their bytes one after the other, and where each went.
+    fn splice(&self) -> Result<(Vec<u8>, Vec<Placed>), EditError> {
+        // Searching is over: the memory of a normalized copy of the text goes before the new bytes'.
         self.hay.release_view();
         let text = self.hay.text();
         let mut eol = LocalEol::new(text, &self.fallback_terminator);
-        let extra: usize = self.replacements.iter().map(|r| r.new.len()).sum();
-        let mut out = Vec::with_capacity(text.len() + extra);
+        let mut bytes = Vec::new();
         let mut old_lines = LineCounter::new(text);
         let mut changed = vec![false; self.replacements.len()];
         let mut placed: Vec<Placed> = Vec::with_capacity(self.spans.len());
-        let mut cursor = 0;
+        // Bytes added so far (new minus old): where a span's replacement starts in the new text.
+        let mut grown: isize = 0;
         for &(start, end, index) in &self.spans {
             let (span, index) = (&(start..end), &index);
-            out.extend_from_slice(&text[cursor..span.start]);
             let r = &self.replacements[*index];
             let local = eol.at(span);
             let mut aligned = if r.insertion {
@@ -366,29 +477,49 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
                 });
             }
             changed[*index] |= aligned.bytes != text[span.clone()];
-            let new_start = out.len();
-            out.extend_from_slice(&aligned.bytes);
+            let new_start = span.start.checked_add_signed(grown).expect("offsets stay positive");
+            let at = bytes.len();
+            bytes.extend_from_slice(&aligned.bytes);
+            grown += aligned.bytes.len() as isize - span.len() as isize;
             placed.push(Placed {
                 index: *index,
                 old: span.clone(),
-                new: new_start..out.len(),
+                new: new_start..new_start + aligned.bytes.len(),
+                bytes: at..bytes.len(),
                 old_lines: (first_line, last_line),
                 differences: aligned.differences,
                 coarse: aligned.coarse,
             });
-            cursor = span.end;
         }
-        out.extend_from_slice(&text[cursor..]);
         if let Some(index) = changed.iter().position(|c| !c) {
             let line = line_of(text, self.replacements[index].first);
             return Err(EditError::NoChange { index, line });
         }
-        Ok(self.report(out, placed))
+        Ok((bytes, placed))
     }
 
     /// The result: new line numbers (one pass over the new text) and each replacement's occurrences.
     fn report(&self, out: Vec<u8>, placed: Vec<Placed>) -> Applied {
-        let mut new_lines = LineCounter::new(&out);
+        let mut counter = LineCounter::new(&out);
+        let new_lines: Vec<(usize, usize)> = placed
+            .iter()
+            .map(|p| {
+                let first = counter.line_at(p.new.start);
+                let last = if p.new.is_empty() {
+                    first
+                } else {
+                    counter.line_at(p.new.end - 1)
+                };
+                (first, last)
+            })
+            .collect();
+        let edits = self.edits_of(placed, new_lines);
+        Applied { text: out, edits }
+    }
+
+    /// Each replacement's occurrences and differences, from the spans written (in file order) and the
+    /// first and last new line of each.
+    fn edits_of(&self, placed: Vec<Placed>, new_lines: impl IntoIterator<Item = (usize, usize)>) -> Vec<AppliedEdit> {
         let mut edits: Vec<AppliedEdit> = self
             .replacements
             .iter()
@@ -401,13 +532,7 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
                 coarse_alignment: false,
             })
             .collect();
-        for p in placed {
-            let first = new_lines.line_at(p.new.start);
-            let last = if p.new.is_empty() {
-                first
-            } else {
-                new_lines.line_at(p.new.end - 1)
-            };
+        for (p, (first, last)) in placed.into_iter().zip(new_lines) {
             let edit = &mut edits[p.index];
             edit.coarse_alignment |= p.coarse;
             let shifted = p.differences.into_iter().map(|d| Difference {
@@ -422,15 +547,17 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
                 new_lines: (first, last),
             });
         }
-        Applied { text: out, edits }
+        edits
     }
 }
 
-/// One span written: its replacement, old and new range, old lines, differences (lines in the span).
+/// One span written: its replacement, old and new range, its bytes, old lines, differences (lines in the span).
 struct Placed {
     index: usize,
     old: Range<usize>,
     new: Range<usize>,
+    /// Where its bytes are in the replacement bytes.
+    bytes: Range<usize>,
     old_lines: (usize, usize),
     differences: Vec<Difference>,
     coarse: bool,

@@ -15,6 +15,7 @@
 //!   blanks become `·` and `→`, special and invisible characters `⟨U+00A0⟩`, invalid bytes `⟨0xE9⟩`,
 //!   and terminators `␍␊`/`␍`/`␊` where the changed lines do not all end alike.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::ops::Range;
 
@@ -117,8 +118,15 @@ fn regions(old: &[u8], new: &[u8], changes: &[Change], breaks: Breaks) -> Vec<(R
     let mut regions: Vec<(Range<usize>, Range<usize>)> = Vec::new();
     let mut open = false; // the last region's end is not a boundary: the next change joins it
     for (k, Change { old: o, new: n }) in changes.iter().enumerate() {
-        let ls = breaks.line_start(old, o.start);
-        let ls_new = n.start - (o.start - ls).min(n.start);
+        let mut ls = breaks.line_start(old, o.start);
+        let mut ls_new = n.start - (o.start - ls).min(n.start);
+        // A line start that is none in the new text (a change that turns a lone CR before it into a
+        // CRLF): the region starts a line earlier, so that it stays near the change.
+        while ls > 0 && !boundary(ls, ls_new) && regions.last().is_none_or(|last| ls > last.0.end) {
+            let before = breaks.line_start(old, ls - 1);
+            ls_new -= (ls - before).min(ls_new);
+            ls = before;
+        }
         let joins = match regions.last() {
             Some(last) => open || ls < last.0.end || ls_new < last.1.end || !boundary(ls, ls_new),
             None => false,
@@ -145,19 +153,30 @@ fn regions(old: &[u8], new: &[u8], changes: &[Change], breaks: Breaks) -> Vec<(R
 }
 
 /// Items of all hunks; `None` separates hunks.
-fn hunks<'a>(old: &'a [u8], new: &'a [u8], changes: &[Change], breaks: Breaks, context: usize) -> Vec<Vec<Item<'a>>> {
+///
+/// `base` is the line number of the texts' first lines (both at 1 for whole texts; a window's start
+/// in the whole texts otherwise).
+fn hunks<'a>(
+    old: &'a [u8],
+    new: &'a [u8],
+    changes: &[Change],
+    breaks: Breaks,
+    context: usize,
+    base: (usize, usize),
+) -> Vec<Vec<Item<'a>>> {
     let regions = regions(old, new, changes, breaks);
     let mut old_lines = breaks.counter(old);
     let mut new_lines = breaks.counter(new);
+    let (old_base, new_base) = (base.0 - 1, base.1 - 1);
     let mut all: Vec<Option<Item<'a>>> = Vec::new();
     let mut prev_end: Option<(usize, usize, usize, usize)> = None; // old pos, new pos, old no, new no
     for (o, n) in &regions {
-        let old_no = old_lines.line_at(o.start);
-        let new_no = new_lines.line_at(n.start);
+        let old_no = old_base + old_lines.line_at(o.start);
+        let new_no = new_base + new_lines.line_at(n.start);
         // Context between the previous region (or the file start) and this one.
         let (gap_old_start, gap_old_no, gap_new_no) = match prev_end {
             Some((op, _, ono, nno)) => (op, ono, nno),
-            None => (0, 1, 1),
+            None => (0, base.0, base.1),
         };
         let gap_lines = breaks.count(&old[gap_old_start..o.start]);
         let after_prev = if prev_end.is_some() { context.min(gap_lines) } else { 0 };
@@ -223,8 +242,8 @@ fn hunks<'a>(old: &'a [u8], new: &'a [u8], changes: &[Change], breaks: Breaks, c
                 }));
             }
         }
-        let o_end_no = old_lines.line_at(o.end);
-        let n_end_no = new_lines.line_at(n.end);
+        let o_end_no = old_base + old_lines.line_at(o.end);
+        let n_end_no = new_base + new_lines.line_at(n.end);
         prev_end = Some((o.end, n.end, o_end_no, n_end_no));
     }
     if let Some((op, _, ono, nno)) = prev_end {
@@ -361,12 +380,15 @@ pub fn whole_change(old: &[u8], new: &[u8]) -> Vec<Change> {
 /// `changes` are the replaced ranges in file order (old range, new range), as
 /// [`crate::Applied::changes`] gives them. Empty when nothing changed.
 pub fn unified_patch(old: &[u8], new: &[u8], changes: &[Change], path: &str) -> String {
-    let hunks = hunks(old, new, changes, Breaks::Lf, DEFAULT_CONTEXT);
+    render_patch(&hunks(old, new, changes, Breaks::Lf, DEFAULT_CONTEXT, (1, 1)), path)
+}
+
+fn render_patch(hunks: &[Vec<Item<'_>>], path: &str) -> String {
     if hunks.is_empty() {
         return String::new();
     }
     let mut out = format!("--- a/{path}\n+++ b/{path}\n");
-    for h in &hunks {
+    for h in hunks {
         let (os, oc, ns, nc) = header(h);
         let _ = writeln!(out, "@@ -{} +{} @@", range(os, oc), range(ns, nc));
         for item in h {
@@ -424,7 +446,12 @@ impl NumberedDiff {
 
 /// A numbered diff for display; see the module docs for the markers.
 pub fn numbered_diff(old: &[u8], new: &[u8], changes: &[Change]) -> NumberedDiff {
-    let hunks = hunks(old, new, changes, Breaks::Any, DEFAULT_CONTEXT);
+    let hunks = hunks(old, new, changes, Breaks::Any, DEFAULT_CONTEXT, (1, 1));
+    render_numbered(&hunks, count_lines(old), count_lines(new))
+}
+
+/// The numbered diff of `hunks`, of texts of `old_lines` and `new_lines` lines.
+fn render_numbered(hunks: &[Vec<Item<'_>>], old_lines: usize, new_lines: usize) -> NumberedDiff {
     let first_changed_line = hunks
         .first()
         .and_then(|h| h.iter().find(|i| i.tag != Tag::Equal))
@@ -466,7 +493,7 @@ pub fn numbered_diff(old: &[u8], new: &[u8], changes: &[Change]) -> NumberedDiff
         }
     }
     if let Some(last) = hunks.last().and_then(|h| h.last()) {
-        if last.new_no < count_lines(new) || last.old_no < count_lines(old) {
+        if last.new_no < new_lines || last.old_no < old_lines {
             let _ = writeln!(text, " {:>width$} ...", "");
         }
     }
@@ -474,6 +501,225 @@ pub fn numbered_diff(old: &[u8], new: &[u8], changes: &[Change]) -> NumberedDiff
         text,
         first_changed_line,
     }
+}
+
+/// Lines of unchanged text a [`Windows`] window keeps on each side of its changes, in `\n`-lines:
+/// the diff's context, the line a change ends in, and one line to spare.
+const WINDOW_LINES: usize = DEFAULT_CONTEXT + 2;
+
+/// The text after a list of replacements, held as the text before and a *window* around each group
+/// of nearby changes (the old bytes there and the new bytes that replace them), never as a whole
+/// copy: what the diffs and line numbers of a large file need when an edit changed a few lines.
+///
+/// Each window starts and ends at the start of a line (after a `\n`, or at an end of the text) at
+/// least [`DEFAULT_CONTEXT`]` + 2` `\n`-lines away from its changes, so the diffs computed window by
+/// window are the diffs of the whole texts ([`numbered_diff`], [`unified_patch`]) and the line
+/// numbers are those of the whole texts. Edge cases: a text with few `\n` (a minified file, one
+/// whose lines end with a lone CR) has long `\n`-lines, and its windows may hold most of it or all
+/// of it (then the window is a copy of the whole new text).
+#[derive(Clone, Debug)]
+pub struct Windows<'a> {
+    windows: Vec<Window<'a>>,
+    /// Lines of the text before and after (every terminator ends a line).
+    old_lines: usize,
+    new_lines: usize,
+}
+
+/// Old byte ranges and the bytes that replace them.
+type Replacements<'r> = Vec<(Range<usize>, &'r [u8])>;
+
+/// A window's old and new bytes and its changes, with a prefix before both.
+type Prefixed<'w> = (Cow<'w, [u8]>, Cow<'w, [u8]>, Vec<Change>);
+
+/// One window: where it is in both texts, its bytes, its changes (offsets in the window) and the line
+/// numbers its start has in both texts, counting every terminator (`any`) or `\n` only (`lf`).
+#[derive(Clone, Debug)]
+struct Window<'a> {
+    old_start: usize,
+    new_start: usize,
+    old: &'a [u8],
+    new: Vec<u8>,
+    changes: Vec<Change>,
+    any: (usize, usize),
+    lf: (usize, usize),
+}
+
+impl<'a> Windows<'a> {
+    /// The windows of `old` after `replacements`: each an old byte range of `old` (in file order, not
+    /// overlapping; empty for an insertion) and the bytes written in its place.
+    pub fn new<'r>(old: &'a [u8], replacements: impl IntoIterator<Item = (Range<usize>, &'r [u8])>) -> Windows<'a> {
+        let mut windows: Vec<Window<'a>> = Vec::new();
+        let mut any = LineCounter::new(old);
+        let mut lf = LineCounter::lf_only(old);
+        // Lines added by the windows so far (new minus old), for each way of counting.
+        let (mut any_delta, mut lf_delta) = (0isize, 0isize);
+        // The window being built: its old range, and its replacements.
+        let mut open: Option<(Range<usize>, Replacements<'r>)> = None;
+        let mut close = |range: Range<usize>, parts: Replacements<'r>, windows: &mut Vec<Window<'a>>| {
+            let (any_old, lf_old) = (any.line_at(range.start), lf.line_at(range.start));
+            let shift = |line: usize, delta: isize| line.checked_add_signed(delta).expect("line numbers stay positive");
+            let new_start = windows.last().map_or(range.start, |w| {
+                w.new_start + w.new.len() + (range.start - (w.old_start + w.old.len()))
+            });
+            let mut new = Vec::with_capacity(range.len());
+            let mut changes = Vec::with_capacity(parts.len());
+            let mut cursor = range.start;
+            for (span, bytes) in parts {
+                new.extend_from_slice(&old[cursor..span.start]);
+                let at = new.len();
+                new.extend_from_slice(bytes);
+                changes.push(Change::new(
+                    span.start - range.start..span.end - range.start,
+                    at..new.len(),
+                ));
+                cursor = span.end;
+            }
+            new.extend_from_slice(&old[cursor..range.end]);
+            let old_bytes = &old[range.clone()];
+            let window = Window {
+                old_start: range.start,
+                new_start,
+                old: old_bytes,
+                changes,
+                any: (any_old, shift(any_old, any_delta)),
+                lf: (lf_old, shift(lf_old, lf_delta)),
+                new,
+            };
+            any_delta += count_lines(&window.new) as isize - count_lines(old_bytes) as isize;
+            lf_delta += Breaks::Lf.count(&window.new) as isize - Breaks::Lf.count(old_bytes) as isize;
+            windows.push(window);
+        };
+        for (span, bytes) in replacements {
+            let start = lines_back(old, span.start, WINDOW_LINES);
+            let end = lines_forward(old, span.end, WINDOW_LINES);
+            match &mut open {
+                Some((range, parts)) if start <= range.end => {
+                    range.end = range.end.max(end);
+                    parts.push((span, bytes));
+                }
+                _ => {
+                    if let Some((range, parts)) = open.take() {
+                        close(range, parts, &mut windows);
+                    }
+                    open = Some((start..end, vec![(span, bytes)]));
+                }
+            }
+        }
+        if let Some((range, parts)) = open.take() {
+            close(range, parts, &mut windows);
+        }
+        // The counter goes on from the last window to the end: one pass over the text in all.
+        let old_lines = any.line_at(old.len()) - 1 + usize::from(crate::lines::ends_open(old));
+        let new_lines = old_lines
+            .checked_add_signed(any_delta)
+            .expect("a text has no fewer than zero lines");
+        Windows {
+            windows,
+            old_lines,
+            new_lines,
+        }
+    }
+
+    /// Whether no replacement was given.
+    pub fn is_empty(&self) -> bool {
+        self.windows.is_empty()
+    }
+
+    /// How many lines the text after has (every terminator ends a line; see [`count_lines`]).
+    pub fn new_line_count(&self) -> usize {
+        self.new_lines
+    }
+
+    /// The one-based line that each of `positions` (ascending offsets in the text after, each inside
+    /// or at an end of a replacement) is on, as [`LineCounter::line_at`] counts them in the whole text
+    /// after.
+    pub fn new_lines_at(&self, positions: impl IntoIterator<Item = usize>) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut k = 0;
+        let mut counter: Option<LineCounter<'_>> = None;
+        for at in positions {
+            while k + 1 < self.windows.len() && self.windows[k + 1].new_start <= at {
+                k += 1;
+                counter = None;
+            }
+            let w = &self.windows[k];
+            let local = at.checked_sub(w.new_start).expect("a position inside a window");
+            let line = counter.get_or_insert_with(|| LineCounter::new(&w.new)).line_at(local);
+            out.push(w.any.1 + line - 1);
+        }
+        out
+    }
+
+    /// The numbered diff of the whole texts ([`numbered_diff`]), computed window by window.
+    pub fn numbered_diff(&self) -> NumberedDiff {
+        let hunks: Vec<Vec<Item<'_>>> = self
+            .windows
+            .iter()
+            .flat_map(|w| hunks(w.old, &w.new, &w.changes, Breaks::Any, DEFAULT_CONTEXT, w.any))
+            .collect();
+        render_numbered(&hunks, self.old_lines, self.new_lines)
+    }
+
+    /// The unified patch of the whole texts ([`unified_patch`]) with `prefix` (a BOM, or nothing)
+    /// before both, computed window by window.
+    pub fn unified_patch(&self, prefix: &[u8], path: &str) -> String {
+        let prefixed: Vec<Prefixed<'_>> = self
+            .windows
+            .iter()
+            .map(|w| {
+                if prefix.is_empty() || w.old_start > 0 {
+                    return (w.old.into(), w.new.as_slice().into(), w.changes.clone());
+                }
+                let shift = prefix.len();
+                let changes = w
+                    .changes
+                    .iter()
+                    .map(|c| {
+                        Change::new(
+                            c.old.start + shift..c.old.end + shift,
+                            c.new.start + shift..c.new.end + shift,
+                        )
+                    })
+                    .collect();
+                (
+                    [prefix, w.old].concat().into(),
+                    [prefix, w.new.as_slice()].concat().into(),
+                    changes,
+                )
+            })
+            .collect();
+        let hunks: Vec<Vec<Item<'_>>> = prefixed
+            .iter()
+            .zip(&self.windows)
+            .flat_map(|((old, new, changes), w)| hunks(old, new, changes, Breaks::Lf, DEFAULT_CONTEXT, w.lf))
+            .collect();
+        render_patch(&hunks, path)
+    }
+}
+
+/// The start of the `\n`-line `lines` lines before the one holding `at` (or 0).
+fn lines_back(text: &[u8], at: usize, lines: usize) -> usize {
+    let line_start = |end: usize| memchr::memrchr(b'\n', &text[..end]).map_or(0, |i| i + 1);
+    let mut start = line_start(at);
+    for _ in 0..lines {
+        if start == 0 {
+            return 0;
+        }
+        start = line_start(start - 1);
+    }
+    start
+}
+
+/// The end of the `\n`-line `lines` lines after the one holding `at` (after its `\n`; or the end).
+fn lines_forward(text: &[u8], at: usize, lines: usize) -> usize {
+    let mut end = at;
+    for _ in 0..=lines {
+        match memchr::memchr(b'\n', &text[end..]) {
+            Some(i) => end += i + 1,
+            None => return text.len(),
+        }
+    }
+    end
 }
 
 fn eol_of(line: &[u8]) -> &[u8] {

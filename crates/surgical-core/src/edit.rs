@@ -2,7 +2,7 @@
 
 use std::ops::Range;
 
-use crate::changes::{Applied, ChangeSet};
+use crate::changes::{Applied, ChangeSet, Spliced};
 use crate::error::EditError;
 use crate::find::{Miss, Missed, Needle};
 use crate::haystack::Haystack;
@@ -116,6 +116,23 @@ impl Options {
 /// ([`EditError::Placeholder`]). Bytes outside the matched spans are copied unchanged; inside a span, the file's own
 /// characters are kept wherever `oldText` and `newText` agree (see the crate docs).
 pub fn apply(text: &[u8], edits: &[Edit], options: &Options) -> Result<Applied, EditError> {
+    placed(text, edits, options, |c| c.apply())
+}
+
+/// [`apply`] without building the new text: the replacements and where each edit went
+/// ([`ChangeSet::apply_spliced`]), for a caller that writes the new version as the old bytes and the
+/// changed ranges. The same matching, checks and errors as [`apply`].
+pub fn apply_spliced(text: &[u8], edits: &[Edit], options: &Options) -> Result<Spliced, EditError> {
+    placed(text, edits, options, |c| c.apply_spliced())
+}
+
+/// Finds every edit, adds them to a change set, and hands it to `finish`.
+fn placed<T>(
+    text: &[u8],
+    edits: &[Edit],
+    options: &Options,
+    finish: impl FnOnce(ChangeSet<'_, '_>) -> Result<T, EditError>,
+) -> Result<T, EditError> {
     if let Some(index) = edits.iter().position(|e| e.old_text.is_empty()) {
         return Err(EditError::EmptyOldText { index });
     }
@@ -140,7 +157,7 @@ pub fn apply(text: &[u8], edits: &[Edit], options: &Options) -> Result<Applied, 
             Err(other) => return Err(other),
         }
     }
-    changes.apply()
+    finish(changes)
 }
 
 /// The error for an edit that has no single place.

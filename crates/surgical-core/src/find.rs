@@ -18,7 +18,7 @@ use crate::lines::model_newlines;
 use crate::loose::{self, Candidate, Found};
 use crate::normalize::Fold;
 use crate::scope::Scope;
-use crate::search::{find_all, invisible_occurrences, pattern, Pattern};
+use crate::search::{find_all_in, invisible_occurrences, pattern, Pattern};
 use crate::tier::Tier;
 
 /// A needle as a model wrote it: the text to find, and whether every occurrence is wanted.
@@ -248,7 +248,6 @@ impl Haystack<'_> {
     ) -> (Vec<(Vec<Range<usize>>, usize)>, Vec<bool>) {
         let text = self.text();
         let fold = tier.fold();
-        let hay = self.view(tier);
         let mut patterns: Vec<Pattern> = pending.iter().map(|&i| pattern(&olds[i], fold)).collect();
         let mut caps: Vec<usize> = pending
             .iter()
@@ -264,7 +263,7 @@ impl Haystack<'_> {
             }
         }
         let refs: Vec<&Pattern> = patterns.iter().collect();
-        let (spans, counts) = find_all(&hay, &refs, &caps, scope, text, fold.trim_trailing);
+        let (spans, counts) = find_all_in(text, fold, || self.view(tier), &refs, &caps, scope);
         let mut hits: Vec<(Vec<Range<usize>>, usize)> = vec![(Vec::new(), 0); pending.len()];
         let mut open_end = vec![false; pending.len()];
         for (p, (spans, count)) in spans.into_iter().zip(counts).enumerate() {

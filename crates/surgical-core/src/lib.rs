@@ -23,9 +23,13 @@ An edit runs in three stages, each a public value that can be used alone:
    one pass and returns an [`Applied`]: the new text and, for each replacement, the old and new
    byte range and lines of every occurrence and what differed ([`Difference`]); its
    [`Applied::changes`] (one [`Change`] per occurrence) is what [`diff`] renders.
+   [`ChangeSet::apply_spliced`] is the same pass without the new text, for a caller that writes
+   the old bytes plus the changed ranges: a [`Spliced`] holds the replacements, and its
+   [`Spliced::windows`] the new text as windows around them ([`diff::Windows`]), enough for the
+   diffs and line numbers of a large file without a copy of it.
 
 [`apply`] is those three stages for a list of [`Edit`]s (`oldText` → `newText`, as a model sends
-them) under [`Options`].
+them) under [`Options`]; [`apply_spliced`] the same ending in [`ChangeSet::apply_spliced`].
 
 * Tiers run strictest first: [`Tier::Exact`] (line terminators never count),
   [`Tier::TrailingWhitespace`], [`Tier::Unicode`] (NFKC, typographic quotes and dashes, special
@@ -121,9 +125,9 @@ mod tier;
 pub use align::{Difference, DifferenceKind};
 #[doc(hidden)]
 pub use budget::with_work_budget;
-pub use changes::{Applied, AppliedEdit, Change, ChangeSet, Occurrence};
+pub use changes::{Applied, AppliedEdit, Change, ChangeSet, Occurrence, Spliced};
 pub use closest::{Closest, LineDifference, Region, Row};
-pub use edit::{apply, Edit, Options};
+pub use edit::{apply, apply_spliced, Edit, Options};
 pub use error::{EditError, MAX_LISTED};
 pub use find::{Match, Miss, Missed, Needle};
 pub use forgiven::Forgiven;
@@ -134,4 +138,6 @@ pub use loose::{
 };
 pub use placeholder::omission_placeholder;
 pub use scope::Scope;
+#[doc(hidden)]
+pub use search::set_search_chunk;
 pub use tier::Tier;

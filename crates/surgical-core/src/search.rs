@@ -1,5 +1,6 @@
 //! Finding needles in normalized text: every tier's search, and the invisible-difference count.
 
+use std::cell::Cell;
 use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
 
@@ -8,7 +9,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use crate::error::MAX_LISTED;
 use crate::fold::is_line_blank;
 use crate::lines::{next_terminator, prev_terminator};
-use crate::normalize::{normalize, Fold, Normalized};
+use crate::normalize::{normalize, normalize_into, Fold, Normalized};
 use crate::scope::Scope;
 
 /// A needle in one normalized space.
@@ -53,69 +54,177 @@ impl Pattern {
     }
 }
 
-/// Every occurrence of each needle, overlapping ones included, as spans of the original text; only
-/// those that map back exactly to the original and that `scope` accepts are kept. At most `cap`
-/// spans are kept per needle, but `counts` counts them all.
-pub(crate) fn find_all(
-    hay: &Normalized,
+thread_local! {
+    /// The size of the pieces a large text is normalized in for a search ([`find_all_in`]).
+    static CHUNK: Cell<usize> = const { Cell::new(1 << 20) };
+}
+
+/// Sets the size in bytes of the pieces that a text tier normalizes a large text in for its search
+/// (on this thread; 1 MiB unless set), and returns the previous size. A text longer than twice the
+/// size whose normalized view would be a copy is searched piece by piece, so that no whole
+/// normalized copy of it is ever in memory. For tests, which set a few bytes to make every text
+/// large; the matches are the same whatever the size.
+#[doc(hidden)]
+pub fn set_search_chunk(bytes: usize) -> usize {
+    CHUNK.with(|c| c.replace(bytes.max(1)))
+}
+
+/// Every occurrence of each needle in `orig` normalized under `fold`, overlapping ones included, as
+/// spans of `orig`: only those that map back exactly to the original and that `scope` accepts are
+/// kept, at most `cap` spans per needle (`counts` counts them all). `view` builds the whole
+/// normalized view. A large text whose view would be a copy (any
+/// fold but the exact one, or a text with CRs) is normalized and searched in pieces
+/// of whole lines instead ([`set_search_chunk`]): each piece is searched with enough of the text
+/// before it for the longest needle and one line after it, and keeps the matches that end in it, so
+/// every match is found once, in order.
+pub(crate) fn find_all_in<'a>(
+    orig: &'a [u8],
+    fold: Fold,
+    view: impl FnOnce() -> std::rc::Rc<Normalized<'a>>,
     needles: &[&Pattern],
     cap: &[usize],
     scope: &Scope,
-    orig: &[u8],
-    take_trailing: bool,
 ) -> (Vec<Vec<Range<usize>>>, Vec<usize>) {
-    let mut spans = vec![Vec::new(); needles.len()];
-    let mut counts = vec![0usize; needles.len()];
-    let mut ids: HashMap<&str, usize> = HashMap::new();
-    let mut patterns: Vec<&str> = Vec::new();
-    let mut by_pattern: Vec<Vec<usize>> = Vec::new();
-    for (k, n) in needles.iter().enumerate() {
-        if n.text.is_empty() {
-            continue;
-        }
-        let id = *ids.entry(n.text.as_str()).or_insert_with(|| {
-            patterns.push(n.text.as_str());
-            by_pattern.push(Vec::new());
-            patterns.len() - 1
-        });
-        by_pattern[id].push(k);
+    let chunk = CHUNK.with(Cell::get);
+    // The exact view of a text without CRs is the text itself (unless it holds invalid bytes: then
+    // the view is a copy, which this does not validate the text again to avoid).
+    let borrowed = fold == Fold::EXACT && memchr::memchr(b'\r', orig).is_none();
+    let mut scan = Scan::new(needles, cap, scope, orig, fold.trim_trailing);
+    let Some(ac) = &scan.automaton() else {
+        return scan.finish();
+    };
+    if borrowed || orig.len() <= 2 * chunk {
+        scan.scan(ac, &view(), 0, None);
+        return scan.finish();
     }
-    if patterns.is_empty() {
-        return (spans, counts);
-    }
-    let ac = AhoCorasick::builder()
-        .match_kind(MatchKind::Standard)
-        .kind(automaton_kind(&patterns))
-        .build(&patterns)
-        .expect("needles are small enough for an automaton");
-    let text = hay.text.as_bytes();
-    for m in ac.find_overlapping_iter(hay.text.as_ref()) {
-        let (start, end) = (m.start(), m.end());
-        let (Some(o_start), Some(o_end)) = (hay.orig_start(start), hay.orig_end(end, take_trailing)) else {
-            continue;
+    let longest = needles.iter().map(|n| n.text.len()).max().unwrap_or(0);
+    let after_line = |at: usize| memchr::memchr(b'\n', &orig[at..]).map_or(orig.len(), |i| at + i + 1);
+    let line_start = |at: usize| memchr::memrchr(b'\n', &orig[..at]).map_or(0, |i| i + 1);
+    let mut buffer = String::new();
+    let mut start = 0;
+    while start < orig.len() {
+        let end = after_line((start + chunk).min(orig.len()));
+        // Enough of the text before the piece that a match ending in it starts inside what is searched.
+        let mut back = longest.max(1);
+        let from = loop {
+            let from = line_start(start.saturating_sub(back));
+            if from == 0 || normalize(&orig[from..start], fold).text.len() >= longest {
+                break from;
+            }
+            back *= 2;
         };
-        let o_end = o_end.max(o_start);
-        let at_line_end = end == text.len() || text[end] == b'\n';
-        for &k in &by_pattern[m.pattern().as_usize()] {
-            let n = needles[k];
-            if n.needs_line_end && !at_line_end || n.at_end_only && o_end != orig.len() {
+        // One line after it, so that what follows a match ending at the piece's end is seen.
+        let to = if end < orig.len() { after_line(end) } else { end };
+        let hay = normalize_into(&orig[from..to], fold, std::mem::take(&mut buffer));
+        scan.scan(ac, &hay, from, Some(start..end));
+        if let std::borrow::Cow::Owned(text) = hay.text {
+            buffer = text;
+        }
+        start = end;
+    }
+    scan.finish()
+}
+
+/// The state of [`find_all_in`]: the needles grouped by normalized text, the spans and counts so far.
+struct Scan<'n, 'p> {
+    needles: &'n [&'p Pattern],
+    cap: &'n [usize],
+    scope: &'n Scope,
+    orig: &'n [u8],
+    take_trailing: bool,
+    patterns: Vec<&'p str>,
+    by_pattern: Vec<Vec<usize>>,
+    spans: Vec<Vec<Range<usize>>>,
+    counts: Vec<usize>,
+}
+
+impl<'n, 'p> Scan<'n, 'p> {
+    fn new(
+        needles: &'n [&'p Pattern],
+        cap: &'n [usize],
+        scope: &'n Scope,
+        orig: &'n [u8],
+        take_trailing: bool,
+    ) -> Self {
+        let mut ids: HashMap<&str, usize> = HashMap::new();
+        let mut patterns: Vec<&'p str> = Vec::new();
+        let mut by_pattern: Vec<Vec<usize>> = Vec::new();
+        for (k, n) in needles.iter().enumerate() {
+            if n.text.is_empty() {
                 continue;
             }
-            let span = if scope.is_everything() {
-                o_start..o_end
-            } else {
-                match scope.place(orig, o_start, o_end, n.blank_first_line) {
-                    Some(span) => span,
-                    None => continue,
+            let id = *ids.entry(n.text.as_str()).or_insert_with(|| {
+                patterns.push(n.text.as_str());
+                by_pattern.push(Vec::new());
+                patterns.len() - 1
+            });
+            by_pattern[id].push(k);
+        }
+        Scan {
+            needles,
+            cap,
+            scope,
+            orig,
+            take_trailing,
+            patterns,
+            by_pattern,
+            spans: vec![Vec::new(); needles.len()],
+            counts: vec![0; needles.len()],
+        }
+    }
+
+    /// The automaton of all needles; `None` when there is none to search.
+    fn automaton(&self) -> Option<AhoCorasick> {
+        (!self.patterns.is_empty()).then(|| {
+            AhoCorasick::builder()
+                .match_kind(MatchKind::Standard)
+                .kind(automaton_kind(&self.patterns))
+                .build(&self.patterns)
+                .expect("needles are small enough for an automaton")
+        })
+    }
+
+    /// Searches `hay`, the normalized text of the original from `offset` on; with `own`, keeps only
+    /// the matches whose end maps into it, past its start and up to its end (in the original).
+    fn scan(&mut self, ac: &AhoCorasick, hay: &Normalized, offset: usize, own: Option<Range<usize>>) {
+        let text = hay.text.as_bytes();
+        for m in ac.find_overlapping_iter(text) {
+            let (start, end) = (m.start(), m.end());
+            if let Some(own) = &own {
+                match hay.orig_end(end, false) {
+                    Some(at) if own.start < offset + at && offset + at <= own.end => {}
+                    _ => continue,
                 }
+            }
+            let (Some(o_start), Some(o_end)) = (hay.orig_start(start), hay.orig_end(end, self.take_trailing)) else {
+                continue;
             };
-            counts[k] += 1;
-            if spans[k].len() < cap[k] {
-                spans[k].push(span);
+            let (o_start, o_end) = (offset + o_start, offset + o_end.max(o_start));
+            let at_line_end = end == text.len() || text[end] == b'\n';
+            for &k in &self.by_pattern[m.pattern().as_usize()] {
+                let n = self.needles[k];
+                if n.needs_line_end && !at_line_end || n.at_end_only && o_end != self.orig.len() {
+                    continue;
+                }
+                let span = if self.scope.is_everything() {
+                    o_start..o_end
+                } else {
+                    match self.scope.place(self.orig, o_start, o_end, n.blank_first_line) {
+                        Some(span) => span,
+                        None => continue,
+                    }
+                };
+                self.counts[k] += 1;
+                if self.spans[k].len() < self.cap[k] {
+                    self.spans[k].push(span);
+                }
             }
         }
     }
-    (spans, counts)
+
+    fn finish(self) -> (Vec<Vec<Range<usize>>>, Vec<usize>) {
+        (self.spans, self.counts)
+    }
 }
 
 /// Anchor hits beyond this many for one needle make the windowed search dearer than one pass over
@@ -255,10 +364,10 @@ fn occurrences_of(text: &[u8], expanded: &[(&str, bool)], scope: &Scope) -> Vec<
         .map(|set| (set.len(), set.into_iter().take(MAX_LISTED).collect()))
         .collect();
     if !fallback.is_empty() {
-        let hay = normalize(text, Fold::INVISIBLE);
         let refs: Vec<&Pattern> = fallback.iter().map(|&k| &needles[k]).collect();
         let caps = vec![MAX_LISTED; refs.len()];
-        let (spans, counts) = find_all(&hay, &refs, &caps, scope, text, true);
+        let view = || std::rc::Rc::new(normalize(text, Fold::INVISIBLE));
+        let (spans, counts) = find_all_in(text, Fold::INVISIBLE, view, &refs, &caps, scope);
         for (i, &k) in fallback.iter().enumerate() {
             result[k] = (counts[i], spans[i].iter().map(|s| s.start).collect());
         }
@@ -337,9 +446,9 @@ mod tests {
 
     /// The plain way: normalize everything, search everything.
     fn reference(text: &[u8], old: &str) -> (usize, Vec<usize>) {
-        let hay = normalize(text, Fold::INVISIBLE);
+        let hay = std::rc::Rc::new(normalize(text, Fold::INVISIBLE));
         let n = pattern(old, Fold::INVISIBLE);
-        let (spans, counts) = find_all(&hay, &[&n], &[MAX_LISTED], &Scope::default(), text, true);
+        let (spans, counts) = find_all_in(text, Fold::INVISIBLE, || hay, &[&n], &[MAX_LISTED], &Scope::default());
         (counts[0], spans[0].iter().map(|s| s.start).collect())
     }
 

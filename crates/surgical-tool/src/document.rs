@@ -22,13 +22,13 @@
 //! so they are shifted by the BOM when both versions show one, and recomputed otherwise.
 
 use std::borrow::Cow;
-use std::cell::{Cell, OnceCell};
+use std::cell::OnceCell;
 use std::fmt::Write as _;
 use std::sync::Arc;
-use std::thread::JoinHandle;
+use std::sync::{Condvar, Mutex};
 
 use sha2::{Digest as _, Sha256};
-use surgical_core::{diff, Change};
+use surgical_core::{diff, Change, Spliced};
 use surgical_fs::{Decoding, DirLock, Encoding, FileInfo, FsError, Piece, Root, Target};
 
 use crate::journal::Step;
@@ -67,8 +67,24 @@ type Hashed = (String, Vec<Sha256>);
 pub(crate) struct Digest {
     value: OnceCell<String>,
     /// The hasher's state at every multiple of [`CHECKPOINT`] bytes (empty for a hash known already).
-    checkpoints: OnceCell<Vec<Sha256>>,
-    job: Cell<Option<JoinHandle<Hashed>>>,
+    checkpoints: OnceCell<Arc<Vec<Sha256>>>,
+    /// Where the hashing thread leaves its result (`None` for a hash known already).
+    pending: Option<Pending>,
+}
+
+/// A hash being computed on another thread: its result, once there, for every thread that waits.
+type Pending = Arc<(Mutex<Option<(String, Arc<Vec<Sha256>>)>>, Condvar)>;
+
+/// Waits for `pending`'s result.
+fn wait(pending: &Pending) -> (String, Arc<Vec<Sha256>>) {
+    let (slot, ready) = &**pending;
+    let mut result = slot.lock().expect("hashing does not panic");
+    loop {
+        if let Some(done) = result.as_ref() {
+            return done.clone();
+        }
+        result = ready.wait(result).expect("hashing does not panic");
+    }
 }
 
 /// The hash of `parts` concatenated, continuing `from` (a state after `skip` bytes of them), and the
@@ -119,38 +135,45 @@ impl Digest {
         Digest::on_thread(move || hash_from(Sha256::new(), 0, &[prefix, &bytes]))
     }
 
-    /// The hash of `prefix` followed by `new`, a version that shares its first `same` bytes (counted
-    /// from the start of `prefix`) with the version `self` hashed, `old_prefix` followed by `old`:
-    /// hashing resumes from the last checkpoint within those bytes (so this waits for `self`).
-    pub(crate) fn spliced(
-        &self,
-        (old_prefix, old): (&'static [u8], &Shared),
-        (prefix, new): (&'static [u8], &Shared),
-        same: usize,
-    ) -> Digest {
-        self.get();
-        let checkpoints = self.checkpoints.get().map_or(&[][..], Vec::as_slice);
-        let at = (same / CHECKPOINT).min(checkpoints.len().saturating_sub(1));
-        let Some(state) = checkpoints.get(at).cloned() else {
-            return Digest::of_parts(prefix, new);
+    /// The hash of `prefix` followed by the new text of `new`: `old` (the text `self` hashed after
+    /// the same `prefix`) with `new`'s replacements, on the other core. Hashing resumes from `self`'s
+    /// last checkpoint before the first change (the bytes up to there are the same), waiting on that
+    /// core for `self` to be done when it is not yet: nothing waits here, and the shared prefix is
+    /// hashed once.
+    pub(crate) fn spliced(&self, prefix: &'static [u8], old: &Shared, new: &Arc<Spliced>) -> Digest {
+        let same = prefix.len() + new.changes().first().map_or(old.len(), |c| c.old.start);
+        // The checkpoint to resume from: at once when the old hash is done; otherwise the thread
+        // waits for it (it hashes on while the new version is written), unless the old hash was known
+        // without checkpoints.
+        let checkpoints = match (self.is_ready(), &self.pending) {
+            (true, _) => {
+                self.get();
+                Some(Arc::clone(self.checkpoints.get().expect("set with the value")))
+            }
+            (false, Some(_)) => None,
+            (false, None) => Some(Arc::new(Vec::new())),
         };
-        let resume = at * CHECKPOINT;
-        let small = new.len() < HASH_ON_THREAD;
+        let pending = self.pending.clone();
+        let small = new.new_len() < HASH_ON_THREAD;
         let (old, new) = (Arc::clone(old), Arc::clone(new));
         let job = move || {
-            // The old version's bytes from the checkpoint to where the versions part, then the new
-            // version's from there.
-            let mut hasher = state;
-            let old_parts: [&[u8]; 2] = [old_prefix, &old];
-            let mut offset = 0;
-            for part in old_parts {
-                let (from, to) = (resume.max(offset), same.min(offset + part.len()));
-                if from < to {
-                    hasher.update(&part[from - offset..to - offset]);
-                }
-                offset += part.len();
+            let checkpoints = checkpoints.unwrap_or_else(|| wait(pending.as_ref().expect("a pending hash")).1);
+            let at = (same / CHECKPOINT).min(checkpoints.len().saturating_sub(1));
+            let (state, resume) = checkpoints
+                .get(at)
+                .map_or_else(|| (Sha256::new(), 0), |state| (state.clone(), at * CHECKPOINT));
+            // The new version's parts: the prefix, then the old text's unchanged stretches between the
+            // replacements.
+            let mut parts: Vec<&[u8]> = Vec::with_capacity(2 * new.changes().len() + 2);
+            parts.push(prefix);
+            let mut cursor = 0;
+            for (change, bytes) in new.replacements() {
+                parts.push(&old[cursor..change.old.start]);
+                parts.push(bytes);
+                cursor = change.old.end;
             }
-            hash_from(hasher, same, &[prefix, &new])
+            parts.push(&old[cursor..]);
+            hash_from(state, resume, &parts)
         };
         if small {
             let (value, _) = job();
@@ -160,10 +183,18 @@ impl Digest {
     }
 
     fn on_thread(job: impl FnOnce() -> Hashed + Send + 'static) -> Digest {
+        let pending: Pending = Arc::new((Mutex::new(None), Condvar::new()));
+        let slot = Arc::clone(&pending);
+        std::thread::spawn(move || {
+            let (value, checkpoints) = job();
+            let (result, ready) = &*slot;
+            *result.lock().expect("hashing does not panic") = Some((value, Arc::new(checkpoints)));
+            ready.notify_all();
+        });
         Digest {
             value: OnceCell::new(),
             checkpoints: OnceCell::new(),
-            job: Cell::new(Some(std::thread::spawn(job))),
+            pending: Some(pending),
         }
     }
 
@@ -171,29 +202,23 @@ impl Digest {
     pub(crate) fn known(value: String) -> Digest {
         Digest {
             value: OnceCell::from(value),
-            checkpoints: OnceCell::new(),
-            job: Cell::new(None),
+            checkpoints: OnceCell::from(Arc::new(Vec::new())),
+            pending: None,
         }
     }
 
     /// Whether [`Digest::get`] would return at once (the hash is known or its thread is done).
     pub(crate) fn is_ready(&self) -> bool {
-        if self.value.get().is_some() {
-            return true;
-        }
-        let job = self.job.take();
-        let ready = job.as_ref().is_none_or(JoinHandle::is_finished);
-        self.job.set(job);
-        ready
+        self.value.get().is_some()
+            || self
+                .pending
+                .as_ref()
+                .is_none_or(|p| p.0.lock().expect("hashing does not panic").is_some())
     }
 
     pub(crate) fn get(&self) -> &str {
         self.value.get_or_init(|| {
-            let (value, checkpoints) = self
-                .job
-                .take()
-                .map(|job| job.join().expect("hashing does not panic"))
-                .unwrap_or_default();
+            let (value, checkpoints) = self.pending.as_ref().map(wait).unwrap_or_default();
             let _ = self.checkpoints.set(checkpoints);
             value
         })
@@ -477,29 +502,41 @@ mod tests {
 
     #[test]
     fn a_hash_resumed_from_a_checkpoint_is_the_hash_of_the_new_version() {
-        let old: Shared = Arc::new((0..3 * CHECKPOINT + 100).map(|i| (i % 251) as u8).collect());
-        let before = Digest::of_parts(b"\xEF\xBB\xBF", &old);
-        for same in [
-            0,
-            3,
-            10,
-            CHECKPOINT - 1,
-            CHECKPOINT,
-            CHECKPOINT + 3,
-            3 * CHECKPOINT + 50,
-        ] {
-            let mut new = old[..same - same.min(3)].to_vec();
-            new.extend_from_slice(b"changed");
-            new.extend_from_slice(&old[(same + 5).min(old.len())..]);
-            let new: Shared = Arc::new(new);
-            let after = before.spliced((b"\xEF\xBB\xBF", &old), (b"\xEF\xBB\xBF", &new), same.max(3));
-            assert_eq!(after.get(), sha256_hex(&[b"\xEF\xBB\xBF", &new]), "{same}");
+        use surgical_core::{apply_spliced, Edit, Options};
+        let mut text = String::new();
+        let mut i = 0;
+        while text.len() < 3 * CHECKPOINT + 100 {
+            let _ = writeln!(text, "line {i}");
+            i += 1;
+        }
+        let old: Shared = Arc::new(text.into_bytes());
+        let bom: &'static [u8] = b"\xEF\xBB\xBF";
+        for prefix in [bom, b""] {
+            let before = Digest::of_parts(prefix, &old);
+            for k in [0, 1, 3, i / 3, i / 3 + 1, 2 * i / 3, i - 1] {
+                let edits = [Edit::new(format!("\nline {k}\n"), format!("\nchanged {k}\n"))];
+                let edits = if k == 0 {
+                    [Edit::new("line 0\n", "first\n")]
+                } else {
+                    edits
+                };
+                let new = Arc::new(apply_spliced(&old, &edits, &Options::new()).unwrap());
+                let whole = [prefix, &new.text(&old)].concat();
+                for ready in [false, true] {
+                    if ready {
+                        before.get();
+                    }
+                    let after = before.spliced(prefix, &old, &new);
+                    assert_eq!(after.get(), sha256_hex(&[&whole]), "{k} {ready}");
+                }
+            }
         }
         // A small version is hashed at once.
-        let small: Shared = Arc::new(b"tiny".to_vec());
+        let small: Shared = Arc::new(b"tiny\n".to_vec());
+        let new = Arc::new(apply_spliced(&small, &[Edit::new("tiny", "tin")], &Options::new()).unwrap());
         assert_eq!(
-            before.spliced((b"", &old), (b"", &small), 0).get(),
-            sha256_hex(&[b"tiny"])
+            Digest::of(&small).spliced(b"", &small, &new).get(),
+            sha256_hex(&[b"tin\n"])
         );
     }
 

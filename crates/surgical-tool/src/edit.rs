@@ -3,10 +3,10 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use surgical_core::{apply, diff, Applied, Change, EditError, Options};
+use surgical_core::{apply_spliced, AppliedEdit, EditError, Options, Spliced};
 use surgical_fs::{Encoding, FsError, Piece, Root};
 
-use crate::document::{file_patch, Content, Digest, Document, Text};
+use crate::document::{Content, Digest, Document, Text};
 use crate::journal::{self, Journal};
 use crate::wording;
 use crate::ErrorCode;
@@ -63,8 +63,10 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
     };
     let encoding = old.encoding;
     let options = options(req);
-    // The engine runs while the other core hashes the file.
-    let applied = apply(&old.text, &req.edits, &options);
+    // The engine runs while the other core hashes the file. It returns the replacements, not the
+    // new text: the new version is the old one with a few ranges replaced, and is written, hashed,
+    // diffed and reported as such.
+    let applied = apply_spliced(&old.text, &req.edits, &options);
     // Without `expectedHash` nothing waits for the old hash before the write: it is finished
     // while the new version is written.
     if let Some(expected) = &req.expected_hash {
@@ -73,30 +75,25 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
             return Err(stale_error(shown, now, expected));
         }
     }
-    let mut applied = applied.map_err(|e| edit_error(e, shown, config.words))?;
-    let changes = applied.changes();
-    let new = Text {
-        encoding,
-        text: Arc::new(std::mem::take(&mut applied.text)),
-    };
+    let applied = Arc::new(applied.map_err(|e| edit_error(e, shown, config.words))?);
     // Where the bytes on disk are the text's bytes (UTF-8, after any BOM), the new version is the
     // old file with the changed ranges replaced and is written as such; UTF-16 is encoded whole.
     let streams = matches!(encoding, Encoding::Utf8 | Encoding::Utf8Bom);
     let new_bytes = if streams {
         None
     } else {
+        let new = Text {
+            encoding,
+            text: Arc::new(applied.text(&old.text)),
+        };
         Some(new.encoded().map_err(|e| fs_error(e, shown))?)
     };
     // The other core hashes the new content while it is written: from the old hash's last
     // checkpoint before the first change when the old hash is done already.
     let bom = encoding.bom();
-    let hash_after = match (&new_bytes, changes.first()) {
-        (Some(bytes), _) => Digest::of(bytes),
-        (None, Some(first)) if doc.hash.is_ready() => {
-            doc.hash
-                .spliced((bom, &old.text), (bom, &new.text), bom.len() + first.old.start)
-        }
-        (None, _) => Digest::of_parts(bom, &new.text),
+    let hash_after = match &new_bytes {
+        Some(bytes) => Digest::of(bytes),
+        None => doc.hash.spliced(bom, &old.text, &applied),
     };
     let undo_available = if req.dry_run {
         false
@@ -107,7 +104,7 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
         let written = match &new_bytes {
             Some(bytes) => doc.commit(bytes, &hash_after, step.as_mut()),
             None => doc.commit_spliced(
-                &spliced(bom.len(), old.text.len(), &new.text, &changes),
+                &spliced(bom.len(), old.text.len(), &applied),
                 &hash_after,
                 step.as_mut(),
             ),
@@ -118,15 +115,13 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
     };
     let hash_before = doc.hash.get().to_string();
 
-    let shown_diff = diff::numbered_diff(&old.text, &new.text, &changes);
-    let patch = file_patch(
-        Some(old.version(None)),
-        Some(new.version(new_bytes.as_deref().map(Vec::as_slice))),
-        Some(&changes),
-        shown,
-    );
+    // The diffs of windows around the changes: no whole copy of the new text.
+    let windows = applied.windows(&old.text);
+    let shown_diff = windows.numbered_diff();
+    let patch = windows.unified_patch(patch_prefix(encoding), shown);
+    drop(windows);
 
-    let reports = edit_reports(&applied);
+    let reports = edit_reports(&applied.edits);
     let text = summary(req, encoding, &reports, &shown_diff.text);
     Ok(EditSuccess {
         text,
@@ -154,23 +149,32 @@ pub(crate) fn options(req: &EditRequest) -> Options {
 
 /// The new version of a file whose bytes on disk are a BOM of `bom` bytes and then a text of
 /// `old_len` bytes: the old bytes with each change's range (in the text) replaced by its bytes in
-/// `new_text`. Offsets are on disk.
-pub(crate) fn spliced<'a>(bom: usize, old_len: usize, new_text: &'a [u8], changes: &[Change]) -> Vec<Piece<'a>> {
-    let mut pieces = Vec::with_capacity(2 * changes.len() + 1);
+/// `applied`. Offsets are on disk.
+pub(crate) fn spliced<'a>(bom: usize, old_len: usize, applied: &'a Spliced) -> Vec<Piece<'a>> {
+    let mut pieces = Vec::with_capacity(2 * applied.changes().len() + 1);
     let mut kept_from = 0;
-    for change in changes {
+    for (change, bytes) in applied.replacements() {
         pieces.push(Piece::Kept(kept_from..bom + change.old.start));
-        pieces.push(Piece::New(&new_text[change.new.clone()]));
+        pieces.push(Piece::New(bytes));
         kept_from = bom + change.old.end;
     }
     pieces.push(Piece::Kept(kept_from..bom + old_len));
     pieces
 }
 
+/// What a patch shows before the text of a file in `encoding` (the same for both versions, as an
+/// edit keeps the encoding): a UTF-8 BOM, which `git apply` must see; nothing for UTF-16, whose
+/// patch shows the text (see `document::file_patch`).
+pub(crate) fn patch_prefix(encoding: Encoding) -> &'static [u8] {
+    match encoding {
+        Encoding::Utf8Bom => encoding.bom(),
+        _ => b"",
+    }
+}
+
 /// Where each edit landed, in request order.
-pub(crate) fn edit_reports(applied: &Applied) -> Vec<EditReport> {
-    applied
-        .edits
+pub(crate) fn edit_reports(edits: &[AppliedEdit]) -> Vec<EditReport> {
+    edits
         .iter()
         .map(|e| {
             let first = e.occurrences.first().expect("an applied edit has an occurrence");

@@ -90,7 +90,7 @@ pub fn apply_edits(content: Vec<u8>, call: &Value) -> Result<MemoryEdit, ToolErr
         diff: shown_diff.text,
         patch,
         first_changed_line: shown_diff.first_changed_line,
-        edits: edit_reports(&applied),
+        edits: edit_reports(&applied.edits),
         encoding: old.encoding.name(),
         content: Arc::unwrap_or_clone(new_bytes),
     })
