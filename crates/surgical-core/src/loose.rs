@@ -151,9 +151,12 @@ impl<'a> FileLines<'a> {
             text.len() <= u32::MAX as usize,
             "texts of 4 GiB or more are not supported"
         );
-        let mut starts = Vec::new();
-        let mut non_blank = Vec::new();
-        let mut by_key = Vec::new();
+        // Sized once (for LF and CRLF texts): doubling would hold up to twice the index, and
+        // both copies while it grows.
+        let lines_about = memchr::memchr_iter(b'\n', text).count() + 1;
+        let mut starts = Vec::with_capacity(lines_about + 1);
+        let mut non_blank = Vec::with_capacity(lines_about);
+        let mut by_key = Vec::with_capacity(lines_about);
         let mut all = lines(text);
         loop {
             let start = all.offset();
