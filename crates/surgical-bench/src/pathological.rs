@@ -162,8 +162,10 @@ fn big_file(size: usize) -> Vec<u8> {
     out
 }
 
-/// An exact edit of a large file, and a miss on the same file (`not_found`, closest regions).
-fn big(size_mb: usize) -> [Case; 2] {
+/// An exact edit of a large file, and on the same file: a miss (`not_found`, closest regions), a miss
+/// whose every word is in the file (the line-based tiers index the file before they can tell), and
+/// a line found only by its indentation (`indentation`).
+fn big(size_mb: usize) -> [Case; 4] {
     let file = big_file(size_mb * MB);
     [
         Case {
@@ -176,9 +178,23 @@ fn big(size_mb: usize) -> [Case; 2] {
         Case {
             name: format!("not-found-{size_mb}mb"),
             about: format!("a miss on the same {size_mb} MB file"),
-            file,
+            file: file.clone(),
             edits: json!([{"oldText": "    let message = \"steady - go\"; // targets\n    let value_1 = compute(2);", "newText": "x"}]),
             expect_error: true,
+        },
+        Case {
+            name: format!("not-found-words-{size_mb}mb"),
+            about: format!("a miss on the same {size_mb} MB file, every word of it in the file"),
+            file: file.clone(),
+            edits: json!([{"oldText": "    let value_1 = compute(2, \"item-1\");\n    let value_3 = compute(3, \"item-2\");", "newText": "x"}]),
+            expect_error: true,
+        },
+        Case {
+            name: format!("indentation-{size_mb}mb"),
+            about: format!("a line of the same {size_mb} MB file indented with a tab (`indentation`)"),
+            file,
+            edits: json!([{"oldText": "\tlet value_1000 = compute(1000, \"item-1000\");", "newText": "\tlet value_1000 = compute(1001, \"item-1000\");"}]),
+            expect_error: false,
         },
     ]
 }
@@ -190,6 +206,7 @@ pub fn cases(big_mb: usize) -> Vec<Case> {
         long_line(300 * KB),
         long_line_edited(300 * KB),
         split(8 * KB),
+        split(16 * KB),
         split(32 * KB),
         rewrite(2_000),
     ];
@@ -205,16 +222,22 @@ pub fn child(dir: &Path, call_file: &Path) {
     println!("{} {}", result.is_ok(), vm_hwm());
 }
 
-/// `surgical-bench pathological DIR [--run] [--mb N]`.
+/// `surgical-bench pathological DIR [--run] [--mb N] [--only WORD]` (`--only`: the yardstick and the
+/// cases whose name holds WORD).
 pub fn main(args: &[String]) {
-    let dir = Path::new(args.first().expect("surgical-bench pathological DIR [--run] [--mb N]"));
+    let dir = Path::new(
+        args.first()
+            .expect("surgical-bench pathological DIR [--run] [--mb N] [--only WORD]"),
+    );
     let run = args.iter().any(|a| a == "--run");
     let big_mb = args
         .iter()
         .position(|a| a == "--mb")
         .map_or(64, |i| args[i + 1].parse().expect("--mb N"));
     fs::create_dir_all(dir).unwrap();
-    let cases = cases(big_mb);
+    let only = args.iter().position(|a| a == "--only").map(|i| args[i + 1].as_str());
+    let mut cases = cases(big_mb);
+    cases.retain(|c| c.name == "trivial" || only.is_none_or(|w| c.name.contains(w)));
     for c in &cases {
         fs::write(dir.join(format!("{}.txt", c.name)), &c.file).unwrap();
         let call = json!({"path": format!("{}.txt", c.name), "edits": c.edits});

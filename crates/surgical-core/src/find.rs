@@ -287,6 +287,15 @@ impl Haystack<'_> {
         loosest: Tier,
         found: &mut [Option<Match>],
     ) -> Result<(), Missed> {
+        // Decided for every needle at once, while the unicode view is in memory: building the line
+        // index drops the view (see `Haystack::file_lines`), which must not be built again after.
+        let words_missing: Vec<bool> = if loosest >= Tier::Indentation {
+            (0..olds.len())
+                .map(|index| found[index].is_none() && self.word_missing(&olds[index]))
+                .collect()
+        } else {
+            vec![false; olds.len()]
+        };
         for tier in [Tier::Indentation, Tier::WhitespaceRuns, Tier::Escapes, Tier::Similar] {
             if tier > loosest {
                 break;
@@ -295,7 +304,7 @@ impl Haystack<'_> {
                 if found[index].is_some() {
                     continue;
                 }
-                if matches!(tier, Tier::Indentation | Tier::WhitespaceRuns) && self.word_missing(&olds[index]) {
+                if matches!(tier, Tier::Indentation | Tier::WhitespaceRuns) && words_missing[index] {
                     continue;
                 }
                 if tier == Tier::Escapes {

@@ -73,9 +73,14 @@ impl<'a> Haystack<'a> {
         self.view.borrow_mut().take();
     }
 
-    /// The text's lines with the keys the line-based tiers compare.
+    /// The text's lines with the keys the line-based tiers compare. Building them drops the
+    /// normalized view first (the line-based tiers do not search it), so that the two are never in
+    /// memory together.
     pub(crate) fn file_lines(&self) -> &FileLines<'a> {
-        self.file_lines.get_or_init(|| FileLines::new(self.text))
+        self.file_lines.get_or_init(|| {
+            self.release_view();
+            FileLines::new(self.text)
+        })
     }
 
     /// Whether the text is in a legacy 8-bit encoding: not valid UTF-8, and no UTF-8 multi-byte text at

@@ -13,15 +13,14 @@
 //! itself, which the common alignment then writes — so every byte-faithfulness property of the
 //! strict tiers holds here too.
 
-use std::collections::hash_map::DefaultHasher;
-use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
+use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::ops::Range;
 
 use crate::align::{anchored_diff, pair_lines};
 use crate::budget::Budget;
 use crate::forgiven::{percent, Forgiven};
-use crate::lines::{split_lines, split_model_lines};
+use crate::lines::{lines, split_model_lines, terminator_len};
 use crate::normalize::{normalize, Fold};
 use crate::scope::Scope;
 use crate::tier::Tier;
@@ -42,41 +41,66 @@ pub const SIMILAR_MIN_EQUAL_LINES: usize = 2;
 /// `indentation`: tab widths tried when tabs and spaces are mixed between file and `oldText`.
 const TAB_WIDTHS: [usize; 4] = [4, 2, 8, 3];
 
-/// One line of the file, with its comparison keys.
-struct FileLine {
-    start: usize,
-    content_end: usize,
-    end: usize,
-    /// Leading spaces and tabs.
-    indent: String,
-    /// The content after `unicode` folding, blanks trimmed at both ends.
-    key: String,
-    /// `key` with inner runs of blanks as one space, and none beside punctuation (see [`squeeze`]).
-    collapsed: String,
-}
-
-/// The file split into lines and indexed by key, built once for all edits that reach these tiers.
+/// The file split into lines, indexed by the hashes of their keys, built once for all edits that
+/// reach these tiers.
+///
+/// Compact (issue 12: owned keys per line cost ten times the file on a large one): per line only its
+/// start (`u32`), and per non-blank line one `u64` in each index (a key's 32-bit hash and the line).
+/// The keys themselves are recomputed from the text when asked for ([`FileLines::key`],
+/// [`FileLines::collapsed`]): only candidate lines are, and a hash match is always confirmed on the
+/// keys, so a collision costs a comparison, never a wrong match. ASCII lines (most of any source
+/// file) are keyed where they lie, without normalizing or copying. The `whitespace_runs` index is
+/// built on first use. Texts of 4 GiB or more are not supported (as in `normalize`).
 pub(crate) struct FileLines<'a> {
     text: &'a [u8],
-    lines: Vec<FileLine>,
-    by_key: HashMap<u64, Vec<usize>>,
-    by_collapsed: HashMap<u64, Vec<usize>>,
-    /// Indices of the lines that are not blank, in order.
-    non_blank: Vec<usize>,
+    /// Where each line starts, then the text's length.
+    starts: Vec<u32>,
+    /// The lines that are not blank (their key is not empty), in order.
+    non_blank: Vec<u32>,
+    /// `hash(key) << 32 | line` of every non-blank line, sorted.
+    by_key: Vec<u64>,
+    /// The same by [`FileLines::collapsed`], built on first use.
+    by_collapsed: OnceCell<Vec<u64>>,
 }
 
-fn hash(s: &str) -> u64 {
-    let mut h = DefaultHasher::new();
-    s.hash(&mut h);
-    h.finish()
+/// A 32-bit hash of a key: word-at-a-time multiply-rotate, then a final mix. Not keyed, and not
+/// needed to be: every hash match is confirmed on the keys.
+fn hash(bytes: &[u8]) -> u32 {
+    let mut h: u64 = 0x9E37_79B9_7F4A_7C15 ^ bytes.len() as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+        h = (h ^ w).wrapping_mul(0xFF51_AFD7_ED55_8CCD).rotate_left(31);
+    }
+    let mut tail = [0u8; 8];
+    tail[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    h = (h ^ u64::from_le_bytes(tail)).wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+    h ^= h >> 33;
+    h as u32
 }
 
-fn keys(content: &[u8]) -> (String, String, String) {
-    let text = String::from_utf8_lossy(content);
-    let indent_len = text.len() - text.trim_start_matches([' ', '\t']).len();
-    let key = normalize(content, Fold::UNICODE.without_trim()).text.trim().to_string();
+/// The content of a line after `unicode` folding, blanks trimmed at both ends: borrowed for ASCII,
+/// which that folding leaves as it is.
+fn line_key(content: &[u8]) -> Cow<'_, str> {
+    if content.is_ascii() {
+        // ASCII is valid UTF-8, and trimmed as the normalized form would be.
+        return Cow::Borrowed(std::str::from_utf8(content).expect("ASCII").trim());
+    }
+    Cow::Owned(normalize(content, Fold::UNICODE.without_trim()).text.trim().to_string())
+}
+
+/// The leading spaces and tabs of a line.
+fn indent_of(content: &[u8]) -> &str {
+    let n = content.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+    std::str::from_utf8(&content[..n]).expect("ASCII")
+}
+
+fn keys(content: &[u8]) -> (String, String) {
+    let key = line_key(content).into_owned();
     let collapsed = squeeze(&key);
-    (text[..indent_len].to_string(), key, collapsed)
+    (key, collapsed)
 }
 
 /// A word character: a blank between two of them is visible to a model (`foo bar` is not `foobar`).
@@ -89,6 +113,13 @@ fn is_word(c: char) -> bool {
 /// forgiven like a collapsed run.
 fn squeeze(key: &str) -> String {
     let mut out = String::with_capacity(key.len());
+    squeeze_into(key, &mut out);
+    out
+}
+
+/// [`squeeze`] into `out` (cleared first), so that one buffer serves every line of a file.
+fn squeeze_into(key: &str, out: &mut String) {
+    out.clear();
     let mut pending_blank = false;
     for c in key.chars() {
         if c == ' ' || c == '\t' {
@@ -101,49 +132,157 @@ fn squeeze(key: &str) -> String {
         pending_blank = false;
         out.push(c);
     }
-    out
+}
+
+/// [`squeeze_into`] for an ASCII key, byte by byte (the same bytes, several times faster).
+fn squeeze_ascii_into(key: &[u8], out: &mut Vec<u8>) {
+    out.clear();
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut pending_blank = false;
+    for &b in key {
+        if b == b' ' || b == b'\t' {
+            pending_blank = true;
+            continue;
+        }
+        if pending_blank && out.last().is_some_and(|&l| is_word(l)) && is_word(b) {
+            out.push(b' ');
+        }
+        pending_blank = false;
+        out.push(b);
+    }
+}
+
+/// The lines of a sorted index whose key hashes to `h`.
+fn lookup(index: &[u64], h: u32) -> impl Iterator<Item = usize> + '_ {
+    let from = index.partition_point(|&e| ((e >> 32) as u32) < h);
+    index[from..]
+        .iter()
+        .take_while(move |&&e| (e >> 32) as u32 == h)
+        .map(|&e| (e & u64::from(u32::MAX)) as usize)
 }
 
 impl<'a> FileLines<'a> {
-    /// Where line `i` (zero-based) starts.
-    pub(crate) fn line_start(&self, i: usize) -> usize {
-        self.lines[i].start
-    }
-
+    /// Splits `text` into lines and indexes the keys of the non-blank ones: one pass, linear.
     pub(crate) fn new(text: &'a [u8]) -> FileLines<'a> {
-        let mut lines = Vec::new();
-        let mut at = 0;
-        for l in split_lines(text) {
-            let (indent, key, collapsed) = keys(l.content);
-            let start = at;
-            at += l.content.len() + l.eol.len();
-            lines.push(FileLine {
-                start,
-                content_end: start + l.content.len(),
-                end: at,
-                indent,
-                key,
-                collapsed,
-            });
-        }
-        let mut by_key: HashMap<u64, Vec<usize>> = HashMap::new();
-        let mut by_collapsed: HashMap<u64, Vec<usize>> = HashMap::new();
-        let mut non_blank = Vec::new();
-        for (i, l) in lines.iter().enumerate() {
-            if l.key.is_empty() {
+        assert!(
+            text.len() <= u32::MAX as usize,
+            "texts of 4 GiB or more are not supported"
+        );
+        // Sized once (for LF and CRLF texts): doubling would hold up to twice the index, and
+        // both copies while it grows.
+        let lines_about = memchr::memchr_iter(b'\n', text).count() + 1;
+        let mut starts = Vec::with_capacity(lines_about + 1);
+        let mut non_blank = Vec::with_capacity(lines_about);
+        let mut by_key = Vec::with_capacity(lines_about);
+        let mut all = lines(text);
+        loop {
+            let start = all.offset();
+            let Some(line) = all.next() else { break };
+            let i = starts.len() as u32;
+            starts.push(start as u32);
+            let key = line_key(line.content);
+            if key.is_empty() {
                 continue;
             }
             non_blank.push(i);
-            by_key.entry(hash(&l.key)).or_default().push(i);
-            by_collapsed.entry(hash(&l.collapsed)).or_default().push(i);
+            by_key.push(u64::from(hash(key.as_bytes())) << 32 | u64::from(i));
         }
+        starts.push(text.len() as u32);
+        by_key.sort_unstable();
         FileLines {
             text,
-            lines,
-            by_key,
-            by_collapsed,
+            starts,
             non_blank,
+            by_key,
+            by_collapsed: OnceCell::new(),
         }
+    }
+
+    /// How many lines the text has.
+    pub(crate) fn count(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// Where line `i` (zero-based) starts.
+    pub(crate) fn line_start(&self, i: usize) -> usize {
+        self.starts[i] as usize
+    }
+
+    /// Where line `i` ends, its terminator included.
+    pub(crate) fn line_end(&self, i: usize) -> usize {
+        self.starts[i + 1] as usize
+    }
+
+    /// Where line `i`'s content ends (its terminator starts).
+    pub(crate) fn content_end(&self, i: usize) -> usize {
+        let end = self.line_end(i);
+        end - terminator_len(&self.text[self.line_start(i)..end])
+    }
+
+    /// Line `i`'s content, without its terminator.
+    pub(crate) fn content(&self, i: usize) -> &'a [u8] {
+        &self.text[self.line_start(i)..self.content_end(i)]
+    }
+
+    /// Line `i`'s leading spaces and tabs.
+    pub(crate) fn indent(&self, i: usize) -> &'a str {
+        indent_of(self.content(i))
+    }
+
+    /// Line `i`'s content after `unicode` folding, blanks trimmed at both ends (empty: a blank line).
+    pub(crate) fn key(&self, i: usize) -> Cow<'a, str> {
+        line_key(self.content(i))
+    }
+
+    /// [`FileLines::key`] with inner runs of blanks as one space, and none beside punctuation (see
+    /// [`squeeze`]).
+    pub(crate) fn collapsed(&self, i: usize) -> String {
+        squeeze(&self.key(i))
+    }
+
+    /// The lines that are not blank, in order.
+    fn non_blank(&self) -> &[u32] {
+        &self.non_blank
+    }
+
+    /// Where non-blank line `i` is in [`FileLines::non_blank`].
+    fn non_blank_position(&self, i: usize) -> Option<usize> {
+        self.non_blank.binary_search(&(i as u32)).ok()
+    }
+
+    /// Non-blank line number `p` (a position in [`FileLines::non_blank`]).
+    fn nth_non_blank(&self, p: usize) -> usize {
+        self.non_blank[p] as usize
+    }
+
+    /// The lines whose key is `key`, in order.
+    fn with_key<'s>(&'s self, key: &'s str) -> impl Iterator<Item = usize> + 's {
+        lookup(&self.by_key, hash(key.as_bytes())).filter(move |&i| self.key(i) == key)
+    }
+
+    /// The lines whose collapsed key is `collapsed`, in order (the index built on first use).
+    fn with_collapsed<'s>(&'s self, collapsed: &'s str) -> impl Iterator<Item = usize> + 's {
+        let index = self.by_collapsed.get_or_init(|| {
+            let (mut ascii, mut text) = (Vec::new(), String::new());
+            let mut index: Vec<u64> = self
+                .non_blank
+                .iter()
+                .map(|&i| {
+                    let key = self.key(i as usize);
+                    let h = if key.is_ascii() {
+                        squeeze_ascii_into(key.as_bytes(), &mut ascii);
+                        hash(&ascii)
+                    } else {
+                        squeeze_into(&key, &mut text);
+                        hash(text.as_bytes())
+                    };
+                    u64::from(h) << 32 | u64::from(i)
+                })
+                .collect();
+            index.sort_unstable();
+            index
+        });
+        lookup(index, hash(collapsed.as_bytes())).filter(move |&i| self.collapsed(i) == collapsed)
     }
 }
 
@@ -159,8 +298,8 @@ fn needle_lines(old: &str) -> Vec<NeedleLine<'_>> {
     split_model_lines(old)
         .into_iter()
         .map(|(text, _)| {
-            let (_, key, collapsed) = keys(text.as_bytes());
-            let indent = &text[..text.len() - text.trim_start_matches([' ', '\t']).len()];
+            let (key, collapsed) = keys(text.as_bytes());
+            let indent = indent_of(text.as_bytes());
             NeedleLine {
                 text,
                 indent,
@@ -170,7 +309,6 @@ fn needle_lines(old: &str) -> Vec<NeedleLine<'_>> {
         })
         .collect()
 }
-
 /// A region found by a line-based tier, ready to be aligned like any other match.
 #[derive(Debug)]
 pub(crate) struct LooseMatch {
@@ -202,7 +340,7 @@ pub(crate) fn find(tier: Tier, file: &FileLines<'_>, old: &str, scope: &Scope) -
     };
     // Whole lines by construction; only the range can rule a region out.
     if let Some(r) = &scope.within {
-        found.retain(|c| file.lines[c.first].start >= r.start && file.lines[c.last].content_end <= r.end);
+        found.retain(|c| file.line_start(c.first) >= r.start && file.content_end(c.last) <= r.end);
     }
     match found.len() {
         0 => Found::None,
@@ -226,8 +364,12 @@ impl Candidate {
     /// The file bytes the region covers: its lines, the last one's terminator included when the
     /// needle ends with a line break.
     pub(crate) fn span(&self, file: &FileLines<'_>, ends_with_newline: bool) -> Range<usize> {
-        let last = &file.lines[self.last];
-        file.lines[self.first].start..if ends_with_newline { last.end } else { last.content_end }
+        let end = if ends_with_newline {
+            file.line_end(self.last)
+        } else {
+            file.content_end(self.last)
+        };
+        file.line_start(self.first)..end
     }
 }
 
@@ -296,18 +438,17 @@ fn indentation(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate
     };
     let m = needle.len();
     let mut found: Vec<Candidate> = Vec::new();
-    for &h in file.by_key.get(&hash(&needle[k0].key)).map_or(&[][..], |v| v) {
+    for h in file.with_key(&needle[k0].key) {
         let Some(i) = h.checked_sub(k0) else { continue };
-        if i + m > file.lines.len() || found.iter().any(|c| c.first == i) {
+        if i + m > file.count() || found.iter().any(|c| c.first == i) {
             continue;
         }
-        let region = &file.lines[i..i + m];
-        let same_shape = region.iter().zip(needle).all(|(f, n)| f.key == n.key);
+        let same_shape = needle.iter().enumerate().all(|(k, n)| file.key(i + k) == n.key);
         if !same_shape {
             continue;
         }
         for width in TAB_WIDTHS {
-            let file_cols: Vec<usize> = region.iter().map(|f| columns(&f.indent, width)).collect();
+            let file_cols: Vec<usize> = (i..i + m).map(|l| columns(file.indent(l), width)).collect();
             let my_cols: Vec<usize> = needle.iter().map(|n| columns(n.indent, width)).collect();
             let lines: Vec<usize> = (0..m).filter(|&k| !needle[k].key.is_empty()).collect();
             // Columns map one to one plus a shift, or level by level when the indentation units
@@ -336,9 +477,7 @@ fn indentation(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate
                 }
             }
             let Some(mut r) = chosen else { continue };
-            let tab_lines = region.iter().filter(|f| f.indent.starts_with('\t')).count();
-            let space_lines = region.iter().filter(|f| f.indent.starts_with(' ')).count();
-            r.tabs = tab_lines > space_lines;
+            r.tabs = mostly_tabs((i..i + m).map(|l| file.indent(l)));
             found.push(Candidate {
                 first: i,
                 last: i + m - 1,
@@ -359,52 +498,62 @@ fn indentation(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate
 fn whitespace_runs(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate> {
     let nb: Vec<usize> = (0..needle.len()).filter(|&k| !needle[k].key.is_empty()).collect();
     let Some(&k0) = nb.first() else { return Vec::new() };
-    let position: HashMap<usize, usize> = file.non_blank.iter().enumerate().map(|(p, &i)| (i, p)).collect();
     let mut found = Vec::new();
-    for &h in file
-        .by_collapsed
-        .get(&hash(&needle[k0].collapsed))
-        .map_or(&[][..], |v| v)
-    {
-        let p = position[&h];
-        if p + nb.len() > file.non_blank.len() {
+    for h in file.with_collapsed(&needle[k0].collapsed) {
+        let p = file.non_blank_position(h).expect("an indexed line is not blank");
+        if p + nb.len() > file.non_blank().len() {
             continue;
         }
         let matched = nb
             .iter()
             .enumerate()
-            .all(|(j, &k)| file.lines[file.non_blank[p + j]].collapsed == needle[k].collapsed);
+            .all(|(j, &k)| file.collapsed(file.nth_non_blank(p + j)) == needle[k].collapsed);
         if !matched {
             continue;
         }
         let mut pairs = vec![None; needle.len()];
         for (j, &k) in nb.iter().enumerate() {
-            pairs[k] = Some(file.non_blank[p + j]);
+            pairs[k] = Some(file.nth_non_blank(p + j));
         }
-        let region: Vec<&FileLine> = nb.iter().map(|&k| &file.lines[pairs[k].expect("paired")]).collect();
+        let reindent = rebase(
+            nb.iter().map(|&k| file.indent(pairs[k].expect("paired"))),
+            needle[k0].indent,
+            file.indent(h),
+        );
         found.push(Candidate {
             first: h,
-            last: file.non_blank[p + nb.len() - 1],
+            last: file.nth_non_blank(p + nb.len() - 1),
             pairs,
-            reindent: Some(rebase(&region, needle[k0].indent, &file.lines[h].indent)),
+            reindent: Some(reindent),
             forgiven: Forgiven::WhitespaceRuns,
         });
     }
     found
 }
 
+/// Whether most of these indentations start with a tab (rather than a space).
+fn mostly_tabs<'s>(indents: impl Iterator<Item = &'s str>) -> bool {
+    let (mut tabs, mut spaces) = (0, 0);
+    for indent in indents {
+        match indent.as_bytes().first() {
+            Some(b'\t') => tabs += 1,
+            Some(b' ') => spaces += 1,
+            _ => {}
+        }
+    }
+    tabs > spaces
+}
+
 /// How lines the model wrote are re-indented where a tier ignores indentation (`whitespace_runs`,
 /// `similar`): the whole of `newText` shifted by the difference between the first paired line's
 /// indentation in the file and in `oldText`, so that its relative indentation (a body, a closing
 /// brace) is kept, in the file's style (tabs when most of the region's lines start with one).
-fn rebase(region: &[&FileLine], old_indent: &str, file_indent: &str) -> Reindent {
+fn rebase<'s>(region: impl Iterator<Item = &'s str>, old_indent: &str, file_indent: &str) -> Reindent {
     const WIDTH: usize = 4;
-    let tab_lines = region.iter().filter(|f| f.indent.starts_with('\t')).count();
-    let space_lines = region.iter().filter(|f| f.indent.starts_with(' ')).count();
     Reindent {
         delta: columns(file_indent, WIDTH) as isize - columns(old_indent, WIDTH) as isize,
         width: WIDTH,
-        tabs: tab_lines > space_lines,
+        tabs: mostly_tabs(region),
         units: None,
     }
 }
@@ -412,24 +561,17 @@ fn rebase(region: &[&FileLine], old_indent: &str, file_indent: &str) -> Reindent
 fn similar(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate> {
     let nb: Vec<usize> = (0..needle.len()).filter(|&k| !needle[k].key.is_empty()).collect();
     let n = nb.len();
-    if n == 0 || file.non_blank.len() < n {
+    if n == 0 || file.non_blank().len() < n {
         return Vec::new();
     }
     let needle_chars: usize = nb.iter().map(|&k| needle[k].collapsed.chars().count()).sum();
-    let position: HashMap<usize, usize> = file.non_blank.iter().enumerate().map(|(p, &i)| (i, p)).collect();
     // Windows (in non-blank-line positions) anchored by at least one equal line.
     let mut starts: Vec<usize> = Vec::new();
     for (j, &k) in nb.iter().enumerate() {
-        for &h in file
-            .by_collapsed
-            .get(&hash(&needle[k].collapsed))
-            .map_or(&[][..], |v| v)
-        {
-            if file.lines[h].collapsed != needle[k].collapsed {
-                continue;
-            }
-            if let Some(w) = position[&h].checked_sub(j) {
-                if w + n <= file.non_blank.len() {
+        for h in file.with_collapsed(&needle[k].collapsed) {
+            let p = file.non_blank_position(h).expect("an indexed line is not blank");
+            if let Some(w) = p.checked_sub(j) {
+                if w + n <= file.non_blank().len() {
                     starts.push(w);
                 }
             }
@@ -447,7 +589,7 @@ fn similar(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate> {
         let mut anchor_chars = 0;
         let mut acceptable = true;
         for (j, &k) in nb.iter().enumerate() {
-            let f = &file.lines[file.non_blank[w + j]].collapsed;
+            let f = &file.collapsed(file.nth_non_blank(w + j));
             let mine = &needle[k].collapsed;
             if f == mine {
                 total += 1.0;
@@ -475,20 +617,24 @@ fn similar(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate> {
         return Vec::new();
     };
     let second = scored.get(1).map_or(0.0, |s| s.0);
-    if w > file.non_blank.len() || best < SIMILAR_THRESHOLD || best - second < SIMILAR_MARGIN {
+    if w > file.non_blank().len() || best < SIMILAR_THRESHOLD || best - second < SIMILAR_MARGIN {
         return Vec::new();
     }
     let mut pairs = vec![None; needle.len()];
     for (j, &k) in nb.iter().enumerate() {
-        pairs[k] = Some(file.non_blank[w + j]);
+        pairs[k] = Some(file.nth_non_blank(w + j));
     }
-    let region: Vec<&FileLine> = nb.iter().map(|&k| &file.lines[pairs[k].expect("paired")]).collect();
-    let first = file.non_blank[w];
+    let first = file.nth_non_blank(w);
+    let reindent = rebase(
+        nb.iter().map(|&k| file.indent(pairs[k].expect("paired"))),
+        needle[nb[0]].indent,
+        file.indent(first),
+    );
     vec![Candidate {
         first,
-        last: file.non_blank[w + n - 1],
+        last: file.nth_non_blank(w + n - 1),
         pairs,
-        reindent: Some(rebase(&region, needle[nb[0]].indent, &file.lines[first].indent)),
+        reindent: Some(reindent),
         forgiven: Forgiven::Similar {
             similarity: percent(best),
             runner_up: percent(second),
@@ -517,8 +663,7 @@ pub(crate) struct LineConflict {
 pub(crate) fn transport(file: &FileLines<'_>, old: &str, new: &str, c: &Candidate) -> Result<LooseMatch, LineConflict> {
     let needle = needle_lines(old);
     let ends_with_newline = old.ends_with('\n');
-    let file_line =
-        |i: usize| String::from_utf8_lossy(&file.text[file.lines[i].start..file.lines[i].content_end]).into_owned();
+    let file_line = |i: usize| String::from_utf8_lossy(file.content(i)).into_owned();
     let mut old: String = (c.first..=c.last).map(file_line).collect::<Vec<_>>().join("\n");
     if ends_with_newline {
         old.push('\n');
@@ -587,7 +732,7 @@ pub(crate) fn transport(file: &FileLines<'_>, old: &str, new: &str, c: &Candidat
                     for k in o.clone() {
                         let is_edited = edited.iter().any(|&(po, _)| o.start + po == k);
                         if let Some(p) = c.pairs[k] {
-                            if !is_edited && file.lines[p].collapsed != needle[k].collapsed {
+                            if !is_edited && file.collapsed(p) != needle[k].collapsed {
                                 return Err(conflict(k, p));
                             }
                         }
@@ -986,6 +1131,56 @@ mod tests {
             Found::None => None,
             Found::Many(lines) => panic!("ambiguous: {lines:?}"),
         }
+    }
+
+    #[test]
+    fn ascii_keys_are_the_normalized_keys() {
+        // The ASCII fast path must key a line exactly as the `unicode` folding does.
+        let bytes: Vec<u8> = (0u8..0x80).filter(|&b| b != b'\n' && b != b'\r').collect();
+        for &a in &bytes {
+            for &b in &[b' ', b'\t', b'x', 0x0b, 0x0c, b'"', 0x1f] {
+                let line = [b' ', a, b, a, b'\t'];
+                let slow = normalize(&line, Fold::UNICODE.without_trim()).text.trim().to_string();
+                assert_eq!(line_key(&line), slow, "{line:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn ascii_lines_squeeze_alike_byte_by_byte() {
+        let mut bytes = Vec::new();
+        for key in [
+            "f( a, b )",
+            "a  b\t c",
+            "x",
+            "",
+            "a_1 + b2 ( c )",
+            "  lead and trail  ",
+            "a \t_b",
+        ] {
+            squeeze_ascii_into(key.as_bytes(), &mut bytes);
+            assert_eq!(bytes, squeeze(key).as_bytes(), "{key:?}");
+        }
+    }
+
+    #[test]
+    fn index_finds_lines_by_key_in_order_and_keys_on_demand() {
+        let text = "  a  b\r\n\n\tx\n  a b\r\u{201C}q\u{201D}\r\na\u{A0}b\n  \t\n\tx";
+        let file = FileLines::new(text.as_bytes());
+        assert_eq!(file.count(), 8);
+        assert_eq!(file.non_blank(), &[0, 2, 3, 4, 5, 7]);
+        assert_eq!(file.with_key("x").collect::<Vec<_>>(), vec![2, 7]);
+        assert_eq!(file.with_key("a b").collect::<Vec<_>>(), vec![3, 5]);
+        assert_eq!(file.with_key("\"q\"").collect::<Vec<_>>(), vec![4]);
+        assert_eq!(file.with_collapsed("a b").collect::<Vec<_>>(), vec![0, 3, 5]);
+        assert_eq!(file.with_key("absent").count(), 0);
+        assert_eq!(
+            (file.line_start(4), file.content_end(4), file.line_end(4)),
+            (18, 25, 27)
+        );
+        assert_eq!(file.indent(7), "\t");
+        assert_eq!(file.key(6), "");
+        assert_eq!(file.collapsed(0), "a b");
     }
 
     #[test]

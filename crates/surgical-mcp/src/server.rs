@@ -167,9 +167,25 @@ impl SurgicalServer {
         };
         let tool = name.to_string();
         let input = Value::Object(arguments);
-        let result = tokio::task::spawn_blocking(move || surgical_tool::call_with(&tool, &input, &config))
-            .await
-            .map_err(|e| ErrorData::internal_error(format!("the {name} tool stopped unexpectedly: {e}"), None));
+        let mut task = tokio::task::spawn_blocking(move || surgical_tool::call_with(&tool, &input, &config));
+        let result = if control.reports_progress() {
+            // A heartbeat while the tool runs: a long call (a large file, a slow disk) is seen to go on.
+            let started = tokio::time::Instant::now();
+            let mut beat = tokio::time::interval_at(started + control.heartbeat(), control.heartbeat());
+            beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tokio::select! {
+                    done = &mut task => break done,
+                    _ = beat.tick() => {
+                        let secs = started.elapsed().as_secs_f64();
+                        control.report(format!("{what}: still running ({secs:.1} s)"), false).await;
+                    }
+                }
+            }
+        } else {
+            task.await
+        }
+        .map_err(|e| ErrorData::internal_error(format!("the {name} tool stopped unexpectedly: {e}"), None));
         watch.abort();
         result
     }

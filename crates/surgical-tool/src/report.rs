@@ -93,9 +93,76 @@ impl crate::EditSuccess {
     }
 }
 
+impl crate::WriteSuccess {
+    /// The result cut to fit a model's context, as [`crate::EditSuccess::bounded`] cuts an edit's:
+    /// a whole file written as one long line is reported in a few KiB, not three times its size.
+    pub(crate) fn bounded(mut self) -> Self {
+        let (text, _) = bounded(std::mem::take(&mut self.text), MAX_TEXT_BYTES);
+        let (diff, _) = bounded(std::mem::take(&mut self.diff), MAX_FIELD_BYTES);
+        let (patch, patch_cut) = bounded(std::mem::take(&mut self.patch), MAX_FIELD_BYTES);
+        self.text = text;
+        self.diff = diff;
+        self.patch = patch;
+        self.patch_truncated |= patch_cut;
+        self
+    }
+}
+
+impl crate::PatchSuccess {
+    /// The result cut to fit a model's context: `text` as an edit's; the combined `patch` past
+    /// [`MAX_FIELD_BYTES`]; the files' diffs share another [`MAX_FIELD_BYTES`], and so do their
+    /// patches ([`fair_shares`]: a small file's stays whole beside a large one's). Lines over
+    /// [`MAX_LINE_CHARS`] characters are cut everywhere; `patchTruncated` says which patches were
+    /// cut.
+    pub(crate) fn bounded(mut self) -> Self {
+        let (text, _) = bounded(std::mem::take(&mut self.text), MAX_TEXT_BYTES);
+        let (patch, patch_cut) = bounded(std::mem::take(&mut self.patch), MAX_FIELD_BYTES);
+        self.text = text;
+        self.patch = patch;
+        self.patch_truncated |= patch_cut;
+        let diff_shares = fair_shares(self.files.iter().map(|f| f.diff.len()), MAX_FIELD_BYTES);
+        let patch_shares = fair_shares(self.files.iter().map(|f| f.patch.len()), MAX_FIELD_BYTES);
+        for ((file, diff_share), patch_share) in self.files.iter_mut().zip(diff_shares).zip(patch_shares) {
+            let (diff, _) = bounded(std::mem::take(&mut file.diff), diff_share);
+            let (patch, patch_cut) = bounded(std::mem::take(&mut file.patch), patch_share);
+            file.diff = diff;
+            file.patch = patch;
+            file.patch_truncated |= patch_cut;
+        }
+        self
+    }
+}
+
+/// How many bytes each of several outputs of these `sizes` may keep so that together they keep at
+/// most about `total`: the smallest whole, as long as each fits an equal share of what is left,
+/// then an equal share each for the rest (as filling vessels with water).
+fn fair_shares(sizes: impl Iterator<Item = usize>, total: usize) -> Vec<usize> {
+    let sizes: Vec<usize> = sizes.collect();
+    let mut order: Vec<usize> = (0..sizes.len()).collect();
+    order.sort_by_key(|&i| sizes[i]);
+    let mut shares = vec![0; sizes.len()];
+    let mut left = total;
+    for (done, &i) in order.iter().enumerate() {
+        let share = left / (sizes.len() - done);
+        shares[i] = sizes[i].min(share);
+        left -= shares[i];
+    }
+    shares
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn small_outputs_keep_their_size_and_large_ones_share_the_rest() {
+        assert_eq!(
+            fair_shares([10, 500, 20, 900].into_iter(), 1000),
+            vec![10, 485, 20, 485]
+        );
+        assert_eq!(fair_shares([10, 20].into_iter(), 1000), vec![10, 20]);
+        assert_eq!(fair_shares(std::iter::empty(), 1000), Vec::<usize>::new());
+    }
 
     #[test]
     fn output_that_fits_is_kept_as_it_is() {

@@ -90,6 +90,10 @@ pub struct WriteSuccess {
     /// Whether `surgical undo` (or the `undo` tool) can put back what the file held before (for a
     /// new file: remove it, while it is unchanged).
     pub undo_available: bool,
+    /// True when `patch` was cut to fit a model's context (a line over 2000 characters, or the
+    /// patch past 256 KiB, each cut marked): it no longer applies with `git apply`. The file
+    /// itself is as the write left it.
+    pub patch_truncated: bool,
 }
 
 const CONTENT_KEYS: [&str; 6] = ["content", "contents", "text", "file_text", "fileText", "newText"];
@@ -170,7 +174,7 @@ pub fn parse_write_request(value: &Value) -> Result<WriteRequest, ToolError> {
 /// content equal to what the file holds writes nothing.
 pub fn run_write_with(req: &WriteRequest, config: &Config) -> ToolResult {
     match run(req, config) {
-        Ok(s) => ToolResult::Write(Box::new(s)),
+        Ok(s) => ToolResult::Write(Box::new(s.bounded())),
         Err(e) => ToolResult::Error(e),
     }
 }
@@ -281,6 +285,7 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
             first_changed_line: None,
             dry_run: req.dry_run,
             undo_available,
+            patch_truncated: false,
         });
     };
 
@@ -329,6 +334,7 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
         first_changed_line: shown_diff.first_changed_line,
         dry_run: req.dry_run,
         undo_available,
+        patch_truncated: false,
     })
 }
 

@@ -449,8 +449,10 @@ fn write_patches_apply_with_git() {
 #[cfg_attr(windows, ignore = "runs `git apply`, which the Windows CI (Wine) does not have")]
 fn write_a_huge_rewrite_stays_fast_and_its_patch_applies() {
     let dir = tempfile::tempdir().unwrap();
-    let old: String = (0..40_000).map(|n| format!("old line {n}\n")).collect();
-    let new: String = (0..40_000).map(|n| format!("new line {n}\n")).collect();
+    // Short lines, so that the patch replacing every one (about 180 KiB) is within what a result
+    // shows whole (256 KiB).
+    let old = "a\n".repeat(30_000);
+    let new = "b\n".repeat(30_000);
     fs::write(dir.path().join("big.txt"), &old).unwrap();
     let start = std::time::Instant::now();
     let v = ok("write", dir.path(), json!({"path": "big.txt", "content": new}));
@@ -461,7 +463,19 @@ fn write_a_huge_rewrite_stays_fast_and_its_patch_applies() {
     assert_eq!(v["diff"], "");
     assert_eq!(v["firstChangedLine"], 1);
     assert!(v["text"].as_str().unwrap().contains("No diff"), "{}", v["text"]);
+    assert_eq!(v["patchTruncated"], false);
     git_apply_reproduces("big.txt", old.as_bytes(), v["patch"].as_str().unwrap(), new.as_bytes());
+    // Longer lines: the patch is past what a result shows, cut, and says so.
+    let old: String = (0..40_000).map(|n| format!("old line {n}\n")).collect();
+    let new: String = (0..40_000).map(|n| format!("new line {n}\n")).collect();
+    fs::write(dir.path().join("big.txt"), &old).unwrap();
+    let v = ok("write", dir.path(), json!({"path": "big.txt", "content": new}));
+    assert_eq!(fs::read(dir.path().join("big.txt")).unwrap(), new.as_bytes());
+    assert_eq!(v["patchTruncated"], true);
+    let patch = v["patch"].as_str().unwrap();
+    assert!(patch.starts_with("--- a/big.txt\n+++ b/big.txt\n@@ -1,40000 +1,40000 @@\n-old line 0\n"));
+    assert!(patch.len() <= 256 * 1024 + 200, "{}", patch.len());
+    assert!(patch.ends_with("more lines not shown: this output is capped at 256 KiB]\n"));
 }
 
 /// The rule for what a patch shows of a version of a file is one rule for every tool: UTF-8 shows

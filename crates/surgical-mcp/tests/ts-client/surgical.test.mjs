@@ -286,6 +286,28 @@ async function holdDirectoryLock(dir) {
   return holder;
 }
 
+test("progress: a call that runs for more than a second says it still runs", async () => {
+  // The edit waits inside the tool for the directory lock, which a helper process holds until a
+  // heartbeat has been seen: however loaded the machine, one comes.
+  put("slow/s.txt", "s = 1\n");
+  const holder = await holdDirectoryLock("slow");
+  let beat;
+  const beats = new Promise((resolve) => (beat = resolve));
+  const seen = [];
+  const s = call("edit", { path: "slow/s.txt", oldText: "s = 1", newText: "s = 2" }, {
+    onprogress: (p) => {
+      seen.push(p);
+      if (/^edit slow\/s\.txt: still running \(\d+\.\d s\)$/.test(p.message)) beat();
+    },
+  });
+  await beats;
+  holder.stdin.end();
+  const r = await s;
+  assert.equal(r.isError, false, r.text);
+  for (let i = 1; i < seen.length; i++) assert.ok(seen[i].progress > seen[i - 1].progress, JSON.stringify(seen));
+  assert.deepEqual(bytesOf("slow/s.txt"), u8("s = 2\n"));
+});
+
 test("cancellation: a call cancelled while it waits for its turn changes nothing", async () => {
   // A holds the turn: its edit waits for the directory lock, which a helper process holds
   // (surgical's own lock between processes editing one directory).
@@ -371,12 +393,15 @@ test("raw stdio: parse error (-32700), invalid params (-32602), progress on the 
   assert.equal(messages.filter((m) => m.error?.code === -32600).length, 1, out);
   const parse = messages.find((m) => m.error && m.id === null);
   assert.equal(parse?.error.code, -32700, out);
-  // Progress for the call with a token: started, running, done (total = progress), then the result.
-  const progress = messages.filter((m) => m.method === "notifications/progress");
-  assert.deepEqual(progress.map((m) => m.params.progressToken), ["p5", "p5", "p5"], out);
+  // Progress for the call with a token: started, running, done (total = progress), then the result;
+  // a call running past a second also says it still runs (a heartbeat), so those are set aside.
+  const all = messages.filter((m) => m.method === "notifications/progress");
+  assert.ok(all.every((m) => m.params.progressToken === "p5"), out);
+  assert.deepEqual(all.map((m) => m.params.progress), all.map((_, i) => i + 1));
+  const progress = all.filter((m) => !/: still running \(\d+\.\d s\)$/.test(m.params.message));
   assert.deepEqual(progress.map((m) => m.params.message), ["read long.txt: started", "read long.txt: running", "read long.txt: done"]);
-  assert.deepEqual(progress.map((m) => m.params.progress), [1, 2, 3]);
-  assert.equal(progress[2].params.total, 3);
+  assert.equal(progress[2].params.total, all.length);
+  assert.equal(all[all.length - 1], progress[2]);
   const result5 = messages.findIndex((m) => m.id === 5);
   assert.ok(result5 > messages.indexOf(progress[2]), out);
   assert.equal(messages[result5].result.isError, false, out);

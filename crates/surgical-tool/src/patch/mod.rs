@@ -97,7 +97,7 @@ pub fn parse_patch_request(value: &Value) -> Result<PatchRequest, ToolError> {
 /// Runs a parsed `apply_patch` call: all files or none. See the module docs.
 pub fn run_patch_with(req: &PatchRequest, config: &Config) -> ToolResult {
     match transaction::run(req, config) {
-        Ok(s) => ToolResult::Patch(Box::new(s)),
+        Ok(s) => ToolResult::Patch(Box::new(s.bounded())),
         Err(e) => ToolResult::Error(e),
     }
 }
@@ -168,6 +168,11 @@ pub struct FileReport {
     /// Whether `surgical undo` can restore this file's content before the call (files updated in
     /// place, or replaced by `add`/`move`; not deleted or new files).
     pub undo_available: bool,
+    /// True when this file's `patch` was cut to fit a model's context (a line over 2000
+    /// characters, or the call's patches past their share of 256 KiB, each cut marked): it no
+    /// longer applies with `git apply`. The file itself is as the call left it.
+    #[serde(default)]
+    pub patch_truncated: bool,
 }
 
 /// A successful `apply_patch` call.
@@ -185,6 +190,11 @@ pub struct PatchSuccess {
     pub patch: String,
     /// True when nothing was written (`dryRun`).
     pub dry_run: bool,
+    /// True when the combined `patch` was cut to fit a model's context (a line over 2000
+    /// characters, or the patch past 256 KiB, each cut marked): it no longer applies with
+    /// `git apply`. The files themselves are as the call left them.
+    #[serde(default)]
+    pub patch_truncated: bool,
 }
 
 /// The arguments of `apply_patch`, for its JSON Schema (the parser, [`parse_patch_request`], also

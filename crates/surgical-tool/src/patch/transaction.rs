@@ -935,6 +935,7 @@ fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: boo
             hash_after,
             encoding: encoding.name().to_string(),
             undo_available: !dry_run && slot.journaled,
+            patch_truncated: false,
         });
     }
     let count = |a: &str| outcomes.iter().filter(|o| o.action == a).count();
@@ -972,5 +973,6 @@ fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: boo
         files: reports,
         patch: combined,
         dry_run,
+        patch_truncated: false,
     }
 }
