@@ -110,6 +110,39 @@ impl<'a> FileLines<'a> {
         self.lines[i].start
     }
 
+    /// Where line `i` (zero-based) ends, before its terminator.
+    pub(crate) fn content_end(&self, i: usize) -> usize {
+        self.lines[i].content_end
+    }
+
+    /// The text's length in bytes.
+    pub(crate) fn len(&self) -> usize {
+        self.text.len()
+    }
+
+    /// The indices of the lines that are not blank, in order.
+    pub(crate) fn non_blank(&self) -> &[usize] {
+        &self.non_blank
+    }
+
+    /// Line `i` as `whitespace_runs` compares it (see [`squeeze`]).
+    pub(crate) fn collapsed(&self, i: usize) -> &str {
+        &self.lines[i].collapsed
+    }
+
+    /// The lines whose [`FileLines::collapsed`] may be `key` (same hash; compare to be sure).
+    pub(crate) fn maybe_collapsed(&self, key: &str) -> &[usize] {
+        self.by_collapsed.get(&hash(key)).map_or(&[][..], |v| v)
+    }
+
+    /// Line `i`'s text, without its indentation or terminator (invalid bytes as U+FFFD).
+    pub(crate) fn shown(&self, i: usize) -> String {
+        let l = &self.lines[i];
+        String::from_utf8_lossy(&self.text[l.start..l.content_end])
+            .trim()
+            .to_string()
+    }
+
     pub(crate) fn new(text: &'a [u8]) -> FileLines<'a> {
         let mut lines = Vec::new();
         let mut at = 0;
@@ -148,11 +181,23 @@ impl<'a> FileLines<'a> {
 }
 
 /// One line of `oldText`.
-struct NeedleLine<'s> {
+pub(crate) struct NeedleLine<'s> {
     text: &'s str,
     indent: &'s str,
     key: String,
     collapsed: String,
+}
+
+impl NeedleLine<'_> {
+    /// The line as `whitespace_runs` compares it; empty for a blank line.
+    pub(crate) fn collapsed(&self) -> &str {
+        &self.collapsed
+    }
+
+    /// The line as written, trimmed.
+    pub(crate) fn shown(&self) -> &str {
+        self.text.trim()
+    }
 }
 
 fn needle_lines(old: &str) -> Vec<NeedleLine<'_>> {
@@ -183,7 +228,7 @@ pub(crate) struct LooseMatch {
 /// The outcome of one tier for one edit.
 pub(crate) enum Found {
     None,
-    One(Candidate),
+    One(Box<Candidate>),
     /// Several regions qualify: their first lines (zero-based).
     Many(Vec<usize>),
 }
@@ -198,6 +243,9 @@ pub(crate) fn find(tier: Tier, file: &FileLines<'_>, old: &str, scope: &Scope) -
         Tier::Indentation => indentation(file, &needle),
         Tier::WhitespaceRuns => whitespace_runs(file, &needle),
         Tier::Similar => similar(file, &needle),
+        Tier::Typo | Tier::ExtraLine | Tier::MissingLine => {
+            return crate::misremembered::find(file, &needle, scope);
+        }
         _ => Vec::new(),
     };
     // Whole lines by construction; only the range can rule a region out.
@@ -206,7 +254,7 @@ pub(crate) fn find(tier: Tier, file: &FileLines<'_>, old: &str, scope: &Scope) -
     }
     match found.len() {
         0 => Found::None,
-        1 => Found::One(found.into_iter().next().expect("one candidate")),
+        1 => Found::One(Box::new(found.into_iter().next().expect("one candidate"))),
         _ => Found::Many(found.iter().map(|c| c.first).collect()),
     }
 }
@@ -217,12 +265,42 @@ pub(crate) struct Candidate {
     first: usize,
     last: usize,
     pairs: Vec<Option<usize>>,
+    /// Other pairings of the same region that explain the needle equally well (a duplicated line
+    /// that either copy may stand for): transport must write the same with each, or refuse.
+    alternatives: Vec<Vec<Option<usize>>>,
     reindent: Option<Reindent>,
     /// What the tier forgave.
     pub forgiven: Forgiven,
 }
 
 impl Candidate {
+    /// A region of whole lines found by a tier that ignores indentation: needle line `k` paired with
+    /// file line `pairs[k]` (at least one is), `newText` re-based on the first pair's indentation.
+    pub(crate) fn rebased(
+        file: &FileLines<'_>,
+        needle: &[NeedleLine<'_>],
+        pairs: Vec<Option<usize>>,
+        alternatives: Vec<Vec<Option<usize>>>,
+        forgiven: Forgiven,
+    ) -> Candidate {
+        let paired: Vec<(usize, usize)> = pairs
+            .iter()
+            .enumerate()
+            .filter_map(|(k, p)| p.map(|p| (k, p)))
+            .collect();
+        let (k0, first) = paired[0];
+        let last = paired[paired.len() - 1].1;
+        let region: Vec<&FileLine> = paired.iter().map(|&(_, p)| &file.lines[p]).collect();
+        Candidate {
+            first,
+            last,
+            reindent: Some(rebase(&region, needle[k0].indent, &file.lines[first].indent)),
+            pairs,
+            alternatives,
+            forgiven,
+        }
+    }
+
     /// The file bytes the region covers: its lines, the last one's terminator included when the
     /// needle ends with a line break.
     pub(crate) fn span(&self, file: &FileLines<'_>, ends_with_newline: bool) -> Range<usize> {
@@ -343,6 +421,7 @@ fn indentation(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate
                 first: i,
                 last: i + m - 1,
                 pairs: (0..m).map(|k| Some(i + k)).collect(),
+                alternatives: Vec::new(),
                 reindent: Some(r),
                 forgiven: Forgiven::Reindented {
                     shift: r.delta,
@@ -386,6 +465,7 @@ fn whitespace_runs(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candi
             first: h,
             last: file.non_blank[p + nb.len() - 1],
             pairs,
+            alternatives: Vec::new(),
             reindent: Some(rebase(&region, needle[k0].indent, &file.lines[h].indent)),
             forgiven: Forgiven::WhitespaceRuns,
         });
@@ -488,6 +568,7 @@ fn similar(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate> {
         first,
         last: file.non_blank[w + n - 1],
         pairs,
+        alternatives: Vec::new(),
         reindent: Some(rebase(&region, needle[nb[0]].indent, &file.lines[first].indent)),
         forgiven: Forgiven::Similar {
             similarity: percent(best),
@@ -514,7 +595,37 @@ pub(crate) struct LineConflict {
 /// the file's line (see [`transport_line`]), lines it wrote are re-indented into the file. A line
 /// whose text differs from `oldText`'s beyond spacing (under `similar`) and that the model rewrote
 /// while writing new lines in its place, or edited where the two differ, is a [`LineConflict`].
+///
+/// A needle line paired with no file line (one the file does not have there, under `extra_line`) is
+/// never written: kept or deleted by the model, it is dropped; edited, it is a [`LineConflict`] on
+/// the file line where it was expected (the model's change would land on text it never saw). A line
+/// that differs from `oldText`'s and that the model deleted is a conflict too: it may be another
+/// writer's newer change. Where the candidate has other pairings that explain the needle equally
+/// well, each must write the same, else the first line where they part is a conflict.
 pub(crate) fn transport(file: &FileLines<'_>, old: &str, new: &str, c: &Candidate) -> Result<LooseMatch, LineConflict> {
+    let moved = transport_pairs(file, old, new, c, &c.pairs)?;
+    for pairs in &c.alternatives {
+        let other = transport_pairs(file, old, new, c, pairs)?;
+        if other.new != moved.new {
+            let k = (0..pairs.len()).find(|&k| pairs[k] != c.pairs[k]).unwrap_or(0);
+            let p = pairs[k].or(c.pairs[k]).unwrap_or(c.first);
+            return Err(LineConflict {
+                line: p,
+                file: file.shown(p),
+                expected: needle_lines(old)[k].text.trim().to_string(),
+            });
+        }
+    }
+    Ok(moved)
+}
+
+fn transport_pairs(
+    file: &FileLines<'_>,
+    old: &str,
+    new: &str,
+    c: &Candidate,
+    pairs: &[Option<usize>],
+) -> Result<LooseMatch, LineConflict> {
     let needle = needle_lines(old);
     let ends_with_newline = old.ends_with('\n');
     let file_line =
@@ -541,7 +652,7 @@ pub(crate) fn transport(file: &FileLines<'_>, old: &str, new: &str, c: &Candidat
                             // Emits file lines no needle line is paired with (blank lines only the file has), up to `to`.
     let flush = |items: &mut Vec<String>, next: &mut usize, to: usize| {
         while *next < to {
-            if !c.pairs.contains(&Some(*next)) {
+            if !pairs.contains(&Some(*next)) {
                 items.push(file_line(*next));
             }
             *next += 1;
@@ -552,7 +663,7 @@ pub(crate) fn transport(file: &FileLines<'_>, old: &str, new: &str, c: &Candidat
         match op {
             similar::DiffOp::Equal { .. } => {
                 for k in o {
-                    if let Some(p) = c.pairs[k] {
+                    if let Some(p) = pairs[k] {
                         flush(&mut items, &mut next, p);
                         items.push(file_line(p));
                         next = p + 1;
@@ -566,7 +677,16 @@ pub(crate) fn transport(file: &FileLines<'_>, old: &str, new: &str, c: &Candidat
                 let mut from_file: Vec<Option<String>> = vec![None; n.len()];
                 for &(po, pn) in &edited {
                     let k = o.start + po;
-                    if let Some(p) = c.pairs[k] {
+                    if pairs[k].is_none() && !needle[k].key.is_empty() {
+                        // A line the file does not have there, edited: nothing to carry it onto.
+                        let at = pairs[k..]
+                            .iter()
+                            .flatten()
+                            .next()
+                            .or(pairs[..k].iter().flatten().next_back());
+                        return Err(conflict(k, at.copied().unwrap_or(c.first)));
+                    }
+                    if let Some(p) = pairs[k] {
                         let (f_ind, f_body) = split_indent_owned(file_line(p));
                         let (o_ind, o_body) = split_indent(o_keys[k]);
                         let (n_ind, n_body) = split_indent(n_keys[n.start + pn]);
@@ -582,19 +702,18 @@ pub(crate) fn transport(file: &FileLines<'_>, old: &str, new: &str, c: &Candidat
                     }
                 }
                 // A line the model misremembered and rewrote: its new lines may carry what it
-                // misremembered, and nothing tells which characters those are.
-                if !n.is_empty() {
-                    for k in o.clone() {
-                        let is_edited = edited.iter().any(|&(po, _)| o.start + po == k);
-                        if let Some(p) = c.pairs[k] {
-                            if !is_edited && file.lines[p].collapsed != needle[k].collapsed {
-                                return Err(conflict(k, p));
-                            }
+                // misremembered, and nothing tells which characters those are. Deleted, it may be
+                // another writer's newer line, which the model never saw.
+                for k in o.clone() {
+                    let is_edited = edited.iter().any(|&(po, _)| o.start + po == k);
+                    if let Some(p) = pairs[k] {
+                        if !is_edited && file.lines[p].collapsed != needle[k].collapsed {
+                            return Err(conflict(k, p));
                         }
                     }
                 }
                 for k in o {
-                    if let Some(p) = c.pairs[k] {
+                    if let Some(p) = pairs[k] {
                         flush(&mut items, &mut next, p);
                         next = p + 1;
                     }

@@ -174,6 +174,10 @@ fn difference(d: &LineDifference) -> String {
             describe_char(*file_char),
             describe_char(*needle_char)
         ),
+        LineDifference::Typo { needle, wrote, file } => format!(
+            "you wrote {:?}; one word differs: you wrote `{wrote}`, the file has `{file}`",
+            shorten(needle)
+        ),
         LineDifference::FileContinues { needle, column } => format!(
             "you wrote {:?}; the file line continues after column {column}",
             shorten(needle)
@@ -515,6 +519,37 @@ fn forgiven(f: &Forgiven, v: Vocabulary) -> String {
             tier.name(),
             v.new_was
         ),
+        Forgiven::Misremembered {
+            typo,
+            extra_line,
+            missing_line,
+        } => {
+            let mut parts = Vec::new();
+            if let Some(t) = typo {
+                parts.push(format!(
+                    "line {}: you wrote `{}`, the file has `{}`; the file's word was kept",
+                    t.line, t.wrote, t.file
+                ));
+            }
+            if let Some(e) = extra_line {
+                parts.push(format!(
+                    "{} line {} (`{}`) is not in the file there; it was ignored",
+                    v.short, e.needle_line, e.text
+                ));
+            }
+            if let Some(m) = missing_line {
+                parts.push(format!(
+                    "file line {} (`{}`) was not in {}; it was kept",
+                    m.line, m.text, v.old
+                ));
+            }
+            format!(
+                "{} misremembered the file here: {}. Every other line matched; lines you left unchanged kept the \
+                 file's text",
+                v.old,
+                parts.join("; ")
+            )
+        }
         Forgiven::IndentedFirstLine => {
             "the file's line is indented more than yours; the file's indentation was kept".to_string()
         }
