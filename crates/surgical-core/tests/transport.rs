@@ -398,20 +398,33 @@ fn runner() -> TestRunner {
 /// everything would prove nothing).
 #[test]
 fn misremembered_windows_get_exactly_the_models_change() {
-    let placed = std::cell::Cell::new(0usize);
-    let tried = std::cell::Cell::new(0usize);
+    // Per kind of mistake: cases tried, placed.
+    let tally = std::cell::RefCell::new([(0usize, 0usize); 3]);
     let mut runner = runner();
     let outcome = runner.run(&case(), |c| {
         let p = check(&c)?;
-        tried.set(tried.get() + 1);
-        placed.set(placed.get() + usize::from(p));
+        let kind = match c.mistake {
+            Mistake::Typo { .. } => 0,
+            Mistake::Extra { .. } => 1,
+            Mistake::Missing { .. } => 2,
+        };
+        let mut t = tally.borrow_mut();
+        t[kind].0 += 1;
+        t[kind].1 += usize::from(p);
         Ok(())
     });
     if let Err(e) = outcome {
         panic!("{e}");
     }
-    let (placed, tried) = (placed.get(), tried.get());
-    eprintln!("placed {placed} of {tried}");
+    let t = tally.into_inner();
+    eprintln!(
+        "placed (of tried, refusals and skipped cases included): typo {}/{}, extra_line {}/{}, missing_line {}/{}",
+        t[0].1, t[0].0, t[1].1, t[1].0, t[2].1, t[2].0
+    );
+    let (placed, tried) = (
+        t.iter().map(|k| k.1).sum::<usize>(),
+        t.iter().map(|k| k.0).sum::<usize>(),
+    );
     assert!(placed * 2 >= tried, "placed only {placed} of {tried}");
 }
 
