@@ -54,7 +54,7 @@ enum Command {
     /// The edit call is {"path": "...", "edits": [{"oldText": "...", "newText": "...", "replaceAll"?: bool}]},
     /// or a single top-level oldText/newText; aliases file_path, old_string/new_string and
     /// oldString/newString are accepted; optional "dryRun", "maxStrategy" (exact, trailing_whitespace,
-    /// unicode, indentation, whitespace_runs, escapes [default], similar) and "expectedHash". The result is {"ok": true, "text", "path", "diff", "patch",
+    /// unicode, indentation, whitespace_runs, escapes, typo, extra_line, missing_line [default], similar) and "expectedHash". The result is {"ok": true, "text", "path", "diff", "patch",
     /// "firstChangedLine", "edits": [{"index", "strategy", "startLine", "endLine", ...}], ...} or
     /// {"ok": false, "text", "error": {"code", "message", "editIndex"?}}.
     /// The read call is {"path", "startLine"?, "endLine"?, "limit"?}; the write call is {"path",
@@ -221,8 +221,9 @@ struct EditArgs {
     #[arg(long)]
     dry_run: bool,
     /// The loosest matching tier allowed: exact, trailing_whitespace, unicode, indentation,
-    /// whitespace_runs, escapes (the default) or similar (opt-in near matches).
-    #[arg(long, value_name = "TIER", value_parser = ["exact", "trailing_whitespace", "unicode", "indentation", "whitespace_runs", "escapes", "similar"])]
+    /// whitespace_runs, escapes, typo, extra_line, missing_line (the default) or similar (opt-in
+    /// near matches).
+    #[arg(long, value_name = "TIER", value_parser = ["exact", "trailing_whitespace", "unicode", "indentation", "whitespace_runs", "escapes", "typo", "extra_line", "missing_line", "similar"])]
     max_strategy: Option<String>,
     /// Print the JSON result object instead of a diff.
     #[arg(long)]

@@ -73,6 +73,18 @@ impl Budget {
         }
     }
 
+    /// Takes `steps` from the budget for work that has no coarse form: `false` (and the budget
+    /// marked exceeded) when fewer are left, and the caller must fall back to refusing.
+    pub(crate) fn spend(&mut self, steps: u64) -> bool {
+        if steps > self.left {
+            self.left = 0;
+            self.exceeded = true;
+            return false;
+        }
+        self.left -= steps;
+        true
+    }
+
     /// Whether some diff drawn from this budget was coarse.
     pub(crate) fn exceeded(&self) -> bool {
         self.exceeded

@@ -103,6 +103,16 @@ pub enum LineDifference {
         /// The needle's.
         needle_char: char,
     },
+    /// They differ in one word only, by a character dropped, added, changed, or two swapped: a
+    /// mistyped word.
+    Typo {
+        /// The needle line.
+        needle: String,
+        /// The word as the needle has it.
+        wrote: String,
+        /// The word as the text has it.
+        file: String,
+    },
     /// The needle line is a prefix of the text line, which continues after `column` characters.
     FileContinues {
         /// The needle line.
@@ -276,6 +286,13 @@ fn line_difference(file: &str, mine: &str) -> Option<LineDifference> {
         return Some(LineDifference::Indentation {
             file: f_lead.to_string(),
             needle: m_lead.to_string(),
+        });
+    }
+    if let Some((wrote, file)) = crate::misremembered::typo(mine.trim(), file.trim()) {
+        return Some(LineDifference::Typo {
+            needle: mine.to_string(),
+            wrote,
+            file,
         });
     }
     let f: Vec<char> = file.chars().collect();

@@ -53,7 +53,7 @@ impl Default for Options {
     /// Every tier but the opt-in [`Tier::Similar`].
     fn default() -> Self {
         Options {
-            loosest: Tier::Escapes,
+            loosest: Tier::DEFAULT_LOOSEST,
             scope: Scope::default(),
         }
     }

@@ -278,7 +278,8 @@ impl Haystack<'_> {
     }
 
     /// The tiers past `unicode`, for the needles still unplaced: the line-based ones, then escapes
-    /// (which unescapes the needle and tries every tier before it again), then the opt-in `similar`.
+    /// (which unescapes the needle and tries every tier before it again), the misremembered ones
+    /// (`typo`, `extra_line`, `missing_line`), then the opt-in `similar`.
     fn locate_loose(
         &self,
         olds: &[Cow<'_, str>],
@@ -296,7 +297,15 @@ impl Haystack<'_> {
         } else {
             vec![false; olds.len()]
         };
-        for tier in [Tier::Indentation, Tier::WhitespaceRuns, Tier::Escapes, Tier::Similar] {
+        // `typo` stands for the three misremembered tiers, searched at once (their rivals are each
+        // other's): a region found is the loosest of its mistakes' tier, placed if that is allowed.
+        for tier in [
+            Tier::Indentation,
+            Tier::WhitespaceRuns,
+            Tier::Escapes,
+            Tier::Typo,
+            Tier::Similar,
+        ] {
             if tier > loosest {
                 break;
             }
@@ -316,7 +325,12 @@ impl Haystack<'_> {
                 let file = self.file_lines();
                 match loose::find(tier, file, &olds[index], scope) {
                     Found::None => {}
-                    Found::One(c) => found[index] = Some(Match::lines(tier, file, &olds[index], c)),
+                    Found::One(c) => {
+                        let tier = c.forgiven.misremembered_tier().unwrap_or(tier);
+                        if tier <= loosest {
+                            found[index] = Some(Match::lines(tier, file, &olds[index], *c));
+                        }
+                    }
                     Found::Many(firsts) => {
                         let starts = firsts.iter().take(MAX_LISTED).map(|&i| file.line_start(i)).collect();
                         let miss = Miss::Ambiguous {

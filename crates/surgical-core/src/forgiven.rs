@@ -44,9 +44,75 @@ pub enum Forgiven {
         /// What the tier that matched the needle without its numbers forgave.
         also: Option<Box<Forgiven>>,
     },
+    /// [`Tier::Typo`], [`Tier::ExtraLine`], [`Tier::MissingLine`]: the needle misremembered the
+    /// region's content, at most one mistake of each kind. Lines the model left unchanged kept the
+    /// file's text; see each part for what was written.
+    Misremembered {
+        /// One line differed by one mistyped word; the file's word was kept.
+        typo: Option<Typo>,
+        /// One needle line the file does not have there; it was not written.
+        extra_line: Option<ExtraLine>,
+        /// One file line the needle left out; it was kept.
+        missing_line: Option<MissingLine>,
+    },
     /// The text indents the match's first line more than the needle does (whole-line placement with
     /// [`crate::Scope::indented_first_line`]); the text's indentation was kept.
     IndentedFirstLine,
+}
+
+/// A word the needle mistyped (see [`Forgiven::Misremembered`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Typo {
+    /// One-based line of the text.
+    pub line: usize,
+    /// One-based line of the needle.
+    pub needle_line: usize,
+    /// The word as the needle has it.
+    pub wrote: String,
+    /// The word as the text has it.
+    pub file: String,
+}
+
+/// A needle line the text does not have there (see [`Forgiven::Misremembered`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ExtraLine {
+    /// One-based line of the needle.
+    pub needle_line: usize,
+    /// The line, trimmed.
+    pub text: String,
+}
+
+/// A text line the needle left out (see [`Forgiven::Misremembered`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct MissingLine {
+    /// One-based line of the text.
+    pub line: usize,
+    /// The line, trimmed.
+    pub text: String,
+}
+
+impl Forgiven {
+    /// The tier whose forgiveness this is, for the tiers a kind of forgiveness tells apart
+    /// ([`Forgiven::Misremembered`]: the loosest of its mistakes).
+    pub(crate) fn misremembered_tier(&self) -> Option<Tier> {
+        match self {
+            Forgiven::Misremembered {
+                extra_line,
+                missing_line,
+                ..
+            } => Some(if missing_line.is_some() {
+                Tier::MissingLine
+            } else if extra_line.is_some() {
+                Tier::ExtraLine
+            } else {
+                Tier::Typo
+            }),
+            _ => None,
+        }
+    }
 }
 
 /// A similarity (0 to 1) in whole percent, rounded exactly as `format!("{:.0}", x * 100.0)` rounds it,

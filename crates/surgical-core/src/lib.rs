@@ -34,7 +34,9 @@ them) under [`Options`]; [`apply_spliced`] the same ending in [`ChangeSet::apply
 * Tiers run strictest first: [`Tier::Exact`] (line terminators never count),
   [`Tier::TrailingWhitespace`], [`Tier::Unicode`] (NFKC, typographic quotes and dashes, special
   spaces), then the line-based [`Tier::Indentation`] and [`Tier::WhitespaceRuns`],
-  [`Tier::Escapes`], and the opt-in [`Tier::Similar`]. A tier applies only when it finds exactly one
+  [`Tier::Escapes`], the tiers for content the model misremembered ([`Tier::Typo`],
+  [`Tier::ExtraLine`], [`Tier::MissingLine`], which place only with evidence and a margin), and
+  the opt-in [`Tier::Similar`]. A tier applies only when it finds exactly one
   occurrence, and differences a model cannot see (line endings, trailing blanks, special spaces)
   never decide between occurrences.
 * Every failure of [`apply`] is an [`EditError`]: which edit, what went wrong, what to do. On error
@@ -116,6 +118,7 @@ mod haystack;
 pub mod line_numbers;
 pub mod lines;
 mod loose;
+mod misremembered;
 mod normalize;
 mod placeholder;
 mod scope;
@@ -130,12 +133,13 @@ pub use closest::{Closest, LineDifference, Region, Row};
 pub use edit::{apply, apply_spliced, Edit, Options};
 pub use error::{EditError, MAX_LISTED};
 pub use find::{Match, Miss, Missed, Needle};
-pub use forgiven::Forgiven;
+pub use forgiven::{ExtraLine, Forgiven, MissingLine, Typo};
 pub use haystack::Haystack;
 pub use loose::{
     SIMILAR_MARGIN, SIMILAR_MAX_DIFFERING_LINES, SIMILAR_MIN_ANCHOR_CHARS, SIMILAR_MIN_EQUAL_LINES,
     SIMILAR_MIN_LINE_RATIO, SIMILAR_THRESHOLD,
 };
+pub use misremembered::{MISREMEMBERED_MARGIN, MISREMEMBERED_MIN_ANCHOR_CHARS, MISREMEMBERED_MIN_EQUAL_LINES};
 pub use placeholder::omission_placeholder;
 pub use scope::Scope;
 #[doc(hidden)]

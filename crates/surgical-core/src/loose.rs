@@ -162,6 +162,16 @@ fn lookup(index: &[u64], h: u32) -> impl Iterator<Item = usize> + '_ {
 }
 
 impl<'a> FileLines<'a> {
+    /// The text's length in bytes.
+    pub(crate) fn len(&self) -> usize {
+        self.text.len()
+    }
+
+    /// Line `i`'s text, without its indentation or terminator (invalid bytes as U+FFFD).
+    pub(crate) fn shown(&self, i: usize) -> String {
+        String::from_utf8_lossy(self.content(i)).trim().to_string()
+    }
+
     /// Splits `text` into lines and indexes the keys of the non-blank ones: one pass, linear.
     pub(crate) fn new(text: &'a [u8]) -> FileLines<'a> {
         assert!(
@@ -241,7 +251,7 @@ impl<'a> FileLines<'a> {
     }
 
     /// The lines that are not blank, in order.
-    fn non_blank(&self) -> &[u32] {
+    pub(crate) fn non_blank(&self) -> &[u32] {
         &self.non_blank
     }
 
@@ -261,7 +271,7 @@ impl<'a> FileLines<'a> {
     }
 
     /// The lines whose collapsed key is `collapsed`, in order (the index built on first use).
-    fn with_collapsed<'s>(&'s self, collapsed: &'s str) -> impl Iterator<Item = usize> + 's {
+    pub(crate) fn with_collapsed<'s>(&'s self, collapsed: &'s str) -> impl Iterator<Item = usize> + 's {
         let index = self.by_collapsed.get_or_init(|| {
             let (mut ascii, mut text) = (Vec::new(), String::new());
             let mut index: Vec<u64> = self
@@ -287,11 +297,23 @@ impl<'a> FileLines<'a> {
 }
 
 /// One line of `oldText`.
-struct NeedleLine<'s> {
+pub(crate) struct NeedleLine<'s> {
     text: &'s str,
     indent: &'s str,
     key: String,
     collapsed: String,
+}
+
+impl NeedleLine<'_> {
+    /// The line as `whitespace_runs` compares it; empty for a blank line.
+    pub(crate) fn collapsed(&self) -> &str {
+        &self.collapsed
+    }
+
+    /// The line as written, trimmed.
+    pub(crate) fn shown(&self) -> &str {
+        self.text.trim()
+    }
 }
 
 fn needle_lines(old: &str) -> Vec<NeedleLine<'_>> {
@@ -321,7 +343,7 @@ pub(crate) struct LooseMatch {
 /// The outcome of one tier for one edit.
 pub(crate) enum Found {
     None,
-    One(Candidate),
+    One(Box<Candidate>),
     /// Several regions qualify: their first lines (zero-based).
     Many(Vec<usize>),
 }
@@ -336,6 +358,9 @@ pub(crate) fn find(tier: Tier, file: &FileLines<'_>, old: &str, scope: &Scope) -
         Tier::Indentation => indentation(file, &needle),
         Tier::WhitespaceRuns => whitespace_runs(file, &needle),
         Tier::Similar => similar(file, &needle),
+        Tier::Typo | Tier::ExtraLine | Tier::MissingLine => {
+            return crate::misremembered::find(file, &needle, scope);
+        }
         _ => Vec::new(),
     };
     // Whole lines by construction; only the range can rule a region out.
@@ -344,7 +369,7 @@ pub(crate) fn find(tier: Tier, file: &FileLines<'_>, old: &str, scope: &Scope) -
     }
     match found.len() {
         0 => Found::None,
-        1 => Found::One(found.into_iter().next().expect("one candidate")),
+        1 => Found::One(Box::new(found.into_iter().next().expect("one candidate"))),
         _ => Found::Many(found.iter().map(|c| c.first).collect()),
     }
 }
@@ -355,12 +380,42 @@ pub(crate) struct Candidate {
     first: usize,
     last: usize,
     pairs: Vec<Option<usize>>,
+    /// Other pairings of the same region that explain the needle equally well (a duplicated line
+    /// that either copy may stand for): transport must write the same with each, or refuse.
+    alternatives: Vec<Vec<Option<usize>>>,
     reindent: Option<Reindent>,
     /// What the tier forgave.
     pub forgiven: Forgiven,
 }
 
 impl Candidate {
+    /// A region of whole lines found by a tier that ignores indentation: needle line `k` paired with
+    /// file line `pairs[k]` (at least one is), `newText` re-based on the first pair's indentation.
+    pub(crate) fn rebased(
+        file: &FileLines<'_>,
+        needle: &[NeedleLine<'_>],
+        pairs: Vec<Option<usize>>,
+        alternatives: Vec<Vec<Option<usize>>>,
+        forgiven: Forgiven,
+    ) -> Candidate {
+        let paired: Vec<(usize, usize)> = pairs
+            .iter()
+            .enumerate()
+            .filter_map(|(k, p)| p.map(|p| (k, p)))
+            .collect();
+        let (k0, first) = paired[0];
+        let last = paired[paired.len() - 1].1;
+        let reindent = rebase(paired.iter().map(|&(_, p)| file.indent(p)), needle[k0].indent, file.indent(first));
+        Candidate {
+            first,
+            last,
+            reindent: Some(reindent),
+            pairs,
+            alternatives,
+            forgiven,
+        }
+    }
+
     /// The file bytes the region covers: its lines, the last one's terminator included when the
     /// needle ends with a line break.
     pub(crate) fn span(&self, file: &FileLines<'_>, ends_with_newline: bool) -> Range<usize> {
@@ -482,6 +537,7 @@ fn indentation(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate
                 first: i,
                 last: i + m - 1,
                 pairs: (0..m).map(|k| Some(i + k)).collect(),
+                alternatives: Vec::new(),
                 reindent: Some(r),
                 forgiven: Forgiven::Reindented {
                     shift: r.delta,
@@ -524,6 +580,7 @@ fn whitespace_runs(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candi
             first: h,
             last: file.nth_non_blank(p + nb.len() - 1),
             pairs,
+            alternatives: Vec::new(),
             reindent: Some(reindent),
             forgiven: Forgiven::WhitespaceRuns,
         });
@@ -634,6 +691,7 @@ fn similar(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate> {
         first,
         last: file.nth_non_blank(w + n - 1),
         pairs,
+        alternatives: Vec::new(),
         reindent: Some(reindent),
         forgiven: Forgiven::Similar {
             similarity: percent(best),
@@ -660,7 +718,37 @@ pub(crate) struct LineConflict {
 /// the file's line (see [`transport_line`]), lines it wrote are re-indented into the file. A line
 /// whose text differs from `oldText`'s beyond spacing (under `similar`) and that the model rewrote
 /// while writing new lines in its place, or edited where the two differ, is a [`LineConflict`].
+///
+/// A needle line paired with no file line (one the file does not have there, under `extra_line`) is
+/// never written: kept or deleted by the model, it is dropped; edited, it is a [`LineConflict`] on
+/// the file line where it was expected (the model's change would land on text it never saw). A line
+/// that differs from `oldText`'s and that the model deleted is a conflict too: it may be another
+/// writer's newer change. Where the candidate has other pairings that explain the needle equally
+/// well, each must write the same, else the first line where they part is a conflict.
 pub(crate) fn transport(file: &FileLines<'_>, old: &str, new: &str, c: &Candidate) -> Result<LooseMatch, LineConflict> {
+    let moved = transport_pairs(file, old, new, c, &c.pairs)?;
+    for pairs in &c.alternatives {
+        let other = transport_pairs(file, old, new, c, pairs)?;
+        if other.new != moved.new {
+            let k = (0..pairs.len()).find(|&k| pairs[k] != c.pairs[k]).unwrap_or(0);
+            let p = pairs[k].or(c.pairs[k]).unwrap_or(c.first);
+            return Err(LineConflict {
+                line: p,
+                file: file.shown(p),
+                expected: needle_lines(old)[k].text.trim().to_string(),
+            });
+        }
+    }
+    Ok(moved)
+}
+
+fn transport_pairs(
+    file: &FileLines<'_>,
+    old: &str,
+    new: &str,
+    c: &Candidate,
+    pairs: &[Option<usize>],
+) -> Result<LooseMatch, LineConflict> {
     let needle = needle_lines(old);
     let ends_with_newline = old.ends_with('\n');
     let file_line = |i: usize| String::from_utf8_lossy(file.content(i)).into_owned();
@@ -686,7 +774,7 @@ pub(crate) fn transport(file: &FileLines<'_>, old: &str, new: &str, c: &Candidat
                             // Emits file lines no needle line is paired with (blank lines only the file has), up to `to`.
     let flush = |items: &mut Vec<String>, next: &mut usize, to: usize| {
         while *next < to {
-            if !c.pairs.contains(&Some(*next)) {
+            if !pairs.contains(&Some(*next)) {
                 items.push(file_line(*next));
             }
             *next += 1;
@@ -697,7 +785,7 @@ pub(crate) fn transport(file: &FileLines<'_>, old: &str, new: &str, c: &Candidat
         match op {
             similar::DiffOp::Equal { .. } => {
                 for k in o {
-                    if let Some(p) = c.pairs[k] {
+                    if let Some(p) = pairs[k] {
                         flush(&mut items, &mut next, p);
                         items.push(file_line(p));
                         next = p + 1;
@@ -711,7 +799,16 @@ pub(crate) fn transport(file: &FileLines<'_>, old: &str, new: &str, c: &Candidat
                 let mut from_file: Vec<Option<String>> = vec![None; n.len()];
                 for &(po, pn) in &edited {
                     let k = o.start + po;
-                    if let Some(p) = c.pairs[k] {
+                    if pairs[k].is_none() && !needle[k].key.is_empty() {
+                        // A line the file does not have there, edited: nothing to carry it onto.
+                        let at = pairs[k..]
+                            .iter()
+                            .flatten()
+                            .next()
+                            .or(pairs[..k].iter().flatten().next_back());
+                        return Err(conflict(k, at.copied().unwrap_or(c.first)));
+                    }
+                    if let Some(p) = pairs[k] {
                         let (f_ind, f_body) = split_indent_owned(file_line(p));
                         let (o_ind, o_body) = split_indent(o_keys[k]);
                         let (n_ind, n_body) = split_indent(n_keys[n.start + pn]);
@@ -727,19 +824,18 @@ pub(crate) fn transport(file: &FileLines<'_>, old: &str, new: &str, c: &Candidat
                     }
                 }
                 // A line the model misremembered and rewrote: its new lines may carry what it
-                // misremembered, and nothing tells which characters those are.
-                if !n.is_empty() {
-                    for k in o.clone() {
-                        let is_edited = edited.iter().any(|&(po, _)| o.start + po == k);
-                        if let Some(p) = c.pairs[k] {
-                            if !is_edited && file.collapsed(p) != needle[k].collapsed {
-                                return Err(conflict(k, p));
-                            }
+                // misremembered, and nothing tells which characters those are. Deleted, it may be
+                // another writer's newer line, which the model never saw.
+                for k in o.clone() {
+                    let is_edited = edited.iter().any(|&(po, _)| o.start + po == k);
+                    if let Some(p) = pairs[k] {
+                        if !is_edited && file.collapsed(p) != needle[k].collapsed {
+                            return Err(conflict(k, p));
                         }
                     }
                 }
                 for k in o {
-                    if let Some(p) = c.pairs[k] {
+                    if let Some(p) = pairs[k] {
                         flush(&mut items, &mut next, p);
                         next = p + 1;
                     }

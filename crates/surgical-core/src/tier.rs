@@ -22,6 +22,15 @@ pub enum Tier {
     /// `oldText` arrived over-escaped (`\\n` for a newline, `\\t`, `\\"`): unescaped, it matches
     /// by one of the tiers above, and `newText` is unescaped the same way.
     Escapes,
+    /// One line of `oldText` differs from the file's by one mistyped word (a character dropped,
+    /// added, changed, or two swapped); the region is anchored by equal lines and clearly better than
+    /// any other (see [`crate::misremembered`]). The file's word is kept.
+    Typo,
+    /// Also one line of `oldText` that the file does not have there (a duplicated neighbour, an
+    /// invented comment); it is not written.
+    ExtraLine,
+    /// Also one non-blank line of the file left out of `oldText`; it is kept.
+    MissingLine,
     /// Opt-in: a near match for a paraphrased line or two, anchored by equal lines, with a
     /// similarity threshold and a margin over the next best region (see the `SIMILAR_*` constants).
     Similar,
@@ -29,15 +38,22 @@ pub enum Tier {
 
 impl Tier {
     /// Every tier, strictest first.
-    pub const ALL: [Tier; 7] = [
+    pub const ALL: [Tier; 10] = [
         Tier::Exact,
         Tier::TrailingWhitespace,
         Tier::Unicode,
         Tier::Indentation,
         Tier::WhitespaceRuns,
         Tier::Escapes,
+        Tier::Typo,
+        Tier::ExtraLine,
+        Tier::MissingLine,
         Tier::Similar,
     ];
+
+    /// The loosest tier allowed when a caller names none: every tier but the opt-in
+    /// [`Tier::Similar`].
+    pub const DEFAULT_LOOSEST: Tier = Tier::MissingLine;
 
     /// The tiers that search text (the others work on lines or rewrite `oldText`).
     pub(crate) const TEXT: [Tier; 3] = [Tier::Exact, Tier::TrailingWhitespace, Tier::Unicode];
@@ -51,6 +67,9 @@ impl Tier {
             Tier::Indentation => "indentation",
             Tier::WhitespaceRuns => "whitespace_runs",
             Tier::Escapes => "escapes",
+            Tier::Typo => "typo",
+            Tier::ExtraLine => "extra_line",
+            Tier::MissingLine => "missing_line",
             Tier::Similar => "similar",
         }
     }

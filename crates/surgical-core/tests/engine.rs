@@ -331,8 +331,14 @@ fn escapes_tier_unescapes_both_sides() {
 #[test]
 fn similar_tier_is_opt_in() {
     let file = "fn main() {\n    let total = compute(items);\n    println!(\"{}\", total);\n}\n";
+    // One word misremembered by one character is the default `typo` tier's.
     let old = "fn main() {\n    let total = compute(item);\n    println!(\"{}\", total);\n}\n";
     let new = "fn main() {\n    let total = compute(item);\n    println!(\"sum {}\", total);\n}\n";
+    let a = apply(file.as_bytes(), &[Edit::new(old, new)], &Options::new()).unwrap();
+    assert_eq!(a.edits[0].tier, Tier::Typo);
+    // A word paraphrased is `similar`'s, opt-in.
+    let old = "fn main() {\n    let total = compute(all_items);\n    println!(\"{}\", total);\n}\n";
+    let new = "fn main() {\n    let total = compute(all_items);\n    println!(\"sum {}\", total);\n}\n";
     let err = apply(file.as_bytes(), &[Edit::new(old, new)], &Options::new()).unwrap_err();
     assert_eq!(err.code(), "not_found");
     let opts = Options::new().loosest_tier(Tier::Similar);

@@ -234,7 +234,7 @@ pub struct EditReport {
     /// The edit's index in `edits`, from 0.
     pub index: usize,
     /// The tier that matched: `exact`, `trailing_whitespace`, `unicode`, `indentation`,
-    /// `whitespace_runs`, `escapes` or `similar`.
+    /// `whitespace_runs`, `escapes`, `typo`, `extra_line`, `missing_line` or `similar`.
     #[serde(rename = "strategy")]
     pub tier: &'static str,
     /// One-based lines of the new text in the file after the edit (first occurrence to last).

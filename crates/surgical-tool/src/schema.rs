@@ -253,7 +253,8 @@ the call, and either all apply or none does.
 Matching is exact first. If that finds nothing, differences that are invisible or easy to get wrong are \
 tolerated, tier by tier (see maxStrategy): line endings, trailing whitespace, typographic quotes and dashes, \
 no-break and other special spaces, Unicode compatibility forms, and where allowed a shifted indentation, \
-runs of whitespace and over-escaped text. The file's own characters are kept wherever oldText and newText \
+runs of whitespace, over-escaped text, and one mistyped word, one extra line or one left-out line when a \
+single region clearly matches (the file's version of those lines is kept). The file's own characters are kept wherever oldText and newText \
 agree, and every byte outside the replaced text is written back unchanged. Several matches are an error, never a \
 guess: add context to oldText, or set replaceAll.
 

@@ -174,6 +174,10 @@ fn difference(d: &LineDifference) -> String {
             describe_char(*file_char),
             describe_char(*needle_char)
         ),
+        LineDifference::Typo { needle, wrote, file } => format!(
+            "you wrote {:?}; one word differs: you wrote `{wrote}`, the file has `{file}`",
+            shorten(needle)
+        ),
         LineDifference::FileContinues { needle, column } => format!(
             "you wrote {:?}; the file line continues after column {column}",
             shorten(needle)
@@ -515,6 +519,37 @@ fn forgiven(f: &Forgiven, v: Vocabulary) -> String {
             tier.name(),
             v.new_was
         ),
+        Forgiven::Misremembered {
+            typo,
+            extra_line,
+            missing_line,
+        } => {
+            let mut parts = Vec::new();
+            if let Some(t) = typo {
+                parts.push(format!(
+                    "line {}: you wrote `{}`, the file has `{}`; the file's word was kept",
+                    t.line, t.wrote, t.file
+                ));
+            }
+            if let Some(e) = extra_line {
+                parts.push(format!(
+                    "{} line {} (`{}`) is not in the file there; it was ignored",
+                    v.short, e.needle_line, e.text
+                ));
+            }
+            if let Some(m) = missing_line {
+                parts.push(format!(
+                    "file line {} (`{}`) was not in {}; it was kept",
+                    m.line, m.text, v.old
+                ));
+            }
+            format!(
+                "{} misremembered the file here: {}. Every other line matched; lines you left unchanged kept the \
+                 file's text",
+                v.old,
+                parts.join("; ")
+            )
+        }
         Forgiven::IndentedFirstLine => {
             "the file's line is indented more than yours; the file's indentation was kept".to_string()
         }
@@ -766,16 +801,61 @@ mod tests {
     #[test]
     fn missing_lines_and_several_regions() {
         let text = b"fn a() {\n    one();\n    two();\n}\nfn b() {\n    one();\n    two();\n}\n";
-        let h = hint(text, "fn a() {\n    one();\n    three();\n    two();\n}\n");
-        assert!(h.contains("oldText line 3 is not in the file here"), "{h}");
-        let h = hint(text, "    one();\n    two();\n    zzz();\n");
+        // Two lines the file does not have (one is the `extra_line` tier's to forgive).
+        let h = hint(text, "fn a() {\n    one();\n    three();\n    four();\n    two();\n}\n");
+        assert!(h.contains("oldText line 4 is not in the file here"), "{h}");
+        let h = hint(text, "    one();\n    two();\n    zzz();\n    yyy();\n");
         assert!(h.contains("Closest regions"), "{h}");
         assert!(h.contains("lines 2-3") && h.contains("lines 6-7"), "{h}");
     }
 
+    /// What the misremembered tiers forgave, as the model reads it.
+    #[test]
+    fn misremembered_lines_are_named() {
+        let text = b"fn f() {\n    let inside = 1;\n    let count = 2;\n    let total = 3;\n    done();\n}\n";
+        let said = |old: &str, new: &str| {
+            let a = apply(text, &[Edit::new(old, new)], &Options::new()).unwrap();
+            a.edits[0]
+                .differences
+                .iter()
+                .find_map(|d| match &d.kind {
+                    DifferenceKind::Forgiven(f) => Some(forgiven(f, EDIT)),
+                    _ => None,
+                })
+                .unwrap()
+        };
+        let s = said(
+            "    let innside = 1;\n    let count = 2;\n    let total = 3;",
+            "    let innside = 1;\n    let count = 2;\n    let total = 4;",
+        );
+        assert!(
+            s.contains("line 2: you wrote `innside`, the file has `inside`; the file's word was kept"),
+            "{s}"
+        );
+        let s = said(
+            "    let inside = 1;\n    // helper\n    let count = 2;\n    let total = 3;",
+            "    let inside = 1;\n    // helper\n    let count = 2;\n    let total = 4;",
+        );
+        assert!(
+            s.contains("oldText line 2 (`// helper`) is not in the file there; it was ignored"),
+            "{s}"
+        );
+        let s = said(
+            "    let inside = 1;\n    let total = 3;\n    done();",
+            "    let inside = 1;\n    let total = 4;\n    done();",
+        );
+        assert!(
+            s.contains("file line 3 (`let count = 2;`) was not in oldText; it was kept"),
+            "{s}"
+        );
+    }
+
     #[test]
     fn indentation_is_named() {
-        let h = hint(b"\tif x:\n\t\treturn 1\n", "    if x:\n        return 1\n    zz");
+        let h = hint(
+            b"\tif x:\n\t\treturn 1\n",
+            "    if x:\n        return 1\n    zz\n    yy",
+        );
         assert!(h.contains("indentation differs"), "{h}");
     }
 

@@ -1,0 +1,791 @@
+//! The tiers for content the model misremembered: `typo`, `extra_line` and `missing_line`.
+//!
+//! A needle that no earlier tier places may still have one clearly right place when the model got
+//! a little of its content wrong: one word mistyped on one line, one line the file does not have
+//! there, one non-blank file line left out. These tiers align the needle's non-blank lines with a
+//! window of the file's non-blank lines (compared as `whitespace_runs` compares them, so what a
+//! model cannot see never counts) allowing at most one mistake of each kind, and place only with
+//! evidence:
+//!
+//! * **anchored**: at least [`MISREMEMBERED_MIN_EQUAL_LINES`] lines equal, holding at least
+//!   [`MISREMEMBERED_MIN_ANCHOR_CHARS`] characters and more than half of the needle's;
+//! * **alone**: no other region qualifies, and no other reading of the file (any window anchored by
+//!   an equal line, scored by the characters of its equal lines with any number of differing lines)
+//!   comes within [`MISREMEMBERED_MARGIN`] of the chosen region's score. Scores are the real ones of
+//!   every window: nothing is capped or left out for not qualifying.
+//!
+//! An extra line next to a missing one would be a line replaced, not misremembered: not allowed.
+//! A missing line is only ever between two paired lines (at the ends it is just context the needle
+//! did not take). Where the needle's lines can be paired with the region in several equally good
+//! ways (a duplicated neighbour either copy of which may be the extra one), the candidate keeps
+//! them all and the transport must write the same bytes with each, or refuse.
+//!
+//! Candidates come from the needle's lines found verbatim through the line index; each window costs
+//! a few steps per needle line, drawn from a [`Budget`] linear in the sizes. Once it is spent, the
+//! tiers refuse (never place on a partial view of the rivals).
+
+use std::collections::HashSet;
+
+use crate::budget::Budget;
+use crate::forgiven::{ExtraLine, Forgiven, MissingLine, Typo};
+use crate::loose::{Candidate, FileLines, Found, NeedleLine};
+use crate::scope::Scope;
+
+/// `typo`, `extra_line`, `missing_line`: how far (as a share of the needle's characters) the chosen
+/// region's equal lines must lead those of any other reading of the file.
+pub const MISREMEMBERED_MARGIN: f32 = 0.2;
+/// `typo`, `extra_line`, `missing_line`: the equal lines must hold at least this many characters
+/// (and more than half of the needle's).
+pub const MISREMEMBERED_MIN_ANCHOR_CHARS: usize = 12;
+/// `typo`, `extra_line`, `missing_line`: at least this many lines must be equal.
+pub const MISREMEMBERED_MIN_EQUAL_LINES: usize = 2;
+/// A mistyped word is at least this many characters long (in its longer version): shorter words
+/// differing by a character (`x1`, `x2`; `30`, `60`) are different words, not typos.
+const MIN_TYPO_WORD: usize = 4;
+/// Equally good pairings kept for one region; more, and the needle is too repetitive to tell.
+const MAX_ALTERNATIVES: usize = 4;
+/// Partial pairings explored while listing equally good ones.
+const MAX_EXPLORED: usize = 256;
+
+/// How a needle line compares with a file line.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Rel {
+    Equal,
+    Typo,
+    Other,
+}
+
+/// How the windows are scored: `Qualify` allows a differing line only if it is the one typo;
+/// `Score` (the real score of any reading) allows any number of differing lines.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Qualify,
+    Score,
+}
+
+/// One step of an alignment, in needle non-blank positions `j` and file non-blank positions `q`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Step {
+    Pair { j: usize, q: usize, rel: Rel },
+    Extra { j: usize },
+    Missing { q: usize },
+}
+
+// Alignment state flags: extra line used, missing line used, typo used, the last step was extra.
+const EXTRA: usize = 1;
+const MISSING: usize = 2;
+const TYPO: usize = 4;
+const AFTER_EXTRA: usize = 8;
+const STATES: usize = 16;
+const NONE: i64 = i64::MIN / 4;
+
+/// The alignments of the needle's non-blank lines with the file's starting at one window.
+struct Window<'f> {
+    /// The needle's non-blank lines, as compared.
+    keys: &'f [&'f str],
+    /// Their weights: characters.
+    weight: &'f [usize],
+    file: &'f FileLines<'f>,
+    /// The window's first position among the file's non-blank lines.
+    origin: usize,
+    /// `rel[j * 4 + d]`: needle line `j` against file position `origin + j + d - 1`.
+    rel: Vec<Option<Rel>>,
+    /// `value[j * STATES + state]`: the most equal characters needle lines `j..` can still gain.
+    value: Vec<i64>,
+    mode: Mode,
+}
+
+impl<'f> Window<'f> {
+    fn new(keys: &'f [&'f str], weight: &'f [usize], file: &'f FileLines<'f>, origin: usize, mode: Mode) -> Self {
+        let n = keys.len();
+        let nb = file.non_blank();
+        let mut rel = vec![None; 4 * n];
+        for j in 0..n {
+            for d in 0..4 {
+                let Some(q) = (origin + j + d).checked_sub(1).filter(|&q| q < nb.len()) else {
+                    continue;
+                };
+                let f = file.collapsed(nb[q] as usize);
+                rel[j * 4 + d] = Some(if f == keys[j] {
+                    Rel::Equal
+                } else if mode == Mode::Qualify && typo(keys[j], &f).is_some() {
+                    Rel::Typo
+                } else {
+                    Rel::Other
+                });
+            }
+        }
+        let mut w = Window {
+            keys,
+            weight,
+            file,
+            origin,
+            rel,
+            value: vec![NONE; (n + 1) * STATES],
+            mode,
+        };
+        w.fill();
+        w
+    }
+
+    /// The file position needle line `j` pairs with in `state`, when it pairs there.
+    fn position(&self, j: usize, state: usize) -> Option<usize> {
+        let q = (self.origin + j + usize::from(state & MISSING != 0)).checked_sub(usize::from(state & EXTRA != 0))?;
+        (q < self.file.non_blank().len()).then_some(q)
+    }
+
+    fn rel(&self, j: usize, q: usize) -> Option<Rel> {
+        let d = (q + 1).checked_sub(self.origin + j)?;
+        self.rel.get(j * 4 + d).copied().flatten()
+    }
+
+    /// Pairing needle line `j` with file position `q` in `state`: the gain and the next state.
+    fn pair(&self, j: usize, q: usize, state: usize) -> Option<(i64, usize, Rel)> {
+        let next = state & !AFTER_EXTRA;
+        match self.rel(j, q)? {
+            Rel::Equal => Some((self.weight[j] as i64, next, Rel::Equal)),
+            Rel::Typo if state & TYPO == 0 => Some((0, next | TYPO, Rel::Typo)),
+            r if self.mode == Mode::Score => Some((0, next, r)),
+            _ => None,
+        }
+    }
+
+    /// The moves possible from needle line `j` in `state`: one step, or a missing file line and the
+    /// pair it makes room for; with the gain and the next state.
+    fn moves(&self, j: usize, state: usize) -> Vec<(Step, Option<Step>, i64, usize)> {
+        let mut out = Vec::with_capacity(3);
+        if let Some(q) = self.position(j, state) {
+            if let Some((gain, next, rel)) = self.pair(j, q, state) {
+                out.push((Step::Pair { j, q, rel }, None, gain, next));
+            }
+            // Only between two pairs, and never right after an extra line (that is a line
+            // replaced, not misremembered).
+            if state & (MISSING | AFTER_EXTRA) == 0 && j > 0 && q + 1 < self.file.non_blank().len() {
+                if let Some((gain, next, rel)) = self.pair(j, q + 1, state | MISSING) {
+                    out.push((Step::Missing { q }, Some(Step::Pair { j, q: q + 1, rel }), gain, next));
+                }
+            }
+        }
+        if state & EXTRA == 0 {
+            out.push((Step::Extra { j }, None, 0, state | EXTRA | AFTER_EXTRA));
+        }
+        out
+    }
+
+    fn fill(&mut self) {
+        let n = self.keys.len();
+        for state in 0..STATES {
+            self.value[n * STATES + state] = 0;
+        }
+        for j in (0..n).rev() {
+            for state in 0..STATES {
+                let best = self
+                    .moves(j, state)
+                    .into_iter()
+                    .map(|(_, _, gain, next)| gain + self.value[(j + 1) * STATES + next])
+                    .fold(NONE, i64::max);
+                self.value[j * STATES + state] = best.max(NONE);
+            }
+        }
+    }
+
+    /// The most equal characters of any alignment from this window (`None`: no alignment).
+    fn best(&self) -> Option<i64> {
+        let v = self.value[0];
+        (v > NONE / 2).then_some(v)
+    }
+
+    /// The alignments that reach [`Window::best`], at most `limit` of them, and whether that is all
+    /// of them (not when more exist, or when listing them would take more than [`MAX_EXPLORED`]
+    /// moves per needle line).
+    fn alignments(&self, limit: usize) -> (Vec<Vec<Step>>, bool) {
+        let Some(best) = self.best() else {
+            return (Vec::new(), true);
+        };
+        let n = self.keys.len();
+        // Partial alignments share their beginnings: each node is a step and its parent.
+        let mut nodes: Vec<(Step, usize)> = Vec::new();
+        let mut stack: Vec<(usize, usize, i64, usize)> = vec![(0, 0, best, usize::MAX)];
+        let mut ends = Vec::new();
+        let mut explored = 0;
+        while let Some((j, state, want, node)) = stack.pop() {
+            explored += 1;
+            if explored > MAX_EXPLORED + 4 * n {
+                return (Vec::new(), false);
+            }
+            if j == n {
+                if ends.len() == limit {
+                    break;
+                }
+                ends.push(node);
+                continue;
+            }
+            for (step, then, gain, next) in self.moves(j, state).into_iter().rev() {
+                if gain + self.value[(j + 1) * STATES + next] != want {
+                    continue;
+                }
+                nodes.push((step, node));
+                let mut at = nodes.len() - 1;
+                if let Some(then) = then {
+                    nodes.push((then, at));
+                    at = nodes.len() - 1;
+                }
+                stack.push((j + 1, next, want - gain, at));
+            }
+        }
+        let complete = stack.is_empty();
+        let paths = ends
+            .into_iter()
+            .map(|mut at| {
+                let mut path = Vec::new();
+                while at != usize::MAX {
+                    path.push(nodes[at].0);
+                    at = nodes[at].1;
+                }
+                path.reverse();
+                path
+            })
+            .collect();
+        (paths, complete)
+    }
+}
+
+/// One way the needle fits a region.
+struct Fit {
+    steps: Vec<Step>,
+    /// First and last paired file positions (among the non-blank lines).
+    region: (usize, usize),
+    score: i64,
+}
+
+impl Fit {
+    fn new(steps: Vec<Step>, score: i64) -> Option<Fit> {
+        let mut paired = steps.iter().filter_map(|s| match *s {
+            Step::Pair { q, .. } => Some(q),
+            _ => None,
+        });
+        let first = paired.next()?;
+        let last = paired.next_back().unwrap_or(first);
+        Some(Fit {
+            steps,
+            region: (first, last),
+            score,
+        })
+    }
+
+    fn equal_pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.steps.iter().filter_map(|s| match *s {
+            Step::Pair { j, q, rel: Rel::Equal } => Some((j, q)),
+            _ => None,
+        })
+    }
+
+    fn overlaps(&self, other: &Fit) -> bool {
+        self.region.0 <= other.region.1 && other.region.0 <= self.region.1
+    }
+
+    fn mistakes(&self) -> usize {
+        self.steps
+            .iter()
+            .filter(|s| !matches!(s, Step::Pair { rel: Rel::Equal, .. }))
+            .count()
+    }
+
+    /// How good a reading this is, best first: more equal characters, then the stricter tier its
+    /// loosest mistake belongs to (a last line mistyped is read as a typo, not as an extra line),
+    /// then fewer mistakes.
+    fn rank(&self) -> (std::cmp::Reverse<i64>, u8, usize) {
+        let tier = self
+            .steps
+            .iter()
+            .map(|s| match s {
+                Step::Missing { .. } => 2,
+                Step::Extra { .. } => 1,
+                Step::Pair { .. } => 0,
+            })
+            .max()
+            .unwrap_or(0);
+        (std::cmp::Reverse(self.score), tier, self.mistakes())
+    }
+}
+
+/// The region `needle` most likely misremembers, if one clearly is (see the module docs).
+pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scope) -> Found {
+    let nb: Vec<usize> = (0..needle.len())
+        .filter(|&k| !needle[k].collapsed().is_empty())
+        .collect();
+    let keys: Vec<&str> = nb.iter().map(|&k| needle[k].collapsed()).collect();
+    let weight: Vec<usize> = keys.iter().map(|k| k.chars().count()).collect();
+    let needle_chars: usize = weight.iter().sum();
+    let n = keys.len();
+    let positions = file.non_blank();
+    if n < MISREMEMBERED_MIN_EQUAL_LINES || positions.is_empty() {
+        return Found::None;
+    }
+    let in_scope = |fit: &Fit| {
+        scope.within.as_ref().is_none_or(|r| {
+            file.line_start(positions[fit.region.0] as usize) >= r.start && file.content_end(positions[fit.region.1] as usize) <= r.end
+        })
+    };
+
+    // Windows anchored by a needle line found verbatim, allowing for one line extra or missing
+    // before it.
+    let mut origins: Vec<usize> = Vec::new();
+    for (j, key) in keys.iter().enumerate() {
+        for line in file.with_collapsed(key) {
+            let Ok(q) = positions.binary_search(&(line as u32)) else {
+                continue;
+            };
+            for shift in [0, 1, 2] {
+                if let Some(o) = (q + 1).checked_sub(j + shift) {
+                    if o < positions.len() {
+                        origins.push(o);
+                    }
+                }
+            }
+        }
+    }
+    origins.sort_unstable();
+    origins.dedup();
+
+    let mut budget = Budget::for_bytes(file.len() + needle_chars);
+    let per_window = (STATES as u64 + 8) * n as u64 + 4 * needle_chars as u64;
+    let mut qualified: Vec<Fit> = Vec::new();
+    let mut readings: Vec<Fit> = Vec::new();
+    for &origin in &origins {
+        if !budget.spend(2 * per_window) {
+            return Found::None;
+        }
+        let scored = Window::new(&keys, &weight, file, origin, Mode::Score);
+        if let Some(fit) = scored
+            .best()
+            .and_then(|s| scored.alignments(1).0.pop().and_then(|steps| Fit::new(steps, s)))
+        {
+            if in_scope(&fit) {
+                readings.push(fit);
+            }
+        }
+        let window = Window::new(&keys, &weight, file, origin, Mode::Qualify);
+        let Some(score) = window.best() else { continue };
+        let (all, complete) = window.alignments(MAX_ALTERNATIVES + 1);
+        if !complete {
+            return Found::None;
+        }
+        for steps in all {
+            let Some(fit) = Fit::new(steps, score) else { continue };
+            let equal: Vec<(usize, usize)> = fit.equal_pairs().collect();
+            let anchored = equal.len() >= MISREMEMBERED_MIN_EQUAL_LINES
+                && score as usize >= MISREMEMBERED_MIN_ANCHOR_CHARS
+                && 2 * score as usize > needle_chars
+                && fit.mistakes() > 0;
+            if anchored && in_scope(&fit) && !extra_line_nearby(file, &keys, &fit) {
+                qualified.push(fit);
+            }
+        }
+    }
+    qualified.sort_by(|a, b| a.rank().cmp(&b.rank()).then(a.region.cmp(&b.region)));
+    let Some(best) = qualified.first() else {
+        return Found::None;
+    };
+    let mut chosen: Vec<&Fit> = vec![best];
+    let mut elsewhere: Vec<usize> = Vec::new();
+    for fit in &qualified[1..] {
+        if !fit.overlaps(best) {
+            elsewhere.push(fit.region.0);
+        } else if fit.rank() == best.rank() {
+            if fit.region != best.region {
+                return Found::None; // the same lines read two ways that cover different regions
+            }
+            if !chosen.iter().any(|c| c.steps == fit.steps) {
+                chosen.push(fit);
+            }
+        }
+        // Overlapping and worse: the same place read less well.
+    }
+    if !elsewhere.is_empty() {
+        elsewhere.push(best.region.0);
+        elsewhere.sort_unstable();
+        elsewhere.dedup();
+        return Found::Many(elsewhere.iter().map(|&q| positions[q] as usize).collect());
+    }
+    if chosen.len() > MAX_ALTERNATIVES {
+        return Found::None;
+    }
+    // The margin over every other reading: one that pairs some needle line with a file line no
+    // chosen pairing does.
+    let claimed: HashSet<(usize, usize)> = chosen.iter().flat_map(|f| f.equal_pairs()).collect();
+    let margin = (MISREMEMBERED_MARGIN * needle_chars as f32).ceil() as i64;
+    for r in &readings {
+        let other = r.equal_pairs().any(|p| !claimed.contains(&p));
+        if other && best.score - r.score < margin {
+            return Found::None;
+        }
+    }
+
+    let pairs_of = |fit: &Fit| {
+        let mut pairs = vec![None; needle.len()];
+        for s in &fit.steps {
+            if let Step::Pair { j, q, .. } = *s {
+                pairs[nb[j]] = Some(positions[q] as usize);
+            }
+        }
+        pairs
+    };
+    let mut forgiven_typo = None;
+    let mut extra_line = None;
+    let mut missing_line = None;
+    for s in &best.steps {
+        match *s {
+            Step::Pair { j, q, rel: Rel::Typo } => {
+                let (wrote, has) = typo(keys[j], &file.collapsed(positions[q] as usize)).expect("a typo");
+                forgiven_typo = Some(Typo {
+                    line: (positions[q] as usize) + 1,
+                    needle_line: nb[j] + 1,
+                    wrote,
+                    file: has,
+                });
+            }
+            Step::Extra { j } => {
+                extra_line = Some(ExtraLine {
+                    needle_line: nb[j] + 1,
+                    text: needle[nb[j]].shown().to_string(),
+                })
+            }
+            Step::Missing { q } => {
+                missing_line = Some(MissingLine {
+                    line: (positions[q] as usize) + 1,
+                    text: file.shown(positions[q] as usize),
+                })
+            }
+            Step::Pair { .. } => {}
+        }
+    }
+    let forgiven = Forgiven::Misremembered {
+        typo: forgiven_typo,
+        extra_line,
+        missing_line,
+    };
+    let alternatives = chosen[1..].iter().map(|f| pairs_of(f)).collect();
+    Found::One(Box::new(Candidate::rebased(
+        file,
+        needle,
+        pairs_of(best),
+        alternatives,
+        forgiven,
+    )))
+}
+
+/// Whether the fit's extra line is a line the file has near the region, outside it: then the
+/// needle was not given a line the file lacks, it skipped more lines than one (`a`, `b` and `e` for
+/// `a b c d e`, read as `e` extra after `a b`).
+fn extra_line_nearby(file: &FileLines<'_>, keys: &[&str], fit: &Fit) -> bool {
+    let Some(j) = fit.steps.iter().find_map(|s| match *s {
+        Step::Extra { j } => Some(j),
+        _ => None,
+    }) else {
+        return false;
+    };
+    let positions = file.non_blank();
+    let reach = keys.len() + 1;
+    let (lo, hi) = (fit.region.0.saturating_sub(reach), fit.region.1 + reach);
+    file.with_collapsed(keys[j]).any(|line| {
+        positions
+            .binary_search(&(line as u32))
+                .is_ok_and(|q| (lo..=hi).contains(&q) && !(fit.region.0..=fit.region.1).contains(&q))
+    })
+}
+
+/// A word character (as the line-based tiers count them).
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Words (runs of word characters) and single other characters.
+fn tokens(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in line.char_indices() {
+        if is_word(c) {
+            start.get_or_insert(i);
+            continue;
+        }
+        if let Some(s) = start.take() {
+            out.push(&line[s..i]);
+        }
+        out.push(&line[i..i + c.len_utf8()]);
+    }
+    if let Some(s) = start {
+        out.push(&line[s..]);
+    }
+    out
+}
+
+/// `(mine, file's)`: the one word in which `mine` differs from `file`, when the lines are otherwise
+/// the same and the two words differ by one character dropped, added or changed, or two adjacent
+/// characters swapped (and the longer has at least [`MIN_TYPO_WORD`] characters).
+pub(crate) fn typo(mine: &str, file: &str) -> Option<(String, String)> {
+    if mine.len().abs_diff(file.len()) > 4 {
+        return None;
+    }
+    let (a, b) = (tokens(mine), tokens(file));
+    if a.len() != b.len() {
+        return None;
+    }
+    let mut differing = a.iter().zip(&b).filter(|(x, y)| x != y);
+    let (x, y) = differing.next()?;
+    if differing.next().is_some() || !x.chars().all(is_word) || !y.chars().all(is_word) {
+        return None;
+    }
+    let (xs, ys): (Vec<char>, Vec<char>) = (x.chars().collect(), y.chars().collect());
+    if xs.len().max(ys.len()) < MIN_TYPO_WORD || !one_edit_apart(&xs, &ys) {
+        return None;
+    }
+    Some((x.to_string(), y.to_string()))
+}
+
+/// Whether two different words are one character dropped, added, changed, or one adjacent pair
+/// swapped apart.
+fn one_edit_apart(a: &[char], b: &[char]) -> bool {
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let suffix = a[prefix..]
+        .iter()
+        .rev()
+        .zip(b[prefix..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let (ra, rb) = (a.len() - prefix - suffix, b.len() - prefix - suffix);
+    match (ra, rb) {
+        (1, 1) | (1, 0) | (0, 1) => true,
+        (2, 2) => a[prefix] == b[prefix + 1] && a[prefix + 1] == b[prefix],
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{apply, Edit, EditError, Options, Tier};
+
+    const FILE: &str = "def load(path):\n    with open(path) as handle:\n        rows = handle.readlines()\n    \
+                        cleaned = [r.strip() for r in rows]\n    return cleaned\n\n\ndef save(path, rows):\n    \
+                        with open(path, \"w\") as handle:\n        handle.write(\"\\n\".join(rows))\n";
+
+    fn edit(text: &str, old: &str, new: &str) -> Result<(Tier, String, Forgiven), EditError> {
+        apply(text.as_bytes(), &[Edit::new(old, new)], &Options::new()).map(|a| {
+            let forgiven = a.edits[0]
+                .differences
+                .iter()
+                .find_map(|d| match &d.kind {
+                    crate::DifferenceKind::Forgiven(f) => Some(f.clone()),
+                    _ => None,
+                })
+                .expect("forgiven");
+            (a.edits[0].tier, String::from_utf8(a.text).unwrap(), forgiven)
+        })
+    }
+
+    #[test]
+    fn a_typo_on_a_line_left_alone_keeps_the_files_word() {
+        let old = "    with open(path) as handel:\n        rows = handle.readlines()\n    cleaned = [r.strip() for r in rows]";
+        let new = "    with open(path) as handel:\n        rows = handle.readlines()\n    cleaned = [r.strip() for r in rows if r]";
+        let (tier, out, forgiven) = edit(FILE, old, new).unwrap();
+        assert_eq!(tier, Tier::Typo);
+        assert_eq!(out, FILE.replace("for r in rows]", "for r in rows if r]"));
+        let Forgiven::Misremembered { typo: Some(t), .. } = forgiven else {
+            panic!("{forgiven:?}")
+        };
+        assert_eq!(
+            (t.line, t.needle_line, t.wrote.as_str(), t.file.as_str()),
+            (2, 1, "handel", "handle")
+        );
+    }
+
+    #[test]
+    fn a_change_beside_the_typo_is_carried_onto_the_files_line() {
+        let old = "    with open(path) as handle:\n        rows = handel.readlines()\n    cleaned = [r.strip() for r in rows]";
+        let new = "    with open(path) as handle:\n        rows = list(handel.readlines())\n    cleaned = [r.strip() for r in rows]";
+        let (_, out, _) = edit(FILE, old, new).unwrap();
+        assert_eq!(
+            out,
+            FILE.replace("rows = handle.readlines()", "rows = list(handle.readlines())")
+        );
+        // A change to the mistyped word itself is a conflict: what to write there is unclear.
+        let new = "    with open(path) as handle:\n        rows = handel_x.readlines()\n    cleaned = [r.strip() for r in rows]";
+        assert!(matches!(edit(FILE, old, new), Err(EditError::Conflict { line: 3, .. })));
+    }
+
+    #[test]
+    fn an_extra_line_is_not_written_and_its_edit_is_a_conflict() {
+        let old = "    with open(path) as handle:\n        # read every row\n        rows = handle.readlines()\n    cleaned = [r.strip() for r in rows]";
+        let new = "    with open(path) as handle:\n        # read every row\n        rows = handle.readlines()\n    cleaned = [r.strip() for r in rows if r]";
+        let (tier, out, forgiven) = edit(FILE, old, new).unwrap();
+        assert_eq!(tier, Tier::ExtraLine);
+        assert_eq!(out, FILE.replace("for r in rows]", "for r in rows if r]"));
+        assert!(
+            matches!(&forgiven, Forgiven::Misremembered { extra_line: Some(e), .. } if e.needle_line == 2 && e.text == "# read every row"),
+            "{forgiven:?}"
+        );
+        // Deleted by the model: nothing to delete, the rest applies.
+        let new = "    with open(path) as handle:\n        rows = handle.readlines()\n    cleaned = [r.strip() for r in rows if r]";
+        assert_eq!(
+            edit(FILE, old, new).unwrap().1,
+            FILE.replace("for r in rows]", "for r in rows if r]")
+        );
+        // Edited: the file has no such line to carry the edit onto.
+        let new = "    with open(path) as handle:\n        # read every row, once\n        rows = handle.readlines()\n    cleaned = [r.strip() for r in rows]";
+        assert!(matches!(edit(FILE, old, new), Err(EditError::Conflict { .. })));
+    }
+
+    #[test]
+    fn a_duplicated_neighbour_is_either_copy_and_both_must_agree() {
+        let old = "    with open(path) as handle:\n        rows = handle.readlines()\n        rows = handle.readlines()\n    cleaned = [r.strip() for r in rows]";
+        let new = "    with open(path) as handle:\n        rows = handle.readlines()\n        rows = handle.readlines()\n    cleaned = [r.strip() for r in rows if r]";
+        let (tier, out, _) = edit(FILE, old, new).unwrap();
+        assert_eq!(tier, Tier::ExtraLine);
+        assert_eq!(out, FILE.replace("for r in rows]", "for r in rows if r]"));
+        // A change to one of the two copies: which file line it meant cannot be told.
+        let new = "    with open(path) as handle:\n        rows = handle.readlines()\n        rows = list(handle.readlines())\n    cleaned = [r.strip() for r in rows]";
+        assert!(matches!(edit(FILE, old, new), Err(EditError::Conflict { .. })));
+    }
+
+    #[test]
+    fn a_missing_line_is_kept() {
+        let old = "def load(path):\n    with open(path) as handle:\n    cleaned = [r.strip() for r in rows]\n    return cleaned";
+        let new = "def load(path):\n    with open(path) as handle:\n    cleaned = [r.strip() for r in rows]\n    return sorted(cleaned)";
+        let (tier, out, forgiven) = edit(FILE, old, new).unwrap();
+        assert_eq!(tier, Tier::MissingLine);
+        assert_eq!(out, FILE.replace("return cleaned", "return sorted(cleaned)"));
+        assert!(
+            matches!(&forgiven, Forgiven::Misremembered { missing_line: Some(m), .. } if m.line == 3 && m.text == "rows = handle.readlines()"),
+            "{forgiven:?}"
+        );
+    }
+
+    #[test]
+    fn two_mistakes_of_a_kind_are_refused() {
+        let old = "    with open(path) as handel:\n        rows = handle.readlinez()\n    cleaned = [r.strip() for r in rows]\n    return cleaned";
+        assert!(
+            matches!(edit(FILE, old, "x"), Err(EditError::NotFound { .. })),
+            "{:?}",
+            edit(FILE, old, "x")
+        );
+        let old = "def load(path):\n    with open(path) as handle:\n    return cleaned";
+        assert!(matches!(edit(FILE, old, "x"), Err(EditError::NotFound { .. })));
+    }
+
+    #[test]
+    fn maxstrategy_caps_the_kind() {
+        let old = "def load(path):\n    with open(path) as handle:\n    cleaned = [r.strip() for r in rows]\n    return cleaned";
+        let opts = Options::new().loosest_tier(Tier::ExtraLine);
+        let r = apply(FILE.as_bytes(), &[Edit::new(old, "x")], &opts);
+        assert!(matches!(r, Err(EditError::NotFound { .. })));
+    }
+
+    /// Two blocks alike but for one word: a needle one typo away from each is refused, whichever
+    /// kind of mistake explains it at each.
+    #[test]
+    fn a_near_duplicate_that_also_qualifies_is_never_taken() {
+        let text = "fn first() {\n    let count = items.len();\n    report(count, total);\n    finish(count);\n}\n\n\
+                    fn second() {\n    let count = itemz.len();\n    report(count, total);\n    finish(count);\n}\n";
+        let old = "    let count = itemx.len();\n    report(count, total);\n    finish(count);";
+        let new = "    let count = itemx.len();\n    report(count, total);\n    finish(count + 1);";
+        assert!(
+            matches!(edit(text, old, new), Err(EditError::Ambiguous { .. })),
+            "{:?}",
+            edit(text, old, new)
+        );
+        // A typo at one, a missing line at the other.
+        let text = "fn first() {\n    let count = items.len();\n    report(count, total);\n    finish(count);\n}\n\n\
+                    fn second() {\n    let count = itemz.len();\n    log(count);\n    report(count, total);\n    finish(count);\n}\n";
+        let old = "    let count = itemz.len();\n    report(count, total);\n    finish(count);";
+        assert!(edit(text, old, new).is_err());
+    }
+
+    /// A block that differs from the needle's region in two lines does not qualify, but it is a
+    /// reading of the file nearly as good: the margin refuses.
+    #[test]
+    fn a_near_duplicate_within_the_margin_is_refused() {
+        let block = |a: &str| {
+            format!(
+                "    let count = items.len();\n    report(count, total);\n    audit({a});\n    finish(count);\n    \
+                 close(handle);\n    flush(output);\n"
+            )
+        };
+        let text = format!(
+            "fn first() {{\n{}}}\n\nfn second() {{\n{}}}\n",
+            block("count"),
+            block("other")
+        );
+        let old = "    let count = itemz.len();\n    report(count, total);\n    audit(count);\n    finish(count);\n    close(handle);\n    flush(output);";
+        let new = old.replace("flush(output)", "flush(output, 1)");
+        assert!(
+            matches!(edit(&text, old, &new), Err(EditError::NotFound { .. })),
+            "{:?}",
+            edit(&text, old, &new)
+        );
+        // Without the near duplicate, the same edit is placed.
+        let alone = format!("fn first() {{\n{}}}\n", block("count"));
+        assert_eq!(edit(&alone, old, &new).unwrap().0, Tier::Typo);
+    }
+
+    #[test]
+    fn text_that_differs_on_most_lines_is_refused() {
+        let old = "    with open(path) as handle:\n        lines = handle.read()\n    stripped = [x.strip() for x in lines]\n    return stripped";
+        assert!(matches!(edit(FILE, old, "x"), Err(EditError::NotFound { .. })));
+    }
+
+    /// Another writer changed a line inside the window since the model read it: left alone, the
+    /// newer line is kept; touched by the model's change, the edit is a conflict.
+    #[test]
+    fn a_newer_line_is_never_overwritten() {
+        let now = FILE.replace("rows = handle.readlines()", "rows = handle.readlines(limit)");
+        let seen = "    with open(path) as handle:\n        rows = handle.readlines()\n    cleaned = [r.strip() for r in rows]";
+        // Not a typo (a word added): no place.
+        assert!(edit(&now, seen, "x").is_err());
+        let now = FILE.replace("handle.readlines()", "handle.readlines2()");
+        let mine = seen.replace("for r in rows]", "for r in rows if r]");
+        let (_, out, _) = edit(&now, seen, &mine).unwrap();
+        assert_eq!(out, now.replace("for r in rows]", "for r in rows if r]"));
+        let mine = seen.replace("rows = handle.readlines()", "rows = handle.readline()");
+        assert!(matches!(
+            edit(&now, seen, &mine),
+            Err(EditError::Conflict { line: 3, .. })
+        ));
+        let mine = seen.replace("        rows = handle.readlines()\n", "");
+        assert!(matches!(
+            edit(&now, seen, &mine),
+            Err(EditError::Conflict { line: 3, .. })
+        ));
+    }
+
+    /// Once the work budget is spent, the tiers refuse rather than place on a partial view.
+    #[test]
+    fn a_spent_budget_refuses() {
+        let old = "    with open(path) as handel:\n        rows = handle.readlines()\n    cleaned = [r.strip() for r in rows]";
+        let new = old.replace("for r in rows]", "for r in rows if r]");
+        assert!(edit(FILE, old, &new).is_ok());
+        let spent = crate::with_work_budget(0, || edit(FILE, old, &new));
+        assert!(matches!(spent, Err(EditError::NotFound { .. })), "{spent:?}");
+    }
+
+    #[test]
+    fn typos_are_one_word_one_edit() {
+        assert_eq!(
+            typo("if innside(x) {", "if inside(x) {"),
+            Some(("innside".into(), "inside".into()))
+        );
+        assert_eq!(
+            typo("let itmes = 1;", "let items = 1;"),
+            Some(("itmes".into(), "items".into()))
+        );
+        assert_eq!(
+            typo("compute(item)", "compute(items)"),
+            Some(("item".into(), "items".into()))
+        );
+        assert_eq!(typo("x = 30", "x = 60"), None, "short words are different words");
+        assert_eq!(typo("a(itemz, total)", "a(items, totals)"), None, "two words");
+        assert_eq!(typo("foo(a, b)", "foo(a; b)"), None, "punctuation is not a typo");
+        assert_eq!(typo("compute(it)", "compute(items)"), None, "two characters");
+        assert_eq!(typo("same line", "same line"), None);
+    }
+}
