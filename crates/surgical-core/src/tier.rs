@@ -22,6 +22,11 @@ pub enum Tier {
     /// `oldText` arrived over-escaped (`\\n` for a newline, `\\t`, `\\"`): unescaped, it matches
     /// by one of the tiers above, and `newText` is unescaped the same way.
     Escapes,
+    /// The middle of `oldText` is elided with a marker line (`...`, `// ... existing code ...`,
+    /// `# ...`, `<!-- ... -->`) that `newText` keeps at the same place: the pieces between markers
+    /// are found alone (each by one of the tiers above), uniquely and in order, and the file lines a
+    /// marker stands for are kept as they are (see the `elision` module).
+    Elision,
     /// Opt-in: a near match for a paraphrased line or two, anchored by equal lines, with a
     /// similarity threshold and a margin over the next best region (see the `SIMILAR_*` constants).
     Similar,
@@ -29,15 +34,20 @@ pub enum Tier {
 
 impl Tier {
     /// Every tier, strictest first.
-    pub const ALL: [Tier; 7] = [
+    pub const ALL: [Tier; 8] = [
         Tier::Exact,
         Tier::TrailingWhitespace,
         Tier::Unicode,
         Tier::Indentation,
         Tier::WhitespaceRuns,
         Tier::Escapes,
+        Tier::Elision,
         Tier::Similar,
     ];
+
+    /// The loosest tier allowed by default ([`crate::Options::new`], the tool's default
+    /// `maxStrategy`): every tier but the opt-in [`Tier::Similar`].
+    pub const DEFAULT_LOOSEST: Tier = Tier::Elision;
 
     /// The tiers that search text (the others work on lines or rewrite `oldText`).
     pub(crate) const TEXT: [Tier; 3] = [Tier::Exact, Tier::TrailingWhitespace, Tier::Unicode];
@@ -51,6 +61,7 @@ impl Tier {
             Tier::Indentation => "indentation",
             Tier::WhitespaceRuns => "whitespace_runs",
             Tier::Escapes => "escapes",
+            Tier::Elision => "elision",
             Tier::Similar => "similar",
         }
     }
