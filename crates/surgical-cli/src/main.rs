@@ -222,7 +222,7 @@ struct EditArgs {
     dry_run: bool,
     /// The loosest matching tier allowed: exact, trailing_whitespace, unicode, indentation,
     /// whitespace_runs, escapes (the default) or similar (opt-in near matches).
-    #[arg(long, value_name = "TIER", value_parser = ["exact", "trailing_whitespace", "unicode", "indentation", "whitespace_runs", "escapes", "similar"])]
+    #[arg(long, value_name = "TIER", value_parser = ["exact", "trailing_whitespace", "unicode", "indentation", "whitespace_runs", "escapes", "elision", "similar"])]
     max_strategy: Option<String>,
     /// Print the JSON result object instead of a diff.
     #[arg(long)]

@@ -253,7 +253,9 @@ the call, and either all apply or none does.
 Matching is exact first. If that finds nothing, differences that are invisible or easy to get wrong are \
 tolerated, tier by tier (see maxStrategy): line endings, trailing whitespace, typographic quotes and dashes, \
 no-break and other special spaces, Unicode compatibility forms, and where allowed a shifted indentation, \
-runs of whitespace and over-escaped text. The file's own characters are kept wherever oldText and newText \
+runs of whitespace and over-escaped text. Lines left out of a long oldText with a marker line (`// ... \
+existing code ...`, `...`) are kept when newText has the same marker at the same place, provided the lines on each \
+side of it are found, once and in order. The file's own characters are kept wherever oldText and newText \
 agree, and every byte outside the replaced text is written back unchanged. Several matches are an error, never a \
 guess: add context to oldText, or set replaceAll.
 
