@@ -195,12 +195,20 @@ pub(crate) fn find(tier: Tier, file: &FileLines<'_>, old: &str, scope: &Scope) -
         return Found::None;
     }
     let mut found = match tier {
-        Tier::Indentation => indentation(file, &needle),
+        Tier::Indentation => {
+            let whole = indentation(file, &needle);
+            // Only where a match may start and end inside a line.
+            match whole.is_empty() && !scope.whole_lines {
+                true => indentation_mid_line(file, &needle, old.ends_with('\n')),
+                false => whole,
+            }
+        }
         Tier::WhitespaceRuns => whitespace_runs(file, &needle),
         Tier::Similar => similar(file, &needle),
         _ => Vec::new(),
     };
-    // Whole lines by construction; only the range can rule a region out.
+    // Whole lines by construction (or cut only where the scope allows); only the range can rule a
+    // region out.
     if let Some(r) = &scope.within {
         found.retain(|c| file.lines[c.first].start >= r.start && file.lines[c.last].content_end <= r.end);
     }
@@ -220,14 +228,51 @@ pub(crate) struct Candidate {
     reindent: Option<Reindent>,
     /// What the tier forgave.
     pub forgiven: Forgiven,
+    /// Where the region starts and ends inside its first and last lines (`indentation` for a needle
+    /// copied from the middle of a line).
+    cut: Cut,
+}
+
+/// Where a region starts inside its first line and ends inside its last.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Cut {
+    /// Bytes of the first line's content before the region.
+    start: usize,
+    /// Bytes of the last line's content in the region, when not all of it.
+    end: Option<usize>,
 }
 
 impl Candidate {
     /// The file bytes the region covers: its lines, the last one's terminator included when the
-    /// needle ends with a line break.
+    /// needle ends with a line break (less what a [`Cut`] leaves out).
     pub(crate) fn span(&self, file: &FileLines<'_>, ends_with_newline: bool) -> Range<usize> {
         let last = &file.lines[self.last];
-        file.lines[self.first].start..if ends_with_newline { last.end } else { last.content_end }
+        let end = match self.cut.end {
+            Some(len) => last.start + len,
+            None if ends_with_newline => last.end,
+            None => last.content_end,
+        };
+        file.lines[self.first].start + self.cut.start..end
+    }
+
+    /// File line `i` as far as the region covers it, without its terminator.
+    fn covered<'t>(&self, file: &FileLines<'t>, i: usize) -> &'t [u8] {
+        let line = &file.lines[i];
+        let from = if i == self.first {
+            line.start + self.cut.start
+        } else {
+            line.start
+        };
+        let to = match self.cut.end {
+            Some(len) if i == self.last => line.start + len,
+            _ => line.content_end,
+        };
+        &file.text[from..to]
+    }
+
+    /// Whether line `i` is cut (the region holds only part of it).
+    fn is_cut(&self, i: usize) -> bool {
+        (i == self.first && self.cut.start > 0) || (i == self.last && self.cut.end.is_some())
     }
 }
 
@@ -306,39 +351,8 @@ fn indentation(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate
         if !same_shape {
             continue;
         }
-        for width in TAB_WIDTHS {
-            let file_cols: Vec<usize> = region.iter().map(|f| columns(&f.indent, width)).collect();
-            let my_cols: Vec<usize> = needle.iter().map(|n| columns(n.indent, width)).collect();
-            let lines: Vec<usize> = (0..m).filter(|&k| !needle[k].key.is_empty()).collect();
-            // Columns map one to one plus a shift, or level by level when the indentation units
-            // differ (a model writing 4 spaces per level for a file that uses 2).
-            let units = (
-                unit(lines.iter().map(|&k| my_cols[k])),
-                unit(lines.iter().map(|&k| file_cols[k])),
-            );
-            let mappings = [
-                None,
-                (units.0 != units.1 && units.0 > 0 && units.1 > 0).then_some(units),
-            ];
-            let mut chosen = None;
-            for units in mappings.into_iter().filter(|u| u.is_some() || chosen.is_none()) {
-                let probe = Reindent {
-                    delta: 0,
-                    width,
-                    tabs: false,
-                    units,
-                };
-                let delta = file_cols[k0] as isize - probe.map(my_cols[k0]) as isize;
-                let r = Reindent { delta, ..probe };
-                if lines.iter().all(|&k| r.map(my_cols[k]) == file_cols[k]) {
-                    chosen = Some(r);
-                    break;
-                }
-            }
-            let Some(mut r) = chosen else { continue };
-            let tab_lines = region.iter().filter(|f| f.indent.starts_with('\t')).count();
-            let space_lines = region.iter().filter(|f| f.indent.starts_with(' ')).count();
-            r.tabs = tab_lines > space_lines;
+        let lines: Vec<usize> = (0..m).filter(|&k| !needle[k].key.is_empty()).collect();
+        if let Some((r, width)) = mapping(region, needle, &lines) {
             found.push(Candidate {
                 first: i,
                 last: i + m - 1,
@@ -349,9 +363,116 @@ fn indentation(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate
                     units: r.units,
                     tab_width: r.tabs.then_some(width),
                 },
+                cut: Cut::default(),
             });
-            break;
         }
+    }
+    found
+}
+
+/// How needle lines `lines` (non-blank) map onto `region` (the file lines paired with the needle's,
+/// one to one): a shift of columns, or of levels when the indentation units differ, for the first tab
+/// width that fits; with the file's style (tabs when most of the region's lines start with one).
+fn mapping(region: &[FileLine], needle: &[NeedleLine<'_>], lines: &[usize]) -> Option<(Reindent, usize)> {
+    let &k0 = lines.first()?;
+    for width in TAB_WIDTHS {
+        let file_cols: Vec<usize> = region.iter().map(|f| columns(&f.indent, width)).collect();
+        let my_cols: Vec<usize> = needle.iter().map(|n| columns(n.indent, width)).collect();
+        // Columns map one to one plus a shift, or level by level when the indentation units
+        // differ (a model writing 4 spaces per level for a file that uses 2).
+        let units = (
+            unit(lines.iter().map(|&k| my_cols[k])),
+            unit(lines.iter().map(|&k| file_cols[k])),
+        );
+        let mappings = [
+            None,
+            (units.0 != units.1 && units.0 > 0 && units.1 > 0).then_some(units),
+        ];
+        let mut chosen = None;
+        for units in mappings.into_iter().filter(|u| u.is_some() || chosen.is_none()) {
+            let probe = Reindent {
+                delta: 0,
+                width,
+                tabs: false,
+                units,
+            };
+            let delta = file_cols[k0] as isize - probe.map(my_cols[k0]) as isize;
+            let r = Reindent { delta, ..probe };
+            if lines.iter().all(|&k| r.map(my_cols[k]) == file_cols[k]) {
+                chosen = Some(r);
+                break;
+            }
+        }
+        let Some(mut r) = chosen else { continue };
+        let tab_lines = region.iter().filter(|f| f.indent.starts_with('\t')).count();
+        let space_lines = region.iter().filter(|f| f.indent.starts_with(' ')).count();
+        r.tabs = tab_lines > space_lines;
+        return Some((r, width));
+    }
+    None
+}
+
+/// `indentation` for a needle copied from the middle of a line: its first line is the end of a file
+/// line (the model started copying mid-line) and its last line may be the start of one (it stopped
+/// mid-line), while the lines after the first are shifted as a block (they lost the indentation the
+/// first line's start had). The cut lines must match the file's bytes exactly (blanks at their ends
+/// apart); the others match as under `indentation`, and their indentation maps one way. The bytes
+/// before the start and after the end stay. Tried only when whole lines found nothing.
+fn indentation_mid_line(file: &FileLines<'_>, needle: &[NeedleLine<'_>], ends_with_newline: bool) -> Vec<Candidate> {
+    let m = needle.len();
+    let first = needle[0].text.trim();
+    if m < 2 || first.is_empty() || needle[m - 1].key.is_empty() {
+        return Vec::new();
+    }
+    let last_text = needle[m - 1].text.trim_start_matches([' ', '\t']).trim_end();
+    let mut found = Vec::new();
+    for i in 0..(file.lines.len() + 1).saturating_sub(m) {
+        let line = |j: usize| &file.text[file.lines[j].start..file.lines[j].content_end];
+        let head = line(i).trim_ascii_end();
+        if !head.ends_with(first.as_bytes()) || head.len() == first.len() {
+            continue;
+        }
+        let start_cut = head.len() - first.len();
+        // A real start inside the line: not after its indentation (a first line indented otherwise
+        // than the rest is no copy from mid-line).
+        if head[..start_cut].iter().all(|b| matches!(b, b' ' | b'\t')) {
+            continue;
+        }
+        let region = &file.lines[i..i + m];
+        let inner_equal = (1..m - 1).all(|k| region[k].key == needle[k].key);
+        if !inner_equal {
+            continue;
+        }
+        // The last line: whole, or its start up to where the needle stops (then never at a line
+        // break of the needle's own).
+        let last_line = line(i + m - 1);
+        let last_body = &last_line[region[m - 1].indent.len()..];
+        let end_cut = if region[m - 1].key == needle[m - 1].key {
+            None
+        } else if !ends_with_newline && last_body.starts_with(last_text.as_bytes()) {
+            Some(region[m - 1].indent.len() + last_text.len())
+        } else {
+            continue;
+        };
+        let lines: Vec<usize> = (1..m).filter(|&k| !needle[k].key.is_empty()).collect();
+        let Some((r, width)) = mapping(region, needle, &lines) else {
+            continue;
+        };
+        found.push(Candidate {
+            first: i,
+            last: i + m - 1,
+            pairs: (0..m).map(|k| Some(i + k)).collect(),
+            reindent: Some(r),
+            forgiven: Forgiven::Reindented {
+                shift: r.delta,
+                units: r.units,
+                tab_width: r.tabs.then_some(width),
+            },
+            cut: Cut {
+                start: start_cut,
+                end: end_cut,
+            },
+        });
     }
     found
 }
@@ -388,6 +509,7 @@ fn whitespace_runs(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candi
             pairs,
             reindent: Some(rebase(&region, needle[k0].indent, &file.lines[h].indent)),
             forgiven: Forgiven::WhitespaceRuns,
+            cut: Cut::default(),
         });
     }
     found
@@ -493,6 +615,7 @@ fn similar(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate> {
             similarity: percent(best),
             runner_up: percent(second),
         },
+        cut: Cut::default(),
     }]
 }
 
@@ -517,8 +640,7 @@ pub(crate) struct LineConflict {
 pub(crate) fn transport(file: &FileLines<'_>, old: &str, new: &str, c: &Candidate) -> Result<LooseMatch, LineConflict> {
     let needle = needle_lines(old);
     let ends_with_newline = old.ends_with('\n');
-    let file_line =
-        |i: usize| String::from_utf8_lossy(&file.text[file.lines[i].start..file.lines[i].content_end]).into_owned();
+    let file_line = |i: usize| String::from_utf8_lossy(c.covered(file, i)).into_owned();
     let mut old: String = (c.first..=c.last).map(file_line).collect::<Vec<_>>().join("\n");
     if ends_with_newline {
         old.push('\n');
@@ -587,7 +709,8 @@ pub(crate) fn transport(file: &FileLines<'_>, old: &str, new: &str, c: &Candidat
                     for k in o.clone() {
                         let is_edited = edited.iter().any(|&(po, _)| o.start + po == k);
                         if let Some(p) = c.pairs[k] {
-                            if !is_edited && file.lines[p].collapsed != needle[k].collapsed {
+                            // A cut line matched the needle's line byte for byte.
+                            if !is_edited && !c.is_cut(p) && file.lines[p].collapsed != needle[k].collapsed {
                                 return Err(conflict(k, p));
                             }
                         }
@@ -600,7 +723,13 @@ pub(crate) fn transport(file: &FileLines<'_>, old: &str, new: &str, c: &Candidat
                     }
                 }
                 for (j, line) in n.clone().zip(from_file) {
-                    items.push(line.unwrap_or_else(|| fix(n_keys[j])));
+                    // newText's first line goes where oldText started: inside a line when that
+                    // started mid-line, so it takes no indentation there.
+                    let written = || match j == 0 && c.cut.start > 0 {
+                        true => n_keys[0].trim_start_matches([' ', '\t']).to_string(),
+                        false => fix(n_keys[j]),
+                    };
+                    items.push(line.unwrap_or_else(written));
                 }
             }
         }
