@@ -895,6 +895,42 @@ mod tests {
     }
 
     #[test]
+    fn elisions_in_words() {
+        use surgical_core::{apply, Edit, Options};
+        let file = "fn a() {\n    let x = 1;\n    let y = 2;\n    let z = 3;\n    call(x, y, z);\n}\n";
+        let old = "fn a() {\n    let x = 1;\n    // ... existing code ...\n    call(x, y, z);\n}\n";
+        let new = old.replace("x = 1", "x = 10");
+        let a = apply(file.as_bytes(), &[Edit::new(old, &new)], &Options::new()).unwrap();
+        let notes = differences(&a.edits[0].differences, EDIT);
+        assert_eq!(
+            notes[0],
+            "line 1: lines 3-4 of the file stand for your `// ... existing code ...` (oldText line 3) and were kept as they \
+             are (numbered before this edit); the lines around each marker were matched on their own"
+        );
+        let refused = |old: &str, new: &str| {
+            edit_error(&apply(file.as_bytes(), &[Edit::new(old, new)], &Options::new()).unwrap_err())
+        };
+        assert_eq!(
+            refused("    let x = 1;\n...\n", "    let x = 2;\n...\n"),
+            "edits[0]: oldText leaves lines out with `...` (its line 2), but has no lines of the file on one side of \
+             it, so where the lines it stands for start or end is unknown. Put a few lines copied from the file on \
+             both sides of every marker line."
+        );
+        assert!(refused("    let q = 1;\n...\n}\n", "    let q = 2;\n...\n}\n")
+            .contains("line 1 of oldText (next to it) are not in the file"));
+        assert!(refused(
+            "    let x = 1;\n...\n    call(x, y, z);\n",
+            "    let x = 1;\n    call(x, y, z);\n"
+        )
+        .contains("surgical never deletes or rewrites lines you did not show"));
+        assert!(refused(
+            "    call(x, y, z);\n...\n    let x = 1;\n",
+            "    call(x, y);\n...\n    let x = 1;\n"
+        )
+        .contains("(after it) are at line 2 of the file, not after the lines before the marker (which end at line 5)"));
+    }
+
+    #[test]
     fn forgiven_in_each_vocabulary() {
         let reindented = Forgiven::Reindented {
             shift: 4,
