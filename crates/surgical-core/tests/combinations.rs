@@ -140,3 +140,113 @@ fn old_text_starting_and_ending_mid_line() {
     .unwrap_err();
     assert_eq!(e.code(), "not_found");
 }
+
+mod mid_line_property {
+    use proptest::prelude::*;
+    use surgical_core::{apply, Edit, Options};
+
+    /// A block of lines: indentation level and words; the first line has text before the copied part
+    /// and the last may have text after it.
+    #[derive(Debug, Clone)]
+    struct Block {
+        before: Vec<u8>,
+        lines: Vec<(usize, String)>,
+        lead: String,
+        trail: String,
+        indent: usize,
+        tabs: bool,
+        crlf: bool,
+        after: Vec<u8>,
+        changed: prop::sample::Index,
+    }
+
+    fn block() -> impl Strategy<Value = Block> {
+        let noise = prop::collection::vec(
+            prop_oneof![
+                Just(b"\n".to_vec()),
+                Just(b"\r\n".to_vec()),
+                Just(b"{}();".to_vec()),
+                Just(b"\xff".to_vec()),
+                Just("\u{201C}".as_bytes().to_vec())
+            ],
+            0..8,
+        )
+        .prop_map(|v| v.concat());
+        (
+            noise.clone(),
+            prop::collection::vec((0usize..3, "[a-z]{1,5}( [a-z]{1,5}){0,2}"), 2..6),
+            "[a-z]{1,4} = ",
+            prop::sample::select(vec!["", " // c", ";"]),
+            1usize..3,
+            any::<bool>(),
+            any::<bool>(),
+            noise,
+            any::<prop::sample::Index>(),
+        )
+            .prop_map(
+                |(before, lines, lead, trail, indent, tabs, crlf, after, changed)| Block {
+                    before,
+                    lines,
+                    lead,
+                    trail: trail.to_string(),
+                    indent,
+                    tabs,
+                    crlf,
+                    after,
+                    changed,
+                },
+            )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+        /// `oldText` copied from mid-line with its later lines de-indented: the result is the file
+        /// with exactly the changed line rewritten in the file's indentation (the text before the
+        /// start and after the end kept), or a refusal.
+        #[test]
+        fn mid_line_copies_change_exactly_one_line(b in block()) {
+            let eol = if b.crlf { "\r\n" } else { "\n" };
+            let ind = |level: usize| if b.tabs { "\t".repeat(level) } else { "    ".repeat(level) };
+            let m = b.lines.len();
+            // Distinct lines (a numbered suffix), the first one deeper than the rest never matters.
+            let text = |k: usize| format!("{} n{k}", b.lines[k].1);
+            let file_line = |k: usize, body: &str| -> String {
+                match k {
+                    0 => format!("{}{}{body}", ind(b.indent), b.lead),
+                    _ if k + 1 == m => format!("{}{body}{}", ind(b.indent + 1 + b.lines[k].0), b.trail),
+                    _ => format!("{}{body}", ind(b.indent + 1 + b.lines[k].0)),
+                }
+            };
+            let build = |changed: Option<usize>| -> Vec<u8> {
+                let mut f = b.before.clone();
+                f.extend_from_slice(b"\n");
+                for k in 0..m {
+                    let body = if Some(k) == changed { "CHANGED".to_string() } else { text(k) };
+                    f.extend_from_slice(file_line(k, &body).as_bytes());
+                    f.extend_from_slice(eol.as_bytes());
+                }
+                f.extend_from_slice(&b.after);
+                f
+            };
+            let file = build(None);
+            // The model's copy: from the first line's text on, later lines lost the block's indentation.
+            let model = |k: usize, body: &str| match k {
+                0 => body.to_string(),
+                _ => format!("{}{body}", "    ".repeat(b.lines[k].0)),
+            };
+            let changed = b.changed.index(m);
+            let old: Vec<String> = (0..m).map(|k| model(k, &text(k))).collect();
+            let mut new = old.clone();
+            new[changed] = model(changed, "CHANGED");
+            let result = apply(&file, &[Edit::new(old.join("\n"), new.join("\n"))], &Options::new());
+            match result {
+                Ok(a) => {
+                    let expected = build(Some(changed));
+                    prop_assert_eq!(String::from_utf8_lossy(&a.text), String::from_utf8_lossy(&expected));
+                }
+                Err(e) => prop_assert!(matches!(e.code(), "not_found" | "ambiguous"), "{e:?}"),
+            }
+        }
+    }
+}
