@@ -221,9 +221,9 @@ struct EditArgs {
     #[arg(long)]
     dry_run: bool,
     /// The loosest matching tier allowed: exact, trailing_whitespace, unicode, indentation,
-    /// whitespace_runs, escapes, typo, extra_line, missing_line (the default) or similar (opt-in
+    /// whitespace_runs, escapes, elision, typo, extra_line, missing_line (the default) or similar (opt-in
     /// near matches).
-    #[arg(long, value_name = "TIER", value_parser = ["exact", "trailing_whitespace", "unicode", "indentation", "whitespace_runs", "escapes", "typo", "extra_line", "missing_line", "similar"])]
+    #[arg(long, value_name = "TIER", value_parser = ["exact", "trailing_whitespace", "unicode", "indentation", "whitespace_runs", "escapes", "elision", "typo", "extra_line", "missing_line", "similar"])]
     max_strategy: Option<String>,
     /// Print the JSON result object instead of a diff.
     #[arg(long)]

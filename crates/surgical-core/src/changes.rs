@@ -6,7 +6,8 @@ use std::ops::Range;
 
 use crate::align::{align, inserted, Difference, DifferenceKind};
 use crate::diff::Windows;
-use crate::error::EditError;
+use crate::elision;
+use crate::error::{EditError, ElisionProblem};
 use crate::find::{unescape, Match};
 use crate::forgiven::Forgiven;
 use crate::haystack::Haystack;
@@ -172,6 +173,9 @@ pub struct ChangeSet<'h, 'a> {
     replacements: Vec<Replacement>,
     /// Every span as (start, end, replacement number), in that order.
     spans: BTreeSet<(usize, usize, usize)>,
+    /// The lines an elided needle's markers stand for, as (start, end, replacement number): kept as
+    /// they are, and no other replacement may touch them (the edit's occurrence spans them).
+    gaps: BTreeSet<(usize, usize, usize)>,
     /// The terminator new lines take where the text has none at or before their place.
     fallback_terminator: Vec<u8>,
 }
@@ -202,6 +206,18 @@ struct Replacement {
     /// An insertion of whole lines ([`ChangeSet::insert_lines`]): `new` is written at its empty span,
     /// nothing is aligned.
     insertion: bool,
+    /// For an elided needle ([`Tier::Elision`]): each piece's span start and texts, aligned in place
+    /// of `old`/`new` at that span; the lines between pieces are not spans, so they stay.
+    parts: Vec<Part>,
+}
+
+/// One piece of an elided needle's replacement.
+struct Part {
+    start: usize,
+    old: String,
+    new: String,
+    fold: Fold,
+    open_end: bool,
 }
 
 impl<'h, 'a> ChangeSet<'h, 'a> {
@@ -211,6 +227,7 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
             hay,
             replacements: Vec::new(),
             spans: BTreeSet::new(),
+            gaps: BTreeSet::new(),
             fallback_terminator: b"\n".to_vec(),
         }
     }
@@ -306,24 +323,34 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
             open_end: false,
             end_with_line_break: false,
             insertion: true,
+            parts: Vec::new(),
         });
         Ok(id)
     }
 
     /// Checks `spans` (disjoint) against the spans already added, then adds them as replacement `id`'s.
     fn add_spans(&mut self, spans: &[Range<usize>], id: usize) -> Result<(), EditError> {
+        self.check_spans(spans, id)?;
+        self.spans.extend(spans.iter().map(|s| (s.start, s.end, id)));
+        Ok(())
+    }
+
+    /// Refuses `spans` (disjoint) when one overlaps a span already added or the lines an elision kept.
+    fn check_spans(&self, spans: &[Range<usize>], id: usize) -> Result<(), EditError> {
         // A match's own spans are disjoint, so each is checked against the spans already added only:
         // its neighbours in file order.
         for span in spans {
             let key = (span.start, span.end, id);
-            let before = self.spans.range(..key).next_back();
-            let after = self.spans.range(key..).next();
-            let clash = match (before, after) {
-                (Some(&(_, end, other)), _) if span.start < end => Some((other, span.start)),
-                (_, Some(&(start, _, other))) if start < span.end => Some((other, start)),
-                _ => None,
+            let clash = |set: &BTreeSet<(usize, usize, usize)>| {
+                let before = set.range(..key).next_back();
+                let after = set.range(key..).next();
+                match (before, after) {
+                    (Some(&(_, end, other)), _) if span.start < end => Some((other, span.start)),
+                    (_, Some(&(start, _, other))) if start < span.end => Some((other, start)),
+                    _ => None,
+                }
             };
-            if let Some((other, at)) = clash {
+            if let Some((other, at)) = clash(&self.spans).or_else(|| clash(&self.gaps)) {
                 return Err(EditError::Overlap {
                     first: other.min(id),
                     second: other.max(id),
@@ -331,23 +358,23 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
                 });
             }
         }
-        self.spans.extend(spans.iter().map(|s| (s.start, s.end, id)));
         Ok(())
     }
 
-    fn add(&mut self, found: &Match, new_text: &str, end_with_line_break: bool) -> Result<usize, EditError> {
-        let id = self.replacements.len();
-        let new = model_newlines(new_text);
+    /// `found`'s needle and `new` (`\n`-only) as alignment takes them: `new` rewritten as the tier
+    /// rewrote the needle (unescaped, unnumbered), and a line-based tier's match transported onto the
+    /// file's lines (a [`EditError::Conflict`] for replacement `id` when it cannot be).
+    fn prepared(&self, found: &Match, new: &str, id: usize) -> Result<(String, String), EditError> {
         let new = if found.unescape_new {
-            unescape(&new)
+            unescape(new)
         } else {
-            new.into_owned()
+            new.to_string()
         };
         let new = match found.unnumber_new {
             Some(style) => without_line_numbers(&new, style),
             None => new,
         };
-        let (old, new) = match &found.lines {
+        match &found.lines {
             Some(c) => {
                 let moved = transport(self.hay.file_lines(), &found.old, &new, c).map_err(|c| EditError::Conflict {
                     index: id,
@@ -355,10 +382,19 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
                     file: c.file,
                     expected: c.expected,
                 })?;
-                (moved.old, moved.new)
+                Ok((moved.old, moved.new))
             }
-            None => (found.old.clone(), new),
-        };
+            None => Ok((found.old.clone(), new)),
+        }
+    }
+
+    fn add(&mut self, found: &Match, new_text: &str, end_with_line_break: bool) -> Result<usize, EditError> {
+        let id = self.replacements.len();
+        let new = model_newlines(new_text);
+        if !found.pieces.is_empty() {
+            return self.add_elided(found, &new, end_with_line_break);
+        }
+        let (old, new) = self.prepared(found, &new, id)?;
         self.add_spans(&found.spans, id)?;
         self.replacements.push(Replacement {
             tier: found.tier,
@@ -370,6 +406,62 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
             open_end: found.open_end,
             end_with_line_break,
             insertion: false,
+            parts: Vec::new(),
+        });
+        Ok(id)
+    }
+
+    /// An elided needle's match ([`Tier::Elision`]): `new` cut at its marker lines, each piece
+    /// replacing the needle's piece at the same place, the lines between pieces left out of every span.
+    fn add_elided(&mut self, found: &Match, new: &str, end_with_line_break: bool) -> Result<usize, EditError> {
+        let id = self.replacements.len();
+        let new_cut = elision::cut(new);
+        let old_cut = elision::cut(&found.old);
+        if new_cut.markers.len() != old_cut.markers.len() {
+            let k = new_cut.markers.len().min(old_cut.markers.len().saturating_sub(1));
+            let (line, marker) = old_cut.markers[k].clone();
+            return Err(EditError::Elision {
+                index: id,
+                line,
+                marker,
+                problem: ElisionProblem::MarkersDiffer {
+                    old: old_cut.markers.len(),
+                    new: new_cut.markers.len(),
+                },
+            });
+        }
+        let mut parts = Vec::with_capacity(found.pieces.len());
+        for (piece, new) in found.pieces.iter().zip(&new_cut.pieces) {
+            let (old, new) = self.prepared(piece, new, id)?;
+            parts.push(Part {
+                start: piece.spans[0].start,
+                old,
+                new,
+                fold: piece.fold,
+                open_end: piece.open_end,
+            });
+        }
+        let spans: Vec<Range<usize>> = found.pieces.iter().map(|p| p.spans[0].clone()).collect();
+        let gaps: Vec<Range<usize>> = spans
+            .windows(2)
+            .map(|w| w[0].end..w[1].start)
+            .filter(|g| !g.is_empty())
+            .collect();
+        // Nothing may land in the lines the markers stand for either.
+        self.check_spans(&gaps, id)?;
+        self.add_spans(&spans, id)?;
+        self.gaps.extend(gaps.iter().map(|g| (g.start, g.end, id)));
+        self.replacements.push(Replacement {
+            tier: found.tier,
+            old: String::new(),
+            new: String::new(),
+            fold: Fold::EXACT,
+            forgiven: found.forgiven.clone(),
+            first: spans[0].start,
+            open_end: found.open_end,
+            end_with_line_break,
+            insertion: false,
+            parts,
         });
         Ok(id)
     }
@@ -444,7 +536,20 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
             let (span, index) = (&(start..end), &index);
             let r = &self.replacements[*index];
             let local = eol.at(span);
-            let mut aligned = if r.insertion {
+            let part = r.parts.iter().position(|p| p.start == span.start);
+            let mut aligned = if let Some(p) = part.map(|k| &r.parts[k]) {
+                let (old, new) = match p.open_end && span.end == text.len() {
+                    true => (
+                        p.old.strip_suffix('\n').unwrap_or(&p.old),
+                        match r.end_with_line_break {
+                            true => p.new.as_str(),
+                            false => p.new.strip_suffix('\n').unwrap_or(&p.new),
+                        },
+                    ),
+                    false => (p.old.as_str(), p.new.as_str()),
+                };
+                align(&text[span.clone()], old, new, p.fold, local)
+            } else if r.insertion {
                 inserted(text, span.start, &r.new, &self.fallback_terminator)
             } else if r.open_end && span.end == text.len() {
                 // The needle's final line break stood for the end of the text: neither side has it.
@@ -457,7 +562,7 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
             } else {
                 align(&text[span.clone()], &r.old, &r.new, r.fold, local)
             };
-            if let Some(forgiven) = &r.forgiven {
+            if let Some(forgiven) = r.forgiven.as_ref().filter(|_| part.is_none_or(|k| k == 0)) {
                 let kind = DifferenceKind::Forgiven(forgiven.clone());
                 aligned.differences.insert(0, Difference { line: 0, kind });
             }
@@ -540,6 +645,16 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
                 ..d
             });
             edit.differences.extend(shifted);
+            // An elided needle's pieces are one occurrence, the lines between them included.
+            if !self.replacements[p.index].parts.is_empty() {
+                if let Some(o) = edit.occurrences.last_mut() {
+                    o.old.end = p.old.end;
+                    o.new.end = p.new.end;
+                    o.old_lines.1 = p.old_lines.1;
+                    o.new_lines.1 = last;
+                    continue;
+                }
+            }
             edit.occurrences.push(Occurrence {
                 old: p.old,
                 new: p.new,

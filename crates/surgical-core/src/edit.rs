@@ -50,7 +50,7 @@ pub struct Options {
 }
 
 impl Default for Options {
-    /// Every tier but the opt-in [`Tier::Similar`].
+    /// Every tier up to [`Tier::DEFAULT_LOOSEST`] (all but the opt-in [`Tier::Similar`]).
     fn default() -> Self {
         Options {
             loosest: Tier::DEFAULT_LOOSEST,
@@ -173,6 +173,12 @@ fn not_placed(text: &[u8], missed: Missed) -> EditError {
             tier,
             occurrences: listing(text, &starts),
             total,
+        },
+        Miss::Elision { line, marker, problem } => EditError::Elision {
+            index: missed.index,
+            line,
+            marker,
+            problem,
         },
     }
 }

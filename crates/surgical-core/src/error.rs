@@ -94,6 +94,62 @@ pub enum EditError {
         /// The line as `oldText` has it.
         expected: String,
     },
+    /// `oldText` elides lines with a marker line (`// ... existing code ...`) and the pieces around
+    /// the markers cannot be placed safely (see [`Tier::Elision`] and [`ElisionProblem`]).
+    Elision {
+        /// The edit's index in the request.
+        index: usize,
+        /// One-based line of `oldText` holding the marker concerned.
+        line: usize,
+        /// That marker line, trimmed.
+        marker: String,
+        /// What is wrong.
+        problem: ElisionProblem,
+    },
+}
+
+/// Why an elided `oldText` (see [`EditError::Elision`]) could not be placed. A piece is the lines
+/// of `oldText` between two markers (or between a marker and an end of `oldText`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ElisionProblem {
+    /// The marker has no non-blank line of `oldText` on one side (it is first or last, or next to
+    /// another marker): where the lines it stands for start or end cannot be known.
+    Unanchored,
+    /// The piece `lines` (one-based lines of `oldText`, first and last) is in the text nowhere (or only
+    /// inside a line, where no marker's lines can end).
+    NotFound {
+        /// The piece's first and last line in `oldText`.
+        lines: (usize, usize),
+    },
+    /// The piece occurs more than once where it may lie (anywhere for the first and last piece,
+    /// between its neighbours for a middle one).
+    Ambiguous {
+        /// The piece's first and last line in `oldText`.
+        lines: (usize, usize),
+        /// One-based text lines where occurrences start (at most [`MAX_LISTED`]).
+        at: Vec<usize>,
+        /// How many occurrences.
+        total: usize,
+    },
+    /// The piece occurs only before the piece that precedes it in `oldText`.
+    OutOfOrder {
+        /// The piece's first and last line in `oldText`.
+        lines: (usize, usize),
+        /// One-based text line where it starts.
+        at: usize,
+        /// One-based text line where the previous piece ends.
+        previous_ends: usize,
+    },
+    /// `newText` does not keep the markers of `oldText` (it has `new` marker lines where `oldText`
+    /// has `old`): written, the edit would delete or rewrite lines the model never showed, which
+    /// surgical does not do.
+    MarkersDiffer {
+        /// Marker lines in `oldText`.
+        old: usize,
+        /// Marker lines in `newText`.
+        new: usize,
+    },
 }
 
 /// How many occurrences an `ambiguous` error lists.
@@ -111,6 +167,11 @@ impl EditError {
             EditError::FabricatedReplacementChar { .. } | EditError::LegacyEncoding { .. } => "invalid_input",
             EditError::Placeholder { .. } => "placeholder",
             EditError::Conflict { .. } => "conflict",
+            EditError::Elision { problem, .. } => match problem {
+                ElisionProblem::Ambiguous { .. } => "ambiguous",
+                ElisionProblem::MarkersDiffer { .. } => "placeholder",
+                _ => "not_found",
+            },
         }
     }
 
@@ -124,7 +185,8 @@ impl EditError {
             | EditError::FabricatedReplacementChar { index, .. }
             | EditError::LegacyEncoding { index, .. }
             | EditError::Placeholder { index, .. }
-            | EditError::Conflict { index, .. } => index,
+            | EditError::Conflict { index, .. }
+            | EditError::Elision { index, .. } => index,
             EditError::Overlap { second, .. } => second,
         }
     }
@@ -190,6 +252,35 @@ impl fmt::Display for EditError {
                 f,
                 "edit {index}: line {line} is {file:?} in the file, {expected:?} in the old text, and the change touches what differs"
             ),
+            EditError::Elision {
+                index,
+                line,
+                marker,
+                problem,
+            } => {
+                write!(f, "edit {index}: the marker {marker:?} (line {line} of the old text): ")?;
+                match problem {
+                    ElisionProblem::Unanchored => write!(f, "no lines of the old text on one side"),
+                    ElisionProblem::NotFound { lines } => write!(f, "old text lines {}-{} not found", lines.0, lines.1),
+                    ElisionProblem::Ambiguous { lines, at, total } => write!(
+                        f,
+                        "old text lines {}-{} occur {total} times, at lines {at:?}",
+                        lines.0, lines.1
+                    ),
+                    ElisionProblem::OutOfOrder {
+                        lines,
+                        at,
+                        previous_ends,
+                    } => write!(
+                        f,
+                        "old text lines {}-{} found at line {at}, before the previous piece ends (line {previous_ends})",
+                        lines.0, lines.1
+                    ),
+                    ElisionProblem::MarkersDiffer { old, new } => {
+                        write!(f, "the old text has {old} marker lines, the new text {new}")
+                    }
+                }
+            }
         }
     }
 }

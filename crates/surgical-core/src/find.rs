@@ -73,6 +73,9 @@ pub struct Match {
     /// The last span ends the text, which has no final terminator, and the needle's final line break
     /// stands for that end (see [`Scope::whole_lines`]).
     pub(crate) open_end: bool,
+    /// For [`Tier::Elision`]: the match of each piece between marker lines, in order (empty
+    /// otherwise). The lines between pieces are the ones the markers stand for.
+    pub(crate) pieces: Vec<Match>,
 }
 
 /// Why a needle has no single place.
@@ -93,6 +96,16 @@ pub enum Miss {
         starts: Vec<usize>,
         /// How many occurrences there are.
         total: usize,
+    },
+    /// The needle elides lines with a marker line and its pieces cannot be placed safely (see
+    /// [`Tier::Elision`]).
+    Elision {
+        /// One-based line of the needle holding the marker concerned.
+        line: usize,
+        /// That marker line, trimmed.
+        marker: String,
+        /// What is wrong.
+        problem: crate::error::ElisionProblem,
     },
 }
 
@@ -147,7 +160,7 @@ impl Haystack<'_> {
         self.locate(&olds, &every, scope, loosest)
     }
 
-    fn locate(
+    pub(crate) fn locate(
         &self,
         olds: &[Cow<'_, str>],
         every: &[bool],
@@ -297,12 +310,13 @@ impl Haystack<'_> {
         } else {
             vec![false; olds.len()]
         };
-        // `typo` stands for the three misremembered tiers, searched at once (their rivals are each
+        // `elision` finds pieces by the tiers before it; `typo` stands for the three misremembered tiers, searched at once (their rivals are each
         // other's): a region found is the loosest of its mistakes' tier, placed if that is allowed.
         for tier in [
             Tier::Indentation,
             Tier::WhitespaceRuns,
             Tier::Escapes,
+            Tier::Elision,
             Tier::Typo,
             Tier::Similar,
         ] {
@@ -314,6 +328,14 @@ impl Haystack<'_> {
                     continue;
                 }
                 if matches!(tier, Tier::Indentation | Tier::WhitespaceRuns) && words_missing[index] {
+                    continue;
+                }
+                if tier == Tier::Elision {
+                    if !every[index] {
+                        found[index] = self
+                            .elided(&olds[index], scope, loosest)
+                            .map_err(|m| Missed::one(index, m))?;
+                    }
                     continue;
                 }
                 if tier == Tier::Escapes {
@@ -454,6 +476,7 @@ impl Match {
             unnumber_new: None,
             lines: None,
             open_end,
+            pieces: Vec::new(),
         }
     }
 
@@ -469,6 +492,7 @@ impl Match {
             unnumber_new: None,
             lines: Some(c),
             open_end: false,
+            pieces: Vec::new(),
         }
     }
 }

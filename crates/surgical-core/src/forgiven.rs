@@ -55,6 +55,14 @@ pub enum Forgiven {
         /// One file line the needle left out; it was kept.
         missing_line: Option<MissingLine>,
     },
+    /// [`Tier::Elision`]: marker lines of the needle stood for file lines left out; those lines were
+    /// kept as the text has them, and the pieces around the markers were matched alone.
+    Elided {
+        /// One per marker line, in order.
+        markers: Vec<ElidedLines>,
+        /// What the tiers that found the pieces forgave, in piece order, each once.
+        also: Vec<Forgiven>,
+    },
     /// The text indents the match's first line more than the needle does (whole-line placement with
     /// [`crate::Scope::indented_first_line`]); the text's indentation was kept.
     IndentedFirstLine,
@@ -119,4 +127,17 @@ impl Forgiven {
 /// so that a message built from the number reads as one built from the float.
 pub(crate) fn percent(x: f32) -> u32 {
     format!("{:.0}", x * 100.0).parse().unwrap_or(0)
+}
+
+/// The text lines one marker line of a needle stood for (see [`Forgiven::Elided`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ElidedLines {
+    /// The marker line as the needle has it, trimmed (`// ... existing code ...`).
+    pub marker: String,
+    /// The marker's one-based line in the needle.
+    pub needle_line: usize,
+    /// The first text line it stands for (one-based, numbered before the edit).
+    pub first: usize,
+    /// How many text lines it stands for (0 when the pieces around it are adjacent in the text).
+    pub count: usize,
 }

@@ -110,6 +110,7 @@ mod changes;
 mod closest;
 pub mod diff;
 mod edit;
+mod elision;
 mod error;
 mod find;
 pub mod fold;
@@ -131,9 +132,9 @@ pub use budget::with_work_budget;
 pub use changes::{Applied, AppliedEdit, Change, ChangeSet, Occurrence, Spliced};
 pub use closest::{Closest, LineDifference, Region, Row};
 pub use edit::{apply, apply_spliced, Edit, Options};
-pub use error::{EditError, MAX_LISTED};
+pub use error::{EditError, ElisionProblem, MAX_LISTED};
 pub use find::{Match, Miss, Missed, Needle};
-pub use forgiven::{ExtraLine, Forgiven, MissingLine, Typo};
+pub use forgiven::{ElidedLines, ExtraLine, Forgiven, MissingLine, Typo};
 pub use haystack::Haystack;
 pub use loose::{
     SIMILAR_MARGIN, SIMILAR_MAX_DIFFERING_LINES, SIMILAR_MIN_ANCHOR_CHARS, SIMILAR_MIN_EQUAL_LINES,

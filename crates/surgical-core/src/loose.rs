@@ -355,7 +355,14 @@ pub(crate) fn find(tier: Tier, file: &FileLines<'_>, old: &str, scope: &Scope) -
         return Found::None;
     }
     let mut found = match tier {
-        Tier::Indentation => indentation(file, &needle),
+        Tier::Indentation => {
+            let whole = indentation(file, &needle);
+            // Only where a match may start and end inside a line.
+            match whole.is_empty() && !scope.whole_lines {
+                true => indentation_mid_line(file, &needle, old.ends_with('\n')),
+                false => whole,
+            }
+        }
         Tier::WhitespaceRuns => whitespace_runs(file, &needle),
         Tier::Similar => similar(file, &needle),
         Tier::Typo | Tier::ExtraLine | Tier::MissingLine => {
@@ -363,7 +370,8 @@ pub(crate) fn find(tier: Tier, file: &FileLines<'_>, old: &str, scope: &Scope) -
         }
         _ => Vec::new(),
     };
-    // Whole lines by construction; only the range can rule a region out.
+    // Whole lines by construction (or cut only where the scope allows); only the range can rule a
+    // region out.
     if let Some(r) = &scope.within {
         found.retain(|c| file.line_start(c.first) >= r.start && file.content_end(c.last) <= r.end);
     }
@@ -386,6 +394,18 @@ pub(crate) struct Candidate {
     reindent: Option<Reindent>,
     /// What the tier forgave.
     pub forgiven: Forgiven,
+    /// Where the region starts and ends inside its first and last lines (`indentation` for a needle
+    /// copied from the middle of a line).
+    cut: Cut,
+}
+
+/// Where a region starts inside its first line and ends inside its last.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Cut {
+    /// Bytes of the first line's content before the region.
+    start: usize,
+    /// Bytes of the last line's content in the region, when not all of it.
+    end: Option<usize>,
 }
 
 impl Candidate {
@@ -405,7 +425,11 @@ impl Candidate {
             .collect();
         let (k0, first) = paired[0];
         let last = paired[paired.len() - 1].1;
-        let reindent = rebase(paired.iter().map(|&(_, p)| file.indent(p)), needle[k0].indent, file.indent(first));
+        let reindent = rebase(
+            paired.iter().map(|&(_, p)| file.indent(p)),
+            needle[k0].indent,
+            file.indent(first),
+        );
         Candidate {
             first,
             last,
@@ -413,18 +437,35 @@ impl Candidate {
             pairs,
             alternatives,
             forgiven,
+            cut: Cut::default(),
         }
     }
 
     /// The file bytes the region covers: its lines, the last one's terminator included when the
-    /// needle ends with a line break.
+    /// needle ends with a line break (less what a [`Cut`] leaves out).
     pub(crate) fn span(&self, file: &FileLines<'_>, ends_with_newline: bool) -> Range<usize> {
-        let end = if ends_with_newline {
-            file.line_end(self.last)
-        } else {
-            file.content_end(self.last)
+        let end = match self.cut.end {
+            Some(len) => file.line_start(self.last) + len,
+            None if ends_with_newline => file.line_end(self.last),
+            None => file.content_end(self.last),
         };
-        file.line_start(self.first)..end
+        file.line_start(self.first) + self.cut.start..end
+    }
+
+    /// File line `i` as far as the region covers it, without its terminator.
+    fn covered<'t>(&self, file: &FileLines<'t>, i: usize) -> &'t [u8] {
+        let start = file.line_start(i);
+        let from = if i == self.first { start + self.cut.start } else { start };
+        let to = match self.cut.end {
+            Some(len) if i == self.last => start + len,
+            _ => file.content_end(i),
+        };
+        &file.text[from..to]
+    }
+
+    /// Whether line `i` is cut (the region holds only part of it).
+    fn is_cut(&self, i: usize) -> bool {
+        (i == self.first && self.cut.start > 0) || (i == self.last && self.cut.end.is_some())
     }
 }
 
@@ -502,37 +543,8 @@ fn indentation(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate
         if !same_shape {
             continue;
         }
-        for width in TAB_WIDTHS {
-            let file_cols: Vec<usize> = (i..i + m).map(|l| columns(file.indent(l), width)).collect();
-            let my_cols: Vec<usize> = needle.iter().map(|n| columns(n.indent, width)).collect();
-            let lines: Vec<usize> = (0..m).filter(|&k| !needle[k].key.is_empty()).collect();
-            // Columns map one to one plus a shift, or level by level when the indentation units
-            // differ (a model writing 4 spaces per level for a file that uses 2).
-            let units = (
-                unit(lines.iter().map(|&k| my_cols[k])),
-                unit(lines.iter().map(|&k| file_cols[k])),
-            );
-            let mappings = [
-                None,
-                (units.0 != units.1 && units.0 > 0 && units.1 > 0).then_some(units),
-            ];
-            let mut chosen = None;
-            for units in mappings.into_iter().filter(|u| u.is_some() || chosen.is_none()) {
-                let probe = Reindent {
-                    delta: 0,
-                    width,
-                    tabs: false,
-                    units,
-                };
-                let delta = file_cols[k0] as isize - probe.map(my_cols[k0]) as isize;
-                let r = Reindent { delta, ..probe };
-                if lines.iter().all(|&k| r.map(my_cols[k]) == file_cols[k]) {
-                    chosen = Some(r);
-                    break;
-                }
-            }
-            let Some(mut r) = chosen else { continue };
-            r.tabs = mostly_tabs((i..i + m).map(|l| file.indent(l)));
+        let lines: Vec<usize> = (0..m).filter(|&k| !needle[k].key.is_empty()).collect();
+        if let Some((r, width)) = mapping(file, i, needle, &lines) {
             found.push(Candidate {
                 first: i,
                 last: i + m - 1,
@@ -544,9 +556,115 @@ fn indentation(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate
                     units: r.units,
                     tab_width: r.tabs.then_some(width),
                 },
+                cut: Cut::default(),
             });
-            break;
         }
+    }
+    found
+}
+
+/// How needle lines `lines` (non-blank) map onto `region` (the file lines paired with the needle's,
+/// one to one): a shift of columns, or of levels when the indentation units differ, for the first tab
+/// width that fits; with the file's style (tabs when most of the region's lines start with one).
+fn mapping(file: &FileLines<'_>, i: usize, needle: &[NeedleLine<'_>], lines: &[usize]) -> Option<(Reindent, usize)> {
+    let &k0 = lines.first()?;
+    let region = i..i + needle.len();
+    for width in TAB_WIDTHS {
+        let file_cols: Vec<usize> = region.clone().map(|l| columns(file.indent(l), width)).collect();
+        let my_cols: Vec<usize> = needle.iter().map(|n| columns(n.indent, width)).collect();
+        // Columns map one to one plus a shift, or level by level when the indentation units
+        // differ (a model writing 4 spaces per level for a file that uses 2).
+        let units = (
+            unit(lines.iter().map(|&k| my_cols[k])),
+            unit(lines.iter().map(|&k| file_cols[k])),
+        );
+        let mappings = [
+            None,
+            (units.0 != units.1 && units.0 > 0 && units.1 > 0).then_some(units),
+        ];
+        let mut chosen = None;
+        for units in mappings.into_iter().filter(|u| u.is_some() || chosen.is_none()) {
+            let probe = Reindent {
+                delta: 0,
+                width,
+                tabs: false,
+                units,
+            };
+            let delta = file_cols[k0] as isize - probe.map(my_cols[k0]) as isize;
+            let r = Reindent { delta, ..probe };
+            if lines.iter().all(|&k| r.map(my_cols[k]) == file_cols[k]) {
+                chosen = Some(r);
+                break;
+            }
+        }
+        let Some(mut r) = chosen else { continue };
+        r.tabs = mostly_tabs(region.clone().map(|l| file.indent(l)));
+        return Some((r, width));
+    }
+    None
+}
+
+/// `indentation` for a needle copied from the middle of a line: its first line is the end of a file
+/// line (the model started copying mid-line) and its last line may be the start of one (it stopped
+/// mid-line), while the lines after the first are shifted as a block (they lost the indentation the
+/// first line's start had). The cut lines must match the file's bytes exactly (blanks at their ends
+/// apart); the others match as under `indentation`, and their indentation maps one way. The bytes
+/// before the start and after the end stay. Tried only when whole lines found nothing.
+fn indentation_mid_line(file: &FileLines<'_>, needle: &[NeedleLine<'_>], ends_with_newline: bool) -> Vec<Candidate> {
+    let m = needle.len();
+    let first = needle[0].text.trim();
+    if m < 2 || first.is_empty() || needle[m - 1].key.is_empty() {
+        return Vec::new();
+    }
+    let last_text = needle[m - 1].text.trim_start_matches([' ', '\t']).trim_end();
+    let mut found = Vec::new();
+    for i in 0..(file.count() + 1).saturating_sub(m) {
+        let line = |j: usize| file.content(j);
+        let head = line(i).trim_ascii_end();
+        if !head.ends_with(first.as_bytes()) || head.len() == first.len() {
+            continue;
+        }
+        let start_cut = head.len() - first.len();
+        // A real start inside the line: not after its indentation (a first line indented otherwise
+        // than the rest is no copy from mid-line).
+        if head[..start_cut].iter().all(|b| matches!(b, b' ' | b'\t')) {
+            continue;
+        }
+        let inner_equal = (1..m - 1).all(|k| file.key(i + k) == needle[k].key);
+        if !inner_equal {
+            continue;
+        }
+        // The last line: whole, or its start up to where the needle stops (then never at a line
+        // break of the needle's own).
+        let last_line = line(i + m - 1);
+        let last_body = &last_line[file.indent(i + m - 1).len()..];
+        let end_cut = if file.key(i + m - 1) == needle[m - 1].key {
+            None
+        } else if !ends_with_newline && last_body.starts_with(last_text.as_bytes()) {
+            Some(file.indent(i + m - 1).len() + last_text.len())
+        } else {
+            continue;
+        };
+        let lines: Vec<usize> = (1..m).filter(|&k| !needle[k].key.is_empty()).collect();
+        let Some((r, width)) = mapping(file, i, needle, &lines) else {
+            continue;
+        };
+        found.push(Candidate {
+            first: i,
+            last: i + m - 1,
+            pairs: (0..m).map(|k| Some(i + k)).collect(),
+            alternatives: Vec::new(),
+            reindent: Some(r),
+            forgiven: Forgiven::Reindented {
+                shift: r.delta,
+                units: r.units,
+                tab_width: r.tabs.then_some(width),
+            },
+            cut: Cut {
+                start: start_cut,
+                end: end_cut,
+            },
+        });
     }
     found
 }
@@ -583,6 +701,7 @@ fn whitespace_runs(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candi
             alternatives: Vec::new(),
             reindent: Some(reindent),
             forgiven: Forgiven::WhitespaceRuns,
+            cut: Cut::default(),
         });
     }
     found
@@ -697,6 +816,7 @@ fn similar(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate> {
             similarity: percent(best),
             runner_up: percent(second),
         },
+        cut: Cut::default(),
     }]
 }
 
@@ -751,7 +871,7 @@ fn transport_pairs(
 ) -> Result<LooseMatch, LineConflict> {
     let needle = needle_lines(old);
     let ends_with_newline = old.ends_with('\n');
-    let file_line = |i: usize| String::from_utf8_lossy(file.content(i)).into_owned();
+    let file_line = |i: usize| String::from_utf8_lossy(c.covered(file, i)).into_owned();
     let mut old: String = (c.first..=c.last).map(file_line).collect::<Vec<_>>().join("\n");
     if ends_with_newline {
         old.push('\n');
@@ -824,13 +944,15 @@ fn transport_pairs(
                     }
                 }
                 // A line the model misremembered and rewrote: its new lines may carry what it
-                // misremembered, and nothing tells which characters those are. Deleted, it may be
-                // another writer's newer line, which the model never saw.
-                for k in o.clone() {
-                    let is_edited = edited.iter().any(|&(po, _)| o.start + po == k);
-                    if let Some(p) = pairs[k] {
-                        if !is_edited && file.collapsed(p) != needle[k].collapsed {
-                            return Err(conflict(k, p));
+                // misremembered, and nothing tells which characters those are.
+                if !n.is_empty() {
+                    for k in o.clone() {
+                        let is_edited = edited.iter().any(|&(po, _)| o.start + po == k);
+                        if let Some(p) = c.pairs[k] {
+                            // A cut line matched the needle's line byte for byte.
+                            if !is_edited && !c.is_cut(p) && file.collapsed(p) != needle[k].collapsed {
+                                return Err(conflict(k, p));
+                            }
                         }
                     }
                 }
@@ -841,7 +963,13 @@ fn transport_pairs(
                     }
                 }
                 for (j, line) in n.clone().zip(from_file) {
-                    items.push(line.unwrap_or_else(|| fix(n_keys[j])));
+                    // newText's first line goes where oldText started: inside a line when that
+                    // started mid-line, so it takes no indentation there.
+                    let written = || match j == 0 && c.cut.start > 0 {
+                        true => n_keys[0].trim_start_matches([' ', '\t']).to_string(),
+                        false => fix(n_keys[j]),
+                    };
+                    items.push(line.unwrap_or_else(written));
                 }
             }
         }

@@ -324,7 +324,8 @@ pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scop
     }
     let in_scope = |fit: &Fit| {
         scope.within.as_ref().is_none_or(|r| {
-            file.line_start(positions[fit.region.0] as usize) >= r.start && file.content_end(positions[fit.region.1] as usize) <= r.end
+            file.line_start(positions[fit.region.0] as usize) >= r.start
+                && file.content_end(positions[fit.region.1] as usize) <= r.end
         })
     };
 
@@ -491,7 +492,7 @@ fn extra_line_nearby(file: &FileLines<'_>, keys: &[&str], fit: &Fit) -> bool {
     file.with_collapsed(keys[j]).any(|line| {
         positions
             .binary_search(&(line as u32))
-                .is_ok_and(|q| (lo..=hi).contains(&q) && !(fit.region.0..=fit.region.1).contains(&q))
+            .is_ok_and(|q| (lo..=hi).contains(&q) && !(fit.region.0..=fit.region.1).contains(&q))
     })
 }
 

@@ -35,7 +35,7 @@ pub fn omission_placeholder(old: &str, new: &str) -> Option<(usize, String)> {
     let old_lines: Vec<&str> = split_model_lines(old).into_iter().map(|l| l.0).collect();
     let kept: Vec<&str> = old_lines
         .iter()
-        .filter(|l| is_placeholder(l))
+        .filter(|l| is_omission_marker(l))
         .map(|l| l.trim())
         .collect();
     let mut previous: Option<&str> = None;
@@ -44,7 +44,7 @@ pub fn omission_placeholder(old: &str, new: &str) -> Option<(usize, String)> {
         if trimmed.is_empty() {
             continue;
         }
-        if is_placeholder(line) && !kept.contains(&trimmed) {
+        if is_omission_marker(line) && !kept.contains(&trimmed) {
             let opens_new_block = is_bare_ellipsis(trimmed)
                 && previous.is_some_and(|p| p.trim_end().ends_with(':') && !old_lines.contains(&p));
             if !opens_new_block {
@@ -83,7 +83,17 @@ fn unwrap_markers(trimmed: &str) -> (&str, bool) {
     (trimmed, false)
 }
 
-fn is_placeholder(line: &str) -> bool {
+/// Whether `line` is an omission marker: a line that stands for code left out rather than code —
+/// an ellipsis alone (`...`, `…`), optionally inside comment markers or brackets (`// ...`,
+/// `/* ... */`, `<!-- ... -->`, `# ...`, `-- ...`), or an ellipsis standing apart in a phrase of two
+/// words or more, one of which says what was left out (`// ... existing code ...`,
+/// `(rest of methods ...)`), inside comment markers or brackets. At any indentation. Spread syntax
+/// (`...args`) and ellipses inside code (`f(a...)`) are not markers.
+///
+/// The one place that decides what a marker line is: the `placeholder` check, the `elision` tier
+/// and the lazy-snippet tool all ask it. Whether such a line is the file's own code (Python's `...`
+/// body) is for the caller to decide by context: a marker that matches the file as written is code.
+pub(crate) fn is_omission_marker(line: &str) -> bool {
     let trimmed = line.trim();
     if is_bare_ellipsis(trimmed) {
         return true;

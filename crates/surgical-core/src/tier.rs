@@ -22,6 +22,11 @@ pub enum Tier {
     /// `oldText` arrived over-escaped (`\\n` for a newline, `\\t`, `\\"`): unescaped, it matches
     /// by one of the tiers above, and `newText` is unescaped the same way.
     Escapes,
+    /// The middle of `oldText` is elided with a marker line (`...`, `// ... existing code ...`,
+    /// `# ...`, `<!-- ... -->`) that `newText` keeps at the same place: the pieces between markers
+    /// are found alone (each by one of the tiers above), uniquely and in order, and the file lines a
+    /// marker stands for are kept as they are (see the `elision` module).
+    Elision,
     /// One line of `oldText` differs from the file's by one mistyped word (a character dropped,
     /// added, changed, or two swapped); the region is anchored by equal lines and clearly better than
     /// any other (see [`crate::misremembered`]). The file's word is kept.
@@ -38,13 +43,14 @@ pub enum Tier {
 
 impl Tier {
     /// Every tier, strictest first.
-    pub const ALL: [Tier; 10] = [
+    pub const ALL: [Tier; 11] = [
         Tier::Exact,
         Tier::TrailingWhitespace,
         Tier::Unicode,
         Tier::Indentation,
         Tier::WhitespaceRuns,
         Tier::Escapes,
+        Tier::Elision,
         Tier::Typo,
         Tier::ExtraLine,
         Tier::MissingLine,
@@ -67,6 +73,7 @@ impl Tier {
             Tier::Indentation => "indentation",
             Tier::WhitespaceRuns => "whitespace_runs",
             Tier::Escapes => "escapes",
+            Tier::Elision => "elision",
             Tier::Typo => "typo",
             Tier::ExtraLine => "extra_line",
             Tier::MissingLine => "missing_line",

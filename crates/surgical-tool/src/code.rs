@@ -4,7 +4,7 @@
 use std::fmt;
 
 use serde::Serialize;
-use surgical_core::EditError;
+use surgical_core::{EditError, ElisionProblem};
 use surgical_fs::{FsError, FsErrorKind};
 
 /// A stable error code: what a failed call's `code` field holds (its [`ErrorCode::as_str`]).
@@ -130,6 +130,11 @@ impl ErrorCode {
             EditError::NoChange { .. } => ErrorCode::NoChange,
             EditError::Placeholder { .. } => ErrorCode::Placeholder,
             EditError::Conflict { .. } => ErrorCode::Conflict,
+            EditError::Elision { problem, .. } => match problem {
+                ElisionProblem::Ambiguous { .. } => ErrorCode::Ambiguous,
+                ElisionProblem::MarkersDiffer { .. } => ErrorCode::Placeholder,
+                _ => ErrorCode::NotFound,
+            },
             _ => ErrorCode::InvalidInput,
         }
     }

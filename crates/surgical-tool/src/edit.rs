@@ -34,6 +34,10 @@ pub(crate) fn edit_error(e: EditError, shown: &str, words: crate::Words) -> Tool
     };
     let lines = match &e {
         EditError::Ambiguous { occurrences, .. } => occurrences.iter().map(|o| o.0).collect(),
+        EditError::Elision {
+            problem: surgical_core::ElisionProblem::Ambiguous { at, .. },
+            ..
+        } => at.clone(),
         _ => Vec::new(),
     };
     ToolError {

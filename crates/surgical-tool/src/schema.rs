@@ -254,7 +254,9 @@ Matching is exact first. If that finds nothing, differences that are invisible o
 tolerated, tier by tier (see maxStrategy): line endings, trailing whitespace, typographic quotes and dashes, \
 no-break and other special spaces, Unicode compatibility forms, and where allowed a shifted indentation, \
 runs of whitespace, over-escaped text, and one mistyped word, one extra line or one left-out line when a \
-single region clearly matches (the file's version of those lines is kept). The file's own characters are kept wherever oldText and newText \
+single region clearly matches (the file's version of those lines is kept). Lines left out of a long oldText with a \
+marker line (`// ... existing code ...`, `...`) are kept when newText has the same marker at the same place, provided \
+the lines on each side of it are found, once and in order. The file's own characters are kept wherever oldText and newText \
 agree, and every byte outside the replaced text is written back unchanged. Several matches are an error, never a \
 guess: add context to oldText, or set replaceAll.
 

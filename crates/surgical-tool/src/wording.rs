@@ -10,7 +10,9 @@ use std::collections::BTreeMap;
 
 use surgical_core::fold::{describe_char, describe_text};
 use surgical_core::lines::LineIndex;
-use surgical_core::{Closest, Difference, DifferenceKind, EditError, Forgiven, LineDifference, Region, Row, Tier};
+use surgical_core::{
+    Closest, Difference, DifferenceKind, EditError, ElisionProblem, Forgiven, LineDifference, Region, Row, Tier,
+};
 use surgical_patch::{Elsewhere, Failure, FailureKind, Internal, PatchFormat};
 
 use crate::ErrorCode;
@@ -309,7 +311,68 @@ pub(crate) fn edit_error_in(e: &EditError, v: Vocabulary) -> String {
              touches what differs, so what to write there is unclear. Copy that line from the file into oldText \
              (read it again if needed) and adapt newText to it."
         ),
+        EditError::Elision {
+            index,
+            line,
+            marker,
+            problem,
+        } => elision_error(*index, *line, marker, problem, v),
         other => other.to_string(),
+    }
+}
+
+/// An elided `oldText` that cannot be placed: which marker, what is wrong, what to do.
+fn elision_error(index: usize, line: usize, marker: &str, problem: &ElisionProblem, v: Vocabulary) -> String {
+    let old = v.old;
+    let new = v.new;
+    let lines = |(first, last): (usize, usize)| match first == last {
+        true => format!("line {first} of {old}"),
+        false => format!("lines {first}-{last} of {old}"),
+    };
+    let head = format!("edits[{index}]: {old} leaves lines out with `{marker}` (its line {line})");
+    match problem {
+        ElisionProblem::Unanchored => format!(
+            "{head}, but has no lines of the file on one side of it, so where the lines it stands for start or end \
+             is unknown. Put a few lines copied from the file on both sides of every marker line."
+        ),
+        ElisionProblem::NotFound { lines: piece } => format!(
+            "{head}; {} (next to it) are not in the file. Copy them from the file (read it again if needed); the \
+             lines on each side of a marker must be the file's lines, in order.",
+            lines(*piece)
+        ),
+        ElisionProblem::Ambiguous {
+            lines: piece,
+            at,
+            total,
+        } => {
+            let at: Vec<String> = at.iter().map(|l| l.to_string()).collect();
+            format!(
+                "{head}; {} (next to it) occur {total} times in the file (at lines {}). Add lines to that part \
+                 until it occurs only once, or write the elided lines out.",
+                lines(*piece),
+                at.join(", ")
+            )
+        }
+        ElisionProblem::OutOfOrder {
+            lines: piece,
+            at,
+            previous_ends,
+        } => format!(
+            "{head}; {} (after it) are at line {at} of the file, not after the lines before the marker (which end \
+             at line {previous_ends}). Keep the lines of {old} in the file's order.",
+            lines(*piece)
+        ),
+        ElisionProblem::MarkersDiffer {
+            old: in_old,
+            new: in_new,
+        } => format!(
+            "{head}: {old} has {in_old} such marker line{}, {new} {in_new}. The lines a marker stands for are kept \
+             only when {new} keeps the same marker at the same place; surgical never deletes or rewrites lines you \
+             did not show. To change them, copy them into {old} and {new} in full; to keep them, keep the marker \
+             line in {new}.",
+            if *in_old == 1 { "" } else { "s" }
+        ),
+        other => format!("edits[{index}]: {other:?}"),
     }
 }
 
@@ -563,6 +626,32 @@ fn forgiven(f: &Forgiven, v: Vocabulary) -> String {
             if let Some(also) = also {
                 out.push_str("; then ");
                 out.push_str(&forgiven(also, v));
+            }
+            out
+        }
+        Forgiven::Elided { markers, also } => {
+            let kept: Vec<String> = markers
+                .iter()
+                .map(|m| {
+                    let lines = match m.count {
+                        0 => "no lines of the file".to_string(),
+                        1 => format!("line {} of the file", m.first),
+                        n => format!("lines {}-{} of the file", m.first, m.first + n - 1),
+                    };
+                    format!(
+                        "{lines} stand for your `{}` ({} line {})",
+                        m.marker, v.short, m.needle_line
+                    )
+                })
+                .collect();
+            let mut out = format!(
+                "{} and were kept as they are (numbered before this edit); the lines around each marker were \
+                 matched on their own",
+                kept.join(", ")
+            );
+            for f in also {
+                out.push_str("; ");
+                out.push_str(&forgiven(f, v));
             }
             out
         }
@@ -883,6 +972,42 @@ mod tests {
         assert!(h.contains("not in your SEARCH\n"), "{h}");
         assert!(h.ends_with("Copy the SEARCH lines exactly from these lines (re-read them if unsure) and retry."));
         assert!(!h.contains("oldText"), "{h}");
+    }
+
+    #[test]
+    fn elisions_in_words() {
+        use surgical_core::{apply, Edit, Options};
+        let file = "fn a() {\n    let x = 1;\n    let y = 2;\n    let z = 3;\n    call(x, y, z);\n}\n";
+        let old = "fn a() {\n    let x = 1;\n    // ... existing code ...\n    call(x, y, z);\n}\n";
+        let new = old.replace("x = 1", "x = 10");
+        let a = apply(file.as_bytes(), &[Edit::new(old, &new)], &Options::new()).unwrap();
+        let notes = differences(&a.edits[0].differences, EDIT);
+        assert_eq!(
+            notes[0],
+            "line 1: lines 3-4 of the file stand for your `// ... existing code ...` (oldText line 3) and were kept as they \
+             are (numbered before this edit); the lines around each marker were matched on their own"
+        );
+        let refused = |old: &str, new: &str| {
+            edit_error(&apply(file.as_bytes(), &[Edit::new(old, new)], &Options::new()).unwrap_err())
+        };
+        assert_eq!(
+            refused("    let x = 1;\n...\n", "    let x = 2;\n...\n"),
+            "edits[0]: oldText leaves lines out with `...` (its line 2), but has no lines of the file on one side of \
+             it, so where the lines it stands for start or end is unknown. Put a few lines copied from the file on \
+             both sides of every marker line."
+        );
+        assert!(refused("    let q = 1;\n...\n}\n", "    let q = 2;\n...\n}\n")
+            .contains("line 1 of oldText (next to it) are not in the file"));
+        assert!(refused(
+            "    let x = 1;\n...\n    call(x, y, z);\n",
+            "    let x = 1;\n    call(x, y, z);\n"
+        )
+        .contains("surgical never deletes or rewrites lines you did not show"));
+        assert!(refused(
+            "    call(x, y, z);\n...\n    let x = 1;\n",
+            "    call(x, y);\n...\n    let x = 1;\n"
+        )
+        .contains("(after it) are at line 2 of the file, not after the lines before the marker (which end at line 5)"));
     }
 
     #[test]

@@ -1,0 +1,245 @@
+//! The `elision` tier: a needle whose middle is left out with a marker line (`...`, `// ...`,
+//! `# ...`, `// ... existing code ...`, `/* ... */`, `<!-- ... -->`, at any indentation), which the
+//! replacement keeps at the same place.
+//!
+//! The needle is cut at its marker lines into *pieces*. Each piece is found alone, by the tiers up to
+//! `escapes` (the tiers it would match by if the model had sent it alone): the first and the last
+//! piece must each occur exactly once in scope, a middle piece exactly once between its neighbours,
+//! and every piece after the first must start after the one before it ends, at the start of a line
+//! (or after blanks only). The file lines between two pieces are what the marker stands for: they
+//! are not part of any replaced span, so they stay byte for byte as the file has them.
+//!
+//! The replacement is cut at its own marker lines the same way, and piece `k` of the needle is
+//! replaced by piece `k` of the replacement, transported like a match of the tier that found the
+//! piece (see `loose::transport` and the `conflict` error). A replacement with fewer or more marker
+//! lines than the needle is refused ([`ElisionProblem::MarkersDiffer`]): it would delete or rewrite
+//! file lines the model never showed. A marker that is the file's own text (Python's `...` body)
+//! never gets here: the needle as written matches by a stricter tier first.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use crate::error::{ElisionProblem, MAX_LISTED};
+use crate::find::{Match, Miss, Missed};
+use crate::forgiven::{ElidedLines, Forgiven};
+use crate::haystack::Haystack;
+use crate::line_numbers::strip_line_numbers;
+use crate::lines::{is_line_start, line_start, split_model_lines};
+use crate::placeholder::is_omission_marker;
+use crate::scope::Scope;
+use crate::tier::Tier;
+
+/// A text cut at its marker lines.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Cut {
+    /// The pieces between markers, in order (one more than the markers): their lines with their line
+    /// breaks (the last piece ends as the text does).
+    pub pieces: Vec<String>,
+    /// Each piece's first and last line, one-based (`first > last` for an empty piece).
+    pub lines: Vec<(usize, usize)>,
+    /// Each marker's one-based line and text, trimmed.
+    pub markers: Vec<(usize, String)>,
+}
+
+/// `text` (`\n`-only) cut at its marker lines (see [`is_omission_marker`]).
+pub(crate) fn cut(text: &str) -> Cut {
+    let mut out = Cut {
+        pieces: vec![String::new()],
+        lines: vec![(1, 0)],
+        markers: Vec::new(),
+    };
+    for (i, (line, newline)) in split_model_lines(text).into_iter().enumerate() {
+        let number = i + 1;
+        if is_omission_marker(line) {
+            out.markers.push((number, line.trim().to_string()));
+            out.pieces.push(String::new());
+            out.lines.push((number + 1, number));
+            continue;
+        }
+        let piece = out.pieces.last_mut().expect("a piece");
+        piece.push_str(line);
+        if newline {
+            piece.push('\n');
+        }
+        out.lines.last_mut().expect("a piece").1 = number;
+    }
+    out
+}
+
+impl Haystack<'_> {
+    /// The elision tier for `old`: `None` when it has no marker line (or carries line numbers and a
+    /// piece is not found: the needle without its numbers is tried next); a [`Miss::Elision`] when its
+    /// pieces cannot be placed safely.
+    pub(crate) fn elided(&self, old: &str, scope: &Scope, loosest: Tier) -> Result<Option<Match>, Miss> {
+        let cut = cut(old);
+        if cut.markers.is_empty() {
+            return Ok(None);
+        }
+        let marker_miss = |k: usize, problem: ElisionProblem| Miss::Elision {
+            line: cut.markers[k].0,
+            marker: cut.markers[k].1.clone(),
+            problem,
+        };
+        for k in 0..cut.markers.len() {
+            if cut.pieces[k].trim().is_empty() || cut.pieces[k + 1].trim().is_empty() {
+                return Err(marker_miss(k, ElisionProblem::Unanchored));
+            }
+        }
+        // The pieces are found by the tiers a needle without markers reaches (no elision within).
+        let inner = loosest.min(Tier::Escapes);
+        let numbered = {
+            let lines: Vec<&str> = old.strip_suffix('\n').unwrap_or(old).split('\n').collect();
+            strip_line_numbers(&lines).is_some()
+        };
+        let n = cut.pieces.len();
+        // The marker next to piece `k` (the one before it, or after it for the first piece).
+        let marker_of = |k: usize| k.saturating_sub(1);
+        let text = self.text();
+        let lines = self.lines();
+        let piece = |k: usize, scope: &Scope| -> Result<Option<Match>, Miss> {
+            let found = match self.locate(&[Cow::Borrowed(cut.pieces[k].as_str())], &[false], scope, inner) {
+                Ok(mut found) => found.pop().expect("one needle, one match"),
+                Err(Missed {
+                    miss: Miss::NotFound { .. },
+                    ..
+                }) => return Ok(None),
+                Err(Missed {
+                    miss: Miss::Ambiguous { starts, total, .. },
+                    ..
+                }) => {
+                    let at = starts.iter().take(MAX_LISTED).map(|&s| lines.line_of(s) + 1).collect();
+                    let lines = cut.lines[k];
+                    return Err(marker_miss(
+                        marker_of(k),
+                        ElisionProblem::Ambiguous { lines, at, total },
+                    ));
+                }
+                Err(missed) => return Err(missed.miss),
+            };
+            // After a marker, a piece starts a line (the file's indentation may come before it).
+            let start = found.spans[0].start;
+            let prefix = &text[line_start(text, start)..start];
+            if k > 0 && !is_line_start(text, start) && !prefix.iter().all(|b| matches!(b, b' ' | b'\t')) {
+                return Ok(None);
+            }
+            Ok(Some(found))
+        };
+        let not_found = |k: usize| {
+            if numbered {
+                Ok(None)
+            } else {
+                Err(marker_miss(
+                    marker_of(k),
+                    ElisionProblem::NotFound { lines: cut.lines[k] },
+                ))
+            }
+        };
+        let Some(head) = piece(0, scope)? else {
+            return not_found(0);
+        };
+        let Some(tail) = piece(n - 1, scope)? else {
+            return not_found(n - 1);
+        };
+        let out_of_order = |k: usize, at: usize, previous_end: usize| {
+            marker_miss(
+                marker_of(k),
+                ElisionProblem::OutOfOrder {
+                    lines: cut.lines[k],
+                    at: lines.line_of(at) + 1,
+                    previous_ends: lines.line_of(previous_end.saturating_sub(1)) + 1,
+                },
+            )
+        };
+        let tail_start = tail.spans[0].start;
+        let mut parts = vec![head];
+        for k in 1..n - 1 {
+            let from = parts.last().expect("a piece").spans[0].end;
+            match piece(k, &narrowed(scope, from..tail_start.max(from)))? {
+                Some(m) => parts.push(m),
+                // Found elsewhere only: say where, else that it is nowhere.
+                None => match piece(k, scope) {
+                    Ok(Some(m)) => return Err(out_of_order(k, m.spans[0].start, from)),
+                    _ => return not_found(k),
+                },
+            }
+        }
+        let previous_end = parts.last().expect("a piece").spans[0].end;
+        if tail_start < previous_end {
+            return Err(out_of_order(n - 1, tail_start, previous_end));
+        }
+        parts.push(tail);
+        let markers = (0..cut.markers.len())
+            .map(|k| {
+                let gap: Range<usize> = parts[k].spans[0].end..parts[k + 1].spans[0].start;
+                let first = lines.line_of(gap.start);
+                // The gap ends at a line start, or after the blanks that indent the next piece.
+                let end = lines.line_of(gap.end);
+                ElidedLines {
+                    marker: cut.markers[k].1.clone(),
+                    needle_line: cut.markers[k].0,
+                    first: first + 1,
+                    count: end.saturating_sub(first),
+                }
+            })
+            .collect();
+        let mut also: Vec<Forgiven> = Vec::new();
+        for f in parts.iter().filter_map(|p| p.forgiven.clone()) {
+            if !also.contains(&f) {
+                also.push(f);
+            }
+        }
+        Ok(Some(Match::elided(old, parts, Forgiven::Elided { markers, also })))
+    }
+}
+
+/// `scope` narrowed to `range` (an empty range where they do not meet).
+fn narrowed(scope: &Scope, range: Range<usize>) -> Scope {
+    let range = match &scope.within {
+        Some(r) => {
+            let start = r.start.max(range.start);
+            start..r.end.min(range.end).max(start)
+        }
+        None => range,
+    };
+    scope.clone().within(range)
+}
+
+impl Match {
+    fn elided(old: &str, pieces: Vec<Match>, forgiven: Forgiven) -> Match {
+        let start = pieces.first().expect("a piece").spans[0].start;
+        let end = pieces.last().expect("a piece").spans[0].end;
+        let open_end = pieces.last().expect("a piece").open_end;
+        Match {
+            tier: Tier::Elision,
+            spans: std::iter::once(start..end).collect(),
+            forgiven: Some(forgiven),
+            indented_first_line: false,
+            old: old.to_string(),
+            fold: crate::normalize::Fold::EXACT,
+            unescape_new: false,
+            unnumber_new: None,
+            lines: None,
+            open_end,
+            pieces,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cut_at_markers() {
+        let c = cut("a\n  // ...\nb\nc\n# ... rest of it ...\nd");
+        assert_eq!(c.pieces, vec!["a\n", "b\nc\n", "d"]);
+        assert_eq!(c.lines, vec![(1, 1), (3, 4), (6, 6)]);
+        assert_eq!(
+            c.markers,
+            vec![(2, "// ...".to_string()), (5, "# ... rest of it ...".to_string())]
+        );
+        let none = cut("a\nb\n");
+        assert!(none.markers.is_empty());
+        assert_eq!(none.pieces, vec!["a\nb\n"]);
+    }
+}
