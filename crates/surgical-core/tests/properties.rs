@@ -422,6 +422,20 @@ fn touching_spans_are_not_an_overlap() {
     }
 }
 
+/// A line break written where the match holds none (its line ends after it) takes the terminator
+/// that ends that line in the file (found by mutation testing: `LocalEol::at` returning nothing).
+#[test]
+fn a_line_break_written_inside_a_line_takes_that_lines_terminator() {
+    for eol in ["\n", "\r\n", "\r"] {
+        let file = format!("first{eol}second{eol}");
+        let got = apply(file.as_bytes(), &[Edit::new("first", "first\nadded")], &Options::new()).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&got.text),
+            format!("first{eol}added{eol}second{eol}")
+        );
+    }
+}
+
 #[test]
 fn utf8_bom_is_just_bytes_to_the_core() {
     // The file layer strips the BOM; even if it reaches the core, it is never touched.
