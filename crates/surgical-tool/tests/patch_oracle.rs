@@ -88,16 +88,23 @@ fn call(c: &Case, format: Format, line: usize) -> (&'static str, Value) {
 }
 
 fn check(c: &Case, format: Format, prefix: &[u8], suffix: &[u8]) -> Result<(), TestCaseError> {
-    // Where the file indents only the first line differently, a text tier takes the hunk from that
-    // line's start and gives the file's extra indentation to the new lines up to the kept first line
-    // (`Scope::indented_first_line`; tested in surgical-patch's `place/tester.rs`,
-    // `a_line_the_file_indents_more_is_deleted_or_preceded_whole`): a rule this model leaves out.
-    prop_assume!(!c.found_after_first_indentation());
+    // Known bug (found by this model; surgical-patch's `place.rs`, `attempt`): where the file indents
+    // the first line more and the hunk does not keep that line, the new lines up to it are rebased
+    // by a guess (the first new line gets the indentation): a kept second line that comes first
+    // gains it, and an edited first line after inserted lines loses it. Left out until fixed.
+    prop_assume!(!c.first_line_rebase_misplaced());
     let mut prefix = prefix.to_vec();
     // A first byte that is plain ASCII, so the file is never taken for UTF-16 or given a BOM.
     prefix.insert(0, b'#');
     let file = planted(&prefix, &c.window(), suffix);
-    let want = planted(&prefix, &c.expected_window(), suffix);
+    // Where the file indents only the first line more, the formats placing whole lines take the
+    // model's lines exactly, from that line's start (`Scope::indented_first_line`).
+    let window = if c.found_after_first_indentation() {
+        c.expected_window_first_line_rebased()
+    } else {
+        c.expected_window()
+    };
+    let want = planted(&prefix, &window, suffix);
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("f.txt"), &file).unwrap();
     let mut before = prefix.clone();
