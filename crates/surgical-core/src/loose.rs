@@ -943,16 +943,28 @@ fn transport_pairs(
                         });
                     }
                 }
-                // A line the model misremembered and rewrote: its new lines may carry what it
-                // misremembered, and nothing tells which characters those are.
+                // A line the file does not have there, rewritten (new lines written in its place):
+                // it may be a line another writer has changed since, and nothing anchors the new
+                // lines to the file. Only deleting it is safe to carry (it is dropped).
                 if !n.is_empty() {
-                    for k in o.clone() {
-                        let is_edited = edited.iter().any(|&(po, _)| o.start + po == k);
-                        if let Some(p) = c.pairs[k] {
-                            // A cut line matched the needle's line byte for byte.
-                            if !is_edited && !c.is_cut(p) && file.collapsed(p) != needle[k].collapsed {
-                                return Err(conflict(k, p));
-                            }
+                    if let Some(k) = o.clone().find(|&k| pairs[k].is_none() && !needle[k].key.is_empty()) {
+                        let at = pairs[k..]
+                            .iter()
+                            .flatten()
+                            .next()
+                            .or(pairs[..k].iter().flatten().next_back());
+                        return Err(conflict(k, at.copied().unwrap_or(c.first)));
+                    }
+                }
+                // A line the model misremembered and rewrote: its new lines may carry what it
+                // misremembered, and nothing tells which characters those are. Deleted, it may be
+                // another writer's newer line, which the model never saw.
+                for k in o.clone() {
+                    let is_edited = edited.iter().any(|&(po, _)| o.start + po == k);
+                    if let Some(p) = pairs[k] {
+                        // A cut line matched the needle's line byte for byte.
+                        if !is_edited && !c.is_cut(p) && file.collapsed(p) != needle[k].collapsed {
+                            return Err(conflict(k, p));
                         }
                     }
                 }

@@ -1,12 +1,13 @@
-//! The replay harness: real commits of public repositories, applied through `surgical_tool::call`
+//! The replay harness: real commits (of surgical's own history, and CRLF/BOM variants derived
+//! from some of them), applied through `surgical_tool::call`
 //! to the parent's file in three formats — the unified diff as git writes it, `edit` calls (one
 //! edit per hunk: oldText = the hunk's old lines, newText = its new lines) and a Codex patch (one
 //! `@@` section per hunk). Each result must equal the commit's file byte for byte, or be an
 //! `ambiguous` refusal where the refused hunk's old text really occurs more than once in the
 //! parent's file (counted here, independently of surgical).
 //!
-//! The cases live in `<repo>/tests/replay/<repository>/cases/<commit>-<n>/` (`path`, `before`,
-//! `after`, `diff`), made by `tests/replay/extract.sh`; each repository's LICENSE and ORIGIN lie
+//! The cases live in `<repo>/tests/replay/<directory>/cases/<case>/` (`path`, `before`,
+//! `after`, `diff`), made by `tests/replay/build.sh` (extract.sh, derive.py); an ORIGIN file lies
 //! beside them. `SURGICAL_REPLAY_DIR=DIR` runs the cases under DIR instead (the full run, see
 //! `tests/replay/README.md`). Run with `--nocapture` to see the counts per format.
 
