@@ -409,6 +409,24 @@ struct Cut {
 }
 
 impl Candidate {
+    /// `m` file lines from line `i` paired one to one with the needle's, under `indentation`'s
+    /// re-indentation `r` (found at tab width `width`).
+    fn reindented(i: usize, m: usize, r: Reindent, width: usize, cut: Cut) -> Candidate {
+        Candidate {
+            first: i,
+            last: i + m - 1,
+            pairs: (0..m).map(|k| Some(i + k)).collect(),
+            alternatives: Vec::new(),
+            reindent: Some(r),
+            forgiven: Forgiven::Reindented {
+                shift: r.delta,
+                units: r.units,
+                tab_width: r.tabs.then_some(width),
+            },
+            cut,
+        }
+    }
+
     /// A region of whole lines found by a tier that ignores indentation: needle line `k` paired with
     /// file line `pairs[k]` (at least one is), `newText` re-based on the first pair's indentation.
     pub(crate) fn rebased(
@@ -545,19 +563,7 @@ fn indentation(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate
         }
         let lines: Vec<usize> = (0..m).filter(|&k| !needle[k].key.is_empty()).collect();
         if let Some((r, width)) = mapping(file, i, needle, &lines) {
-            found.push(Candidate {
-                first: i,
-                last: i + m - 1,
-                pairs: (0..m).map(|k| Some(i + k)).collect(),
-                alternatives: Vec::new(),
-                reindent: Some(r),
-                forgiven: Forgiven::Reindented {
-                    shift: r.delta,
-                    units: r.units,
-                    tab_width: r.tabs.then_some(width),
-                },
-                cut: Cut::default(),
-            });
+            found.push(Candidate::reindented(i, m, r, width, Cut::default()));
         }
     }
     found
@@ -649,22 +655,11 @@ fn indentation_mid_line(file: &FileLines<'_>, needle: &[NeedleLine<'_>], ends_wi
         let Some((r, width)) = mapping(file, i, needle, &lines) else {
             continue;
         };
-        found.push(Candidate {
-            first: i,
-            last: i + m - 1,
-            pairs: (0..m).map(|k| Some(i + k)).collect(),
-            alternatives: Vec::new(),
-            reindent: Some(r),
-            forgiven: Forgiven::Reindented {
-                shift: r.delta,
-                units: r.units,
-                tab_width: r.tabs.then_some(width),
-            },
-            cut: Cut {
-                start: start_cut,
-                end: end_cut,
-            },
-        });
+        let cut = Cut {
+            start: start_cut,
+            end: end_cut,
+        };
+        found.push(Candidate::reindented(i, m, r, width, cut));
     }
     found
 }

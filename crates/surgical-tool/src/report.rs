@@ -77,18 +77,22 @@ pub(crate) fn bounded(output: String, max_bytes: usize) -> (String, bool) {
     (out, cut)
 }
 
+/// Cuts a result's `text` past [`MAX_TEXT_BYTES`] and its `diff` and `patch` past
+/// [`MAX_FIELD_BYTES`] (long lines everywhere); whether the patch was cut.
+fn bound_text_diff_patch(text: &mut String, diff: &mut String, patch: &mut String) -> bool {
+    *text = bounded(std::mem::take(text), MAX_TEXT_BYTES).0;
+    *diff = bounded(std::mem::take(diff), MAX_FIELD_BYTES).0;
+    let (cut, patch_cut) = bounded(std::mem::take(patch), MAX_FIELD_BYTES);
+    *patch = cut;
+    patch_cut
+}
+
 impl crate::EditSuccess {
     /// The result cut to fit a model's context: lines of `text`, `diff` and `patch` over
     /// [`MAX_LINE_CHARS`] characters, `text` past [`MAX_TEXT_BYTES`], `diff` and `patch` past
     /// [`MAX_FIELD_BYTES`]; `patchTruncated` says when the patch was cut.
     pub(crate) fn bounded(mut self) -> Self {
-        let (text, _) = bounded(std::mem::take(&mut self.text), MAX_TEXT_BYTES);
-        let (diff, _) = bounded(std::mem::take(&mut self.diff), MAX_FIELD_BYTES);
-        let (patch, patch_cut) = bounded(std::mem::take(&mut self.patch), MAX_FIELD_BYTES);
-        self.text = text;
-        self.diff = diff;
-        self.patch = patch;
-        self.patch_truncated |= patch_cut;
+        self.patch_truncated |= bound_text_diff_patch(&mut self.text, &mut self.diff, &mut self.patch);
         self
     }
 }
@@ -97,13 +101,7 @@ impl crate::WriteSuccess {
     /// The result cut to fit a model's context, as [`crate::EditSuccess::bounded`] cuts an edit's:
     /// a whole file written as one long line is reported in a few KiB, not three times its size.
     pub(crate) fn bounded(mut self) -> Self {
-        let (text, _) = bounded(std::mem::take(&mut self.text), MAX_TEXT_BYTES);
-        let (diff, _) = bounded(std::mem::take(&mut self.diff), MAX_FIELD_BYTES);
-        let (patch, patch_cut) = bounded(std::mem::take(&mut self.patch), MAX_FIELD_BYTES);
-        self.text = text;
-        self.diff = diff;
-        self.patch = patch;
-        self.patch_truncated |= patch_cut;
+        self.patch_truncated |= bound_text_diff_patch(&mut self.text, &mut self.diff, &mut self.patch);
         self
     }
 }
