@@ -908,14 +908,11 @@ fn transport_pairs(
                 }
             }
             _ => {
-                // Lines the model edited (rather than rewrote) are edited on the file's own line, so
-                // its spacing, quotes and indentation survive around the change.
-                let edited = pair_lines(&o_keys[o.clone()], &n_keys[n.clone()]);
-                let mut from_file: Vec<Option<String>> = vec![None; n.len()];
-                for &(po, pn) in &edited {
-                    let k = o.start + po;
-                    if pairs[k].is_none() && !needle[k].key.is_empty() {
-                        // A line the file does not have there, edited: nothing to carry it onto.
+                // A line the file does not have there, edited or rewritten (new lines written in its
+                // place): nothing to carry the change onto, and it may be a line another writer has
+                // changed since. Only deleting it is safe to carry (it is dropped).
+                if !n.is_empty() {
+                    if let Some(k) = o.clone().find(|&k| pairs[k].is_none() && !needle[k].key.is_empty()) {
                         let at = pairs[k..]
                             .iter()
                             .flatten()
@@ -923,6 +920,13 @@ fn transport_pairs(
                             .or(pairs[..k].iter().flatten().next_back());
                         return Err(conflict(k, at.copied().unwrap_or(c.first)));
                     }
+                }
+                // Lines the model edited (rather than rewrote) are edited on the file's own line, so
+                // its spacing, quotes and indentation survive around the change.
+                let edited = pair_lines(&o_keys[o.clone()], &n_keys[n.clone()]);
+                let mut from_file: Vec<Option<String>> = vec![None; n.len()];
+                for &(po, pn) in &edited {
+                    let k = o.start + po;
                     if let Some(p) = pairs[k] {
                         let (f_ind, f_body) = split_indent_owned(file_line(p));
                         let (o_ind, o_body) = split_indent(o_keys[k]);
@@ -936,19 +940,6 @@ fn transport_pairs(
                         } else {
                             fix(&format!("{n_ind}{body}"))
                         });
-                    }
-                }
-                // A line the file does not have there, rewritten (new lines written in its place):
-                // it may be a line another writer has changed since, and nothing anchors the new
-                // lines to the file. Only deleting it is safe to carry (it is dropped).
-                if !n.is_empty() {
-                    if let Some(k) = o.clone().find(|&k| pairs[k].is_none() && !needle[k].key.is_empty()) {
-                        let at = pairs[k..]
-                            .iter()
-                            .flatten()
-                            .next()
-                            .or(pairs[..k].iter().flatten().next_back());
-                        return Err(conflict(k, at.copied().unwrap_or(c.first)));
                     }
                 }
                 // A line the model misremembered and rewrote: its new lines may carry what it
