@@ -593,35 +593,29 @@ mod tests {
         String::from_utf8(align(span.as_bytes(), old, new, fold, b"\n").bytes).unwrap()
     }
 
+    /// The lines on which a [`DifferenceKind::Rewritten`] is reported.
+    fn rewritten_lines(out: &Aligned) -> Vec<usize> {
+        out.differences
+            .iter()
+            .filter(|d| d.kind == DifferenceKind::Rewritten)
+            .map(|d| d.line)
+            .collect()
+    }
+
     #[test]
     fn a_rewritten_line_is_reported_where_its_replacement_stands() {
         // `b ` (trailing blank) rewritten as `B`: the difference is on the block's first line (0),
         // not on the line after it.
         let out = align(b"a\r\nb \r\nc\r\n", "a\nb\nc\n", "a\nB\nc\n", Fold::TRAILING, b"\r\n");
         assert_eq!(out.bytes, b"a\r\nB\r\nc\r\n");
-        let rewritten: Vec<usize> = out
-            .differences
-            .iter()
-            .filter(|d| d.kind == DifferenceKind::Rewritten)
-            .map(|d| d.line)
-            .collect();
+        let rewritten = rewritten_lines(&out);
         assert_eq!(rewritten, vec![1]);
         // Two lines rewritten as one: both reported on that one line; a deletion on the next line.
         let out = align(b"x \ny \nz\n", "x\ny\nz\n", "Q\nz\n", Fold::TRAILING, b"\n");
-        let lines: Vec<usize> = out
-            .differences
-            .iter()
-            .filter(|d| d.kind == DifferenceKind::Rewritten)
-            .map(|d| d.line)
-            .collect();
+        let lines = rewritten_lines(&out);
         assert_eq!(lines, vec![0, 0]);
         let out = align(b"x\ny \nz\n", "x\ny\nz\n", "x\nz\n", Fold::TRAILING, b"\n");
-        let lines: Vec<usize> = out
-            .differences
-            .iter()
-            .filter(|d| d.kind == DifferenceKind::Rewritten)
-            .map(|d| d.line)
-            .collect();
+        let lines = rewritten_lines(&out);
         assert_eq!(lines, vec![1]);
     }
 
