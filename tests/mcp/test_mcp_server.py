@@ -88,7 +88,7 @@ async def check_initialize(c: Checks, init: Any) -> None:
 async def check_list_tools(c: Checks, _: Any) -> None:
     listed = await c.session.list_tools()
     tools = {t.name: t for t in listed.tools}
-    assert list(tools) == ["read", "edit", "write", "apply_patch", "undo"], list(tools)
+    assert list(tools) == ["read", "edit", "write", "apply_patch", "apply_snippet", "undo"], list(tools)
     for tool in listed.tools:
         assert tool.description and len(tool.description) > 100, tool.name
         assert tool.input_schema["type"] == "object", tool.input_schema

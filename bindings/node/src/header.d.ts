@@ -79,6 +79,38 @@ export interface EditResult {
   patchTruncated: boolean
 }
 
+export interface SnippetCall {
+  path: string
+  /** The changed code, unchanged code left out behind marker lines (`// ... existing code ...`). */
+  snippet: string
+  /** What the snippet changes: recorded in the result, not needed. */
+  instructions?: string
+  dryRun?: boolean
+  expectedHash?: string
+}
+
+export interface SnippetSegment {
+  /** One-based lines of the segment in the file after the call. */
+  startLine: number
+  endLine: number
+  /** File lines the segment replaced without showing them as they are (a rewritten line counts). */
+  deletedLines: number
+  oldStartLine: number
+  oldEndLine: number
+  snippetStartLine: number
+  snippetEndLine: number
+  changed: boolean
+}
+
+export interface SnippetResult extends EditResult {
+  segments: SnippetSegment[]
+  /** File lines kept before the first segment, the snippet having no marker there. */
+  keptBefore?: [number, number]
+  keptAfter?: [number, number]
+  indentationIgnored?: boolean
+  instructions?: string
+}
+
 export interface ErrorResult {
   ok: false
   /** What the model reads: `Error (code): message`. */

@@ -169,6 +169,32 @@ pub fn apply_patch_sync(call: Value, options: Option<Options>) -> Result<Json> {
     run_sync("apply_patch", call, options)
 }
 
+/// Merges a lazy snippet into a file: `{path, snippet, instructions?, dryRun?, expectedHash?}`
+/// (the changed code, unchanged code left out behind marker lines such as `// ... existing code
+/// ...`). Resolves with the result object of `surgical call apply_snippet`: `edit`'s fields plus
+/// `segments`.
+#[napi(
+    ts_args_type = "call: SnippetCall, options?: Options, signal?: AbortSignal",
+    ts_return_type = "Promise<SnippetResult | ErrorResult>"
+)]
+pub fn apply_snippet(
+    env: Env,
+    call: Value,
+    options: Option<Options>,
+    signal: Option<Object<'_>>,
+) -> Result<AsyncTask<Call>> {
+    run_async(env, "apply_snippet", call, options, signal)
+}
+
+/// `applySnippet`, blocking the calling thread.
+#[napi(
+    ts_args_type = "call: SnippetCall, options?: Options",
+    ts_return_type = "SnippetResult | ErrorResult"
+)]
+pub fn apply_snippet_sync(call: Value, options: Option<Options>) -> Result<Json> {
+    run_sync("apply_snippet", call, options)
+}
+
 /// Reads a file with line numbers: `{path, startLine?, endLine?, limit?}`; the result object of
 /// `surgical call read`.
 #[napi(

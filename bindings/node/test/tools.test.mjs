@@ -49,6 +49,12 @@ for (const [tool, call, files] of [
   ],
   ['apply_patch', { patch: 'not a patch' }, { 'a.txt': 'one\n' }],
   ['edit', { path: 'a.txt', edits: 'not json' }, { 'a.txt': 'one\n' }],
+  [
+    'apply_snippet',
+    { path: 'a.txt', snippet: '// ... existing code ...\nfn b() {\n    two();\n}\n' },
+    { 'a.txt': 'fn a() {\r\n    one();\r\n}\r\nfn b() {\r\n    zwei();\r\n}\r\n' },
+  ],
+  ['apply_snippet', { path: 'a.txt', snippet: '// ...\n}\n// ...\n' }, { 'a.txt': 'f {\n}\ng {\n}\n' }],
 ]) {
   test(`${tool} ${JSON.stringify(call).slice(0, 60)}: the same result as surgical call`, async (t) => {
     const run = await threeWays(t, tool, call, files)

@@ -58,8 +58,10 @@ enum Command {
     /// "firstChangedLine", "edits": [{"index", "strategy", "startLine", "endLine", ...}], ...} or
     /// {"ok": false, "text", "error": {"code", "message", "editIndex"?}}.
     /// The read call is {"path", "startLine"?, "endLine"?, "limit"?}; the write call is {"path",
-    /// "content", "lineEnding"?, "encoding"?, "expectedHash"?, "dryRun"?}; `surgical tools` prints
-    /// every tool's JSON Schema.
+    /// "content", "lineEnding"?, "encoding"?, "expectedHash"?, "dryRun"?}; the apply_snippet call is
+    /// {"path", "snippet", "instructions"?, "dryRun"?, "expectedHash"?} (aliases target_file,
+    /// code_edit, update) and its result adds "segments": [{"startLine", "endLine", "deletedLines",
+    /// ...}]; `surgical tools` prints every tool's JSON Schema.
     Call(CallArgs),
     /// Edit a file from the command line and show a colored diff.
     ///
@@ -69,6 +71,13 @@ enum Command {
                                 surgical edit <FILE> --edits <FILE.json|-> [OPTIONS]"
     )]
     Edit(EditArgs),
+    /// Merge a lazy snippet into a file and show a colored diff: the changed code, with unchanged
+    /// code left out behind marker lines such as `// ... existing code ...`.
+    ///
+    /// Each changed part begins and ends with lines copied unchanged from the file; file lines left
+    /// out between two shown lines are deleted; a snippet that fits in more than one place, or
+    /// nowhere, is refused (exit 1) and nothing is written.
+    Snippet(SnippetArgs),
     /// Replay the seed bug report's scenario on a sample file and show the faithful result.
     Demo(DemoArgs),
     /// Undo the last change made through surgical to a file: edit, write or apply (a patch is undone
@@ -81,7 +90,7 @@ enum Command {
     #[command(override_usage = "surgical undo <FILE> [--root <DIR>] [--json]\n       \
                                 surgical undo --list [--root <DIR>] [--json]")]
     Undo(UndoArgs),
-    /// Serve the tools (read, edit, write, apply_patch, undo) to MCP clients over stdio (Model Context Protocol).
+    /// Serve the tools (read, edit, write, apply_patch, apply_snippet, undo) to MCP clients over stdio (Model Context Protocol).
     ///
     /// Register the command `surgical mcp --root /path/to/project` with the client (see the README).
     /// Stdout carries the protocol only; one log line per call goes to stderr. Tool failures are
@@ -239,6 +248,26 @@ struct EditArgs {
 }
 
 #[derive(Args)]
+struct SnippetArgs {
+    /// The file to change.
+    file: PathBuf,
+    /// The file holding the snippet, or - (the default) for stdin.
+    #[arg(default_value = "-")]
+    snippet: PathBuf,
+    /// Show what would change without writing.
+    #[arg(long)]
+    dry_run: bool,
+    /// Print the JSON result object instead of a diff.
+    #[arg(long)]
+    json: bool,
+    /// The workspace root, which holds the undo journal (see `surgical edit --help`).
+    #[arg(long)]
+    root: Option<PathBuf>,
+    #[command(flatten)]
+    limits: Limits,
+}
+
+#[derive(Args)]
 struct DemoArgs {
     /// Where to write the sample file (default: a new temporary directory).
     #[arg(long)]
@@ -251,6 +280,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Call(args) => run_call(args),
         Command::Edit(args) => run_edit(args, color),
+        Command::Snippet(args) => run_snippet(args, color),
         Command::Demo(args) => demo::run(args.dir, color),
         Command::Undo(args) => run_undo(args, color),
         Command::Mcp(args) => run_mcp(args),
@@ -457,6 +487,24 @@ fn run_edit(args: EditArgs, color: ColorChoice) -> ExitCode {
     show(&result, args.json, color, &root)
 }
 
+fn run_snippet(args: SnippetArgs, color: ColorChoice) -> ExitCode {
+    let (root, path) = match root::for_file(&args.file, args.root.as_deref()) {
+        Ok(found) => found,
+        Err(message) => return usage_error(&message),
+    };
+    let snippet = match read_input(&args.snippet) {
+        Ok(t) => t,
+        Err(message) => return usage_error(&message),
+    };
+    let request = json!({"path": path, "snippet": snippet, "dryRun": args.dry_run});
+    let config = args.limits.config(&root);
+    let result = {
+        let _spinner = progress::Spinner::start(format!("merging into {path}"));
+        surgical_tool::call_with("apply_snippet", &request, &config)
+    };
+    show(&result, args.json, color, &root)
+}
+
 fn run_undo(args: UndoArgs, color: ColorChoice) -> ExitCode {
     let Some(file) = &args.file else {
         return run_undo_list(&args);
@@ -582,6 +630,11 @@ fn show(result: &ToolResult, json: bool, color: ColorChoice, root: &std::path::P
             let (summary, _) = s.text.split_once("\n\n").unwrap_or((&s.text, ""));
             let _ = writeln!(out, "{}\n", painter.paint(summary, "1"));
             let _ = write!(out, "{}", painter.diff(&s.diff));
+        }
+        ToolResult::Snippet(s) => {
+            let (summary, _) = s.edit.text.split_once("\n\n").unwrap_or((&s.edit.text, ""));
+            let _ = writeln!(out, "{}\n", painter.paint(summary, "1"));
+            let _ = write!(out, "{}", painter.diff(&s.edit.diff));
         }
         ToolResult::Patch(s) => {
             let (summary, _) = s.text.split_once("\n\n").unwrap_or((&s.text, ""));

@@ -92,6 +92,24 @@ impl Applied {
         all.sort_by_key(|c| c.old.start);
         all
     }
+
+    /// The same result as a [`Spliced`]: the changes and their new bytes, the whole new text
+    /// dropped. For a caller holding an `Applied` (a snippet merged by [`crate::snippet`]) that
+    /// writes, hashes and diffs the way [`ChangeSet::apply_spliced`]'s callers do.
+    pub fn into_spliced(self) -> Spliced {
+        let changes = self.changes();
+        let mut bytes = Vec::with_capacity(changes.iter().map(|c| c.new.len()).sum());
+        for c in &changes {
+            bytes.extend_from_slice(&self.text[c.new.clone()]);
+        }
+        let old_len = self.text.len() + changes.iter().map(|c| c.old.len()).sum::<usize>() - bytes.len();
+        Spliced {
+            edits: self.edits,
+            changes,
+            bytes,
+            old_len,
+        }
+    }
 }
 
 /// The result of [`ChangeSet::apply_spliced`]: where each edit went and the replacements, without the

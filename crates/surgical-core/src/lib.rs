@@ -124,6 +124,7 @@ mod normalize;
 mod placeholder;
 mod scope;
 mod search;
+pub mod snippet;
 mod tier;
 
 pub use align::{Difference, DifferenceKind};

@@ -21,6 +21,8 @@
 
 #![deny(missing_docs)]
 
+pub mod snippets;
+
 use std::fmt::Write as _;
 
 use surgical_core::{apply, Edit, Options, Tier};

@@ -65,7 +65,8 @@ fn tool_results_and_protocol_errors() {
     let err = block_on(server.call("rm", args(json!({"path": "a.txt"})))).unwrap_err();
     assert_eq!(err.code, rmcp::model::ErrorCode::INVALID_PARAMS);
     assert!(
-        err.message.contains("read, edit, write, apply_patch, undo"),
+        err.message
+            .contains("read, edit, write, apply_patch, apply_snippet, undo"),
         "{}",
         err.message
     );

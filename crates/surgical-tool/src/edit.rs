@@ -52,34 +52,76 @@ pub(crate) fn edit_error(e: EditError, shown: &str, words: crate::Words) -> Tool
 }
 
 fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
-    let shown = req.path.as_str();
+    let options = options(req);
+    let call = Call {
+        shown: req.path.as_str(),
+        dry_run: req.dry_run,
+        expected_hash: req.expected_hash.as_deref(),
+        tool: "edit",
+    };
+    let (success, ()) = run_engine(
+        &call,
+        config,
+        |text| {
+            apply_spliced(text, &req.edits, &options)
+                .map(|a| (a, ()))
+                .map_err(|e| edit_error(e, call.shown, config.words))
+        },
+        |encoding, reports, diff, ()| summary(req, encoding, reports, diff),
+    )?;
+    Ok(success)
+}
+
+/// What a call that edits one file in place says about itself.
+pub(crate) struct Call<'a> {
+    /// The path as the caller wrote it.
+    pub shown: &'a str,
+    pub dry_run: bool,
+    pub expected_hash: Option<&'a str>,
+    /// The tool's name, for the undo journal.
+    pub tool: &'static str,
+}
+
+/// The pipeline of a tool that edits one file in place (`edit`, `apply_snippet`): resolve, lock,
+/// read and decode; `engine` turns the text into its replacements, a [`Spliced`] (and what else
+/// the tool reports); `expectedHash` checked; encode, journal and write atomically unless
+/// `dryRun`; diff, patch and reports from windows around the changes, and the `text` from
+/// `summary` (encoding, edit reports, diff, the engine's extra). On any error the file is
+/// untouched.
+pub(crate) fn run_engine<T>(
+    call: &Call<'_>,
+    config: &Config,
+    engine: impl FnOnce(&[u8]) -> Result<(Spliced, T), ToolError>,
+    summary: impl FnOnce(Encoding, &[EditReport], &str, &T) -> String,
+) -> Result<(EditSuccess, T), ToolError> {
+    let shown = call.shown;
     let root = Root::new(&config.root).map_err(|e| fs_error(e, shown))?;
-    if !req.dry_run {
+    if !call.dry_run {
         // Before the file is read: see `remove_orphans`.
         crate::journal::remove_orphans(&root);
     }
     crate::args::refuse_reserved_name(&root, shown)?;
     let (_lock, doc) =
-        Document::open(&root, shown, !req.dry_run, config.max_file_size).map_err(|e| fs_error(e, shown))?;
+        Document::open(&root, shown, !call.dry_run, config.max_file_size).map_err(|e| fs_error(e, shown))?;
     let old = match &doc.content {
         Content::Text(old) => old,
         Content::Undecodable(e) => return Err(crate::args::fs_error_of(e, shown, NOT_FOUND_HINT)),
     };
     let encoding = old.encoding;
-    let options = options(req);
     // The engine runs while the other core hashes the file. It returns the replacements, not the
     // new text: the new version is the old one with a few ranges replaced, and is written, hashed,
     // diffed and reported as such.
-    let applied = apply_spliced(&old.text, &req.edits, &options);
+    let applied = engine(&old.text);
     // Without `expectedHash` nothing waits for the old hash before the write: it is finished
     // while the new version is written.
-    if let Some(expected) = &req.expected_hash {
+    if let Some(expected) = call.expected_hash {
         let now = doc.hash.get();
         if !expected.eq_ignore_ascii_case(now) {
             return Err(stale_error(shown, now, expected));
         }
     }
-    let applied = Arc::new(applied.map_err(|e| edit_error(e, shown, config.words))?);
+    let (applied, extra) = applied?;
+    let applied = Arc::new(applied);
     // Where the bytes on disk are the text's bytes (UTF-8, after any BOM), the new version is the
     // old file with the changed ranges replaced and is written as such; UTF-16 is encoded whole.
     let streams = matches!(encoding, Encoding::Utf8 | Encoding::Utf8Bom);
@@ -99,12 +141,12 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
         Some(bytes) => Digest::of(bytes),
         None => doc.hash.spliced(bom, &old.text, &applied),
     };
-    let undo_available = if req.dry_run {
+    let undo_available = if call.dry_run {
         false
     } else {
         config.cancellation.check(shown)?;
         let journal = config.undo.then(|| Journal::new(&root));
-        let mut step = journal.as_ref().and_then(|j| j.begin("edit"));
+        let mut step = journal.as_ref().and_then(|j| j.begin(call.tool));
         let written = match &new_bytes {
             Some(bytes) => doc.commit(bytes, &hash_after, step.as_mut()),
             None => doc.commit_spliced(
@@ -126,21 +168,24 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
     drop(windows);
 
     let reports = edit_reports(&applied.edits);
-    let text = summary(req, encoding, &reports, &shown_diff.text);
-    Ok(EditSuccess {
-        text,
-        path: shown.to_string(),
-        diff: shown_diff.text,
-        patch,
-        first_changed_line: shown_diff.first_changed_line,
-        edits: reports,
-        encoding: encoding.name(),
-        hash_before,
-        hash_after: hash_after.get().to_string(),
-        dry_run: req.dry_run,
-        undo_available,
-        patch_truncated: false,
-    })
+    let text = summary(encoding, &reports, &shown_diff.text, &extra);
+    Ok((
+        EditSuccess {
+            text,
+            path: shown.to_string(),
+            diff: shown_diff.text,
+            patch,
+            first_changed_line: shown_diff.first_changed_line,
+            edits: reports,
+            encoding: encoding.name(),
+            hash_before,
+            hash_after: hash_after.get().to_string(),
+            dry_run: call.dry_run,
+            undo_available,
+            patch_truncated: false,
+        },
+        extra,
+    ))
 }
 
 /// The engine's options for `req` (its `maxStrategy`).

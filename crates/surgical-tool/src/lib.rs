@@ -28,6 +28,7 @@ mod journal;
 mod memory;
 mod report;
 mod request;
+mod snippet;
 mod undo;
 mod wording;
 // The read and write tools, and the definitions (schemas) of every tool for the front ends.
@@ -47,12 +48,13 @@ use serde_json::Value;
 pub use crate::code::ErrorCode;
 pub use crate::document::sha256_hex;
 pub use crate::edit::run_edit_with;
-pub use crate::memory::{apply_edits, MemoryEdit};
+pub use crate::memory::{apply_edits, apply_snippet, MemoryEdit, MemorySnippet};
 pub use crate::patch::{
     parse_patch_request, run_patch_with, FileReport, HunkReport, PatchFormat, PatchFormatName, PatchInput,
     PatchRequest, PatchSuccess,
 };
 pub use crate::request::{parse_edit_request, EditRequest};
+pub use crate::snippet::{parse_snippet_request, run_snippet_with, SegmentReport, SnippetRequest, SnippetSuccess};
 pub use crate::undo::{run_undo, undo_history, UndoFile, UndoStep};
 
 // The read and write tools.
@@ -61,7 +63,7 @@ pub use crate::read::{parse_read_request, run_read_with, ReadRequest, ReadSucces
 pub use crate::write::{parse_write_request, run_write_with, WriteRequest, WriteSuccess};
 
 /// The tools this crate serves.
-pub const TOOLS: [&str; 5] = ["read", "edit", "write", "apply_patch", "undo"];
+pub const TOOLS: [&str; 6] = ["read", "edit", "write", "apply_patch", "apply_snippet", "undo"];
 
 /// A flag that abandons a running tool call before it changes anything: set it (from any thread)
 /// with [`Cancellation::cancel`], and a call whose [`Config`] holds it stops at its last check,
@@ -303,6 +305,8 @@ pub enum ToolResult {
     Write(Box<WriteSuccess>),
     /// A successful `apply_patch`.
     Patch(Box<PatchSuccess>),
+    /// A successful `apply_snippet`.
+    Snippet(Box<SnippetSuccess>),
     /// A failed call of any tool; nothing was written.
     Error(ToolError),
 }
@@ -320,6 +324,7 @@ impl ToolResult {
             ToolResult::Read(s) => s.text.clone(),
             ToolResult::Write(s) => s.text.clone(),
             ToolResult::Patch(s) => s.text.clone(),
+            ToolResult::Snippet(s) => s.edit.text.clone(),
             ToolResult::Error(e) => format!("Error ({}): {}", e.code, e.message),
         }
     }
@@ -338,6 +343,7 @@ impl ToolResult {
             ToolResult::Read(s) => with_ok(serde_json::to_value(s).expect("serializable")),
             ToolResult::Write(s) => with_ok(serde_json::to_value(s).expect("serializable")),
             ToolResult::Patch(s) => with_ok(serde_json::to_value(s).expect("serializable")),
+            ToolResult::Snippet(s) => with_ok(serde_json::to_value(s).expect("serializable")),
             ToolResult::Error(e) => serde_json::json!({"ok": false, "text": self.text(), "error": e}),
         }
     }
@@ -373,6 +379,10 @@ pub fn call_with(name: &str, input: &Value, config: &Config) -> ToolResult {
         },
         "apply_patch" => match parse_patch_request(input) {
             Ok(req) => run_patch_with(&req, config),
+            Err(e) => ToolResult::Error(e),
+        },
+        "apply_snippet" => match parse_snippet_request(input) {
+            Ok(req) => run_snippet_with(&req, config),
             Err(e) => ToolResult::Error(e),
         },
         "undo" => match request::parse_path_request(input, "undo") {

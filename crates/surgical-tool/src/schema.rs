@@ -103,6 +103,30 @@ pub struct WriteInput {
     pub dry_run: Option<bool>,
 }
 
+/// The arguments of `apply_snippet`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SnippetInput {
+    /// Path of the file to change: relative to the workspace root, or absolute inside it.
+    pub path: String,
+    /// The changed code, in file order, with each unchanged stretch left out behind one marker line
+    /// such as `// ... existing code ...` (`# ...`, `<!-- ... -->`, `{/* ... */}` or a bare `...`,
+    /// as the language comments). Begin and end each changed part with one to three lines copied
+    /// unchanged from the file.
+    #[schemars(length(min = 1))]
+    pub snippet: String,
+    /// One sentence on what the snippet changes (recorded in the result; not needed to place it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<String>,
+    /// Only report what would change; write nothing. Default false.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dry_run: Option<bool>,
+    /// The file's SHA-256 as you last saw it (`hash` from read, `hashAfter` from edit or write). The
+    /// call fails with `stale` if the file changed since.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_hash: Option<String>,
+}
+
 /// The arguments of `undo`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -160,6 +184,7 @@ impl ToolSpec {
             }
             "write" => input_schema::<WriteInput>(),
             "apply_patch" => input_schema::<crate::PatchInput>(),
+            "apply_snippet" => input_schema::<SnippetInput>(),
             "undo" => input_schema::<UndoInput>(),
             other => unreachable!("no input type for tool {other}"),
         }
@@ -174,6 +199,7 @@ impl ToolSpec {
             "edit" => output_schema::<EditSuccess>(),
             "write" => output_schema::<WriteSuccess>(),
             "apply_patch" => output_schema::<crate::PatchSuccess>(),
+            "apply_snippet" => output_schema::<crate::SnippetSuccess>(),
             // An undo reports like an edit: the diff of what it put back.
             "undo" => output_schema::<EditSuccess>(),
             other => unreachable!("no result type for tool {other}"),
@@ -182,7 +208,7 @@ impl ToolSpec {
 }
 
 /// Every tool, in the order they are listed (the order of [`crate::TOOLS`]).
-pub const TOOL_SPECS: [ToolSpec; 5] = [
+pub const TOOL_SPECS: [ToolSpec; 6] = [
     ToolSpec {
         name: "read",
         title: "Read file",
@@ -215,6 +241,15 @@ pub const TOOL_SPECS: [ToolSpec; 5] = [
         read_only: false,
         destructive: true,
         // Applying the same patch twice fails the second time (or changes the files twice).
+        idempotent: false,
+    },
+    ToolSpec {
+        name: "apply_snippet",
+        title: "Apply snippet",
+        description: SNIPPET_DESCRIPTION,
+        read_only: false,
+        destructive: true,
+        // A snippet that inserts lines inserts them again.
         idempotent: false,
     },
     ToolSpec {
@@ -272,6 +307,21 @@ unless you set them, and the result shows a diff of what changed. Pass expectedH
 the write if the file changed since you read it.
 
 To change part of a file, use edit instead: it touches only the text it targets.";
+
+const SNIPPET_DESCRIPTION: &str = "\
+Change a file by sending only the changed code: write the new version of each changed part, leave out \
+unchanged code behind one marker line such as `// ... existing code ...` (`# ... existing code ...`, \
+`<!-- ... -->`, `{/* ... */}`, or a bare `...`), and begin and end each part with one to three lines \
+copied unchanged from the file (an enclosing function or class header also narrows where what follows \
+goes). Parts must be in file order.
+
+A marker keeps the file's lines it stands for exactly. Between two lines you show, file lines you leave out \
+are deleted; new lines are inserted with the file's line endings. Without a marker at the start or end, the \
+rest of the file is kept (the result says so). The merge never guesses: if the snippet fits in more than one \
+place, or a new part could either replace or join its neighbour, it is refused as ambiguous, listing the \
+places; if a part fits nowhere, the error shows the closest lines. Every byte outside the changed lines is \
+written back unchanged. The result says where each segment landed and how many lines it deleted, with a \
+numbered diff. For a change inside one spot, edit is more precise.";
 
 const UNDO_DESCRIPTION: &str = "\
 Undo the last change surgical made to a file (through edit, write or apply_patch), putting back what it \

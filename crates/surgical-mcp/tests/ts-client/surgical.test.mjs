@@ -28,7 +28,7 @@ const require = createRequire(import.meta.url);
 const SDK_VERSION = require("@modelcontextprotocol/sdk/package.json").version;
 const BIN = process.env.SURGICAL_BIN;
 const PYTHON = process.env.SURGICAL_MCP_PYTHON || "python3";
-const TOOLS = ["read", "edit", "write", "apply_patch", "undo"];
+const TOOLS = ["read", "edit", "write", "apply_patch", "apply_snippet", "undo"];
 
 let tmp, root, client, serverLog;
 

@@ -1,0 +1,1121 @@
+//! Lazy snippets: the changed code with unchanged stretches elided by marker lines
+//! (`// ... existing code ...`), merged into a file deterministically, or refused.
+//!
+//! # Semantics
+//!
+//! - **Markers.** A snippet line is a marker when, trimmed, it is a bare ellipsis (`...`, `…`) or a
+//!   comment holding an ellipsis that stands apart (`// ... existing code ...`, `# ...`,
+//!   `<!-- ... -->`, `/* ... */`, JSX `{/* ... */}`, `-- ...`, named markers such as
+//!   `// ... keep validate() ...` or `// rest of code ...`), at any indentation ([`is_marker`]). A
+//!   marker stands for file lines kept exactly as they are. A line that only looks like a marker is
+//!   code when it matches the file there: when the file holds it (same indentation) next to a line
+//!   equal to its neighbour in the snippet, or when it is a bare `...` under a line ending with `:`
+//!   and the file holds `...` so indented (Python's stub body).
+//! - **Segments.** The code lines between markers form segments (a segment of blank lines only is
+//!   dropped; other blank lines are lines like any other). Lines are compared with their trailing blanks and line endings
+//!   ignored and their indentation as written; when no reading fits that way, the whole snippet is
+//!   tried again with indentation ignored, and new lines are then re-indented like the file's
+//!   nearest kept line (tabs where the file uses tabs).
+//! - **Placing a segment.** Its *head* is the longest run of its first lines found together in the
+//!   file (at one place), its *tail* the longest run of its last lines found together after the
+//!   head. The segment replaces the file lines from its head to the nearest tail after it: file
+//!   lines between the two that the segment does not show are deleted, segment lines the file does
+//!   not have are inserted, lines both have are kept byte for byte. A segment whose first lines are
+//!   new (no head) is inserted before its tail; one whose last lines are new (no tail), after its
+//!   head — unless that first (last) line is a strong line the file holds elsewhere; when the file
+//!   line next to the anchor is alike the first new line (it may be rewritten, not joined), or the
+//!   snippet has no marker there to say it is kept, replacing it counts as a reading too. When the head is made only of weak lines (four letters or digits or fewer: blank,
+//!   brackets, `end`) and the replacement would delete lines, "insert before the tail" is counted as a reading
+//!   too; likewise a weak tail and "insert after the head": insert versus replace in repetitive code
+//!   is decided by strong anchors, else refused as ambiguous. A reading that would repeat the
+//!   snippet's anchor lines where a reading without deletion keeps them is not counted.
+//! - **Order and headers.** Segments are placed in order, each after the previous one. A segment
+//!   whose last line opens a block in the file (the next file lines are indented more) is a header:
+//!   the following segments whose lines are all indented more than it (closing lines such as `}`
+//!   aside) are searched inside that block only (up to the first line indented no more than the
+//!   header, a closing `}`, `)`, `]` or `end` included).
+//! - **Edges.** A snippet without a marker before its first segment or after its last keeps the
+//!   file's lines before or after them ("keep the rest": models forget edge markers); those kept
+//!   lines are reported ([`Placement::kept_before`], [`Placement::kept_after`]), never
+//!   deleted.
+//! - **Readings.** Every way to place all segments is counted: more than one distinct result is
+//!   [`SnippetError::Ambiguous`] (the readings, with their line numbers); none is
+//!   [`SnippetError::NotFound`] with the closest region of each segment that did not land. A
+//!   snippet that changes nothing is [`SnippetError::NoChange`].
+//! - **Bytes.** The merge goes through a [`ChangeSet`]: every byte outside the replaced lines is the
+//!   file's, kept lines inside them too; new lines take the file's line ending there.
+//!
+//! Work is near-linear: the file's lines are keyed once; each segment looks up its first and last
+//! lines in a map; the readings explored are capped ([`MAX_READINGS`]).
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
+use crate::budget::Budget;
+use crate::changes::{Applied, ChangeSet};
+use crate::closest::{closest_regions, Closest};
+use crate::error::EditError;
+use crate::find::Match;
+use crate::haystack::Haystack;
+use crate::lines::{lines, model_newlines, Line};
+use crate::normalize::Fold;
+use crate::tier::Tier;
+
+/// At most this many complete readings are explored; past it the snippet is ambiguous.
+pub const MAX_READINGS: usize = 32;
+/// At most this many readings are listed in [`SnippetError::Ambiguous`].
+const MAX_LISTED_READINGS: usize = 5;
+/// A segment with more places than this for its head is ambiguous without further search.
+const MAX_PLACES: usize = 256;
+
+/// Whether `line` is a marker line: code left out, kept as the file has it (see the module's
+/// documentation). Spread syntax (`...args`), an ellipsis inside code (`f(a...)`) and comments
+/// without a standalone ellipsis are not markers.
+pub fn is_marker(line: &str) -> bool {
+    let trimmed = line.trim();
+    if matches!(trimmed, "..." | "…" | "....") {
+        return true;
+    }
+    let Some(inner) = comment_inner(trimmed) else {
+        return false;
+    };
+    has_standalone_ellipsis(inner)
+}
+
+/// The text inside a comment that makes up the whole (trimmed) line.
+fn comment_inner(trimmed: &str) -> Option<&str> {
+    const PAIRS: [(&str, &str); 5] = [
+        ("{/*", "*/}"),
+        ("/*", "*/"),
+        ("<!--", "-->"),
+        ("(*", "*)"),
+        ("{#", "#}"),
+    ];
+    for (open, close) in PAIRS {
+        if let Some(inner) = trimmed.strip_prefix(open).and_then(|r| r.strip_suffix(close)) {
+            return Some(inner.trim());
+        }
+    }
+    for lead in ["///", "//!", "//", "#", "--", ";;", ";", "%", "'", "*"] {
+        if let Some(inner) = trimmed.strip_prefix(lead) {
+            return Some(inner.trim());
+        }
+    }
+    None
+}
+
+/// Whether `inner` (a comment's text) starts or ends with an ellipsis set apart by a blank or the
+/// comment's edge: `... existing code ...`, `...`, `rest of code …`; not `...args` or `see a...b`.
+fn has_standalone_ellipsis(inner: &str) -> bool {
+    let inner = inner.trim();
+    let is_dot = |c: char| c == '.' || c == '…';
+    let lead: String = inner.chars().take_while(|&c| is_dot(c)).collect();
+    let lead_ok = is_ellipsis(&lead) && inner[lead.len()..].chars().next().is_none_or(char::is_whitespace);
+    let trail_len: usize = inner.chars().rev().take_while(|&c| is_dot(c)).map(char::len_utf8).sum();
+    let trail = &inner[inner.len() - trail_len..];
+    let trail_ok = is_ellipsis(trail)
+        && inner[..inner.len() - trail_len]
+            .chars()
+            .next_back()
+            .is_none_or(char::is_whitespace);
+    lead_ok || trail_ok
+}
+
+fn is_ellipsis(dots: &str) -> bool {
+    dots.contains('…') || dots.len() >= 3
+}
+
+/// Where one segment of the snippet landed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SegmentPlacement {
+    /// One-based first and last line of the snippet the segment is made of.
+    pub snippet_lines: (usize, usize),
+    /// One-based first and last line of the file the segment replaced (before the merge).
+    pub old_lines: (usize, usize),
+    /// One-based first and last line of the segment in the merged text.
+    pub new_lines: (usize, usize),
+    /// How many file lines the segment deleted: lines of the replaced region it does not show as
+    /// they are (a line it rewrites counts).
+    pub deleted_lines: usize,
+    /// Whether the segment changed anything (a segment of anchors only does not).
+    pub changed: bool,
+}
+
+/// A merged snippet: the new text and where each segment went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SnippetApplied {
+    /// The change set's result: the new text, and one applied edit per segment that changed
+    /// something (its `index` is the segment's).
+    pub applied: Applied,
+    /// Where the segments went.
+    pub placement: Placement,
+}
+
+/// Where a snippet's segments went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Placement {
+    /// Every segment, in snippet order.
+    pub segments: Vec<SegmentPlacement>,
+    /// One-based first and last file line kept before the first segment although the snippet shows
+    /// no marker there (the snippet's edge read as "keep the rest"); `None` when the snippet starts
+    /// with a marker or its first segment starts at line 1.
+    pub kept_before: Option<(usize, usize)>,
+    /// The same after the last segment, in lines of the file before the merge.
+    pub kept_after: Option<(usize, usize)>,
+    /// Whether lines were compared with their indentation ignored (none fit as written); new lines
+    /// were then re-indented like the file's.
+    pub indentation_ignored: bool,
+}
+
+/// One way to place every segment: per segment, the one-based first and last file line it replaces
+/// (for an insertion, the anchor lines it keeps).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Reading {
+    /// Per segment, in snippet order.
+    pub segments: Vec<(usize, usize)>,
+}
+
+/// A segment that could not be placed.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct SegmentMiss {
+    /// The segment's index, from 0.
+    pub index: usize,
+    /// One-based first and last snippet line of the segment.
+    pub snippet_lines: (usize, usize),
+    /// One-based file lines after which it was searched (0: from the start) and up to which.
+    pub searched: (usize, usize),
+    /// The regions of the file most like it.
+    pub closest: Closest,
+}
+
+/// Why a snippet was not merged. Nothing was changed.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum SnippetError {
+    /// The snippet holds no code line (empty, or markers only).
+    Empty,
+    /// No reading places every segment: the segments that did not land in the reading that went
+    /// furthest.
+    NotFound {
+        /// In snippet order.
+        segments: Vec<SegmentMiss>,
+    },
+    /// Several readings give different results.
+    Ambiguous {
+        /// The first few readings (at most five).
+        readings: Vec<Reading>,
+        /// How many distinct results were found (at least; the search stops at [`MAX_READINGS`]).
+        total: usize,
+        /// Whether the search stopped at its cap.
+        capped: bool,
+    },
+    /// More than three snippet lines look like markers and are lines of the file too (`...`,
+    /// `// ...`): each could be either, too many readings to count.
+    MarkerLike {
+        /// Their one-based lines in the snippet.
+        lines: Vec<usize>,
+    },
+    /// The only reading changes nothing.
+    NoChange,
+    /// The change set refused the merge (invalid bytes, a legacy encoding).
+    Engine(EditError),
+}
+
+impl std::fmt::Display for SnippetError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SnippetError::Empty => write!(f, "the snippet holds no code"),
+            SnippetError::NotFound { segments } => write!(f, "{} segment(s) not found", segments.len()),
+            SnippetError::Ambiguous { total, .. } => write!(f, "{total} readings"),
+            SnippetError::NoChange => write!(f, "the snippet changes nothing"),
+            SnippetError::MarkerLike { lines } => write!(f, "{} marker-like lines", lines.len()),
+            SnippetError::Engine(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for SnippetError {}
+
+/// One line of the snippet.
+struct SnippetLine<'s> {
+    text: &'s str,
+    /// One-based line in the snippet.
+    number: usize,
+}
+
+struct Segment<'s> {
+    lines: Vec<SnippetLine<'s>>,
+}
+
+/// How lines are compared.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Keying {
+    /// Trailing blanks ignored, indentation as written.
+    Indented,
+    /// Leading and trailing blanks ignored.
+    Trimmed,
+}
+
+fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\x0c' | b'\x0b')
+}
+
+fn key(bytes: &[u8], keying: Keying) -> &[u8] {
+    let end = bytes.iter().rposition(|&b| !is_blank(b)).map_or(0, |p| p + 1);
+    let start = match keying {
+        Keying::Indented => 0,
+        Keying::Trimmed => bytes[..end].iter().position(|&b| !is_blank(b)).unwrap_or(end),
+    };
+    &bytes[start..end]
+}
+
+fn indent_of(bytes: &[u8]) -> &[u8] {
+    let n = bytes.iter().position(|&b| !is_blank(b)).unwrap_or(bytes.len());
+    &bytes[..n]
+}
+
+/// A weak line anchors nothing by itself: blank, only punctuation, or one word of six letters or
+/// fewer with punctuation (`}`, `end`, `pass`, `});`, `} else {`, `return;`).
+fn is_weak(key: &[u8]) -> bool {
+    let mut words = key
+        .split(|b| !(b.is_ascii_alphanumeric() || *b == b'_' || *b >= 0x80))
+        .filter(|w| !w.is_empty());
+    match (words.next(), words.next()) {
+        (None, _) => true,
+        (Some(w), None) => w.len() <= 6,
+        _ => false,
+    }
+}
+
+/// A line that closes a block: it starts with `}`, `)`, `]` or the word `end`.
+fn is_closer(trimmed: &[u8]) -> bool {
+    trimmed.first().is_some_and(|b| b"}])".contains(b))
+        || trimmed
+            .strip_prefix(b"end")
+            .is_some_and(|r| r.first().is_none_or(|b| !b.is_ascii_alphanumeric()))
+}
+
+/// The file's lines, keyed.
+struct FileLines<'t> {
+    lines: Vec<Line<'t>>,
+    keys: Vec<&'t [u8]>,
+    /// Where each key occurs, ascending.
+    places: HashMap<&'t [u8], Vec<usize>>,
+}
+
+impl<'t> FileLines<'t> {
+    fn new(all: &[Line<'t>], keying: Keying) -> FileLines<'t> {
+        let keys: Vec<&[u8]> = all.iter().map(|l| key(l.content, keying)).collect();
+        let mut places: HashMap<&[u8], Vec<usize>> = HashMap::with_capacity(keys.len());
+        for (i, k) in keys.iter().enumerate() {
+            places.entry(k).or_default().push(i);
+        }
+        FileLines {
+            lines: all.to_vec(),
+            keys,
+            places,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Places of `k` in `lo..hi`.
+    fn places_in(&self, k: &[u8], lo: usize, hi: usize) -> &[usize] {
+        match self.places.get(k) {
+            Some(v) => {
+                let from = v.partition_point(|&p| p < lo);
+                let to = v.partition_point(|&p| p < hi);
+                &v[from..to]
+            }
+            None => &[],
+        }
+    }
+}
+
+/// One segment placed: file lines `start..end` are replaced by the segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Place {
+    start: usize,
+    end: usize,
+}
+
+/// A header's block: segments indented more than `indent` (in the snippet) are searched up to `end`.
+#[derive(Clone, Copy)]
+struct Block {
+    indent: usize,
+    end: usize,
+}
+
+struct Search<'a, 't, 's> {
+    file: &'a FileLines<'t>,
+    segments: &'a [Segment<'s>],
+    keys: Vec<Vec<&'s [u8]>>,
+    /// No marker before the first segment, after the last.
+    open: (bool, bool),
+    readings: Vec<Vec<Place>>,
+    hashes: Vec<u64>,
+    capped: bool,
+    /// The furthest segment some branch failed at, with the window it was searched in.
+    failed: Option<(usize, usize, usize)>,
+}
+
+/// Merges `snippet` into `text` (see the module's documentation for the rules). Nothing is
+/// changed on error.
+pub fn apply_snippet(text: &[u8], snippet: &str) -> Result<SnippetApplied, SnippetError> {
+    let snippet = model_newlines(snippet);
+    let all: Vec<Line<'_>> = lines(text).collect();
+    let exact = FileLines::new(&all, Keying::Indented);
+    let readings_of = |variants: &[Variant<'_>], file: &FileLines<'_>, keying: Keying| {
+        let mut pool = Pool::default();
+        for (v, variant) in variants.iter().enumerate() {
+            let edges = (!variant.first_is_marker, !variant.last_is_marker);
+            let outcome = Search::run(file, &variant.segments, keying, edges);
+            pool.capped |= outcome.capped;
+            if pool.failed.is_none() {
+                pool.failed = outcome.failed.map(|f| (v, f));
+            }
+            for (hash, places) in outcome.hashes.into_iter().zip(outcome.readings) {
+                if !pool.hashes.contains(&hash) {
+                    pool.hashes.push(hash);
+                    pool.readings.push((v, places));
+                }
+            }
+        }
+        pool
+    };
+    let variants: Vec<Variant<'_>> = variants(&snippet, &exact)?
+        .into_iter()
+        .filter(|v| !v.segments.is_empty())
+        .collect();
+    if variants.is_empty() {
+        return Err(SnippetError::Empty);
+    }
+    let mut keying = Keying::Indented;
+    let mut pool = readings_of(&variants, &exact, keying);
+    let mut trimmed_file = None;
+    if pool.readings.is_empty() {
+        let trimmed = FileLines::new(&all, Keying::Trimmed);
+        let retry = readings_of(&variants, &trimmed, Keying::Trimmed);
+        if !retry.readings.is_empty() {
+            pool = retry;
+            keying = Keying::Trimmed;
+            trimmed_file = Some(trimmed);
+        }
+    }
+    let file = trimmed_file.as_ref().unwrap_or(&exact);
+    if pool.readings.is_empty() {
+        let (v, (index, lo, hi)) = pool.failed.unwrap_or((0, (0, 0, file.len())));
+        let segments = &variants[v].segments;
+        let missing = (index..segments.len().min(index + 1))
+            .map(|i| {
+                let seg = &segments[i];
+                let body: String = seg.lines.iter().map(|l| format!("{}\n", l.text)).collect();
+                SegmentMiss {
+                    index: i,
+                    snippet_lines: (seg.lines[0].number, seg.lines.last().map_or(0, |l| l.number)),
+                    searched: (lo, hi),
+                    closest: closest_regions(text, &body),
+                }
+            })
+            .collect();
+        return Err(SnippetError::NotFound { segments: missing });
+    }
+    if pool.readings.len() > 1 {
+        let readings = pool
+            .readings
+            .iter()
+            .take(MAX_LISTED_READINGS)
+            .map(|(_, r)| Reading {
+                segments: r.iter().map(|p| (p.start + 1, p.end)).collect(),
+            })
+            .collect();
+        return Err(SnippetError::Ambiguous {
+            readings,
+            total: pool.readings.len(),
+            capped: pool.capped,
+        });
+    }
+    let (v, places) = pool.readings.pop().expect("one reading");
+    let variant = &variants[v];
+    merge(
+        text,
+        file,
+        &variant.segments,
+        &places,
+        keying,
+        variant.first_is_marker,
+        variant.last_is_marker,
+    )
+}
+
+/// Readings of every variant of the snippet, with distinct results.
+#[derive(Default)]
+struct Pool {
+    hashes: Vec<u64>,
+    /// The variant and the places of each segment.
+    readings: Vec<(usize, Vec<Place>)>,
+    capped: bool,
+    /// The first variant's furthest failure.
+    failed: Option<(usize, (usize, usize, usize))>,
+}
+
+/// One way to read the snippet's marker-like lines: its segments, and whether it starts and ends
+/// with a marker.
+struct Variant<'s> {
+    segments: Vec<Segment<'s>>,
+    first_is_marker: bool,
+    last_is_marker: bool,
+}
+
+/// At most this many marker-like lines the file holds are read both ways (2^n variants); a snippet
+/// with more is refused ([`SnippetError::MarkerLike`]).
+const MAX_DOUBTFUL: usize = 3;
+
+/// The readings of the snippet's lines: a marker-like line the file holds too (`...`, `// ...`)
+/// may be either, so each is tried both ways (up to [`MAX_DOUBTFUL`] of them), the way its
+/// neighbours in the file suggest first.
+fn variants<'s>(snippet: &'s str, file: &FileLines<'_>) -> Result<Vec<Variant<'s>>, SnippetError> {
+    let mut all: Vec<&str> = snippet.split('\n').collect();
+    if snippet.ends_with('\n') {
+        all.pop();
+    }
+    let first = marker_mask(&all, file);
+    let doubtful: Vec<usize> = (0..all.len())
+        .filter(|&i| {
+            is_marker(all[i])
+                && !file
+                    .places_in(key(all[i].as_bytes(), Keying::Indented), 0, file.len())
+                    .is_empty()
+        })
+        .collect();
+    if doubtful.len() > MAX_DOUBTFUL {
+        return Err(SnippetError::MarkerLike {
+            lines: doubtful.iter().map(|i| i + 1).collect(),
+        });
+    }
+    let mut masks = vec![first.clone()];
+    {
+        for bits in 0..1usize << doubtful.len() {
+            let mut mask = first.clone();
+            for (b, &i) in doubtful.iter().enumerate() {
+                mask[i] = bits >> b & 1 == 1;
+            }
+            if !masks.contains(&mask) {
+                masks.push(mask);
+            }
+        }
+    }
+    Ok(masks
+        .into_iter()
+        .map(|mask| {
+            let edge = |mut it: Box<dyn Iterator<Item = usize>>| {
+                it.find(|&i| !all[i].trim().is_empty()).is_some_and(|i| mask[i])
+            };
+            Variant {
+                first_is_marker: edge(Box::new(0..all.len())),
+                last_is_marker: edge(Box::new((0..all.len()).rev())),
+                segments: segments_of(&all, &mask),
+            }
+        })
+        .collect())
+}
+
+/// Which snippet lines are markers, as their neighbours suggest: a line that looks like a marker is
+/// code where the file holds it next to a line equal to its neighbour in the snippet.
+fn marker_mask(all: &[&str], file: &FileLines<'_>) -> Vec<bool> {
+    let k = |s: &str| key(s.as_bytes(), Keying::Indented).to_vec();
+    // A bare `...` under a line opening a Python block, where the file holds `...` so indented:
+    // a stub's body.
+    let stub_body = |i: usize| -> bool {
+        let opener = all[..i].iter().rev().find(|l| !l.trim().is_empty());
+        all[i].trim() == "..."
+            && opener.is_some_and(|o| {
+                o.trim_end().ends_with(':') && indent_of(o.as_bytes()).len() < indent_of(all[i].as_bytes()).len()
+            })
+            && !file.places_in(&k(all[i]), 0, file.len()).is_empty()
+    };
+    let code_here = |i: usize| -> bool {
+        let me = k(all[i]);
+        file.places_in(&me, 0, file.len()).iter().any(|&j| {
+            let before = i > 0 && j > 0 && !all[i - 1].trim().is_empty() && file.keys[j - 1] == k(all[i - 1]);
+            let after = i + 1 < all.len()
+                && j + 1 < file.len()
+                && !all[i + 1].trim().is_empty()
+                && file.keys[j + 1] == k(all[i + 1]);
+            before || after
+        }) || stub_body(i)
+    };
+    (0..all.len()).map(|i| is_marker(all[i]) && !code_here(i)).collect()
+}
+
+/// The snippet's segments: runs of code lines between markers (`marker[i]`).
+fn segments_of<'s>(all: &[&'s str], marker: &[bool]) -> Vec<Segment<'s>> {
+    let mut out = Vec::new();
+    let mut current: Vec<SnippetLine<'s>> = Vec::new();
+    for (i, line) in all.iter().enumerate() {
+        if marker[i] {
+            if !current.is_empty() {
+                out.push(Segment {
+                    lines: std::mem::take(&mut current),
+                });
+            }
+        } else {
+            current.push(SnippetLine {
+                text: line,
+                number: i + 1,
+            });
+        }
+    }
+    if !current.is_empty() {
+        out.push(Segment { lines: current });
+    }
+    // Segments of blank lines only carry nothing.
+    out.retain(|s| s.lines.iter().any(|l| !l.text.trim().is_empty()));
+    out
+}
+
+/// What a search found.
+struct Outcome {
+    /// The result hash of each reading.
+    hashes: Vec<u64>,
+    /// Readings with distinct results.
+    readings: Vec<Vec<Place>>,
+    capped: bool,
+    failed: Option<(usize, usize, usize)>,
+}
+
+impl<'a, 't, 's> Search<'a, 't, 's> {
+    /// `open` says whether the snippet has no marker before its first segment and after its last.
+    fn run(file: &'a FileLines<'t>, segments: &'a [Segment<'s>], keying: Keying, open: (bool, bool)) -> Outcome {
+        let keys = segments
+            .iter()
+            .map(|s| s.lines.iter().map(|l| key(l.text.as_bytes(), keying)).collect())
+            .collect();
+        let mut search = Search {
+            file,
+            segments,
+            keys,
+            open,
+            readings: Vec::new(),
+            hashes: Vec::new(),
+            capped: false,
+            failed: None,
+        };
+        let mut placed = Vec::with_capacity(segments.len());
+        search.place(0, 0, &mut Vec::new(), &mut placed);
+        Outcome {
+            hashes: search.hashes,
+            readings: search.readings,
+            capped: search.capped,
+            failed: search.failed,
+        }
+    }
+
+    /// Places segment `k` and the ones after it from file line `lo`, inside the innermost block of
+    /// `blocks` that encloses it.
+    fn place(&mut self, k: usize, lo: usize, blocks: &mut Vec<Block>, placed: &mut Vec<Place>) {
+        if self.capped {
+            return;
+        }
+        if k == self.segments.len() {
+            let hash = self.result_hash(placed);
+            if !self.hashes.contains(&hash) {
+                self.hashes.push(hash);
+                self.readings.push(placed.clone());
+                if self.readings.len() >= MAX_READINGS {
+                    self.capped = true;
+                }
+            }
+            return;
+        }
+        let indent = self.segment_indent(k);
+        let saved = blocks.clone();
+        while blocks.last().is_some_and(|b| b.indent >= indent) {
+            blocks.pop();
+        }
+        let hi = blocks.last().map_or(self.file.len(), |b| b.end).max(lo);
+        let candidates = self.candidates(k, lo, hi, !blocks.is_empty());
+        if candidates.is_empty() && self.failed.is_none_or(|(f, _, _)| f <= k) {
+            self.failed = Some((k, lo, hi));
+        }
+        for place in candidates {
+            placed.push(place);
+            let depth = blocks.len();
+            if let Some(block) = self.header_block(k, place) {
+                blocks.push(block);
+            }
+            self.place(k + 1, place.end, blocks, placed);
+            blocks.truncate(depth);
+            placed.pop();
+            if self.capped {
+                break;
+            }
+        }
+        *blocks = saved;
+    }
+
+    /// The least indentation (in characters, as the snippet writes it) of segment `k`'s lines,
+    /// blank lines and closing lines (`}`, `)`, `]`, `end`: a block holds its closer) aside.
+    fn segment_indent(&self, k: usize) -> usize {
+        self.segments[k]
+            .lines
+            .iter()
+            .filter(|l| !l.text.trim().is_empty() && !is_closer(l.text.trim().as_bytes()))
+            .map(|l| indent_of(l.text.as_bytes()).len())
+            .min()
+            .unwrap_or(0)
+    }
+
+    /// When segment `k`, placed at `place`, ends with a header (its last line is a file line that
+    /// the following non-blank file lines indent more), the block it opens.
+    fn header_block(&self, k: usize, place: Place) -> Option<Block> {
+        let seg = &self.segments[k];
+        let last = seg.lines.last()?;
+        if place.end == 0 || self.file.keys[place.end - 1] != self.keys[k][seg.lines.len() - 1] {
+            return None;
+        }
+        let file = self.file;
+        let header_indent = indent_of(file.lines[place.end - 1].content).len();
+        let next = (place.end..file.len()).find(|&j| !file.keys[j].trim_ascii().is_empty())?;
+        if indent_of(file.lines[next].content).len() <= header_indent {
+            return None;
+        }
+        let mut end = (next..file.len())
+            .find(|&j| !file.keys[j].trim_ascii().is_empty() && indent_of(file.lines[j].content).len() <= header_indent)
+            .unwrap_or(file.len());
+        if end < file.len() && is_closer(file.lines[end].content.trim_ascii()) {
+            end += 1;
+        }
+        Some(Block {
+            indent: indent_of(last.text.as_bytes()).len(),
+            end,
+        })
+    }
+
+    /// Every place for segment `k` in file lines `lo..hi`; `narrowed` when that window is a
+    /// header's block (weak anchors alone count only there).
+    fn candidates(&self, k: usize, lo: usize, hi: usize, narrowed: bool) -> Vec<Place> {
+        let file = self.file;
+        let keys = &self.keys[k];
+        let m = keys.len();
+        let mut out: Vec<Place> = Vec::new();
+        // A reading anchored by weak lines only counts inside a header's block.
+        let anchored = |anchors: &[&[u8]]| narrowed || anchors.iter().any(|a| !is_weak(a));
+        let push = |p: Place, out: &mut Vec<Place>| {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        };
+        let heads = file.places_in(keys[0], lo, hi);
+        if heads.len() > MAX_PLACES {
+            // As many places as this cannot be told apart; keep the first ones so that the search
+            // reports the snippet ambiguous.
+            return heads[..2].iter().map(|&j| Place { start: j, end: j + 1 }).collect();
+        }
+        // Each head: its longest run of the segment's first lines.
+        let runs: Vec<(usize, usize)> = heads
+            .iter()
+            .map(|&j| {
+                let p = (0..m.min(hi - j)).take_while(|&i| file.keys[j + i] == keys[i]).count();
+                (j, p)
+            })
+            .collect();
+        // Replacements from a head to a tail: (head start, head length, tail start, tail length).
+        let mut spans: Vec<(usize, usize, usize, usize)> = Vec::new();
+        for &(j, p) in &runs {
+            let head = &keys[..p];
+            if p == m {
+                if anchored(head) {
+                    push(Place { start: j, end: j + m }, &mut out);
+                }
+                continue;
+            }
+            let x = j + p;
+            let tails = self.tail_frontier(k, p, x, hi);
+            if tails.is_empty() {
+                // A strong last line the file has elsewhere is an anchor this place does not reach.
+                if anchored(head) && !self.anchors_elsewhere(keys[m - 1]) {
+                    push(Place { start: j, end: x }, &mut out);
+                    // The first new line may rewrite the file's next line rather than add one: where
+                    // they are alike, or where no marker follows to say the next line is kept.
+                    let open_end = self.open.1 && k + 1 == self.segments.len();
+                    if x < hi && (open_end || self.alike(file.keys[x], keys[p])) {
+                        push(Place { start: j, end: x + 1 }, &mut out);
+                    }
+                }
+                continue;
+            }
+            // Lines that may stand between two places of the head with either being it.
+            let copies = |r: std::ops::Range<usize>| file.keys[r].iter().all(|l| is_weak(l) || head.contains(l));
+            for (y, q) in tails {
+                // Minimal window: a later place of the same head before the tail takes it, unless
+                // only weak lines or copies of the head lie between (`}` then `}`: either may be it).
+                let later_head = runs
+                    .iter()
+                    .any(|&(j2, p2)| j2 > j && p2 >= p && j2 + p <= y && !copies(x..j2 + p));
+                if !later_head {
+                    spans.push((j, p, y, q));
+                }
+            }
+        }
+        // A reading that deletes the same lines as another but keeps fewer of the segment's lines as
+        // the file's (a shorter head or tail, the rest written again as new lines) is not one.
+        let dominated = |&(j, p, y, q): &(usize, usize, usize, usize)| {
+            spans
+                .iter()
+                .any(|&(j2, p2, y2, q2)| j2 + p2 == j + p && y2 == y && p2 >= p && q2 >= q && (p2, q2) != (p, q))
+        };
+        // Behind a weak head (or before a weak tail), a new line the file holds elsewhere as a strong
+        // line says the segment belongs there, not here.
+        let strays = |&(_, p, _, q): &(usize, usize, usize, usize)| {
+            (keys[..p].iter().all(|h| is_weak(h)) && p + q < m && self.anchors_elsewhere(keys[p]))
+                || (keys[m - q..].iter().all(|t| is_weak(t)) && p + q < m && self.anchors_elsewhere(keys[m - q - 1]))
+        };
+        for &(j, p, y, q) in spans.iter().filter(|s| !dominated(s) && !strays(s)) {
+            let (head, tail, x) = (&keys[..p], &keys[m - q..], j + p);
+            if anchored(head) || anchored(tail) {
+                push(Place { start: j, end: y + q }, &mut out);
+            }
+            // Lines deleted that are not the body of the block the anchors delimit leave insert
+            // against replace open where an anchor is weak.
+            let open = y > x && !self.body_between(j, x, y, q);
+            if open && tail.iter().all(|t| is_weak(t)) && anchored(head) {
+                push(Place { start: j, end: x }, &mut out);
+            }
+            if open && head.iter().all(|h| is_weak(h)) && anchored(tail) {
+                push(Place { start: y, end: y + q }, &mut out);
+            }
+        }
+        if runs.is_empty() && !self.anchors_elsewhere(keys[0]) {
+            // No head: the segment's first lines are new; inserted before each place of its tail.
+            for (y, q) in self.tails(k, lo, hi) {
+                if !anchored(&keys[m - q..]) {
+                    continue;
+                }
+                push(Place { start: y, end: y + q }, &mut out);
+                let open_start = self.open.0 && k == 0;
+                if y > lo && (open_start || self.alike(file.keys[y - 1], keys[m - q - 1])) {
+                    push(
+                        Place {
+                            start: y - 1,
+                            end: y + q,
+                        },
+                        &mut out,
+                    );
+                }
+            }
+        }
+        if out.len() > MAX_PLACES {
+            out.truncate(2);
+        }
+        out
+    }
+
+    /// Whether `key` is a strong line the file holds (a segment edge that is then no new line).
+    fn anchors_elsewhere(&self, key: &[u8]) -> bool {
+        !is_weak(key) && self.file.places.contains_key(key)
+    }
+
+    /// Whether the file lines `x..y` between a head ending at `x` (starting at `j`) and a tail at
+    /// `y` (of `q` lines) are all blank or indented more than both the head's last line and the
+    /// tail's first: the body of the block they delimit.
+    fn body_between(&self, j: usize, x: usize, y: usize, q: usize) -> bool {
+        let lines = &self.file.lines;
+        let width = |i: usize| indent_of(lines[i].content).len();
+        let blank = |i: usize| lines[i].content.trim_ascii().is_empty();
+        let head = (j..x).rev().find(|&i| !blank(i)).map_or(0, width);
+        let tail = (y..y + q).find(|&i| !blank(i)).map_or(0, width);
+        let bound = head.max(tail);
+        (x..y).all(|i| blank(i) || width(i) > bound)
+    }
+
+    /// Whether two lines are alike enough that one may be the other rewritten.
+    fn alike(&self, a: &[u8], b: &[u8]) -> bool {
+        let (a, b) = (
+            String::from_utf8_lossy(a.trim_ascii()),
+            String::from_utf8_lossy(b.trim_ascii()),
+        );
+        if a.is_empty() || b.is_empty() {
+            return false;
+        }
+        let mut budget = Budget::for_bytes(a.len() + b.len());
+        budget.char_ratio(&a, &b) >= 0.6
+    }
+
+    /// The places `y >= x` (below `hi`) where a run of segment `k`'s last lines (not reaching into
+    /// its first `p`) starts, as `(y, run length)`: the nearest, then each farther one whose run is
+    /// longer than every nearer one's (a shorter run nearer and a longer one farther are both
+    /// readings).
+    fn tail_frontier(&self, k: usize, p: usize, x: usize, hi: usize) -> Vec<(usize, usize)> {
+        let keys = &self.keys[k];
+        let m = keys.len();
+        let mut out: Vec<(usize, usize)> = Vec::new();
+        let mut best = 0;
+        // One next place per run length.
+        let mut next_taken = false;
+        for &e in self.file.places_in(keys[m - 1], x, hi).iter().take(MAX_PLACES * 16) {
+            let q = self.tail_run(k, p, x, e);
+            // The tail's next place, past weak lines or copies of the tail only, may be it as well
+            // (`}` then `}`, a line repeated).
+            let tail = &keys[m - best.max(1)..];
+            let next = !next_taken
+                && q == best
+                && out.last().is_some_and(|&(y, _)| {
+                    y <= e + 1 - q
+                        && self.file.keys[y..e + 1 - q]
+                            .iter()
+                            .all(|l| is_weak(l) || tail.contains(l))
+                });
+            next_taken = next || (next_taken && q == best);
+            if q > best || next {
+                best = q;
+                out.push((e + 1 - q, q));
+                if q == m - p {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    /// Every place in `lo..hi` of a run of segment `k`'s last lines: `(start, run length)`.
+    fn tails(&self, k: usize, lo: usize, hi: usize) -> Vec<(usize, usize)> {
+        let keys = &self.keys[k];
+        let last = keys[keys.len() - 1];
+        let ends = self.file.places_in(last, lo, hi);
+        if ends.len() > MAX_PLACES {
+            return ends[..2].iter().map(|&e| (e, 1)).collect();
+        }
+        ends.iter()
+            .map(|&e| {
+                let q = self.tail_run(k, 0, lo, e);
+                (e + 1 - q, q)
+            })
+            .collect()
+    }
+
+    /// How many of segment `k`'s last lines (not reaching into its first `p`) equal the file lines
+    /// ending at line `e` (not before line `x`).
+    fn tail_run(&self, k: usize, p: usize, x: usize, e: usize) -> usize {
+        let keys = &self.keys[k];
+        let m = keys.len();
+        (0..m - p)
+            .take_while(|&i| e >= x + i && self.file.keys[e - i] == keys[m - 1 - i])
+            .count()
+    }
+
+    /// A hash of the merged text a reading gives, by line keys.
+    fn result_hash(&self, placed: &[Place]) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let mut at = 0;
+        for (k, place) in placed.iter().enumerate() {
+            for key in &self.file.keys[at..place.start] {
+                key.hash(&mut h);
+            }
+            for key in &self.keys[k] {
+                key.hash(&mut h);
+            }
+            at = place.end;
+        }
+        for key in &self.file.keys[at..] {
+            key.hash(&mut h);
+        }
+        h.finish()
+    }
+}
+
+/// Writes the one reading.
+fn merge(
+    text: &[u8],
+    file: &FileLines<'_>,
+    segments: &[Segment<'_>],
+    places: &[Place],
+    keying: Keying,
+    first_is_marker: bool,
+    last_is_marker: bool,
+) -> Result<SnippetApplied, SnippetError> {
+    let indentation_ignored = keying == Keying::Trimmed;
+    let hay = Haystack::new(text);
+    let index = hay.lines();
+    let mut set = ChangeSet::new(&hay);
+    let tabs = uses_tabs(file.lines.iter().map(|l| l.content));
+    // A snippet indented with spaces for a file indented with tabs (or the reverse) is compared
+    // and written with the file's indentation; otherwise its indentation is kept as written.
+    let snippet_tabs = uses_tabs(segments.iter().flat_map(|s| s.lines.iter().map(|l| l.text.as_bytes())));
+    let keying = if tabs != snippet_tabs { Keying::Trimmed } else { keying };
+    let file = &FileLines::new(&file.lines, keying);
+    let mut reports = Vec::with_capacity(segments.len());
+    let mut changed_ids = Vec::new();
+    let mut delta: isize = 0;
+    let mut budget = Budget::for_bytes(text.len());
+    for (k, (seg, place)) in segments.iter().zip(places).enumerate() {
+        let region_keys = &file.keys[place.start..place.end];
+        let seg_keys: Vec<&[u8]> = seg.lines.iter().map(|l| key(l.text.as_bytes(), keying)).collect();
+        // Which segment line is which file line: a diff of the region and the segment.
+        let mut kept: Vec<Option<usize>> = vec![None; seg.lines.len()];
+        let mut kept_count = 0;
+        for op in budget.anchored_diff(region_keys, &seg_keys) {
+            if let similar::DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } = op
+            {
+                for i in 0..len {
+                    kept[new_index + i] = Some(place.start + old_index + i);
+                }
+                kept_count += len;
+            }
+        }
+        let deleted = region_keys.len() - kept_count;
+        let lossy = |j: usize| String::from_utf8_lossy(file.lines[j].content).into_owned();
+        let mut old = String::new();
+        for j in place.start..place.end {
+            old.push_str(&lossy(j));
+            if !file.lines[j].eol.is_empty() {
+                old.push('\n');
+            }
+        }
+        // The nearest kept line before each new line sets its indentation (trimmed keying only).
+        let mut anchor: Option<(usize, usize)> = kept.iter().enumerate().find_map(|(i, j)| j.map(|j| (i, j)));
+        let mut written: Vec<String> = Vec::with_capacity(seg.lines.len());
+        for (i, line) in seg.lines.iter().enumerate() {
+            written.push(match kept[i] {
+                Some(j) => {
+                    anchor = Some((i, j));
+                    lossy(j)
+                }
+                None if keying == Keying::Trimmed => reindent(
+                    line.text,
+                    anchor.map(|(a, j)| (seg.lines[a].text, file.lines[j].content)),
+                    tabs,
+                ),
+                None => line.text.trim_end_matches([' ', '\t']).to_string(),
+            });
+        }
+        let mut new = written.join("\n");
+        if !file.lines[place.end - 1].eol.is_empty() {
+            new.push('\n');
+        }
+        let changed = new != old;
+        let new_start = (place.start as isize + delta) as usize;
+        if changed {
+            let range = index.range(place.start..place.end);
+            let found = Match {
+                tier: Tier::Exact,
+                spans: vec![range],
+                forgiven: None,
+                indented_first_line: false,
+                old,
+                fold: Fold::EXACT,
+                unescape_new: false,
+                unnumber_new: None,
+                lines: None,
+                open_end: false,
+                pieces: Vec::new(),
+            };
+            set.replace(&found, &new).map_err(SnippetError::Engine)?;
+            changed_ids.push(k);
+        }
+        delta += seg.lines.len() as isize - (place.end - place.start) as isize;
+        reports.push(SegmentPlacement {
+            snippet_lines: (seg.lines[0].number, seg.lines.last().map_or(0, |l| l.number)),
+            old_lines: (place.start + 1, place.end),
+            new_lines: (new_start + 1, new_start + seg.lines.len()),
+            deleted_lines: deleted,
+            changed,
+        });
+    }
+    if changed_ids.is_empty() {
+        return Err(SnippetError::NoChange);
+    }
+    let mut applied = set
+        .apply()
+        .map_err(|e| SnippetError::Engine(renumber(e, &changed_ids)))?;
+    for edit in &mut applied.edits {
+        edit.index = changed_ids[edit.index];
+    }
+    let first = places.first().expect("a segment");
+    let last = places.last().expect("a segment");
+    Ok(SnippetApplied {
+        applied,
+        placement: Placement {
+            segments: reports,
+            kept_before: (!first_is_marker && first.start > 0).then_some((1, first.start)),
+            kept_after: (!last_is_marker && last.end < file.len()).then_some((last.end + 1, file.len())),
+            indentation_ignored,
+        },
+    })
+}
+
+/// An engine error about replacement `i` names segment `ids[i]`.
+fn renumber(e: EditError, ids: &[usize]) -> EditError {
+    match e {
+        EditError::NoChange { index, line } => EditError::NoChange {
+            index: ids.get(index).copied().unwrap_or(index),
+            line,
+        },
+        other => other,
+    }
+}
+
+/// Whether these lines indent with tabs (more lines start with a tab than with a space).
+fn uses_tabs<'l>(lines: impl Iterator<Item = &'l [u8]>) -> bool {
+    let (mut tabs, mut spaces) = (0usize, 0usize);
+    for line in lines {
+        match line.first() {
+            Some(b'\t') => tabs += 1,
+            Some(b' ') => spaces += 1,
+            _ => {}
+        }
+    }
+    tabs > spaces
+}
+
+/// `line` (a new line of the snippet) re-indented like the file: the indentation its nearest kept
+/// line (`anchor`: the snippet's line and the file's) has in the snippet is replaced by the file's,
+/// and what it indents beyond that is written with tabs in a file indented with tabs.
+fn reindent(line: &str, anchor: Option<(&str, &[u8])>, tabs: bool) -> String {
+    let body = line.trim_start_matches([' ', '\t']).trim_end_matches([' ', '\t']);
+    if body.is_empty() {
+        return String::new();
+    }
+    let own = &line[..line.len() - line.trim_start_matches([' ', '\t']).len()];
+    let Some((snippet_anchor, file_anchor)) = anchor else {
+        return format!("{own}{body}");
+    };
+    let s_ind = &snippet_anchor[..snippet_anchor.len() - snippet_anchor.trim_start_matches([' ', '\t']).len()];
+    let f_ind = String::from_utf8_lossy(indent_of(file_anchor)).into_owned();
+    let width = |s: &str| s.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum::<usize>();
+    let (own_w, s_w) = (width(own), width(s_ind));
+    if own_w >= s_w {
+        let extra = own_w - s_w;
+        let extra = if tabs {
+            "\t".repeat(extra / 4) + &" ".repeat(extra % 4)
+        } else {
+            " ".repeat(extra)
+        };
+        format!("{f_ind}{extra}{body}")
+    } else {
+        // Less indented than its anchor: as much less as in the snippet, from the file's indentation.
+        let less = s_w - own_w;
+        let f_w = width(&f_ind);
+        let target = f_w.saturating_sub(less);
+        let indent = if tabs {
+            "\t".repeat(target / 4) + &" ".repeat(target % 4)
+        } else {
+            " ".repeat(target)
+        };
+        format!("{indent}{body}")
+    }
+}
+
+#[cfg(test)]
+mod tests;

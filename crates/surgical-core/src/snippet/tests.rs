@@ -1,0 +1,256 @@
+use super::*;
+
+fn merged(file: &str, snippet: &str) -> String {
+    match apply_snippet(file.as_bytes(), snippet) {
+        Ok(a) => String::from_utf8(a.applied.text).unwrap(),
+        Err(e) => panic!("{e:?}"),
+    }
+}
+
+fn refused(file: &str, snippet: &str) -> SnippetError {
+    match apply_snippet(file.as_bytes(), snippet) {
+        Ok(a) => panic!("merged: {}", String::from_utf8_lossy(&a.applied.text)),
+        Err(e) => e,
+    }
+}
+
+const RUST: &str = "use std::io;\n\nfn a() {\n    let x = 1;\n    println!(\"{x}\");\n}\n\nfn b() {\n    let y = 2;\n    println!(\"{y}\");\n}\n\nfn c() {\n    todo!()\n}\n";
+
+#[test]
+fn marker_forms_are_recognized() {
+    for m in [
+        "// ... existing code ...",
+        "    // ... existing code ...",
+        "# ... existing code ...",
+        "# ...",
+        "<!-- ... existing code ... -->",
+        "/* ... */",
+        "{/* ... existing code ... */}",
+        "...",
+        "  …",
+        "// ... keep validate() ...",
+        "// ... rest of code ...",
+        "-- ...",
+        "// rest of the file ...",
+    ] {
+        assert!(is_marker(m), "{m}");
+    }
+    for code in [
+        "f(...args);",
+        "...props",
+        "// ...other",
+        "// see a...b",
+        "x = 1",
+        "// TODO",
+        "print('...')",
+    ] {
+        assert!(!is_marker(code), "{code}");
+    }
+}
+
+#[test]
+fn a_changed_line_between_anchors_is_replaced() {
+    let snippet =
+        "// ... existing code ...\nfn b() {\n    let y = 3;\n    println!(\"{y}\");\n// ... existing code ...\n";
+    assert_eq!(merged(RUST, snippet), RUST.replace("let y = 2;", "let y = 3;"));
+}
+
+#[test]
+fn lines_between_two_anchors_left_out_are_deleted() {
+    let snippet = "// ...\nfn b() {\n    println!(\"{y}\");\n}\n// ...\n";
+    let out = apply_snippet(RUST.as_bytes(), snippet).unwrap();
+    assert_eq!(
+        String::from_utf8(out.applied.text).unwrap(),
+        RUST.replace("    let y = 2;\n", "")
+    );
+    assert_eq!(out.placement.segments[0].deleted_lines, 1);
+    assert_eq!(out.placement.segments[0].old_lines, (8, 11));
+    assert_eq!(out.placement.segments[0].new_lines, (8, 10));
+}
+
+#[test]
+fn new_lines_after_a_head_are_inserted() {
+    let snippet = "// ...\nfn c() {\n    log();\n// ...\n";
+    // The tail is new: inserted after the head, nothing deleted.
+    assert_eq!(
+        merged(RUST, snippet),
+        RUST.replace("fn c() {\n", "fn c() {\n    log();\n")
+    );
+}
+
+#[test]
+fn new_lines_before_a_tail_are_inserted() {
+    // The blank line before `fn c` is part of the tail: the new line goes before it.
+    let snippet = "// ...\nfn new() {}\n\nfn c() {\n// ...\n";
+    assert_eq!(
+        merged(RUST, snippet),
+        RUST.replace("}\n\nfn c() {", "}\nfn new() {}\n\nfn c() {")
+    );
+}
+
+#[test]
+fn several_segments_in_order() {
+    let snippet = "use std::io;\nuse std::fs;\n// ... existing code ...\n    let y = 20;\n// ... existing code ...\nfn c() {\n    unimplemented!()\n}\n";
+    let want = RUST
+        .replace("use std::io;\n", "use std::io;\nuse std::fs;\n")
+        .replace("let y = 2;", "let y = 20;")
+        .replace("todo!()", "unimplemented!()");
+    // `    let y = 20;` alone has no anchor: refused, not guessed.
+    assert!(matches!(refused(RUST, snippet), SnippetError::NotFound { .. }));
+    // After its head alone, `let y = 20;` may rewrite `let y = 2;` or join it: refused.
+    let snippet = snippet.replace("    let y = 20;\n", "fn b() {\n    let y = 20;\n");
+    assert!(matches!(refused(RUST, &snippet), SnippetError::Ambiguous { .. }));
+    let snippet = snippet.replace("    let y = 20;\n", "    let y = 20;\n    println!(\"{y}\");\n");
+    assert_eq!(merged(RUST, &snippet), want);
+}
+
+#[test]
+fn an_enclosing_header_narrows_the_search() {
+    let file =
+        "class A:\n    def f(self):\n        return 1\n\nclass B:\n    def f(self):\n        return 1\n\nx = 1\n";
+    // The blank line before the marker is the file's, after the method's body.
+    let snippet = "class B:\n    # ... existing code ...\n    def f(self):\n        return 2\n\n# ...\n";
+    assert_eq!(merged(file, snippet), file.replace("return 1\n\nx", "return 2\n\nx"));
+    // Without it, the new last line may rewrite `return 1` or follow it: refused.
+    let snippet = "class B:\n    # ... existing code ...\n    def f(self):\n        return 2\n# ...\n";
+    assert!(matches!(refused(file, snippet), SnippetError::Ambiguous { .. }));
+    let snippet = "class B:\n    # ... existing code ...\n    def f(self):\n        return 2\n\nx = 1\n";
+    assert_eq!(merged(file, snippet), file.replace("return 1\n\nx", "return 2\n\nx"));
+    // Without the header both methods fit: ambiguous, listing both.
+    let snippet = "# ...\n    def f(self):\n        return 2\n\n# ...\n";
+    match refused(file, snippet) {
+        SnippetError::Ambiguous { readings, .. } => {
+            assert_eq!(readings.len(), 2);
+            assert_eq!((readings[0].segments[0].0, readings[1].segments[0].0), (2, 6));
+        }
+        other => panic!("{other:?}"),
+    }
+    let snippet = "# ...\n    def f(self):\n        return 2\n\nclass B:\n# ...\n";
+    assert_eq!(merged(file, snippet), file.replacen("return 1", "return 2", 1));
+    let snippet = "# ...\n    def f(self):\n        return 2\n\nx = 1\n";
+    assert_eq!(merged(file, snippet), file.replace("return 1\n\nx", "return 2\n\nx"));
+}
+
+#[test]
+fn a_header_block_holds_an_insertion_before_its_closing_brace() {
+    let snippet = "fn b() {\n    // ... existing code ...\n    done();\n}\n// ... existing code ...\n";
+    assert_eq!(
+        merged(RUST, snippet),
+        RUST.replace("println!(\"{y}\");\n}", "println!(\"{y}\");\n    done();\n}")
+    );
+}
+
+#[test]
+fn python_ellipsis_that_matches_the_file_is_code() {
+    let file = "class P:\n    def f(self) -> int:\n        ...\n\n    def g(self) -> int:\n        return 0\n\nx = 1\n";
+    let snippet = "# ...\n    def f(self) -> int:\n        ...\n\n    def g(self) -> int:\n        return 1\n\nx = 1\n";
+    let out = apply_snippet(file.as_bytes(), snippet).unwrap();
+    assert_eq!(out.placement.segments.len(), 1);
+    assert_eq!(
+        String::from_utf8(out.applied.text).unwrap(),
+        file.replace("return 0", "return 1")
+    );
+    // A stub's body under a header the snippet changes.
+    let keyed = FileLines::new(&lines(file.as_bytes()).collect::<Vec<_>>(), Keying::Indented);
+    let read = variants("class P:\n    def f(self) -> str:\n        ...\n", &keyed).unwrap();
+    assert_eq!(read[0].segments.len(), 1);
+    // Where the file has no such line, a bare `...` is a marker.
+    let file = "def f():\n    return 1\n";
+    let keyed = FileLines::new(&lines(file.as_bytes()).collect::<Vec<_>>(), Keying::Indented);
+    let read = variants("def f():\n    ...\n    return 2\n", &keyed).unwrap();
+    assert_eq!((read.len(), read[0].segments.len()), (1, 2));
+}
+
+#[test]
+fn edges_without_markers_keep_the_rest_and_say_so() {
+    let snippet = "fn b() {\n    let y = 3;\n    println!(\"{y}\");\n}\n";
+    let out = apply_snippet(RUST.as_bytes(), snippet).unwrap();
+    assert_eq!(
+        String::from_utf8(out.applied.text).unwrap(),
+        RUST.replace("let y = 2;", "let y = 3;")
+    );
+    assert_eq!(out.placement.kept_before, Some((1, 7)));
+    assert_eq!(out.placement.kept_after, Some((12, 15)));
+    let marked = format!("// ...\n{snippet}// ...\n");
+    let out = apply_snippet(RUST.as_bytes(), &marked).unwrap();
+    assert_eq!((out.placement.kept_before, out.placement.kept_after), (None, None));
+}
+
+#[test]
+fn line_endings_bom_free_bytes_and_final_newline_are_kept() {
+    let file = "alpha one\r\nbeta two\r\ngamma three\ndelta four\repsilon five";
+    let out = merged(file, "alpha one\r\nbeta two\r\nnew line\r\ngamma three\n...\n");
+    assert_eq!(
+        out,
+        "alpha one\r\nbeta two\r\nnew line\r\ngamma three\ndelta four\repsilon five"
+    );
+    // Appending after the last line of a file without a final newline.
+    assert_eq!(
+        merged(file, "...\ndelta four\nepsilon five\nzeta six\n"),
+        "alpha one\r\nbeta two\r\ngamma three\ndelta four\repsilon five\rzeta six"
+    );
+}
+
+#[test]
+fn indentation_ignored_when_nothing_fits_as_written_and_tabs_kept() {
+    let file = "fn a() {\n\tif x {\n\t\tgo();\n\t}\n}\n";
+    let snippet = "fn a() {\n    if x {\n        go();\n        stop();\n    }\n}\n";
+    assert_eq!(
+        merged(file, snippet),
+        "fn a() {\n\tif x {\n\t\tgo();\n\t\tstop();\n\t}\n}\n"
+    );
+    // Indented less than the file throughout: placed with indentation ignored, re-indented.
+    let file = "mod m {\n    fn a() {\n        go();\n    }\n    fn b() {}\n}\n";
+    let out = apply_snippet(file.as_bytes(), "fn a() {\n    go();\n    stop();\n}\nfn b() {}\n").unwrap();
+    assert!(out.placement.indentation_ignored);
+    assert_eq!(
+        String::from_utf8(out.applied.text).unwrap(),
+        file.replace("go();\n", "go();\n        stop();\n")
+    );
+}
+
+#[test]
+fn insert_versus_replace_is_refused_without_evidence() {
+    // A new test after test a whose tail `});` is weak: replacing test b or inserting both fit.
+    let file = "test('a', () => {\n  run(1);\n});\n\ntest('b', () => {\n  run(2);\n});\n";
+    let snippet = "// ...\n  run(1);\n});\n\ntest('c', () => {\n  run(3);\n});\n// ...\n";
+    assert!(matches!(refused(file, snippet), SnippetError::Ambiguous { .. }));
+    // Weak lines alone anchor nothing.
+    let snippet = "// ...\n});\n\ntest('c', () => {\n  run(3);\n});\n// ...\n";
+    assert!(apply_snippet(file.as_bytes(), snippet).is_err());
+    // With the next test's header as a strong tail, it is an insertion.
+    let snippet = "// ...\n});\n\ntest('c', () => {\n  run(3);\n});\n\ntest('b', () => {\n// ...\n";
+    assert_eq!(
+        merged(file, snippet),
+        file.replace("\ntest('b'", "\ntest('c', () => {\n  run(3);\n});\n\ntest('b'")
+    );
+    // Lines deleted inside the block the anchors delimit are a replacement: evidence.
+    let snippet = "// ...\ntest('b', () => {\n  run(4);\n});\n";
+    assert_eq!(merged(file, snippet), file.replace("run(2)", "run(4)"));
+}
+
+#[test]
+fn not_found_names_the_segment_and_its_closest_region() {
+    match refused(RUST, "// ...\nfn zz() {\n    let y = 3;\n}\n// ...\n") {
+        SnippetError::NotFound { segments } => {
+            assert_eq!(segments[0].index, 0);
+            assert_eq!(segments[0].snippet_lines, (2, 4));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn no_change_and_empty_are_refused() {
+    assert_eq!(refused(RUST, "// ...\nfn b() {\n// ...\n"), SnippetError::NoChange);
+    assert_eq!(refused(RUST, "// ...\n\n"), SnippetError::Empty);
+}
+
+#[test]
+fn repeated_context_is_ambiguous() {
+    let file = "x = 1\ny = 2\n\nx = 1\ny = 2\n";
+    match refused(file, "# ...\nx = 1\nz = 0\ny = 2\n# ...\n") {
+        SnippetError::Ambiguous { total, .. } => assert_eq!(total, 2),
+        other => panic!("{other:?}"),
+    }
+}
