@@ -137,6 +137,8 @@ proptest! {
         match (whole, spliced) {
             (Ok(whole), Ok(spliced)) => {
                 prop_assert_eq!(&spliced.edits, &whole.edits);
+                // The same result, from the whole text (as `apply_snippet`'s tool gets it).
+                prop_assert_eq!(&whole.clone().into_spliced(), &spliced);
                 prop_assert_eq!(spliced.text(&old), whole.text.clone());
                 prop_assert_eq!(spliced.new_len(), whole.text.len());
                 let mut sorted = spliced.changes().to_vec();

@@ -97,6 +97,15 @@ impl crate::EditSuccess {
     }
 }
 
+impl crate::SnippetSuccess {
+    /// The result cut to fit a model's context: its `text`, `diff` and `patch` as an edit's
+    /// ([`crate::EditSuccess::bounded`]); the segments are a few numbers each and stay whole.
+    pub(crate) fn bounded(mut self) -> Self {
+        self.edit = self.edit.bounded();
+        self
+    }
+}
+
 impl crate::WriteSuccess {
     /// The result cut to fit a model's context, as [`crate::EditSuccess::bounded`] cuts an edit's:
     /// a whole file written as one long line is reported in a few KiB, not three times its size.

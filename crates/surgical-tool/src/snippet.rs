@@ -113,15 +113,6 @@ pub struct SnippetSuccess {
     pub instructions: Option<String>,
 }
 
-impl SnippetSuccess {
-    pub(crate) fn bounded(self) -> SnippetSuccess {
-        SnippetSuccess {
-            edit: self.edit.bounded(),
-            ..self
-        }
-    }
-}
-
 /// Runs a parsed `apply_snippet` call. On any error the file is untouched.
 pub fn run_snippet_with(req: &SnippetRequest, config: &Config) -> ToolResult {
     let call = Call {

@@ -176,3 +176,77 @@ fn the_memory_variant_gives_the_tools_bytes_and_report() {
     let e = surgical_tool::apply_snippet(b"a\0b".to_vec(), &json!({"snippet": "x"})).unwrap_err();
     assert_eq!(e.code.as_str(), "binary_file");
 }
+
+#[test]
+fn a_utf16_file_is_merged_and_written_back_in_utf16() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "fn a() {\r\n    let x = 1;\r\n}\r\n\r\nfn b() {\r\n    let y = 2;\r\n}\r\n";
+    let utf16 = |s: &str| -> Vec<u8> {
+        [0xFF, 0xFE]
+            .into_iter()
+            .chain(s.encode_utf16().flat_map(u16::to_le_bytes))
+            .collect()
+    };
+    std::fs::write(dir.path().join("w.rs"), utf16(text)).unwrap();
+    let r = run(
+        &dir,
+        json!({"path": "w.rs", "snippet": "// ... existing code ...\nfn b() {\n    let y = 3;\n}\n"}),
+    );
+    assert_eq!(r["ok"], json!(true), "{r}");
+    assert_eq!(r["encoding"], json!("utf-16le"), "{r}");
+    let want = utf16(&text.replace("let y = 2;", "let y = 3;"));
+    assert_eq!(std::fs::read(dir.path().join("w.rs")).unwrap(), want);
+    assert_eq!(r["hashAfter"], json!(surgical_tool::sha256_hex(&[&want])));
+    assert!(r["diff"].as_str().unwrap().contains("let y = 3;"), "{r}");
+}
+
+/// The result is bounded as `edit`'s: long lines cut in `text`, `diff` and `patch`, each capped,
+/// `patchTruncated` when the patch was cut.
+#[test]
+fn a_snippet_result_is_bounded_as_an_edits() {
+    let dir = tempfile::tempdir().unwrap();
+    let line: String = (0..120_000).map(|i| format!("v{i}=1;")).collect();
+    // Anchors strong enough for a segment's head and tail.
+    let (head, tail) = ("const first = require('a');", "module.exports = { first };");
+    let original = format!("{head}\n{line}\n{tail}\n");
+    std::fs::write(dir.path().join("min.js"), &original).unwrap();
+    let changed = line.replace("v60000=1;", "v60000=2;");
+    let r = run(
+        &dir,
+        json!({"path": "min.js", "snippet": format!("{head}\n{changed}\n{tail}\n")}),
+    );
+    assert_eq!(r["ok"], json!(true), "{r}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("min.js")).unwrap(),
+        original.replace("v60000=1;", "v60000=2;")
+    );
+    for field in ["text", "diff", "patch"] {
+        let shown = r[field].as_str().unwrap();
+        assert!(shown.len() < 20_000, "{field}: {} bytes", shown.len());
+        assert!(shown.contains("[... line cut here: "), "{field}: {shown}");
+    }
+    assert_eq!(r["patchTruncated"], json!(true));
+    assert!(r.to_string().len() < 100_000);
+    // Many new lines: `text` within 64 KiB, `diff` and `patch` within 256 KiB.
+    let added: String = (0..20_000).map(|i| format!("line {i} of the new text\n")).collect();
+    std::fs::write(dir.path().join("f.txt"), format!("{head}\n{tail}\n")).unwrap();
+    let r = run(
+        &dir,
+        json!({"path": "f.txt", "snippet": format!("{head}\n{added}{tail}\n")}),
+    );
+    assert_eq!(r["ok"], json!(true), "{r}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("f.txt")).unwrap(),
+        format!("{head}\n{added}{tail}\n")
+    );
+    assert!(r["text"].as_str().unwrap().len() <= 64 * 1024 + 200);
+    for field in ["diff", "patch"] {
+        let shown = r[field].as_str().unwrap();
+        assert!(shown.len() <= 256 * 1024 + 200, "{field}: {}", shown.len());
+    }
+    assert_eq!(r["patchTruncated"], json!(true));
+    // A small merge: the whole patch.
+    let dir = workspace();
+    let r = run(&dir, json!({"path": "m.rs", "snippet": SNIPPET}));
+    assert_eq!(r["patchTruncated"], json!(false), "{r}");
+}
