@@ -1,5 +1,5 @@
-//! surgical's file tools over the Model Context Protocol: `read`, `edit`, `write`, `apply_patch` and
-//! `undo`, served on stdio to any MCP client (Claude Desktop, Claude Code, Cursor, VS Code, ...).
+//! surgical's file tools over the Model Context Protocol: `read`, `edit`, `write`, `apply_patch`,
+//! `apply_snippet` and `undo`, served on stdio to any MCP client (Claude Desktop, Claude Code, Cursor, VS Code, ...).
 //!
 //! This crate is a thin front end over `surgical-tool`: a `tools/call` runs
 //! `surgical_tool::call_with` and returns its result object as `structuredContent` and its text as

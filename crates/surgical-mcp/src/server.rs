@@ -243,7 +243,9 @@ fn instructions(root: &Path) -> String {
          of a file by replacing text (exact, or tolerant of differences you cannot see, such as line endings, \
          trailing whitespace, typographic quotes and special spaces; everything else is written back byte \
          for byte); write to create a file or replace all of it; apply_patch to apply a patch (apply_patch \
-         format, SEARCH/REPLACE blocks or a unified diff) to one or more files, all or nothing; undo to \
+         format, SEARCH/REPLACE blocks or a unified diff) to one or more files, all or nothing; apply_snippet \
+         to merge a lazy snippet (the changed code, unchanged code left out behind marker lines such as \
+         `// ... existing code ...`) into one file, refused when it fits more than one place; undo to \
          revert surgical's last change to a file. Pass the hash from read as expectedHash to refuse a \
          change if the file changed meanwhile. A failed call changes nothing; its text says what to fix.",
         root = root.display(),
