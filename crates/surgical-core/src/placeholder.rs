@@ -88,7 +88,8 @@ fn unwrap_markers(trimmed: &str) -> (&str, bool) {
 /// `/* ... */`, `<!-- ... -->`, `# ...`, `-- ...`), or an ellipsis standing apart in a phrase of two
 /// words or more, one of which says what was left out (`// ... existing code ...`,
 /// `(rest of methods ...)`), inside comment markers or brackets. At any indentation. Spread syntax
-/// (`...args`) and ellipses inside code (`f(a...)`) are not markers.
+/// (`...args`), ellipses inside code (`f(a...)`) and a comment holding a backtick or a double quote
+/// (prose quoting code: `` /// see `// ... existing code ...` ``) are not markers.
 ///
 /// The one place that decides what a marker line is: the `placeholder` check, the `elision` tier
 /// and the lazy-snippet tool all ask it. Whether such a line is the file's own code (Python's `...`
@@ -100,6 +101,11 @@ pub(crate) fn is_omission_marker(line: &str) -> bool {
     }
     let (inner, marked) = unwrap_markers(trimmed);
     if !marked || !(inner.contains("...") || inner.contains('…')) {
+        return false;
+    }
+    // A placeholder is never quoted: an ellipsis in a code span or a string (a doc comment
+    // quoting `// ... existing code ...`, or `{"ok": true, ...}`) is prose about code.
+    if inner.contains(['`', '"']) {
         return false;
     }
     let words: Vec<String> = inner
@@ -186,6 +192,10 @@ mod tests {
             "print(\"... rest of the output ...\")",
             // A doc comment quoting code (anyhow 0f741692, found by the replay harness).
             "/// <code>return Err([anyhow!($args\\...)][anyhow!])</code>.",
+            // Doc comments that quote a marker or elide a JSON object (our own error.rs and
+            // surgical-tool's lib.rs, found by the replay harness).
+            "/// `newText` holds an omission placeholder (`// ... existing code ...`) that `oldText` lacks.",
+            "/// `{\"ok\": false, \"text\": ..., \"error\": {\"code\", \"message\", ...}}`.",
         ] {
             assert_eq!(omission_placeholder("x\n", &format!("{code}\n")), None, "{code}");
         }
