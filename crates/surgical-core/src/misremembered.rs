@@ -29,6 +29,7 @@ use std::collections::HashSet;
 use crate::budget::Budget;
 use crate::forgiven::{ExtraLine, Forgiven, MissingLine, Typo};
 use crate::loose::{Candidate, FileLines, Found, NeedleLine};
+use crate::near_miss::{self, NearRow, Refusal};
 use crate::scope::Scope;
 
 /// `typo`, `extra_line`, `missing_line`: how far (as a share of the needle's characters) the chosen
@@ -322,6 +323,12 @@ pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scop
     if n < MISREMEMBERED_MIN_EQUAL_LINES || positions.is_empty() {
         return Found::None;
     }
+    let near = near_miss::Needle {
+        lines: needle,
+        nb: &nb,
+        keys: &keys,
+        weight: &weight,
+    };
     let in_scope = |fit: &Fit| {
         scope.within.as_ref().is_none_or(|r| {
             file.line_start(positions[fit.region.0] as usize) >= r.start
@@ -355,7 +362,7 @@ pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scop
     let mut readings: Vec<Fit> = Vec::new();
     for &origin in &origins {
         if !budget.spend(2 * per_window) {
-            return Found::None;
+            return refused(file, &near, None, &readings, Some(Refusal::BudgetSpent));
         }
         let scored = Window::new(&keys, &weight, file, origin, Mode::Score);
         if let Some(fit) = scored
@@ -370,7 +377,7 @@ pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scop
         let Some(score) = window.best() else { continue };
         let (all, complete) = window.alignments(MAX_ALTERNATIVES + 1);
         if !complete {
-            return Found::None;
+            return refused(file, &near, None, &readings, Some(Refusal::Repetitive));
         }
         for steps in all {
             let Some(fit) = Fit::new(steps, score) else { continue };
@@ -386,7 +393,7 @@ pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scop
     }
     qualified.sort_by(|a, b| a.rank().cmp(&b.rank()).then(a.region.cmp(&b.region)));
     let Some(best) = qualified.first() else {
-        return Found::None;
+        return refused(file, &near, None, &readings, None);
     };
     let mut chosen: Vec<&Fit> = vec![best];
     let mut elsewhere: Vec<usize> = Vec::new();
@@ -395,7 +402,8 @@ pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scop
             elsewhere.push(fit.region.0);
         } else if fit.rank() == best.rank() {
             if fit.region != best.region {
-                return Found::None; // the same lines read two ways that cover different regions
+                // The same lines read two ways that cover different regions.
+                return refused(file, &near, Some(best), &readings, Some(Refusal::Repetitive));
             }
             if !chosen.iter().any(|c| c.steps == fit.steps) {
                 chosen.push(fit);
@@ -410,7 +418,7 @@ pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scop
         return Found::Many(elsewhere.iter().map(|&q| positions[q] as usize).collect());
     }
     if chosen.len() > MAX_ALTERNATIVES {
-        return Found::None;
+        return refused(file, &near, Some(best), &readings, Some(Refusal::Repetitive));
     }
     // The margin over every other reading: one that pairs some needle line with a file line no
     // chosen pairing does.
@@ -419,7 +427,12 @@ pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scop
     for r in &readings {
         let other = r.equal_pairs().any(|p| !claimed.contains(&p));
         if other && best.score - r.score < margin {
-            return Found::None;
+            // Named by its equal lines: where it is like the needle.
+            let (a, b) = r
+                .equal_pairs()
+                .fold((r.region.1, r.region.0), |(a, b), (_, q)| (a.min(q), b.max(q)));
+            let lines = (positions[a.min(b)] as usize + 1, positions[b.max(a)] as usize + 1);
+            return refused(file, &near, Some(best), &readings, Some(Refusal::Rival { lines }));
         }
     }
 
@@ -474,6 +487,55 @@ pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scop
         alternatives,
         forgiven,
     )))
+}
+
+/// A refusal, with what the search found (see [`near_miss`]): the region of `fit`, or else of the
+/// best reading, paired line by line; `why` the refusal, or (`None`) told from that pairing. Only
+/// what is reported changes here, never what is placed.
+fn refused(
+    file: &FileLines<'_>,
+    needle: &near_miss::Needle<'_>,
+    fit: Option<&Fit>,
+    readings: &[Fit],
+    why: Option<Refusal>,
+) -> Found {
+    let best = readings.iter().reduce(|a, b| if b.score > a.score { b } else { a });
+    let Some(fit) = fit.or(best) else {
+        return Found::None;
+    };
+    let equal: Vec<(usize, usize)> = fit.equal_pairs().collect();
+    let why_or_weak = why.clone().unwrap_or(Refusal::TooManyMistakes);
+    let Some(mut near) = near_miss::explain(file, needle, fit.region, &equal, why_or_weak) else {
+        return Found::None;
+    };
+    if why.is_none() {
+        let (typos, extras, missing, differs) = near.mistakes();
+        if differs == 0 && typos <= 1 && extras <= 1 && missing <= 1 {
+            let weight_of = |line: usize| needle.nb.binary_search(&(line - 1)).map_or(0, |j| needle.weight[j]);
+            let equal: Vec<usize> = near
+                .rows
+                .iter()
+                .filter_map(|r| match *r {
+                    NearRow::Equal { needle_line, .. } => Some(weight_of(needle_line)),
+                    _ => None,
+                })
+                .collect();
+            let (equal_lines, equal_chars) = (equal.len(), equal.iter().sum::<usize>());
+            let needle_chars: usize = needle.weight.iter().sum();
+            if equal_lines >= MISREMEMBERED_MIN_EQUAL_LINES
+                && equal_chars >= MISREMEMBERED_MIN_ANCHOR_CHARS
+                && 2 * equal_chars > needle_chars
+            {
+                return Found::None; // refused for a reason the pairing does not show
+            }
+            near.refused = Refusal::WeakAnchor {
+                equal_lines,
+                equal_chars,
+                needle_chars,
+            };
+        }
+    }
+    Found::Refused(Box::new(near))
 }
 
 /// Whether the fit's extra line is a line the file has near the region, outside it: then the

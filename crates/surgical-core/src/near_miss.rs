@@ -1,0 +1,369 @@
+//! What the misremembered tiers (`typo`, `extra_line`, `missing_line`) found when they refused a
+//! region that almost matched, as data for a `not_found` message: the region, the needle's lines
+//! paired with it one by one, and why it was not taken.
+//!
+//! Built only on a refusal, from the region the search already chose as its best reading: the
+//! needle's non-blank lines are paired with the file's non-blank lines around that region by the
+//! longest common run of equal lines (weighted by characters), and the lines between equal ones are
+//! named as what they most likely are (a mistyped word, a line the file lacks, a file line left
+//! out). The pairing costs at most [`MAX_CELLS`] comparisons; past that, the search's own equal
+//! pairs are used. Nothing here decides what is placed.
+
+use std::ops::Range;
+
+use crate::loose::{FileLines, NeedleLine};
+use crate::misremembered::typo;
+
+/// A region the misremembered tiers refused, and why (see [`crate::EditError::NotFound`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct NearMiss {
+    /// One-based first and last file line of the region.
+    pub lines: (usize, usize),
+    /// The needle's non-blank lines and the region's, paired in order (blank lines left out; file
+    /// lines before the first pair and after the last are not part of it).
+    pub rows: Vec<NearRow>,
+    /// Why the region was not taken.
+    pub refused: Refusal,
+}
+
+/// One step of a [`NearMiss`]'s pairing. Line numbers are one-based.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NearRow {
+    /// Needle line `needle_line` equals file line `line` (up to what a model cannot see).
+    Equal {
+        /// One-based needle line.
+        needle_line: usize,
+        /// One-based file line.
+        line: usize,
+    },
+    /// Needle line `needle_line` is file line `line` but for one mistyped word.
+    Typo {
+        /// One-based needle line.
+        needle_line: usize,
+        /// One-based file line.
+        line: usize,
+        /// The word as the needle has it.
+        wrote: String,
+        /// The word as the file has it.
+        file: String,
+    },
+    /// Needle line `needle_line` stands where file line `line` is, and differs from it by more than
+    /// a mistyped word.
+    Differs {
+        /// One-based needle line.
+        needle_line: usize,
+        /// One-based file line.
+        line: usize,
+        /// The needle line, trimmed.
+        needle: String,
+        /// The file line, trimmed.
+        file: String,
+    },
+    /// Needle line `needle_line` is not in the file there.
+    Extra {
+        /// One-based needle line.
+        needle_line: usize,
+        /// The needle line, trimmed.
+        text: String,
+    },
+    /// File line `line` lies between needle lines `between.0` and `between.1`, which leave it out.
+    Missing {
+        /// One-based file line.
+        line: usize,
+        /// The file line, trimmed.
+        text: String,
+        /// The one-based needle lines before and after it.
+        between: (usize, usize),
+    },
+}
+
+/// Why the misremembered tiers did not take a [`NearMiss`]'s region.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// More than one mistake of a kind (mistyped words, extra lines, missing lines), or a line that
+    /// differs by more than one mistyped word: the tiers forgive at most one of each.
+    TooManyMistakes,
+    /// Too little of the needle is identical to the region to be sure it is the place: fewer than
+    /// [`crate::MISREMEMBERED_MIN_EQUAL_LINES`] equal lines, or fewer than
+    /// [`crate::MISREMEMBERED_MIN_ANCHOR_CHARS`] characters in them, or not more than half of the
+    /// needle's characters.
+    WeakAnchor {
+        /// Needle lines equal to their file line.
+        equal_lines: usize,
+        /// Characters in those lines (as compared: blanks collapsed).
+        equal_chars: usize,
+        /// Characters in the needle's non-blank lines (as compared).
+        needle_chars: usize,
+    },
+    /// Another reading of the file, at these one-based lines, fits within
+    /// [`crate::MISREMEMBERED_MARGIN`] of this one: neither was taken.
+    Rival {
+        /// One-based first and last line of the other region.
+        lines: (usize, usize),
+    },
+    /// The needle's lines pair with the region in too many equally good ways to tell which file
+    /// line each stands for.
+    Repetitive,
+    /// The search's work budget ran out before every candidate region was compared.
+    BudgetSpent,
+}
+
+/// Comparisons the pairing may make (needle lines times file lines); past that, the search's own
+/// equal pairs anchor it.
+const MAX_CELLS: usize = 1 << 18;
+/// File lines taken on each side of the search's region, so that a needle line the search paired
+/// off by one or two is still found.
+const REACH: usize = 3;
+/// Needle lines times file lines between two equal lines past which no mistyped word is looked for.
+const MAX_TYPO_TRIES: usize = 64;
+
+/// The needle's non-blank lines, as the misremembered search compares them.
+pub(crate) struct Needle<'a> {
+    /// All of the needle's lines.
+    pub lines: &'a [NeedleLine<'a>],
+    /// The needle line of each non-blank position.
+    pub nb: &'a [usize],
+    /// Each non-blank line as compared.
+    pub keys: &'a [&'a str],
+    /// Their characters.
+    pub weight: &'a [usize],
+}
+
+/// The near miss for the region whose first and last non-blank positions are `region`, with the
+/// search's equal pairs `(needle position, file position)` in order (used when the pairing would
+/// cost too much). `None` when the pairing shows no mistake to name.
+pub(crate) fn explain(
+    file: &FileLines<'_>,
+    needle: &Needle<'_>,
+    region: (usize, usize),
+    equal_pairs: &[(usize, usize)],
+    refused: Refusal,
+) -> Option<NearMiss> {
+    let positions = file.non_blank();
+    if positions.is_empty() {
+        return None;
+    }
+    let lo = region.0.saturating_sub(REACH);
+    let hi = (region.1 + REACH).min(positions.len() - 1);
+    let file_keys: Vec<String> = (lo..=hi).map(|q| file.collapsed(positions[q] as usize)).collect();
+    let n = needle.keys.len();
+    let anchors = if n * file_keys.len() <= MAX_CELLS {
+        heaviest_common(needle.keys, needle.weight, &file_keys, lo)
+    } else {
+        equal_pairs.to_vec()
+    };
+    let (&(j_first, q_first), &(j_last, q_last)) = (anchors.first()?, anchors.last()?);
+    let mut rows = Rows {
+        file,
+        needle,
+        file_keys: &file_keys,
+        lo,
+        rows: Vec::new(),
+    };
+    rows.leading(0..j_first, lo..q_first);
+    for (k, &(j, q)) in anchors.iter().enumerate() {
+        if k > 0 {
+            let (pj, pq) = anchors[k - 1];
+            rows.between(pj + 1..j, pq + 1..q);
+        }
+        rows.rows.push(NearRow::Equal {
+            needle_line: needle.nb[j] + 1,
+            line: positions[q] as usize + 1,
+        });
+    }
+    rows.trailing(j_last + 1..n, q_last + 1..hi + 1);
+    let rows = rows.rows;
+    if rows.iter().all(|r| matches!(r, NearRow::Equal { .. })) {
+        return None;
+    }
+    let paired = rows.iter().filter_map(|r| match *r {
+        NearRow::Equal { line, .. }
+        | NearRow::Typo { line, .. }
+        | NearRow::Differs { line, .. }
+        | NearRow::Missing { line, .. } => Some(line),
+        NearRow::Extra { .. } => None,
+    });
+    let first = paired.clone().min()?;
+    let last = paired.max()?;
+    Some(NearMiss {
+        lines: (first, last),
+        rows,
+        refused,
+    })
+}
+
+impl NearMiss {
+    /// How many rows of each kind of mistake: mistyped words, extra lines, missing lines, lines
+    /// that differ otherwise.
+    pub fn mistakes(&self) -> (usize, usize, usize, usize) {
+        let count = |f: fn(&NearRow) -> bool| self.rows.iter().filter(|r| f(r)).count();
+        (
+            count(|r| matches!(r, NearRow::Typo { .. })),
+            count(|r| matches!(r, NearRow::Extra { .. })),
+            count(|r| matches!(r, NearRow::Missing { .. })),
+            count(|r| matches!(r, NearRow::Differs { .. })),
+        )
+    }
+}
+
+/// The pairs `(needle position, file position)` of equal lines that hold the most characters, in
+/// order; file positions start at `lo`.
+fn heaviest_common(keys: &[&str], weight: &[usize], file_keys: &[String], lo: usize) -> Vec<(usize, usize)> {
+    let (n, m) = (keys.len(), file_keys.len());
+    let at = |j: usize, k: usize| j * (m + 1) + k;
+    // best[j][k]: the most characters needle lines j.. and file lines k.. have in common.
+    let mut best = vec![0u64; (n + 1) * (m + 1)];
+    for j in (0..n).rev() {
+        for k in (0..m).rev() {
+            let mut v = best[at(j + 1, k)].max(best[at(j, k + 1)]);
+            if keys[j] == file_keys[k] {
+                v = v.max(weight[j] as u64 + best[at(j + 1, k + 1)]);
+            }
+            best[at(j, k)] = v;
+        }
+    }
+    let mut out = Vec::new();
+    let (mut j, mut k) = (0, 0);
+    while j < n && k < m {
+        if keys[j] == file_keys[k] && best[at(j, k)] == weight[j] as u64 + best[at(j + 1, k + 1)] {
+            out.push((j, lo + k));
+            j += 1;
+            k += 1;
+        } else if best[at(j, k)] == best[at(j + 1, k)] {
+            j += 1;
+        } else {
+            k += 1;
+        }
+    }
+    out
+}
+
+/// The rows being built.
+struct Rows<'r, 'f> {
+    file: &'r FileLines<'f>,
+    needle: &'r Needle<'r>,
+    file_keys: &'r [String],
+    lo: usize,
+    rows: Vec<NearRow>,
+}
+
+impl Rows<'_, '_> {
+    fn file_key(&self, q: usize) -> &str {
+        &self.file_keys[q - self.lo]
+    }
+
+    fn typo(&self, j: usize, q: usize) -> Option<(String, String)> {
+        typo(self.needle.keys[j], self.file_key(q))
+    }
+
+    fn line(&self, q: usize) -> usize {
+        self.file.non_blank()[q] as usize
+    }
+
+    fn needle_line(&self, j: usize) -> usize {
+        self.needle.nb[j] + 1
+    }
+
+    fn extra(&mut self, j: usize) {
+        let text = self.needle.lines[self.needle.nb[j]].shown().to_string();
+        self.rows.push(NearRow::Extra {
+            needle_line: self.needle_line(j),
+            text,
+        });
+    }
+
+    fn pair(&mut self, j: usize, q: usize) {
+        let (needle_line, line) = (self.needle_line(j), self.line(q) + 1);
+        self.rows.push(match self.typo(j, q) {
+            Some((wrote, file)) => NearRow::Typo {
+                needle_line,
+                line,
+                wrote,
+                file,
+            },
+            None => NearRow::Differs {
+                needle_line,
+                line,
+                needle: self.needle.lines[self.needle.nb[j]].shown().to_string(),
+                file: self.file.shown(self.line(q)),
+            },
+        });
+    }
+
+    /// Needle lines before the first equal one: paired backwards with the file lines before it while
+    /// they are mistyped versions of them; the rest are lines the file lacks there.
+    fn leading(&mut self, js: Range<usize>, qs: Range<usize>) {
+        let paired = js
+            .clone()
+            .rev()
+            .zip(qs.clone().rev())
+            .take_while(|&(j, q)| self.typo(j, q).is_some())
+            .count();
+        let split = js.end - paired;
+        for j in js.start..split {
+            self.extra(j);
+        }
+        for (j, q) in (split..js.end).zip(qs.end - paired..qs.end) {
+            self.pair(j, q);
+        }
+    }
+
+    /// Needle lines after the last equal one: paired forwards with the file lines after it while
+    /// they are mistyped versions of them; the rest are lines the file lacks there.
+    fn trailing(&mut self, js: Range<usize>, qs: Range<usize>) {
+        let paired = js
+            .clone()
+            .zip(qs.clone())
+            .take_while(|&(j, q)| self.typo(j, q).is_some())
+            .count();
+        for (j, q) in js.clone().zip(qs).take(paired) {
+            self.pair(j, q);
+        }
+        for j in js.start + paired..js.end {
+            self.extra(j);
+        }
+    }
+
+    /// Needle lines and file lines between two equal pairs: mistyped versions paired first (in
+    /// order), then what is left between them paired one to one (lines that differ), the surplus
+    /// being extra needle lines or missing file lines.
+    fn between(&mut self, js: Range<usize>, qs: Range<usize>) {
+        let mut typos = Vec::new();
+        if js.len() * qs.len() <= MAX_TYPO_TRIES {
+            let mut from = qs.start;
+            for j in js.clone() {
+                if let Some(q) = (from..qs.end).find(|&q| self.typo(j, q).is_some()) {
+                    typos.push((j, q));
+                    from = q + 1;
+                }
+            }
+        }
+        let (mut j0, mut q0) = (js.start, qs.start);
+        for (j, q) in typos.into_iter().chain([(js.end, qs.end)]) {
+            let common = (j - j0).min(q - q0);
+            for t in 0..common {
+                self.pair(j0 + t, q0 + t);
+            }
+            for jj in j0 + common..j {
+                self.extra(jj);
+            }
+            // Left out between the needle lines around this stretch (an equal or mistyped one).
+            let between = (self.needle_line(j0 - 1), self.needle_line(j));
+            for qq in q0 + common..q {
+                let line = self.line(qq);
+                self.rows.push(NearRow::Missing {
+                    line: line + 1,
+                    text: self.file.shown(line),
+                    between,
+                });
+            }
+            if j < js.end {
+                self.pair(j, q);
+            }
+            (j0, q0) = (j + 1, q + 1);
+        }
+    }
+}
