@@ -427,11 +427,12 @@ pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scop
     for r in &readings {
         let other = r.equal_pairs().any(|p| !claimed.contains(&p));
         if other && best.score - r.score < margin {
-            // Named by its equal lines: where it is like the needle.
-            let (a, b) = r
-                .equal_pairs()
-                .fold((r.region.1, r.region.0), |(a, b), (_, q)| (a.min(q), b.max(q)));
-            let lines = (positions[a.min(b)] as usize + 1, positions[b.max(a)] as usize + 1);
+            // Named by the lines it pairs with the needle (as the near miss pairs them).
+            let equal: Vec<(usize, usize)> = r.equal_pairs().collect();
+            let lines = near_miss::explain(file, &near, r.region, &equal, Refusal::Repetitive).map_or(
+                (positions[r.region.0] as usize + 1, positions[r.region.1] as usize + 1),
+                |n| n.lines,
+            );
             return refused(file, &near, Some(best), &readings, Some(Refusal::Rival { lines }));
         }
     }
@@ -504,36 +505,44 @@ fn refused(
         return Found::None;
     };
     let equal: Vec<(usize, usize)> = fit.equal_pairs().collect();
-    let why_or_weak = why.clone().unwrap_or(Refusal::TooManyMistakes);
-    let Some(mut near) = near_miss::explain(file, needle, fit.region, &equal, why_or_weak) else {
+    let Some(mut near) = near_miss::explain(
+        file,
+        needle,
+        fit.region,
+        &equal,
+        why.clone().unwrap_or(Refusal::TooManyMistakes),
+    ) else {
         return Found::None;
     };
-    if why.is_none() {
-        let (typos, extras, missing, differs) = near.mistakes();
-        if differs == 0 && typos <= 1 && extras <= 1 && missing <= 1 {
-            let weight_of = |line: usize| needle.nb.binary_search(&(line - 1)).map_or(0, |j| needle.weight[j]);
-            let equal: Vec<usize> = near
-                .rows
-                .iter()
-                .filter_map(|r| match *r {
-                    NearRow::Equal { needle_line, .. } => Some(weight_of(needle_line)),
-                    _ => None,
-                })
-                .collect();
-            let (equal_lines, equal_chars) = (equal.len(), equal.iter().sum::<usize>());
-            let needle_chars: usize = needle.weight.iter().sum();
-            if equal_lines >= MISREMEMBERED_MIN_EQUAL_LINES
-                && equal_chars >= MISREMEMBERED_MIN_ANCHOR_CHARS
-                && 2 * equal_chars > needle_chars
-            {
-                return Found::None; // refused for a reason the pairing does not show
-            }
-            near.refused = Refusal::WeakAnchor {
-                equal_lines,
-                equal_chars,
-                needle_chars,
-            };
+    let weight_of = |line: usize| needle.nb.binary_search(&(line - 1)).map_or(0, |j| needle.weight[j]);
+    let equal: Vec<usize> = near
+        .rows
+        .iter()
+        .filter_map(|r| match *r {
+            NearRow::Equal { needle_line, .. } => Some(weight_of(needle_line)),
+            _ => None,
+        })
+        .collect();
+    let (equal_lines, equal_chars) = (equal.len(), equal.iter().sum::<usize>());
+    let (typos, extras, missing, differs) = near.mistakes();
+    // Almost a match: no more of the needle's lines wrong than right, nor more file lines left out
+    // (text that differs on most lines is no near miss, whatever the reason it was refused).
+    if typos + extras + differs > equal_lines || missing > equal_lines {
+        return Found::None;
+    }
+    if why.is_none() && differs == 0 && typos <= 1 && extras <= 1 && missing <= 1 {
+        let needle_chars: usize = needle.weight.iter().sum();
+        if equal_lines >= MISREMEMBERED_MIN_EQUAL_LINES
+            && equal_chars >= MISREMEMBERED_MIN_ANCHOR_CHARS
+            && 2 * equal_chars > needle_chars
+        {
+            return Found::None; // refused for a reason the pairing does not show
         }
+        near.refused = Refusal::WeakAnchor {
+            equal_lines,
+            equal_chars,
+            needle_chars,
+        };
     }
     Found::Refused(Box::new(near))
 }

@@ -367,3 +367,146 @@ impl Rows<'_, '_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{apply, Edit, EditError, Options};
+
+    const FILE: &str = "def load(path):\n    with open(path) as handle:\n        rows = handle.readlines()\n    \
+                        cleaned = [r.strip() for r in rows]\n    return cleaned\n\n\ndef save(path, rows):\n    \
+                        with open(path, \"w\") as handle:\n        handle.write(\"\\n\".join(rows))\n";
+
+    fn near(text: &str, old: &str) -> Option<NearMiss> {
+        match apply(text.as_bytes(), &[Edit::new(old, "x")], &Options::new()) {
+            Err(EditError::NotFound { near_miss, .. }) => near_miss.map(|n| *n),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn mistakes(n: &NearMiss) -> Vec<&NearRow> {
+        n.rows.iter().filter(|r| !matches!(r, NearRow::Equal { .. })).collect()
+    }
+
+    #[test]
+    fn two_typos_are_paired_with_their_words() {
+        let old = "    with open(path) as handel:\n        rows = handle.readlinez()\n    cleaned = [r.strip() for r in rows]\n    return cleaned";
+        let n = near(FILE, old).expect("a near miss");
+        assert_eq!(n.refused, Refusal::TooManyMistakes);
+        assert_eq!(n.lines, (2, 5));
+        assert_eq!(n.mistakes(), (2, 0, 0, 0));
+        assert_eq!(
+            mistakes(&n),
+            [
+                &NearRow::Typo {
+                    needle_line: 1,
+                    line: 2,
+                    wrote: "handel".into(),
+                    file: "handle".into()
+                },
+                &NearRow::Typo {
+                    needle_line: 2,
+                    line: 3,
+                    wrote: "readlinez".into(),
+                    file: "readlines".into()
+                },
+            ]
+        );
+        assert!(n.rows.contains(&NearRow::Equal {
+            needle_line: 4,
+            line: 5
+        }));
+    }
+
+    #[test]
+    fn extra_and_missing_lines_are_placed_between_their_neighbours() {
+        let old = "def load(path):\n    with open(path) as handle:\n        # read\n        # every row\n        rows = handle.readlines()\n    cleaned = [r.strip() for r in rows]";
+        let n = near(FILE, old).expect("a near miss");
+        assert_eq!(n.refused, Refusal::TooManyMistakes);
+        assert_eq!(
+            mistakes(&n),
+            [
+                &NearRow::Extra {
+                    needle_line: 3,
+                    text: "# read".into()
+                },
+                &NearRow::Extra {
+                    needle_line: 4,
+                    text: "# every row".into()
+                },
+            ]
+        );
+        assert_eq!(n.lines, (1, 4));
+
+        // Blank lines in the needle keep their numbers; two file lines left out, after a typo.
+        let old = "def load(path):\n\n    with open(path) as handel:\n    return cleaned";
+        let n = near(FILE, old).expect("a near miss");
+        assert_eq!(n.mistakes(), (1, 0, 2, 0));
+        assert!(
+            n.rows.contains(&NearRow::Missing {
+                line: 4,
+                text: "cleaned = [r.strip() for r in rows]".into(),
+                between: (3, 4)
+            }),
+            "{:?}",
+            n.rows
+        );
+    }
+
+    #[test]
+    fn a_weak_anchor_is_counted() {
+        let text = "fn a() {\n    x = compute(items);\n    y = 1;\n}\n";
+        let n = near(text, "fn a() {\n    x = compute(itemz);\n}").expect("a near miss");
+        assert_eq!(n.mistakes(), (1, 0, 1, 0));
+        let Refusal::WeakAnchor {
+            equal_lines,
+            equal_chars,
+            needle_chars,
+        } = n.refused
+        else {
+            panic!("{:?}", n.refused)
+        };
+        assert_eq!(equal_lines, 2);
+        assert!(equal_chars < crate::MISREMEMBERED_MIN_ANCHOR_CHARS && equal_chars < needle_chars);
+    }
+
+    #[test]
+    fn a_rival_region_is_named_by_its_equal_lines() {
+        let block = |a: &str| {
+            format!(
+                "    let count = items.len();\n    report(count, total);\n    audit({a});\n    finish(count);\n    \
+                 close(handle);\n    flush(output);\n"
+            )
+        };
+        let text = format!(
+            "fn first() {{\n{}}}\n\nfn second() {{\n{}}}\n",
+            block("count"),
+            block("other")
+        );
+        let old = "    let count = itemz.len();\n    report(count, total);\n    audit(count);\n    finish(count);\n    close(handle);\n    flush(output);";
+        let n = near(&text, old).expect("a near miss");
+        assert_eq!(n.refused, Refusal::Rival { lines: (11, 16) });
+        assert_eq!(n.lines, (2, 7));
+        assert_eq!(n.mistakes(), (1, 0, 0, 0));
+    }
+
+    #[test]
+    fn text_unlike_the_region_is_no_near_miss() {
+        let old = "    with open(path) as handle:\n        lines = handle.read()\n    stripped = [x.strip() for x in lines]\n    return stripped";
+        assert_eq!(near(FILE, old), None);
+        // Nor is a needle the tiers never search (one line).
+        assert_eq!(near(FILE, "    with open(path) as handel:"), None);
+    }
+
+    #[test]
+    fn the_heaviest_common_lines_win() {
+        // `}` twice could pair with either closing line; the long line decides.
+        let keys = ["}", "let total = compute(items);", "}"];
+        let weight: Vec<usize> = keys.iter().map(|k| k.len()).collect();
+        let file: Vec<String> = ["}", "x", "let total = compute(items);", "}"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(heaviest_common(&keys, &weight, &file, 10), [(0, 10), (1, 12), (2, 13)]);
+    }
+}
