@@ -500,20 +500,38 @@ fn refused(
     readings: &[Fit],
     why: Option<Refusal>,
 ) -> Found {
-    let best = readings.iter().reduce(|a, b| if b.score > a.score { b } else { a });
-    let Some(fit) = fit.or(best) else {
+    // The fit refused, or else the best readings (as many equal characters), the one with the
+    // fewest mistakes once paired.
+    let top = readings.iter().map(|r| r.score).max();
+    let mut fits: Vec<&Fit> = match fit {
+        Some(f) => vec![f],
+        None => readings.iter().filter(|r| Some(r.score) == top).collect(),
+    };
+    fits.dedup_by_key(|f| f.region);
+    let explained = fits.iter().take(MAX_ALTERNATIVES).filter_map(|f| {
+        let equal: Vec<(usize, usize)> = f.equal_pairs().collect();
+        near_miss::explain(
+            file,
+            needle,
+            f.region,
+            &equal,
+            why.clone().unwrap_or(Refusal::TooManyMistakes),
+        )
+    });
+    // Fewest lines that differ, then fewest mistakes, then the stricter kinds (as `Fit::rank`).
+    let Some(mut near) = explained.min_by_key(|n| {
+        let (typos, extras, missing, differs) = n.mistakes();
+        let loosest = if missing > 0 { 2 } else { u8::from(extras > 0) };
+        (differs, typos + extras + missing, loosest)
+    }) else {
         return Found::None;
     };
-    let equal: Vec<(usize, usize)> = fit.equal_pairs().collect();
-    let Some(mut near) = near_miss::explain(
-        file,
-        needle,
-        fit.region,
-        &equal,
-        why.clone().unwrap_or(Refusal::TooManyMistakes),
-    ) else {
-        return Found::None;
-    };
+    if let Some(Refusal::Rival { lines }) = why {
+        if lines.0 <= near.lines.1 && near.lines.0 <= lines.1 {
+            // Not another region: the same lines, paired another way.
+            near.refused = Refusal::Repetitive;
+        }
+    }
     let weight_of = |line: usize| needle.nb.binary_search(&(line - 1)).map_or(0, |j| needle.weight[j]);
     let equal: Vec<usize> = near
         .rows
@@ -532,19 +550,43 @@ fn refused(
     }
     if why.is_none() && differs == 0 && typos <= 1 && extras <= 1 && missing <= 1 {
         let needle_chars: usize = needle.weight.iter().sum();
-        if equal_lines >= MISREMEMBERED_MIN_EQUAL_LINES
+        near.refused = if equal_lines >= MISREMEMBERED_MIN_EQUAL_LINES
             && equal_chars >= MISREMEMBERED_MIN_ANCHOR_CHARS
             && 2 * equal_chars > needle_chars
         {
-            return Found::None; // refused for a reason the pairing does not show
-        }
-        near.refused = Refusal::WeakAnchor {
-            equal_lines,
-            equal_chars,
-            needle_chars,
+            // Anchored: refused because the extra line is one the file has nearby (see
+            // `extra_line_nearby`), or for a reason the pairing does not show.
+            match extra_line_elsewhere(file, needle, &near) {
+                Some(line) => Refusal::ExtraLineNearby { line },
+                None => return Found::None,
+            }
+        } else {
+            Refusal::WeakAnchor {
+                equal_lines,
+                equal_chars,
+                needle_chars,
+            }
         };
     }
     Found::Refused(Box::new(near))
+}
+
+/// The one-based file line nearest to a near miss's region, outside it, that holds its extra line.
+fn extra_line_elsewhere(
+    file: &FileLines<'_>,
+    needle: &near_miss::Needle<'_>,
+    near: &near_miss::NearMiss,
+) -> Option<usize> {
+    let needle_line = near.rows.iter().find_map(|r| match *r {
+        NearRow::Extra { needle_line, .. } => Some(needle_line),
+        _ => None,
+    })?;
+    let j = needle.nb.binary_search(&(needle_line - 1)).ok()?;
+    let (first, last) = near.lines;
+    file.with_collapsed(needle.keys[j])
+        .map(|l| l + 1)
+        .filter(|&l| l < first || l > last)
+        .min_by_key(|&l| if l < first { first - l } else { l - last })
 }
 
 /// Whether the fit's extra line is a line the file has near the region, outside it: then the

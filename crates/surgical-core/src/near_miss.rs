@@ -107,6 +107,12 @@ pub enum Refusal {
     /// The needle's lines pair with the region in too many equally good ways to tell which file
     /// line each stands for.
     Repetitive,
+    /// The needle's one extra line is a line the file has nearby, outside the region, at this
+    /// one-based line: the needle may leave out more lines than one rather than add one.
+    ExtraLineNearby {
+        /// One-based file line holding the same text.
+        line: usize,
+    },
     /// The search's work budget ran out before every candidate region was compared.
     BudgetSpent,
 }
@@ -210,32 +216,39 @@ impl NearMiss {
 }
 
 /// The pairs `(needle position, file position)` of equal lines that hold the most characters, in
-/// order; file positions start at `lo`.
+/// order; file positions start at `lo`. Of equally heavy pairings, the one with the most pairs on
+/// the file line right after the previous pair's (a `}` closing a block pairs with the one next to
+/// the lines it closes, not with another a line away, which would leave a file line out between).
 fn heaviest_common(keys: &[&str], weight: &[usize], file_keys: &[String], lo: usize) -> Vec<(usize, usize)> {
     let (n, m) = (keys.len(), file_keys.len());
-    let at = |j: usize, k: usize| j * (m + 1) + k;
-    // best[j][k]: the most characters needle lines j.. and file lines k.. have in common.
-    let mut best = vec![0u64; (n + 1) * (m + 1)];
+    // Characters weigh more than any count of adjacent pairs.
+    let unit = (n as u64 + 1).next_power_of_two();
+    // best[(j, k, after)]: the most lines j.. and k.. can gain, `after` a pair on file line k - 1.
+    let at = |j: usize, k: usize, after: bool| (j * (m + 1) + k) * 2 + usize::from(after);
+    let mut best = vec![0u64; (n + 1) * (m + 1) * 2];
+    let gain = |j: usize, after: bool| weight[j] as u64 * unit + u64::from(after);
     for j in (0..n).rev() {
         for k in (0..m).rev() {
-            let mut v = best[at(j + 1, k)].max(best[at(j, k + 1)]);
-            if keys[j] == file_keys[k] {
-                v = v.max(weight[j] as u64 + best[at(j + 1, k + 1)]);
+            for after in [false, true] {
+                let mut v = best[at(j + 1, k, after)].max(best[at(j, k + 1, false)]);
+                if keys[j] == file_keys[k] {
+                    v = v.max(gain(j, after) + best[at(j + 1, k + 1, true)]);
+                }
+                best[at(j, k, after)] = v;
             }
-            best[at(j, k)] = v;
         }
     }
     let mut out = Vec::new();
-    let (mut j, mut k) = (0, 0);
+    let (mut j, mut k, mut after) = (0, 0, false);
     while j < n && k < m {
-        if keys[j] == file_keys[k] && best[at(j, k)] == weight[j] as u64 + best[at(j + 1, k + 1)] {
+        let here = best[at(j, k, after)];
+        if keys[j] == file_keys[k] && here == gain(j, after) + best[at(j + 1, k + 1, true)] {
             out.push((j, lo + k));
-            j += 1;
-            k += 1;
-        } else if best[at(j, k)] == best[at(j + 1, k)] {
-            j += 1;
+            (j, k, after) = (j + 1, k + 1, true);
+        } else if here == best[at(j, k + 1, false)] {
+            (k, after) = (k + 1, false);
         } else {
-            k += 1;
+            j += 1;
         }
     }
     out
@@ -496,6 +509,24 @@ mod tests {
         assert_eq!(near(FILE, old), None);
         // Nor is a needle the tiers never search (one line).
         assert_eq!(near(FILE, "    with open(path) as handel:"), None);
+    }
+
+    #[test]
+    fn a_closing_line_pairs_next_to_the_lines_it_closes() {
+        let file: Vec<String> = ["}", "}", "/// doc", "pub struct A {", "}", "}"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let weight = |keys: &[&str]| keys.iter().map(|k| k.len()).collect::<Vec<_>>();
+        // Leading: the second `}`, right before the doc line.
+        let keys = ["}", "/// doc", "/// doc", "pub struct A {"];
+        assert_eq!(
+            heaviest_common(&keys, &weight(&keys), &file, 0),
+            [(0, 1), (1, 2), (3, 3)]
+        );
+        // Trailing: the first `}`, right after the struct line.
+        let keys = ["pub struct A {", "}"];
+        assert_eq!(heaviest_common(&keys, &weight(&keys), &file, 0), [(0, 3), (1, 4)]);
     }
 
     #[test]

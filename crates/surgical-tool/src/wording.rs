@@ -165,6 +165,10 @@ pub(crate) fn near_miss(n: &NearMiss, v: Vocabulary) -> String {
             v.old_possessive
         ),
         Refusal::BudgetSpent => "the search stopped at its work limit before comparing every candidate".to_string(),
+        Refusal::ExtraLineNearby { line } => format!(
+            "its extra line is also in the file nearby (line {line}), so {} may leave out more lines instead",
+            v.old
+        ),
         other => format!("{other:?}"),
     };
     let mut out = format!("Almost matched at lines {first}-{last}, not taken: {why}.\n");
