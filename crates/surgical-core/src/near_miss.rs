@@ -504,6 +504,23 @@ mod tests {
     }
 
     #[test]
+    fn an_extra_line_the_file_has_nearby_is_named() {
+        let text = "fn a() {\n    lock(state);\n    counter = counter + 1;\n    unlock(state);\n}\n\
+                    fn b() {\n    lock(state);\n    total = total + 2;\n    unlock(state);\n}\n";
+        let old = "fn a() {\n    lock(state);\n    lock(state);\n    counter = counter + 1;\n    unlock(state);";
+        let n = near(text, old).expect("a near miss");
+        assert_eq!(n.refused, Refusal::ExtraLineNearby { line: 7 });
+        assert_eq!(n.lines, (1, 4));
+        assert_eq!(
+            mistakes(&n),
+            [&NearRow::Extra {
+                needle_line: 3,
+                text: "lock(state);".into()
+            }]
+        );
+    }
+
+    #[test]
     fn text_unlike_the_region_is_no_near_miss() {
         let old = "    with open(path) as handle:\n        lines = handle.read()\n    stripped = [x.strip() for x in lines]\n    return stripped";
         assert_eq!(near(FILE, old), None);

@@ -169,6 +169,28 @@ fn a_weak_anchor_is_named() {
 }
 
 #[test]
+fn an_extra_line_the_file_has_nearby_is_named() {
+    let text = "fn a() {\n    lock(state);\n    counter = counter + 1;\n    unlock(state);\n}\n\
+                fn b() {\n    lock(state);\n    total = total + 2;\n    unlock(state);\n}\n";
+    let m = not_found(
+        text,
+        "fn a() {\n    lock(state);\n    lock(state);\n    counter = counter + 1;\n    unlock(state);",
+    );
+    let near = near_part(&m);
+    assert!(
+        near.starts_with(
+            "Almost matched at lines 1-4, not taken: its extra line is also in the file nearby (line 7), so oldText \
+             may leave out more lines instead."
+        ),
+        "{near}"
+    );
+    assert!(
+        near.contains("oldText line 3 (`lock(state);`) is not in the file there (an extra line?)"),
+        "{near}"
+    );
+}
+
+#[test]
 fn no_near_miss_when_nothing_almost_matched() {
     // Most lines differ: the closest region is shown, but no near miss is claimed.
     let m = not_found(
