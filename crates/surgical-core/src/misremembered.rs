@@ -29,7 +29,7 @@ use std::collections::HashSet;
 use crate::budget::Budget;
 use crate::forgiven::{ExtraLine, Forgiven, MissingLine, Typo};
 use crate::loose::{Candidate, FileLines, Found, NeedleLine};
-use crate::near_miss::{self, NearRow, Refusal};
+use crate::near_miss::{self, Refusal};
 use crate::scope::Scope;
 
 /// `typo`, `extra_line`, `missing_line`: how far (as a share of the needle's characters) the chosen
@@ -281,6 +281,14 @@ impl Fit {
         })
     }
 
+    /// The region and equal pairs, for a near miss.
+    fn reading(&self) -> near_miss::Reading {
+        near_miss::Reading {
+            region: self.region,
+            equal: self.equal_pairs().collect(),
+        }
+    }
+
     fn overlaps(&self, other: &Fit) -> bool {
         self.region.0 <= other.region.1 && other.region.0 <= self.region.1
     }
@@ -427,12 +435,7 @@ pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scop
     for r in &readings {
         let other = r.equal_pairs().any(|p| !claimed.contains(&p));
         if other && best.score - r.score < margin {
-            // Named by the lines it pairs with the needle (as the near miss pairs them).
-            let equal: Vec<(usize, usize)> = r.equal_pairs().collect();
-            let lines = near_miss::explain(file, &near, r.region, &equal, Refusal::Repetitive).map_or(
-                (positions[r.region.0] as usize + 1, positions[r.region.1] as usize + 1),
-                |n| n.lines,
-            );
+            let lines = near_miss::lines_of(file, &near, &r.reading());
             return refused(file, &near, Some(best), &readings, Some(Refusal::Rival { lines }));
         }
     }
@@ -490,9 +493,8 @@ pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scop
     )))
 }
 
-/// A refusal, with what the search found (see [`near_miss`]): the region of `fit`, or else of the
-/// best reading, paired line by line; `why` the refusal, or (`None`) told from that pairing. Only
-/// what is reported changes here, never what is placed.
+/// A refusal, with what the search found (see [`near_miss::refused`]): `fit`, or else the best
+/// readings; `why` the refusal, or `None` to tell it from the pairing. Reports only.
 fn refused(
     file: &FileLines<'_>,
     needle: &near_miss::Needle<'_>,
@@ -500,93 +502,13 @@ fn refused(
     readings: &[Fit],
     why: Option<Refusal>,
 ) -> Found {
-    // The fit refused, or else the best readings (as many equal characters), the one with the
-    // fewest mistakes once paired.
     let top = readings.iter().map(|r| r.score).max();
-    let mut fits: Vec<&Fit> = match fit {
+    let fits: Vec<&Fit> = match fit {
         Some(f) => vec![f],
         None => readings.iter().filter(|r| Some(r.score) == top).collect(),
     };
-    fits.dedup_by_key(|f| f.region);
-    let explained = fits.iter().take(MAX_ALTERNATIVES).filter_map(|f| {
-        let equal: Vec<(usize, usize)> = f.equal_pairs().collect();
-        near_miss::explain(
-            file,
-            needle,
-            f.region,
-            &equal,
-            why.clone().unwrap_or(Refusal::TooManyMistakes),
-        )
-    });
-    // Fewest lines that differ, then fewest mistakes, then the stricter kinds (as `Fit::rank`).
-    let Some(mut near) = explained.min_by_key(|n| {
-        let (typos, extras, missing, differs) = n.mistakes();
-        let loosest = if missing > 0 { 2 } else { u8::from(extras > 0) };
-        (differs, typos + extras + missing, loosest)
-    }) else {
-        return Found::None;
-    };
-    if let Some(Refusal::Rival { lines }) = why {
-        if lines.0 <= near.lines.1 && near.lines.0 <= lines.1 {
-            // Not another region: the same lines, paired another way.
-            near.refused = Refusal::Repetitive;
-        }
-    }
-    let weight_of = |line: usize| needle.nb.binary_search(&(line - 1)).map_or(0, |j| needle.weight[j]);
-    let equal: Vec<usize> = near
-        .rows
-        .iter()
-        .filter_map(|r| match *r {
-            NearRow::Equal { needle_line, .. } => Some(weight_of(needle_line)),
-            _ => None,
-        })
-        .collect();
-    let (equal_lines, equal_chars) = (equal.len(), equal.iter().sum::<usize>());
-    let (typos, extras, missing, differs) = near.mistakes();
-    // Almost a match: no more of the needle's lines wrong than right, nor more file lines left out
-    // (text that differs on most lines is no near miss, whatever the reason it was refused).
-    if typos + extras + differs > equal_lines || missing > equal_lines {
-        return Found::None;
-    }
-    if why.is_none() && differs == 0 && typos <= 1 && extras <= 1 && missing <= 1 {
-        let needle_chars: usize = needle.weight.iter().sum();
-        near.refused = if equal_lines >= MISREMEMBERED_MIN_EQUAL_LINES
-            && equal_chars >= MISREMEMBERED_MIN_ANCHOR_CHARS
-            && 2 * equal_chars > needle_chars
-        {
-            // Anchored: refused because the extra line is one the file has nearby (see
-            // `extra_line_nearby`), or for a reason the pairing does not show.
-            match extra_line_elsewhere(file, needle, &near) {
-                Some(line) => Refusal::ExtraLineNearby { line },
-                None => return Found::None,
-            }
-        } else {
-            Refusal::WeakAnchor {
-                equal_lines,
-                equal_chars,
-                needle_chars,
-            }
-        };
-    }
-    Found::Refused(Box::new(near))
-}
-
-/// The one-based file line nearest to a near miss's region, outside it, that holds its extra line.
-fn extra_line_elsewhere(
-    file: &FileLines<'_>,
-    needle: &near_miss::Needle<'_>,
-    near: &near_miss::NearMiss,
-) -> Option<usize> {
-    let needle_line = near.rows.iter().find_map(|r| match *r {
-        NearRow::Extra { needle_line, .. } => Some(needle_line),
-        _ => None,
-    })?;
-    let j = needle.nb.binary_search(&(needle_line - 1)).ok()?;
-    let (first, last) = near.lines;
-    file.with_collapsed(needle.keys[j])
-        .map(|l| l + 1)
-        .filter(|&l| l < first || l > last)
-        .min_by_key(|&l| if l < first { first - l } else { l - last })
+    let found: Vec<near_miss::Reading> = fits.iter().map(|f| f.reading()).collect();
+    near_miss::refused(file, needle, &found, why).map_or(Found::None, |n| Found::Refused(Box::new(n)))
 }
 
 /// Whether the fit's extra line is a line the file has near the region, outside it: then the

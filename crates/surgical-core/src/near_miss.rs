@@ -12,7 +12,7 @@
 use std::ops::Range;
 
 use crate::loose::{FileLines, NeedleLine};
-use crate::misremembered::typo;
+use crate::misremembered::{typo, MISREMEMBERED_MIN_ANCHOR_CHARS, MISREMEMBERED_MIN_EQUAL_LINES};
 
 /// A region the misremembered tiers refused, and why (see [`crate::EditError::NotFound`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -136,6 +136,122 @@ pub(crate) struct Needle<'a> {
     pub keys: &'a [&'a str],
     /// Their characters.
     pub weight: &'a [usize],
+}
+
+/// A reading the misremembered search made of the file: its first and last non-blank positions,
+/// and its equal pairs `(needle position, file position)`, in order.
+pub(crate) struct Reading {
+    pub region: (usize, usize),
+    pub equal: Vec<(usize, usize)>,
+}
+
+/// Readings compared for a refusal without a region of its own (the best ones, as good as each
+/// other); the rest are not paired.
+const MAX_READINGS: usize = 4;
+
+/// The near miss to report when the misremembered search refuses: of `readings` (the region it
+/// refused, or its best readings), the one with the fewest mistakes once paired; `why` the
+/// refusal, or (`None`) told from the pairing: too many mistakes of a kind, a weak anchor, or the
+/// extra line also in the file nearby. `None` when more lines are wrong than right (text that
+/// differs on most lines is no near miss), or when the pairing shows no reason.
+pub(crate) fn refused(
+    file: &FileLines<'_>,
+    needle: &Needle<'_>,
+    readings: &[Reading],
+    why: Option<Refusal>,
+) -> Option<NearMiss> {
+    let mut seen = Vec::new();
+    let explained = readings
+        .iter()
+        .filter(|r| {
+            let new = !seen.contains(&r.region);
+            seen.push(r.region);
+            new
+        })
+        .take(MAX_READINGS)
+        .filter_map(|r| {
+            explain(
+                file,
+                needle,
+                r.region,
+                &r.equal,
+                why.clone().unwrap_or(Refusal::TooManyMistakes),
+            )
+        });
+    // Fewest lines that differ, then fewest mistakes, then the stricter kinds (typo, extra line,
+    // missing line, as the search ranks them).
+    let mut near = explained.min_by_key(|n| {
+        let (typos, extras, missing, differs) = n.mistakes();
+        let loosest = if missing > 0 { 2 } else { u8::from(extras > 0) };
+        (differs, typos + extras + missing, loosest)
+    })?;
+    if let Some(Refusal::Rival { lines }) = why {
+        if lines.0 <= near.lines.1 && near.lines.0 <= lines.1 {
+            // Not another region: the same lines, paired another way.
+            near.refused = Refusal::Repetitive;
+        }
+    }
+    let weight_of = |line: usize| needle.nb.binary_search(&(line - 1)).map_or(0, |j| needle.weight[j]);
+    let equal: Vec<usize> = near
+        .rows
+        .iter()
+        .filter_map(|r| match *r {
+            NearRow::Equal { needle_line, .. } => Some(weight_of(needle_line)),
+            _ => None,
+        })
+        .collect();
+    let (equal_lines, equal_chars) = (equal.len(), equal.iter().sum::<usize>());
+    let (typos, extras, missing, differs) = near.mistakes();
+    if typos + extras + differs > equal_lines || missing > equal_lines {
+        return None;
+    }
+    if why.is_none() && differs == 0 && typos <= 1 && extras <= 1 && missing <= 1 {
+        let needle_chars: usize = needle.weight.iter().sum();
+        near.refused = if equal_lines >= MISREMEMBERED_MIN_EQUAL_LINES
+            && equal_chars >= MISREMEMBERED_MIN_ANCHOR_CHARS
+            && 2 * equal_chars > needle_chars
+        {
+            // Anchored: refused because the extra line is one the file has nearby (the search's
+            // `extra_line_nearby`), or for a reason the pairing does not show.
+            Refusal::ExtraLineNearby {
+                line: extra_line_elsewhere(file, needle, &near)?,
+            }
+        } else {
+            Refusal::WeakAnchor {
+                equal_lines,
+                equal_chars,
+                needle_chars,
+            }
+        };
+    }
+    Some(near)
+}
+
+/// The one-based first and last file lines of `reading` as a near miss pairs them (its region's,
+/// when there is no mistake to name).
+pub(crate) fn lines_of(file: &FileLines<'_>, needle: &Needle<'_>, reading: &Reading) -> (usize, usize) {
+    let positions = file.non_blank();
+    explain(file, needle, reading.region, &reading.equal, Refusal::Repetitive).map_or(
+        (
+            positions[reading.region.0] as usize + 1,
+            positions[reading.region.1] as usize + 1,
+        ),
+        |n| n.lines,
+    )
+}
+
+/// The one-based file line nearest to a near miss's region, outside it, that holds its extra line.
+fn extra_line_elsewhere(file: &FileLines<'_>, needle: &Needle<'_>, near: &NearMiss) -> Option<usize> {
+    let needle_line = near.rows.iter().find_map(|r| match *r {
+        NearRow::Extra { needle_line, .. } => Some(needle_line),
+        _ => None,
+    })?;
+    let j = needle.nb.binary_search(&(needle_line - 1)).ok()?;
+    let (first, last) = near.lines;
+    file.with_collapsed(needle.keys[j])
+        .map(|l| l + 1)
+        .filter(|&l| l < first || l > last)
+        .min_by_key(|&l| if l < first { first - l } else { l - last })
 }
 
 /// The near miss for the region whose first and last non-blank positions are `region`, with the
