@@ -164,8 +164,9 @@ fn big_file(size: usize) -> Vec<u8> {
 
 /// An exact edit of a large file, and on the same file: a miss (`not_found`, closest regions), a miss
 /// whose every word is in the file (the line-based tiers index the file before they can tell), and
-/// a line found only by its indentation (`indentation`).
-fn big(size_mb: usize) -> [Case; 4] {
+/// a line found only by its indentation (`indentation`), and a miss that almost matched (two
+/// mistyped words: the misremembered tiers refuse it and the message names both).
+fn big(size_mb: usize) -> [Case; 5] {
     let file = big_file(size_mb * MB);
     [
         Case {
@@ -187,6 +188,13 @@ fn big(size_mb: usize) -> [Case; 4] {
             about: format!("a miss on the same {size_mb} MB file, every word of it in the file"),
             file: file.clone(),
             edits: json!([{"oldText": "    let value_1 = compute(2, \"item-1\");\n    let value_3 = compute(3, \"item-2\");", "newText": "x"}]),
+            expect_error: true,
+        },
+        Case {
+            name: format!("not-found-near-{size_mb}mb"),
+            about: format!("a miss on the same {size_mb} MB file that almost matched (two mistyped words)"),
+            file: file.clone(),
+            edits: json!([{"oldText": "    let value_1002 = compute(1002, \"item-1002\");\n    let value_1003 = compute(1003, \"item-1003\");\n    let value_1004 = compute(1004, \"itme-1004\");\n    let value_1005 = compute(1005, \"itme-1005\");", "newText": "x"}]),
             expect_error: true,
         },
         Case {

@@ -163,10 +163,11 @@ fn placed<T>(
 /// The error for an edit that has no single place.
 fn not_placed(text: &[u8], missed: Missed) -> EditError {
     match missed.miss {
-        Miss::NotFound { closest } => EditError::NotFound {
+        Miss::NotFound { closest, near_miss } => EditError::NotFound {
             index: missed.index,
             also_failing: missed.also_not_found,
             closest,
+            near_miss,
         },
         Miss::Ambiguous { tier, starts, total } => EditError::Ambiguous {
             index: missed.index,

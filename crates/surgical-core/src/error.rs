@@ -3,6 +3,7 @@
 use std::fmt;
 
 use crate::closest::{Closest, Region};
+use crate::near_miss::NearMiss;
 use crate::tier::Tier;
 
 /// An error from [`crate::apply`]. Nothing was changed when one is returned.
@@ -25,6 +26,9 @@ pub enum EditError {
         also_failing: Vec<usize>,
         /// The closest regions of the file, and line by line how they differ.
         closest: Closest,
+        /// The region the misremembered tiers refused, when one almost matched: line by line what
+        /// differs (the mistyped word, the extra line, the missing line), and why it was not taken.
+        near_miss: Option<Box<NearMiss>>,
     },
     /// `oldText` occurs more than once and `replaceAll` is not set.
     Ambiguous {
@@ -203,6 +207,7 @@ impl fmt::Display for EditError {
                 index,
                 also_failing,
                 closest,
+                ..
             } => {
                 write!(f, "edit {index}: not found")?;
                 if !also_failing.is_empty() {

@@ -16,6 +16,7 @@ use crate::line_numbers::{strip_line_numbers, NumberStyle};
 use crate::lines::is_line_start;
 use crate::lines::model_newlines;
 use crate::loose::{self, Candidate, Found};
+use crate::near_miss::NearMiss;
 use crate::normalize::Fold;
 use crate::scope::Scope;
 use crate::search::{find_all_in, invisible_occurrences, pattern, Pattern};
@@ -86,6 +87,9 @@ pub enum Miss {
     NotFound {
         /// The regions of the whole text most like the needle, and line by line what differs.
         closest: Closest,
+        /// The region the misremembered tiers (`typo`, `extra_line`, `missing_line`) refused, when
+        /// one almost matched: line by line what differs, and why it was not taken.
+        near_miss: Option<Box<NearMiss>>,
     },
     /// The needle occurs more than once, and one occurrence was asked for.
     Ambiguous {
@@ -227,7 +231,8 @@ impl Haystack<'_> {
                 *f = fb;
             }
         }
-        self.locate_loose(olds, every, scope, loosest, &mut found)?;
+        let mut near: Vec<Option<Box<NearMiss>>> = olds.iter().map(|_| None).collect();
+        self.locate_loose(olds, every, scope, loosest, &mut found, &mut near)?;
         for index in 0..olds.len() {
             if found[index].is_none() && !scope.numbers_as_written {
                 found[index] = self
@@ -241,6 +246,7 @@ impl Haystack<'_> {
                 index,
                 miss: Miss::NotFound {
                     closest: closest_regions(text, &olds[index]),
+                    near_miss: near[index].take(),
                 },
                 also_not_found: rest.to_vec(),
             });
@@ -300,6 +306,7 @@ impl Haystack<'_> {
         scope: &Scope,
         loosest: Tier,
         found: &mut [Option<Match>],
+        near: &mut [Option<Box<NearMiss>>],
     ) -> Result<(), Missed> {
         // Decided for every needle at once, while the unicode view is in memory: building the line
         // index drops the view (see `Haystack::file_lines`), which must not be built again after.
@@ -347,6 +354,7 @@ impl Haystack<'_> {
                 let file = self.file_lines();
                 match loose::find(tier, file, &olds[index], scope) {
                     Found::None => {}
+                    Found::Refused(n) => near[index] = Some(n),
                     Found::One(c) => {
                         let tier = c.forgiven.misremembered_tier().unwrap_or(tier);
                         if tier <= loosest {

@@ -120,6 +120,7 @@ pub mod line_numbers;
 pub mod lines;
 mod loose;
 mod misremembered;
+mod near_miss;
 mod normalize;
 mod placeholder;
 mod scope;
@@ -142,6 +143,7 @@ pub use loose::{
     SIMILAR_MIN_LINE_RATIO, SIMILAR_THRESHOLD,
 };
 pub use misremembered::{MISREMEMBERED_MARGIN, MISREMEMBERED_MIN_ANCHOR_CHARS, MISREMEMBERED_MIN_EQUAL_LINES};
+pub use near_miss::{NearMiss, NearRow, Refusal};
 pub use placeholder::omission_placeholder;
 pub use scope::Scope;
 #[doc(hidden)]

@@ -346,6 +346,8 @@ pub(crate) enum Found {
     One(Box<Candidate>),
     /// Several regions qualify: their first lines (zero-based).
     Many(Vec<usize>),
+    /// None placed, and the misremembered tiers refused a region that almost matched.
+    Refused(Box<crate::near_miss::NearMiss>),
 }
 
 /// Runs tier `tier` (one of the line-based ones) for one edit.
@@ -1350,7 +1352,7 @@ mod tests {
                 out.replace_range(span, &String::from_utf8(replaced).unwrap());
                 Some((out, c.forgiven))
             }
-            Found::None => None,
+            Found::None | Found::Refused(_) => None,
             Found::Many(lines) => panic!("ambiguous: {lines:?}"),
         }
     }

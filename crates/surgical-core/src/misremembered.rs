@@ -29,6 +29,7 @@ use std::collections::HashSet;
 use crate::budget::Budget;
 use crate::forgiven::{ExtraLine, Forgiven, MissingLine, Typo};
 use crate::loose::{Candidate, FileLines, Found, NeedleLine};
+use crate::near_miss::{self, Refusal};
 use crate::scope::Scope;
 
 /// `typo`, `extra_line`, `missing_line`: how far (as a share of the needle's characters) the chosen
@@ -280,6 +281,14 @@ impl Fit {
         })
     }
 
+    /// The region and equal pairs, for a near miss.
+    fn reading(&self) -> near_miss::Reading {
+        near_miss::Reading {
+            region: self.region,
+            equal: self.equal_pairs().collect(),
+        }
+    }
+
     fn overlaps(&self, other: &Fit) -> bool {
         self.region.0 <= other.region.1 && other.region.0 <= self.region.1
     }
@@ -322,6 +331,12 @@ pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scop
     if n < MISREMEMBERED_MIN_EQUAL_LINES || positions.is_empty() {
         return Found::None;
     }
+    let near = near_miss::Needle {
+        lines: needle,
+        nb: &nb,
+        keys: &keys,
+        weight: &weight,
+    };
     let in_scope = |fit: &Fit| {
         scope.within.as_ref().is_none_or(|r| {
             file.line_start(positions[fit.region.0] as usize) >= r.start
@@ -355,7 +370,7 @@ pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scop
     let mut readings: Vec<Fit> = Vec::new();
     for &origin in &origins {
         if !budget.spend(2 * per_window) {
-            return Found::None;
+            return refused(file, &near, None, &readings, Some(Refusal::BudgetSpent));
         }
         let scored = Window::new(&keys, &weight, file, origin, Mode::Score);
         if let Some(fit) = scored
@@ -370,7 +385,7 @@ pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scop
         let Some(score) = window.best() else { continue };
         let (all, complete) = window.alignments(MAX_ALTERNATIVES + 1);
         if !complete {
-            return Found::None;
+            return refused(file, &near, None, &readings, Some(Refusal::Repetitive));
         }
         for steps in all {
             let Some(fit) = Fit::new(steps, score) else { continue };
@@ -386,7 +401,7 @@ pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scop
     }
     qualified.sort_by(|a, b| a.rank().cmp(&b.rank()).then(a.region.cmp(&b.region)));
     let Some(best) = qualified.first() else {
-        return Found::None;
+        return refused(file, &near, None, &readings, None);
     };
     let mut chosen: Vec<&Fit> = vec![best];
     let mut elsewhere: Vec<usize> = Vec::new();
@@ -395,7 +410,8 @@ pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scop
             elsewhere.push(fit.region.0);
         } else if fit.rank() == best.rank() {
             if fit.region != best.region {
-                return Found::None; // the same lines read two ways that cover different regions
+                // The same lines read two ways that cover different regions.
+                return refused(file, &near, Some(best), &readings, Some(Refusal::Repetitive));
             }
             if !chosen.iter().any(|c| c.steps == fit.steps) {
                 chosen.push(fit);
@@ -410,7 +426,7 @@ pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scop
         return Found::Many(elsewhere.iter().map(|&q| positions[q] as usize).collect());
     }
     if chosen.len() > MAX_ALTERNATIVES {
-        return Found::None;
+        return refused(file, &near, Some(best), &readings, Some(Refusal::Repetitive));
     }
     // The margin over every other reading: one that pairs some needle line with a file line no
     // chosen pairing does.
@@ -419,7 +435,8 @@ pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scop
     for r in &readings {
         let other = r.equal_pairs().any(|p| !claimed.contains(&p));
         if other && best.score - r.score < margin {
-            return Found::None;
+            let lines = near_miss::lines_of(file, &near, &r.reading());
+            return refused(file, &near, Some(best), &readings, Some(Refusal::Rival { lines }));
         }
     }
 
@@ -474,6 +491,24 @@ pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scop
         alternatives,
         forgiven,
     )))
+}
+
+/// A refusal, with what the search found (see [`near_miss::refused`]): `fit`, or else the best
+/// readings; `why` the refusal, or `None` to tell it from the pairing. Reports only.
+fn refused(
+    file: &FileLines<'_>,
+    needle: &near_miss::Needle<'_>,
+    fit: Option<&Fit>,
+    readings: &[Fit],
+    why: Option<Refusal>,
+) -> Found {
+    let top = readings.iter().map(|r| r.score).max();
+    let fits: Vec<&Fit> = match fit {
+        Some(f) => vec![f],
+        None => readings.iter().filter(|r| Some(r.score) == top).collect(),
+    };
+    let found: Vec<near_miss::Reading> = fits.iter().map(|f| f.reading()).collect();
+    near_miss::refused(file, needle, &found, why).map_or(Found::None, |n| Found::Refused(Box::new(n)))
 }
 
 /// Whether the fit's extra line is a line the file has near the region, outside it: then the

@@ -45,9 +45,13 @@ fn main() {
             "Round 2. Default tiers (up to `{}`), {per} cases per row, seed {seed}:\n",
             default.name()
         );
-        println!("{}", round2::table(&round2::evaluate(per, seed, default)));
+        let report = round2::evaluate(per, seed, default);
+        println!("{}", round2::table(&report));
+        println!("{}\n", round2::near_miss_share(&report));
         println!("With `similar` enabled (maxStrategy \"similar\"):\n");
-        println!("{}", round2::table(&round2::evaluate(per, seed, Tier::Similar)));
+        let report = round2::evaluate(per, seed, Tier::Similar);
+        println!("{}", round2::table(&report));
+        println!("{}", round2::near_miss_share(&report));
     }
 }
 

@@ -207,6 +207,55 @@ pub struct Tally {
     pub tiers: Vec<(Tier, usize)>,
     /// The error codes of the refusals.
     pub refusals: Vec<(&'static str, usize)>,
+    /// `not_found` refusals of a case with one named mistake (the typo, extra-line and
+    /// missing-line kinds): their messages are checked for it.
+    pub not_found_with_mistake: usize,
+    /// Of those, the messages whose near miss ("Almost matched ...") names the mistake: the
+    /// mistyped word and the file's, the extra line, the line left out.
+    pub near_miss_named: usize,
+    /// Of those, the messages that name it anywhere (the near miss or the closest regions).
+    pub message_named: usize,
+}
+
+/// The one mistake a case's `oldText` makes, as a `not_found` message should name it.
+#[derive(Clone, Debug)]
+enum Mistake {
+    /// `wrote` where the file has `file`.
+    Typo { wrote: String, file: String },
+    /// A line the file does not have there (trimmed).
+    Extra { text: String },
+    /// A file line left out (trimmed).
+    Missing { text: String },
+}
+
+/// Characters of a line looked for in a message (messages cut long lines).
+const NAMED_PREFIX: usize = 40;
+
+impl Mistake {
+    /// Whether some line of `message` names this mistake in the words `wording` uses.
+    fn named_in(&self, message: &str) -> bool {
+        let prefix = |text: &str| text.chars().take(NAMED_PREFIX).collect::<String>();
+        match self {
+            Mistake::Typo { wrote, file } => message.contains(&format!("you wrote `{wrote}`, the file has `{file}`")),
+            Mistake::Extra { text } => message
+                .lines()
+                .any(|l| l.contains("is not in the file") && l.contains(&prefix(text))),
+            Mistake::Missing { text } => message
+                .lines()
+                .any(|l| (l.contains("leaves out") || l.contains("is not in your")) && l.contains(&prefix(text))),
+        }
+    }
+}
+
+/// The near-miss part of a `not_found` message (empty when it has none).
+fn near_miss_part(message: &str) -> &str {
+    let Some(start) = message.find("Almost matched") else {
+        return "";
+    };
+    let end = message[start..]
+        .find("Closest region")
+        .map_or(message.len(), |e| start + e);
+    &message[start..end]
 }
 
 fn count<K: PartialEq>(list: &mut Vec<(K, usize)>, key: K) {
@@ -237,6 +286,9 @@ struct Case {
     foreign: Vec<String>,
     /// What another writer put in the file: never to be lost.
     kept: Vec<String>,
+    /// The one mistake the model made, for the kinds that make one (typo, extra line, missing
+    /// line).
+    mistake: Option<Mistake>,
 }
 
 /// A case under construction: the file's lines, the window in them, and the model's lines.
@@ -262,6 +314,7 @@ struct Draft {
     final_newline: bool,
     foreign: Vec<String>,
     kept: Vec<String>,
+    mistake: Option<Mistake>,
 }
 
 /// The length of `line` without trailing spaces and tabs.
@@ -451,6 +504,7 @@ impl Draft {
             final_newline: rng.below(2) == 0,
             foreign: Vec::new(),
             kept: Vec::new(),
+            mistake: None,
         })
     }
 
@@ -500,6 +554,10 @@ impl Draft {
         }
         self.old[k].replace_range(w.clone(), &typo);
         self.new[k].replace_range(w, &typo);
+        self.mistake.get_or_insert(Mistake::Typo {
+            wrote: typo.clone(),
+            file: word,
+        });
         self.foreign.push(typo);
         Some(())
     }
@@ -631,6 +689,14 @@ impl Draft {
             new,
             foreign: self.foreign,
             kept: self.kept,
+            mistake: match self.kind {
+                Kind::TypoChangedLine
+                | Kind::TypoOtherLine
+                | Kind::ExtraLineDuplicate
+                | Kind::ExtraLineComment
+                | Kind::MissingLine => self.mistake,
+                _ => None,
+            },
         })
     }
 }
@@ -656,6 +722,9 @@ fn make_case(kind: Kind, rng: &mut Rng) -> Option<Case> {
                 return None;
             }
             let line = d.old[twin].clone();
+            d.mistake = Some(Mistake::Extra {
+                text: line.trim().to_string(),
+            });
             d.old.insert(at, line.clone());
             d.new.insert(at, line);
         }
@@ -670,6 +739,9 @@ fn make_case(kind: Kind, rng: &mut Rng) -> Option<Case> {
             ];
             let text = format!("{} {}", d.source.comment, COMMENTS[rng.below(COMMENTS.len())]);
             let line = format!("{}{text}", indentation(&d.old[at]));
+            d.mistake = Some(Mistake::Extra {
+                text: text.trim().to_string(),
+            });
             d.old.insert(at, line.clone());
             d.new.insert(at, line);
             d.foreign.push(text);
@@ -678,6 +750,9 @@ fn make_case(kind: Kind, rng: &mut Rng) -> Option<Case> {
             let t = d.mark_any(&[], rng)?;
             let inner: Vec<usize> = d.non_blank(&[t, 0, d.count - 1]);
             let k = Draft::pick(&inner, rng)?;
+            d.mistake = Some(Mistake::Missing {
+                text: d.old[k].trim().to_string(),
+            });
             d.old.remove(k);
             d.new.remove(k);
         }
@@ -934,6 +1009,40 @@ fn judge(case: &Case, text: &[u8], tier: Tier) -> Outcome {
     Outcome::Wrong { tier, outside, why }
 }
 
+/// The message the `edit` tool gives for a case it refuses (through `surgical-tool`, in memory).
+fn not_found_message(case: &Case, max: Tier) -> String {
+    let call = serde_json::json!({
+        "oldText": case.old,
+        "newText": case.new,
+        "maxStrategy": max.name(),
+    });
+    match surgical_tool::apply_edits(case.file.clone().into_bytes(), &call) {
+        Err(e) => e.message,
+        Ok(_) => String::new(),
+    }
+}
+
+/// Over the refused `not_found` cases of the typo, extra-line and missing-line kinds: how many
+/// messages name the actual mistake in their near miss, and anywhere, as a sentence for the report.
+pub fn near_miss_share(report: &[(Kind, Tally)]) -> String {
+    let (asked, near, anywhere) = report.iter().fold((0, 0, 0), |(a, n, w), (_, t)| {
+        (a + t.not_found_with_mistake, n + t.near_miss_named, w + t.message_named)
+    });
+    let share = |k: usize| {
+        if asked == 0 {
+            0.0
+        } else {
+            100.0 * k as f64 / asked as f64
+        }
+    };
+    format!(
+        "Refused as `not_found` (typo, extra-line and missing-line kinds): {asked}; the near miss names the \
+         actual mistake in {near} ({:.0}%), the whole message in {anywhere} ({:.0}%).",
+        share(near),
+        share(anywhere)
+    )
+}
+
 /// Runs `per` cases of every kind, with the tiers up to `max`.
 pub fn evaluate(per: usize, seed: u64, max: Tier) -> Vec<(Kind, Tally)> {
     evaluate_kinds(&Kind::ALL, per, seed, max)
@@ -964,6 +1073,21 @@ pub fn evaluate_kinds(kinds: &[Kind], per: usize, seed: u64, max: Tier) -> Vec<(
                 Outcome::Refused { code } => {
                     tally.refused += 1;
                     count(&mut tally.refusals, code);
+                    if let (Some(mistake), "not_found") = (&case.mistake, code) {
+                        let message = not_found_message(&case, max);
+                        tally.not_found_with_mistake += 1;
+                        tally.near_miss_named += usize::from(mistake.named_in(near_miss_part(&message)));
+                        tally.message_named += usize::from(mistake.named_in(&message));
+                        if std::env::var_os("SURGICAL_EVAL_SHOW_NEAR_MISSES").is_some()
+                            && !mistake.named_in(near_miss_part(&message))
+                        {
+                            eprintln!(
+                                "NOT NAMED ({}, {mistake:?}):\n{message}\n--- oldText ---\n{}\n",
+                                kind.name(),
+                                case.old
+                            );
+                        }
+                    }
                 }
                 Outcome::Wrong { tier, outside, why } => {
                     tally.wrong += 1;

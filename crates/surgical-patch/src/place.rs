@@ -1027,7 +1027,7 @@ impl<'a> Placer<'a> {
         let whole = (!old.is_empty())
             .then(|| Haystack::new(self.lines.text).find(&old, options.scope(), options.get_loosest_tier()));
         let elsewhere = match whole {
-            Some(Err(Miss::NotFound { closest })) => Elsewhere::Closest(closest),
+            Some(Err(Miss::NotFound { closest, .. })) => Elsewhere::Closest(closest),
             Some(Ok(found)) => Elsewhere::Once(self.lines.line_of(found.spans[0].start)),
             Some(Err(Miss::Ambiguous { starts, .. })) => {
                 Elsewhere::Several(starts.iter().map(|&s| self.lines.line_of(s)).collect())
@@ -1096,7 +1096,7 @@ impl<'a> Placer<'a> {
             _ => {
                 let whole = (!text.is_empty()).then(|| Haystack::new(self.lines.text).find(text, &everywhere, loosest));
                 let closest = match whole {
-                    Some(Err(Miss::NotFound { closest })) => Some(closest),
+                    Some(Err(Miss::NotFound { closest, .. })) => Some(closest),
                     _ => None,
                 };
                 let kind = FailureKind::AnchorNotFound {

@@ -11,7 +11,8 @@ use std::collections::BTreeMap;
 use surgical_core::fold::{describe_char, describe_text};
 use surgical_core::lines::LineIndex;
 use surgical_core::{
-    Closest, Difference, DifferenceKind, EditError, ElisionProblem, Forgiven, LineDifference, Region, Row, Tier,
+    Closest, Difference, DifferenceKind, EditError, ElisionProblem, Forgiven, LineDifference, NearMiss, NearRow,
+    Refusal, Region, Row, Tier,
 };
 use surgical_patch::{Elsewhere, Failure, FailureKind, Internal, PatchFormat};
 
@@ -116,6 +117,127 @@ pub(crate) fn closest(c: &Closest, v: Vocabulary) -> String {
         v.old
     ));
     out
+}
+
+/// At most this many differences of a near miss are named; the rest are counted.
+const MAX_NEAR_MISSES: usize = 4;
+
+/// A region the misremembered tiers refused, in a few lines: where, why it was not taken, what
+/// differs (the mistyped word, the extra line, the missing line), what to do. Comes before the
+/// closest regions in a `not_found` message.
+pub(crate) fn near_miss(n: &NearMiss, v: Vocabulary) -> String {
+    let (first, last) = n.lines;
+    let (typos, extras, missing, differs) = n.mistakes();
+    let why = match &n.refused {
+        Refusal::TooManyMistakes => {
+            let mut parts = Vec::new();
+            let mut count = |k: usize, one: &str, many: &str| {
+                if k > 0 {
+                    parts.push(format!("{k} {}", if k == 1 { one } else { many }));
+                }
+            };
+            count(typos, "mistyped word", "mistyped words");
+            count(extras, "extra line", "extra lines");
+            count(missing, "line left out", "lines left out");
+            count(differs, "line that differs by more than one word", "lines that differ by more than one word");
+            format!(
+                "it has {}; at most one mistyped word, one extra line and one line left out are forgiven",
+                parts.join(", ")
+            )
+        }
+        Refusal::WeakAnchor {
+            equal_lines,
+            equal_chars,
+            needle_chars,
+        } => format!(
+            "only {equal_lines} {} of {} ({equal_chars} of {needle_chars} characters) {} identical there, too little to \
+             be sure it is the place",
+            if *equal_lines == 1 { "line" } else { "lines" },
+            v.old,
+            if *equal_lines == 1 { "is" } else { "are" },
+        ),
+        Refusal::Rival { lines } => format!(
+            "a second region at lines {}-{} fits almost as well, so neither was taken",
+            lines.0, lines.1
+        ),
+        Refusal::Repetitive => format!(
+            "{} lines pair with it in too many equally good ways",
+            v.old_possessive
+        ),
+        Refusal::BudgetSpent => "the search stopped at its work limit before comparing every candidate".to_string(),
+        Refusal::ExtraLineNearby { line } => format!(
+            "its extra line is also in the file nearby (line {line}), so {} may leave out more lines instead",
+            v.old
+        ),
+        other => format!("{other:?}"),
+    };
+    let mut out = format!("Almost matched at lines {first}-{last}, not taken: {why}.\n");
+    let named: Vec<String> = n.rows.iter().filter_map(|r| near_row(r, v)).collect();
+    for line in named.iter().take(MAX_NEAR_MISSES) {
+        out.push_str(&format!("  - {line}\n"));
+    }
+    if named.len() > MAX_NEAR_MISSES {
+        out.push_str(&format!("  ... and {} more\n", named.len() - MAX_NEAR_MISSES));
+    }
+    out.push_str(&match n.refused {
+        Refusal::Rival { .. } => format!(
+            "Add lines to {} that tell the two regions apart, copied exactly from the file, and retry.\n",
+            v.old
+        ),
+        Refusal::WeakAnchor { .. } => format!(
+            "Copy {} exactly from lines {first}-{last}, with more unchanged lines around your change, and retry.\n",
+            v.old
+        ),
+        _ => format!(
+            "Correct these lines of {} to what the file has (lines {first}-{last}) and retry.\n",
+            v.old
+        ),
+    });
+    out
+}
+
+/// One difference of a near miss (`None` for lines that are equal).
+fn near_row(r: &NearRow, v: Vocabulary) -> Option<String> {
+    let short = v.short;
+    Some(match r {
+        NearRow::Equal { .. } => return None,
+        NearRow::Typo {
+            needle_line,
+            line,
+            wrote,
+            file,
+        } => format!("line {line} ({short} line {needle_line}): you wrote `{wrote}`, the file has `{file}`"),
+        NearRow::Extra { needle_line, text } => format!(
+            "{short} line {needle_line} (`{}`) is not in the file there (an extra line?)",
+            clip(text)
+        ),
+        NearRow::Missing { line, text, between } => format!(
+            "the file has line {line} (`{}`) between your {short} lines {} and {}, which your {short} leaves out",
+            clip(text),
+            between.0,
+            between.1
+        ),
+        NearRow::Differs {
+            needle_line,
+            line,
+            needle,
+            file,
+        } => format!(
+            "{short} line {needle_line} (`{}`) differs from file line {line} (`{}`)",
+            clip(needle),
+            clip(file)
+        ),
+        other => format!("{other:?}"),
+    })
+}
+
+/// A line cut for a near miss's list (shorter than [`shorten`]: several may share a line).
+fn clip(s: &str) -> String {
+    if s.chars().count() > 60 {
+        s.chars().take(60).collect::<String>() + "..."
+    } else {
+        s.to_string()
+    }
 }
 
 fn region(r: &Region, v: Vocabulary) -> String {
@@ -238,6 +360,7 @@ pub(crate) fn edit_error_in(e: &EditError, v: Vocabulary) -> String {
             index,
             also_failing,
             closest: near,
+            near_miss: almost,
         } => {
             let mut out = format!("edits[{index}]: {old} was not found in the file.");
             if !also_failing.is_empty() {
@@ -245,6 +368,9 @@ pub(crate) fn edit_error_in(e: &EditError, v: Vocabulary) -> String {
                 out.push_str(&format!(" ({} also not found.)", list.join(", ")));
             }
             out.push('\n');
+            if let Some(almost) = almost {
+                out.push_str(&near_miss(almost, v));
+            }
             out.push_str(&closest(near, v));
             out
         }
