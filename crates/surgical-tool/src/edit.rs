@@ -20,6 +20,10 @@ pub fn run_edit_with(req: &EditRequest, config: &Config) -> ToolResult {
     }
 }
 
+/// Files at least this long have their report made on another thread while they are written; for
+/// smaller ones starting a thread costs more than it saves.
+const REPORT_ON_THREAD: usize = 1 << 20;
+
 /// What a missing file's error adds for `edit` and `undo`.
 const NOT_FOUND_HINT: &str = "To create a new file, use the write tool.";
 
@@ -52,6 +56,7 @@ pub(crate) fn edit_error(e: EditError, shown: &str, words: crate::Words) -> Tool
 }
 
 fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
+    crate::timings::start();
     let shown = req.path.as_str();
     let root = Root::new(&config.root).map_err(|e| fs_error(e, shown))?;
     if !req.dry_run {
@@ -71,6 +76,7 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
     // new text: the new version is the old one with a few ranges replaced, and is written, hashed,
     // diffed and reported as such.
     let applied = apply_spliced(&old.text, &req.edits, &options);
+    crate::timings::mark("engine");
     // Without `expectedHash` nothing waits for the old hash before the write: it is finished
     // while the new version is written.
     if let Some(expected) = &req.expected_hash {
@@ -99,34 +105,48 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
         Some(bytes) => Digest::of(bytes),
         None => doc.hash.spliced(bom, &old.text, &applied),
     };
-    let undo_available = if req.dry_run {
-        false
+    // What the call reports (the diffs of windows around the changes: no whole copy of the new
+    // text) is made on another thread while this one writes, since most of a large file's write is
+    // the fsync waiting for the disk. It is returned only once the write succeeded.
+    let report = || {
+        let began = std::time::Instant::now();
+        let windows = applied.windows(&old.text);
+        let shown_diff = windows.numbered_diff();
+        let patch = windows.unified_patch(patch_prefix(encoding), shown);
+        drop(windows);
+        let reports = edit_reports(&applied.edits);
+        let text = summary(req, encoding, &reports, &shown_diff.text);
+        crate::timings::took("diff and report", began);
+        (shown_diff, patch, reports, text)
+    };
+    let (undo_available, (shown_diff, patch, reports, text)) = if req.dry_run {
+        (false, report())
     } else {
         config.cancellation.check(shown)?;
-        let journal = config.undo.then(|| Journal::new(&root));
-        let mut step = journal.as_ref().and_then(|j| j.begin("edit"));
-        let written = match &new_bytes {
-            Some(bytes) => doc.commit(bytes, &hash_after, step.as_mut()),
-            None => doc.commit_spliced(
-                &spliced(bom.len(), old.text.len(), &applied),
-                &hash_after,
-                step.as_mut(),
-            ),
-        };
-        let kept = journal::close(journal.as_ref(), step, matches!(written, Ok(true)));
-        written.map_err(|e| fs_error(e, shown))?;
-        kept
+        std::thread::scope(|scope| {
+            let reporting = (old.text.len() >= REPORT_ON_THREAD).then(|| scope.spawn(report));
+            let journal = config.undo.then(|| Journal::new(&root));
+            let mut step = journal.as_ref().and_then(|j| j.begin("edit"));
+            let written = match &new_bytes {
+                Some(bytes) => doc.commit(bytes, &hash_after, step.as_mut()),
+                None => doc.commit_spliced(
+                    &spliced(bom.len(), old.text.len(), &applied),
+                    &hash_after,
+                    step.as_mut(),
+                ),
+            };
+            let kept = journal::close(journal.as_ref(), step, matches!(written, Ok(true)));
+            let reported = match reporting {
+                Some(thread) => thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                None => report(),
+            };
+            written.map_err(|e| fs_error(e, shown))?;
+            Ok((kept, reported))
+        })?
     };
+    crate::timings::mark("report awaited");
     let hash_before = doc.hash.get().to_string();
-
-    // The diffs of windows around the changes: no whole copy of the new text.
-    let windows = applied.windows(&old.text);
-    let shown_diff = windows.numbered_diff();
-    let patch = windows.unified_patch(patch_prefix(encoding), shown);
-    drop(windows);
-
-    let reports = edit_reports(&applied.edits);
-    let text = summary(req, encoding, &reports, &shown_diff.text);
+    crate::timings::mark("hashes awaited");
     Ok(EditSuccess {
         text,
         path: shown.to_string(),

@@ -28,6 +28,7 @@ mod journal;
 mod memory;
 mod report;
 mod request;
+mod timings;
 mod undo;
 mod wording;
 // The read and write tools, and the definitions (schemas) of every tool for the front ends.
