@@ -24,6 +24,7 @@
 //! exact counterpart in the original, and the matcher refuses it rather than widen it.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::ops::Range;
 
 use unicode_normalization::char::{canonical_combining_class, decompose_compatible};
@@ -164,6 +165,25 @@ pub(crate) fn safe_before(c: char) -> bool {
     if c.is_ascii() {
         return true;
     }
+    // The answer depends on the character only, and the Unicode tables are slow to ask: the last
+    // answers are kept, one slot per low byte of the code point (`code << 1 | answer`).
+    thread_local! {
+        static ANSWERS: [Cell<u32>; 256] = const { [const { Cell::new(u32::MAX) }; 256] };
+    }
+    let code = c as u32;
+    let slot = (code & 0xff) as usize;
+    if let Some(answer) = ANSWERS.with(|a| {
+        let kept = a[slot].get();
+        (kept >> 1 == code).then_some(kept & 1 == 1)
+    }) {
+        return answer;
+    }
+    let answer = safe_before_uncached(c);
+    ANSWERS.with(|a| a[slot].set(code << 1 | u32::from(answer)));
+    answer
+}
+
+fn safe_before_uncached(c: char) -> bool {
     fn stable_starter(c: char) -> bool {
         canonical_combining_class(c) == 0 && is_nfkc_quick(std::iter::once(c)) != IsNormalized::Maybe
     }
@@ -504,6 +524,19 @@ mod tests {
     }
 
     const FOLDS: [Fold; 4] = [Fold::EXACT, Fold::TRAILING, Fold::UNICODE, Fold::INVISIBLE];
+
+    #[test]
+    fn kept_answers_are_the_tables_answers() {
+        // Twice over the BMP and the start of the next plane, in an order that makes every slot
+        // of the cache hold many characters in turn.
+        for _ in 0..2 {
+            for code in (0..0x1_1000u32).rev() {
+                if let Some(c) = char::from_u32(code) {
+                    assert_eq!(safe_before(c), safe_before_uncached(c), "{c:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn crlf_and_trailing() {
