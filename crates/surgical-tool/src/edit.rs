@@ -136,12 +136,10 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
                 ),
             };
             let kept = journal::close(journal.as_ref(), step, matches!(written, Ok(true)));
-            let reported = match reporting {
-                Some(thread) => thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                None => report(),
-            };
+            let reported =
+                reporting.map(|thread| thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
             written.map_err(|e| fs_error(e, shown))?;
-            Ok((kept, reported))
+            Ok((kept, reported.unwrap_or_else(report)))
         })?
     };
     crate::timings::mark("report awaited");
