@@ -9,7 +9,9 @@
 //! * the durable-write floor: `std::fs::read`, then write a temp file in the same directory, fsync,
 //!   rename, fsync the directory — the least any crash-safe writer does;
 //! * `exact` and `fuzzy`: a whole `edit` tool call (read, decode, match, splice, diff, atomic write),
-//!   run by turns with the floor so a busy machine slows all three alike. The fuzzy call's oldText uses ASCII quotes, a hyphen and spaces where
+//!   run by turns with the floor (timed right before each call, so twice per run and its median
+//!   over twice as many runs) so a busy machine slows all three alike; their CPU time (user and
+//!   system, all threads) too, which a busy machine changes less than wall time. The fuzzy call's oldText uses ASCII quotes, a hyphen and spaces where
 //!   the file has typographic quotes, an em dash and no-break spaces, so every tier runs over the
 //!   whole file;
 //! * the engine alone (no I/O) for both;
@@ -110,12 +112,46 @@ fn floor(path: &Path) -> Duration {
 }
 
 fn timed_call(dir: &Path, original: &[u8], call: &Value) -> Duration {
+    timed_call_cpu(dir, original, call).0
+}
+
+/// A whole call's wall time and CPU time (user and system, every thread of this process).
+fn timed_call_cpu(dir: &Path, original: &[u8], call: &Value) -> (Duration, Duration) {
     fs::write(dir.join("bench.rs"), original).unwrap();
+    let cpu = process_cpu_time();
     let start = Instant::now();
     let result = surgical_tool::call("edit", call, dir);
     let took = start.elapsed();
+    // The hashing threads have finished: the call waited for both hashes.
+    let cpu = process_cpu_time().saturating_sub(cpu);
     assert!(result.is_ok(), "{}", result.text());
-    took
+    (took, cpu)
+}
+
+/// The CPU time (user and system) of this process so far; zero where it is not measured.
+#[cfg(unix)]
+fn process_cpu_time() -> Duration {
+    // SAFETY: getrusage fills the struct it is given.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
+        usage
+    };
+    let of = |t: libc::timeval| Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64);
+    of(usage.ru_utime) + of(usage.ru_stime)
+}
+
+#[cfg(not(unix))]
+fn process_cpu_time() -> Duration {
+    Duration::ZERO
+}
+
+/// The load average over the last minute, as `/proc/loadavg` says (empty elsewhere).
+fn load_average() -> String {
+    fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_string))
+        .unwrap_or_default()
 }
 
 /// Runs one call in a child process and returns its peak resident memory in bytes.
@@ -216,19 +252,28 @@ fn main() {
     )
     .unwrap();
     let dir = tmp.path();
-    println!("| file | durable-write floor | exact edit | ratio | fuzzy edit | ratio | engine only: exact / fuzzy | peak memory exact / fuzzy |");
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("Load average (1 min) at the start: {}", load_average());
+    println!();
+    println!("| file | durable-write floor | exact edit | ratio | fuzzy edit | ratio | CPU exact / fuzzy | engine only: exact / fuzzy | peak memory exact / fuzzy |");
+    println!("|---|---|---|---|---|---|---|---|---|");
     for size in sizes {
         let original = make_file(size * MB);
         let path = dir.join("bench.rs");
-        // The floor and both calls side by side, run after run, so that a busy machine slows all
-        // three alike.
+        // The floor right before each call, run after run, so that a busy machine slows all three
+        // alike.
         let (mut bases, mut exacts, mut fuzzies) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut exact_cpu, mut fuzzy_cpu) = (Vec::new(), Vec::new());
         for _ in 0..runs {
             fs::write(&path, &original).unwrap();
             bases.push(floor(&path));
-            exacts.push(timed_call(dir, &original, &exact_call()));
-            fuzzies.push(timed_call(dir, &original, &fuzzy_call()));
+            let (wall, cpu) = timed_call_cpu(dir, &original, &exact_call());
+            exacts.push(wall);
+            exact_cpu.push(cpu);
+            fs::write(&path, &original).unwrap();
+            bases.push(floor(&path));
+            let (wall, cpu) = timed_call_cpu(dir, &original, &fuzzy_call());
+            fuzzies.push(wall);
+            fuzzy_cpu.push(cpu);
         }
         let (base, exact, fuzzy) = (median(bases), median(exacts), median(fuzzies));
         let core_time = |call: &Value| {
@@ -250,12 +295,14 @@ fn main() {
         let peak_fuzzy = peak_memory(dir, &original, &fuzzy_call());
         let len = original.len() as f64;
         println!(
-            "| {size} MB | {} | {} | {:.2}x | {} | {:.2}x | {} / {} | {:.0} MB ({:.1}x) / {:.0} MB ({:.1}x) |",
+            "| {size} MB | {} | {} | {:.2}x | {} | {:.2}x | {} / {} | {} / {} | {:.0} MB ({:.1}x) / {:.0} MB ({:.1}x) |",
             ms(base),
             ms(exact),
             exact.as_secs_f64() / base.as_secs_f64(),
             ms(fuzzy),
             fuzzy.as_secs_f64() / base.as_secs_f64(),
+            ms(median(exact_cpu)),
+            ms(median(fuzzy_cpu)),
             ms(core_exact),
             ms(core_fuzzy),
             peak_exact as f64 / MB as f64,
@@ -264,6 +311,7 @@ fn main() {
             peak_fuzzy as f64 / len,
         );
     }
+    println!("Load average (1 min) at the end: {}", load_average());
     println!();
     println!("| edits in one call (10 MB file) | engine only | whole call | per edit (whole call) |");
     println!("|---|---|---|---|");

@@ -268,6 +268,10 @@ impl Haystack<'_> {
         let text = self.text();
         let fold = tier.fold();
         let mut patterns: Vec<Pattern> = pending.iter().map(|&i| pattern(&olds[i], fold)).collect();
+        if fold == Fold::TRAILING && patterns.iter().all(|p| absent_under_trailing(text, &p.text)) {
+            // Nothing to find: the view is not built.
+            return (vec![(Vec::new(), 0); pending.len()], vec![false; pending.len()]);
+        }
         let mut caps: Vec<usize> = pending
             .iter()
             .map(|&i| if every[i] { usize::MAX } else { MAX_LISTED })
@@ -569,4 +573,17 @@ pub(crate) fn unescape(text: &str) -> String {
         out.push(c);
     }
     out
+}
+
+/// Whether `needle`, normalized under the `trailing_whitespace` fold, certainly matches nowhere in
+/// `text` under that fold. That fold changes only line terminators, the blanks that end a line and
+/// invalid bytes (into U+FFFD), so every non-empty line of a match, short of a U+FFFD, is in the
+/// text as it is: one pass looking for the needle's longest such line decides it (a text tier that
+/// cannot match saves building its view of the whole text).
+fn absent_under_trailing(text: &[u8], needle: &str) -> bool {
+    needle
+        .split('\n')
+        .filter(|line| !line.is_empty() && !line.contains('\u{FFFD}'))
+        .max_by_key(|line| line.len())
+        .is_some_and(|line| memchr::memmem::find(text, line.as_bytes()).is_none())
 }

@@ -63,6 +63,11 @@ impl<'a> Haystack<'a> {
         // The previous view goes first, so that two copies of the text never coexist here.
         *view = None;
         let v = Rc::new(normalize(self.text, tier.fold()));
+        if matches!(v.text, std::borrow::Cow::Borrowed(_)) {
+            // A borrowed view is a text found to be valid UTF-8: not a legacy 8-bit one, which
+            // saves validating the whole text again.
+            let _ = self.legacy.set(false);
+        }
         *view = Some((tier, Rc::clone(&v)));
         v
     }

@@ -24,6 +24,7 @@
 //! exact counterpart in the original, and the matcher refuses it rather than widen it.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::ops::Range;
 
 use unicode_normalization::char::{canonical_combining_class, decompose_compatible};
@@ -164,6 +165,25 @@ pub(crate) fn safe_before(c: char) -> bool {
     if c.is_ascii() {
         return true;
     }
+    // The answer depends on the character only, and the Unicode tables are slow to ask: the last
+    // answers are kept, one slot per low byte of the code point (`code << 1 | answer`).
+    thread_local! {
+        static ANSWERS: [Cell<u32>; 256] = const { [const { Cell::new(u32::MAX) }; 256] };
+    }
+    let code = c as u32;
+    let slot = (code & 0xff) as usize;
+    if let Some(answer) = ANSWERS.with(|a| {
+        let kept = a[slot].get();
+        (kept >> 1 == code).then_some(kept & 1 == 1)
+    }) {
+        return answer;
+    }
+    let answer = safe_before_uncached(c);
+    ANSWERS.with(|a| a[slot].set(code << 1 | u32::from(answer)));
+    answer
+}
+
+fn safe_before_uncached(c: char) -> bool {
     fn stable_starter(c: char) -> bool {
         canonical_combining_class(c) == 0 && is_nfkc_quick(std::iter::once(c)) != IsNormalized::Maybe
     }
@@ -184,6 +204,20 @@ fn trailing_blanks(line: &str, fold: Fold) -> usize {
     let special = fold.special_spaces || fold.unicode;
     let kept = line.trim_end_matches(|c: char| c == ' ' || c == '\t' || special && is_special_space(c));
     line.len() - kept.len()
+}
+
+/// How many bytes at the start of `bytes` are ASCII other than a CR. Tested 32 at a time, a test
+/// the compiler vectorizes.
+fn plain_len(bytes: &[u8]) -> usize {
+    let special = |b: u8| b >= 0x80 || b == b'\r';
+    let mut at = 0;
+    for chunk in bytes.chunks_exact(32) {
+        if chunk.iter().fold(false, |any, &b| any | special(b)) {
+            break;
+        }
+        at += 32;
+    }
+    at + bytes[at..].iter().position(|&b| special(b)).unwrap_or(bytes.len() - at)
 }
 
 struct Builder {
@@ -222,38 +256,91 @@ impl Builder {
         }
         let mut start = 0;
         while start < bytes.len() {
-            let (end, term) = match memchr::memchr2(b'\r', b'\n', &bytes[start..]) {
-                Some(off) => {
-                    let at = start + off;
-                    (
-                        at,
-                        if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
-                            2
-                        } else {
-                            1
-                        },
-                    )
-                }
-                None => (bytes.len(), 0),
-            };
-            let line = &s[start..end];
-            let trailing = if self.fold.trim_trailing && (term > 0 || ends_text) {
-                trailing_blanks(line, self.fold)
+            // Whole lines of ASCII without a CR change at most by their trailing blanks: they are
+            // taken many at a time; the line where that stops goes line by line.
+            let plain = start + plain_len(&bytes[start..]);
+            let cut = if plain == bytes.len() {
+                plain
             } else {
-                0
+                memchr::memrchr(b'\n', &bytes[start..plain]).map_or(start, |i| start + i + 1)
             };
-            let body_end = end - trailing;
-            self.body(&s[start..body_end], base + start);
-            if trailing > 0 {
-                self.changed(base + body_end..base + end, "");
+            if cut > start {
+                self.plain_lines(&s[start..cut], base + start, ends_text && cut == bytes.len());
+                start = cut;
             }
-            if term == 1 && bytes[end] == b'\n' {
-                self.out.push('\n');
-            } else if term > 0 {
-                self.changed(base + end..base + end + term, "\n");
+            if start < bytes.len() {
+                start = self.line(s, base, start, ends_text);
             }
-            start = end + term;
         }
+    }
+
+    /// Lines of ASCII without a CR (`s`, whose every line but perhaps the last ends with `\n`): only
+    /// their trailing blanks change, and only under a fold that trims them.
+    fn plain_lines(&mut self, s: &str, base: usize, ends_text: bool) {
+        let bytes = s.as_bytes();
+        let mut copied = 0;
+        if self.fold.trim_trailing {
+            for nl in memchr::memchr_iter(b'\n', bytes) {
+                if nl > 0 && matches!(bytes[nl - 1], b' ' | b'\t') {
+                    self.trim_before(s, base, nl, &mut copied);
+                }
+            }
+            if ends_text && !bytes.ends_with(b"\n") {
+                self.trim_before(s, base, bytes.len(), &mut copied);
+            }
+        }
+        self.out.push_str(&s[copied..]);
+    }
+
+    /// Drops the ASCII blanks right before `end` in `s` (a line's end), having copied what comes
+    /// before them from `copied` on; `copied` moves to `end`.
+    fn trim_before(&mut self, s: &str, base: usize, end: usize, copied: &mut usize) {
+        let blanks = s.as_bytes()[..end]
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        if blanks > 0 {
+            self.out.push_str(&s[*copied..end - blanks]);
+            self.changed(base + end - blanks..base + end, "");
+            *copied = end;
+        }
+    }
+
+    /// The line of `s` that starts at `start`, with its terminator; returns where the next starts.
+    fn line(&mut self, s: &str, base: usize, start: usize, ends_text: bool) -> usize {
+        let bytes = s.as_bytes();
+        let (end, term) = match memchr::memchr2(b'\r', b'\n', &bytes[start..]) {
+            Some(off) => {
+                let at = start + off;
+                (
+                    at,
+                    if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
+                        2
+                    } else {
+                        1
+                    },
+                )
+            }
+            None => (bytes.len(), 0),
+        };
+        let line = &s[start..end];
+        let trailing = if self.fold.trim_trailing && (term > 0 || ends_text) {
+            trailing_blanks(line, self.fold)
+        } else {
+            0
+        };
+        let body_end = end - trailing;
+        self.body(&s[start..body_end], base + start);
+        if trailing > 0 {
+            self.changed(base + body_end..base + end, "");
+        }
+        if term == 1 && bytes[end] == b'\n' {
+            self.out.push('\n');
+        } else if term > 0 {
+            self.changed(base + end..base + end + term, "\n");
+        }
+        end + term
     }
 
     /// The content of a line (no terminator, no trailing blanks).
@@ -439,6 +526,19 @@ mod tests {
     const FOLDS: [Fold; 4] = [Fold::EXACT, Fold::TRAILING, Fold::UNICODE, Fold::INVISIBLE];
 
     #[test]
+    fn kept_answers_are_the_tables_answers() {
+        // Twice over the BMP and the start of the next plane, in an order that makes every slot
+        // of the cache hold many characters in turn.
+        for _ in 0..2 {
+            for code in (0..0x1_1000u32).rev() {
+                if let Some(c) = char::from_u32(code) {
+                    assert_eq!(safe_before(c), safe_before_uncached(c), "{c:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn crlf_and_trailing() {
         let n = normalize(b"a  \r\nb\rc \n", Fold::TRAILING);
         assert_eq!(n.text, "a\nb\nc\n");
@@ -518,7 +618,60 @@ mod tests {
         prop::collection::vec(alphabet, 0..40).prop_map(|v| v.concat())
     }
 
+    /// `normalize` with every line taken alone (no plain stretches taken many lines at a time).
+    fn line_by_line(input: &[u8], fold: Fold) -> (String, Vec<Unit>) {
+        let mut b = Builder {
+            fold,
+            out: String::new(),
+            units: Vec::new(),
+        };
+        let mut base = 0;
+        for (valid, invalid) in crate::lines::utf8_pieces(input) {
+            let mut start = 0;
+            while start < valid.len() {
+                start = b.line(valid, base, start, invalid.is_empty());
+            }
+            base += valid.len();
+            if !invalid.is_empty() {
+                b.changed(base..base + invalid.len(), "\u{FFFD}");
+                base += invalid.len();
+            }
+        }
+        (b.out, b.units)
+    }
+
+    /// Texts of long ASCII lines with trailing blanks, and now and then a CR, a non-ASCII
+    /// character or an invalid byte.
+    fn mostly_ascii() -> impl Strategy<Value = Vec<u8>> {
+        let token = prop::sample::select(vec![
+            &b"abcdefghijklmnopqrstuvwxyz0123456789"[..],
+            b"let x = 1;",
+            b" ",
+            b"\t",
+            b"  \n",
+            b" \t\n",
+            b"\n",
+            b"\n\n",
+            b"\r\n",
+            b" \r",
+            "\u{A0}".as_bytes(),
+            "\u{201C}".as_bytes(),
+            b"\xff",
+        ]);
+        prop::collection::vec(token, 0..80).prop_map(|v| v.concat())
+    }
+
     proptest! {
+        #[test]
+        fn plain_stretches_normalize_like_single_lines(input in mostly_ascii()) {
+            for fold in [Fold::TRAILING, Fold::UNICODE, Fold::INVISIBLE] {
+                let n = normalize(&input, fold);
+                let (text, units) = line_by_line(&input, fold);
+                prop_assert_eq!(&n.text, &text, "{:?}", fold);
+                prop_assert_eq!(&n.units, &units, "{:?}", fold);
+            }
+        }
+
         #[test]
         fn segments_normalize_like_the_whole(s in nasty_string()) {
             for fold in FOLDS {

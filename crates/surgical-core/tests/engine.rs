@@ -414,3 +414,36 @@ fn a_match_ending_in_a_line_break_never_swallows_a_blank_line_after_it() {
     .unwrap();
     assert_eq!(a.text, b"y\n \nz\n");
 }
+
+/// The `trailing_whitespace` tier is skipped when a line of the needle is nowhere in the text
+/// (`absent_under_trailing`): a needle whose lines are all in the text, mid-line first line and
+/// CRLF file included, is still found there, and one whose only line holds U+FFFD still matches
+/// invalid bytes.
+#[test]
+fn trailing_tier_finds_what_its_lines_promise() {
+    let text = "fn a() {  \r\n    let x = 1;\t\r\n}\r\n";
+    assert_eq!(
+        strategy_of(text, "a() {\n    let x = 1;\n}", "b() {\n    let x = 2;\n}"),
+        Tier::TrailingWhitespace
+    );
+    assert_eq!(
+        edit1(text, "a() {\n    let x = 1;\n}", "b() {\n    let x = 2;\n}").unwrap(),
+        "fn b() {  \r\n    let x = 2;\t\r\n}\r\n"
+    );
+    let invalid = b"x\xffy  \nz\n";
+    let applied = apply(invalid, &[Edit::new("x\u{FFFD}y\n", "x\u{FFFD}y\n")], &Options::new());
+    let exact_fold = apply(
+        b"x\xffy\nz\n",
+        &[Edit::new("x\u{FFFD}y\n", "x\u{FFFD}y\n")],
+        &Options::new(),
+    );
+    assert_eq!(applied.is_ok(), exact_fold.is_ok());
+    if let Ok(a) = applied {
+        assert_eq!(a.edits[0].tier, Tier::TrailingWhitespace);
+    }
+    // A needle line the text lacks: found by a looser tier, not this one.
+    assert_eq!(
+        strategy_of("let s = \u{201C}a\u{201D};  \n", "let s = \"a\";", "let s = \"b\";"),
+        Tier::Unicode
+    );
+}

@@ -101,6 +101,12 @@ pub use crate::sandbox::Root;
 pub use crate::target::{
     open_target, read, read_decoded, read_with_limit, DirLock, FileInfo, Target, DEFAULT_SIZE_LIMIT, LOCK_TIMEOUT,
 };
+/// The CPU time (user and system) the calling thread has used so far, where the system says
+/// (Linux, macOS; `None` on Windows). For measuring where a call's time goes on a busy machine.
+pub fn thread_cpu_time() -> Option<std::time::Duration> {
+    sys::thread_cpu_time()
+}
+
 pub use crate::writer::{remove, write_atomic, write_atomic_keeping_old, write_atomic_spliced, Piece};
 
 /// Whether process `pid` exists (perhaps under another user's id), for callers that name their

@@ -186,7 +186,9 @@ impl Digest {
         let pending: Pending = Arc::new((Mutex::new(None), Condvar::new()));
         let slot = Arc::clone(&pending);
         std::thread::spawn(move || {
+            let began = std::time::Instant::now();
             let (value, checkpoints) = job();
+            crate::timings::took("hash", began);
             let (result, ready) = &*slot;
             *result.lock().expect("hashing does not panic") = Some((value, Arc::new(checkpoints)));
             ready.notify_all();
@@ -288,6 +290,7 @@ impl Document {
     /// [`Document::open`] for a target opened already.
     pub(crate) fn open_target(target: &Target, lock: bool, limit: u64) -> Result<(Option<DirLock>, Document), FsError> {
         let lock = if lock { Some(target.lock()?) } else { None };
+        crate::timings::mark("open and lock");
         Ok((lock, Document::read(target, limit)?))
     }
 
@@ -295,6 +298,7 @@ impl Document {
     /// the directory lock if it will write.
     pub(crate) fn read(target: &Target, limit: u64) -> Result<Document, FsError> {
         let (info, bytes) = target.read(limit)?;
+        crate::timings::mark("read");
         let (content, raw) = match surgical_fs::decode_keeping(bytes) {
             Decoding::Text(d) => (text(d), None),
             Decoding::Transcoded(d, bytes) => (text(d), Some(Arc::new(bytes))),
@@ -308,6 +312,7 @@ impl Document {
             (None, Content::Text(t)) => Digest::of_parts(t.encoding.bom(), &t.text),
             (None, Content::Undecodable(_)) => unreachable!("undecodable bytes are kept"),
         };
+        crate::timings::mark("decode");
         Ok(Document {
             info,
             hash,
@@ -379,6 +384,7 @@ impl Document {
             self.info.len,
             Some(self.info.mode),
         );
+        crate::timings::mark("journal step (old hash awaited)");
         let keep_at = index.map(|i| step.content_path(i));
         let kept = match surgical_fs::write_atomic_spliced(&self.info, &self.parts(), pieces, keep_at.as_deref()) {
             Ok(kept) => kept,
@@ -389,6 +395,7 @@ impl Document {
                 return Err(e);
             }
         };
+        crate::timings::mark("atomic write");
         let Some(index) = index else {
             return Ok(false);
         };
@@ -396,6 +403,7 @@ impl Document {
         // old bytes are still in memory.
         let saved = kept || step.save(index, &self.parts());
         step.set_after(index, Some(hash_after.get()));
+        crate::timings::mark("journal step (new hash awaited)");
         Ok(saved)
     }
 }

@@ -20,6 +20,10 @@ pub fn run_edit_with(req: &EditRequest, config: &Config) -> ToolResult {
     }
 }
 
+/// Files at least this long have their report made on another thread while they are written; for
+/// smaller ones starting a thread costs more than it saves.
+const REPORT_ON_THREAD: usize = 1 << 20;
+
 /// What a missing file's error adds for `edit` and `undo`.
 const NOT_FOUND_HINT: &str = "To create a new file, use the write tool.";
 
@@ -88,12 +92,13 @@ pub(crate) struct Call<'a> {
 /// `dryRun`; diff, patch and reports from windows around the changes, and the `text` from
 /// `summary` (encoding, edit reports, diff, the engine's extra). On any error the file is
 /// untouched.
-pub(crate) fn run_engine<T>(
+pub(crate) fn run_engine<T: Sync>(
     call: &Call<'_>,
     config: &Config,
     engine: impl FnOnce(&[u8]) -> Result<(Spliced, T), ToolError>,
-    summary: impl FnOnce(Encoding, &[EditReport], &str, &T) -> String,
+    summary: impl Fn(Encoding, &[EditReport], &str, &T) -> String + Sync,
 ) -> Result<(EditSuccess, T), ToolError> {
+    crate::timings::start();
     let shown = call.shown;
     let root = Root::new(&config.root).map_err(|e| fs_error(e, shown))?;
     if !call.dry_run {
@@ -112,6 +117,7 @@ pub(crate) fn run_engine<T>(
     // new text: the new version is the old one with a few ranges replaced, and is written, hashed,
     // diffed and reported as such.
     let applied = engine(&old.text);
+    crate::timings::mark("engine");
     // Without `expectedHash` nothing waits for the old hash before the write: it is finished
     // while the new version is written.
     if let Some(expected) = call.expected_hash {
@@ -141,34 +147,46 @@ pub(crate) fn run_engine<T>(
         Some(bytes) => Digest::of(bytes),
         None => doc.hash.spliced(bom, &old.text, &applied),
     };
-    let undo_available = if call.dry_run {
-        false
+    // What the call reports (the diffs of windows around the changes: no whole copy of the new
+    // text) is made on another thread while this one writes, since most of a large file's write is
+    // the fsync waiting for the disk. It is returned only once the write succeeded.
+    let report = || {
+        let began = std::time::Instant::now();
+        let windows = applied.windows(&old.text);
+        let shown_diff = windows.numbered_diff();
+        let patch = windows.unified_patch(patch_prefix(encoding), shown);
+        drop(windows);
+        let reports = edit_reports(&applied.edits);
+        let text = summary(encoding, &reports, &shown_diff.text, &extra);
+        crate::timings::took("diff and report", began);
+        (shown_diff, patch, reports, text)
+    };
+    let (undo_available, (shown_diff, patch, reports, text)) = if call.dry_run {
+        (false, report())
     } else {
         config.cancellation.check(shown)?;
-        let journal = config.undo.then(|| Journal::new(&root));
-        let mut step = journal.as_ref().and_then(|j| j.begin(call.tool));
-        let written = match &new_bytes {
-            Some(bytes) => doc.commit(bytes, &hash_after, step.as_mut()),
-            None => doc.commit_spliced(
-                &spliced(bom.len(), old.text.len(), &applied),
-                &hash_after,
-                step.as_mut(),
-            ),
-        };
-        let kept = journal::close(journal.as_ref(), step, matches!(written, Ok(true)));
-        written.map_err(|e| fs_error(e, shown))?;
-        kept
+        std::thread::scope(|scope| {
+            let reporting = (old.text.len() >= REPORT_ON_THREAD).then(|| scope.spawn(report));
+            let journal = config.undo.then(|| Journal::new(&root));
+            let mut step = journal.as_ref().and_then(|j| j.begin(call.tool));
+            let written = match &new_bytes {
+                Some(bytes) => doc.commit(bytes, &hash_after, step.as_mut()),
+                None => doc.commit_spliced(
+                    &spliced(bom.len(), old.text.len(), &applied),
+                    &hash_after,
+                    step.as_mut(),
+                ),
+            };
+            let kept = journal::close(journal.as_ref(), step, matches!(written, Ok(true)));
+            let reported =
+                reporting.map(|thread| thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+            written.map_err(|e| fs_error(e, shown))?;
+            Ok((kept, reported.unwrap_or_else(report)))
+        })?
     };
+    crate::timings::mark("report awaited");
     let hash_before = doc.hash.get().to_string();
-
-    // The diffs of windows around the changes: no whole copy of the new text.
-    let windows = applied.windows(&old.text);
-    let shown_diff = windows.numbered_diff();
-    let patch = windows.unified_patch(patch_prefix(encoding), shown);
-    drop(windows);
-
-    let reports = edit_reports(&applied.edits);
-    let text = summary(encoding, &reports, &shown_diff.text, &extra);
+    crate::timings::mark("hashes awaited");
     Ok((
         EditSuccess {
             text,

@@ -29,6 +29,7 @@ mod memory;
 mod report;
 mod request;
 mod snippet;
+mod timings;
 mod undo;
 mod wording;
 // The read and write tools, and the definitions (schemas) of every tool for the front ends.

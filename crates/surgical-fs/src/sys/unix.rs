@@ -318,6 +318,14 @@ pub(crate) fn may_write(dir: &OwnedFd, name: &OsStr) -> io::Result<bool> {
     }
 }
 
+/// The CPU time (user and system) the calling thread has used, for stage timings.
+pub(crate) fn thread_cpu_time() -> Option<std::time::Duration> {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: a valid out pointer; the clock exists on Linux and macOS.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    (rc == 0).then(|| std::time::Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
+}
+
 /// Whether process `pid` exists (perhaps under another user).
 pub(crate) fn process_exists(pid: u32) -> bool {
     // SAFETY: kill with signal 0 only checks whether the process exists.

@@ -452,6 +452,11 @@ pub(crate) fn may_write(_dir: &Dir, _name: &OsStr) -> io::Result<bool> {
     Ok(true)
 }
 
+/// The CPU time of the calling thread, for stage timings: not measured on Windows.
+pub(crate) fn thread_cpu_time() -> Option<std::time::Duration> {
+    None
+}
+
 /// Whether process `pid` is running.
 pub(crate) fn process_exists(pid: u32) -> bool {
     // SAFETY: OpenProcess has no preconditions; the handle is closed below.
