@@ -441,12 +441,15 @@ impl Candidate {
             .enumerate()
             .filter_map(|(k, p)| p.map(|p| (k, p)))
             .collect();
-        let (k0, first) = paired[0];
-        let last = paired[paired.len() - 1].1;
+        let (k0, first_paired) = paired[0];
+        // The region covers every pairing's lines, so that each can be replayed on it.
+        let every = || pairs.iter().chain(alternatives.iter().flatten()).flatten().copied();
+        let first = every().min().unwrap_or(first_paired);
+        let last = every().max().unwrap_or(first_paired);
         let reindent = rebase(
             paired.iter().map(|&(_, p)| file.indent(p)),
             needle[k0].indent,
-            file.indent(first),
+            file.indent(first_paired),
         );
         Candidate {
             first,
@@ -895,6 +898,11 @@ fn transport_pairs(
             *next += 1;
         }
     };
+    // Lines of the region before this pairing's first pair (another pairing's) are the file's,
+    // before anything written in front of the needle's first line.
+    if let Some(&first) = pairs.iter().flatten().next() {
+        flush(&mut items, &mut next, first);
+    }
     for op in anchored_diff(&o_keys, &n_keys) {
         let (o, n) = (op.old_range(), op.new_range());
         match op {
