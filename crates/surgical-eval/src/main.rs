@@ -47,6 +47,9 @@ fn main() {
         );
         println!("{}", round2::table(&round2::evaluate_kinds(&kinds, per, seed, default)));
         println!("With `similar` enabled (maxStrategy \"similar\"):\n");
-        println!("{}", round2::table(&round2::evaluate_kinds(&kinds, per, seed, Tier::Similar)));
+        println!(
+            "{}",
+            round2::table(&round2::evaluate_kinds(&kinds, per, seed, Tier::Similar))
+        );
     }
 }
