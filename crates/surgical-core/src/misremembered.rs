@@ -9,10 +9,15 @@
 //!
 //! * **anchored**: at least [`MISREMEMBERED_MIN_EQUAL_LINES`] lines equal, holding at least
 //!   [`MISREMEMBERED_MIN_ANCHOR_CHARS`] characters and more than half of the needle's;
-//! * **alone**: no other region qualifies, and no other reading of the file (any window anchored by
-//!   an equal line, scored by the characters of its equal lines with any number of differing lines)
-//!   comes within [`MISREMEMBERED_MARGIN`] of the chosen region's score. Scores are the real ones of
-//!   every window: nothing is capped or left out for not qualifying.
+//! * **alone**: no other region qualifies, and no other reading of the file elsewhere (any window
+//!   anchored by an equal line, scored by the characters of its equal lines with any number of
+//!   differing lines, or as a *stale view*: every line at its offset, one line one word away counted
+//!   less that word, since another writer may have renamed it) comes within
+//!   [`MISREMEMBERED_MARGIN`] of the chosen region's score (its mistyped line counted the same way).
+//!   Scores are the real ones of every window: nothing is capped or left out for not qualifying. A
+//!   reading within the margin over the chosen region's own lines (a duplicated line taken for the
+//!   other copy, a renamed line for a missing one) does not refuse: it is one more pairing that the
+//!   transport must agree with, byte for byte.
 //!
 //! An extra line next to a missing one would be a line replaced, not misremembered: not allowed.
 //! A missing line is only ever between two paired lines (at the ends it is just context the needle
@@ -623,15 +628,7 @@ pub(crate) fn typo(mine: &str, file: &str) -> Option<(String, String)> {
     if mine.len().abs_diff(file.len()) > 4 {
         return None;
     }
-    let (a, b) = (tokens(mine), tokens(file));
-    if a.len() != b.len() {
-        return None;
-    }
-    let mut differing = a.iter().zip(&b).filter(|(x, y)| x != y);
-    let (x, y) = differing.next()?;
-    if differing.next().is_some() || !x.chars().all(is_word) || !y.chars().all(is_word) {
-        return None;
-    }
+    let (x, y) = differing_word(mine, file)?;
     let (xs, ys): (Vec<char>, Vec<char>) = (x.chars().collect(), y.chars().collect());
     if xs.len().max(ys.len()) < MIN_TYPO_WORD || !one_edit_apart(&xs, &ys) {
         return None;
@@ -642,16 +639,22 @@ pub(crate) fn typo(mine: &str, file: &str) -> Option<(String, String)> {
 /// The characters of the one word in which `mine` differs from `file`, when the lines are otherwise
 /// the same (any other word in its place: a rename, a typo, another value).
 fn renamed(mine: &str, file: &str) -> Option<usize> {
+    differing_word(mine, file).map(|(x, _)| x.chars().count())
+}
+
+/// `(mine, file's)`: the one word (token of word characters) in which the lines differ, when every
+/// other token is the same.
+fn differing_word<'s>(mine: &'s str, file: &'s str) -> Option<(&'s str, &'s str)> {
     let (a, b) = (tokens(mine), tokens(file));
     if a.len() != b.len() {
         return None;
     }
-    let mut differing = a.iter().zip(&b).filter(|(x, y)| x != y);
+    let mut differing = a.into_iter().zip(b).filter(|(x, y)| x != y);
     let (x, y) = differing.next()?;
     if differing.next().is_some() || !x.chars().all(is_word) || !y.chars().all(is_word) {
         return None;
     }
-    Some(x.chars().count())
+    Some((x, y))
 }
 
 /// Whether two different words are one character dropped, added, changed, or one adjacent pair
