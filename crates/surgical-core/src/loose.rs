@@ -443,12 +443,15 @@ impl Candidate {
             .enumerate()
             .filter_map(|(k, p)| p.map(|p| (k, p)))
             .collect();
-        let (k0, first) = paired[0];
-        let last = paired[paired.len() - 1].1;
+        let (k0, first_paired) = paired[0];
+        // The region covers every pairing's lines, so that each can be replayed on it.
+        let every = || pairs.iter().chain(alternatives.iter().flatten()).flatten().copied();
+        let first = every().min().unwrap_or(first_paired);
+        let last = every().max().unwrap_or(first_paired);
         let reindent = rebase(
             paired.iter().map(|&(_, p)| file.indent(p)),
             needle[k0].indent,
-            file.indent(first),
+            file.indent(first_paired),
         );
         Candidate {
             first,
@@ -781,8 +784,9 @@ fn similar(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate> {
         if acceptable && anchored && differing <= SIMILAR_MAX_DIFFERING_LINES {
             scored.push((score, w));
         } else {
-            // Still a rival for the margin: a region nearly as good rules out a confident choice.
-            scored.push((score.min(SIMILAR_THRESHOLD - f32::EPSILON), usize::MAX - w));
+            // Still a rival for the margin, at its real score: a region nearly as good rules out
+            // a confident choice, whether or not it qualifies itself.
+            scored.push((score, usize::MAX - w));
         }
     }
     scored.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -897,6 +901,11 @@ fn transport_pairs(
             *next += 1;
         }
     };
+    // Lines of the region before this pairing's first pair (another pairing's) are the file's,
+    // before anything written in front of the needle's first line.
+    if let Some(&first) = pairs.iter().flatten().next() {
+        flush(&mut items, &mut next, first);
+    }
     for op in anchored_diff(&o_keys, &n_keys) {
         let (o, n) = (op.old_range(), op.new_range());
         match op {
@@ -1475,5 +1484,25 @@ mod tests {
         assert!(matches!(note, Forgiven::Similar { .. }), "{note:?}");
         // A lone paraphrased line has no anchor: refused.
         assert!(run(Tier::Similar, text, "    let total = compute(item);", "x").is_none());
+    }
+
+    /// The window's last line was renamed by another writer; a sibling function differs from the
+    /// needle only on its signature. The window's renamed line is too unlike the model's to
+    /// qualify, but at its real score it is as good a reading as the sibling: refused, never
+    /// placed on the sibling (the eval's stale-view trap, hashmap.c, seeds 2 and 5).
+    #[test]
+    fn similar_counts_a_rival_at_its_real_score() {
+        let body = |name: &str, last: &str| {
+            format!(
+                "int {name}(struct map *map, const char *key)\n{{\n\tuint64_t hash = hash_key(key);\n\t\
+                 struct entry *slot = find_slot(map->entries, key, hash);\n\tif (!is_live({last}))\n\t\treturn 0;\n\t\
+                 return 1;\n}}\n\n"
+            )
+        };
+        let text = body("map_get_entry", "slot") + &body("map_remove", "OTHER_NAME");
+        let old = "int map_remove(struct map *map, const char *key)\n{\n\tuint64_t hash = hash_key(key);\n\t\
+                   struct entry *slot = find_slot(map->entries, key, hash);\n\tif (!is_live(slot))";
+        let new = old.replace("is_live(slot)", "is_live(EDITED)");
+        assert!(run(Tier::Similar, &text, old, &new).is_none());
     }
 }

@@ -9,10 +9,15 @@
 //!
 //! * **anchored**: at least [`MISREMEMBERED_MIN_EQUAL_LINES`] lines equal, holding at least
 //!   [`MISREMEMBERED_MIN_ANCHOR_CHARS`] characters and more than half of the needle's;
-//! * **alone**: no other region qualifies, and no other reading of the file (any window anchored by
-//!   an equal line, scored by the characters of its equal lines with any number of differing lines)
-//!   comes within [`MISREMEMBERED_MARGIN`] of the chosen region's score. Scores are the real ones of
-//!   every window: nothing is capped or left out for not qualifying.
+//! * **alone**: no other region qualifies, and no other reading of the file elsewhere (any window
+//!   anchored by an equal line, scored by the characters of its equal lines with any number of
+//!   differing lines, or as a *stale view*: every line at its offset, one line one word away counted
+//!   less that word, since another writer may have renamed it) comes within
+//!   [`MISREMEMBERED_MARGIN`] of the chosen region's score (its mistyped line counted the same way).
+//!   Scores are the real ones of every window: nothing is capped or left out for not qualifying. A
+//!   reading within the margin over the chosen region's own lines (a duplicated line taken for the
+//!   other copy, a renamed line for a missing one) does not refuse: it is one more pairing that the
+//!   transport must agree with, byte for byte.
 //!
 //! An extra line next to a missing one would be a line replaced, not misremembered: not allowed.
 //! A missing line is only ever between two paired lines (at the ends it is just context the needle
@@ -45,6 +50,9 @@ pub const MISREMEMBERED_MIN_EQUAL_LINES: usize = 2;
 const MIN_TYPO_WORD: usize = 4;
 /// Equally good pairings kept for one region; more, and the needle is too repetitive to tell.
 const MAX_ALTERNATIVES: usize = 4;
+/// Rival readings over the chosen region's lines that the transport checks; more, and the region
+/// is too repetitive to tell.
+const MAX_RIVALS_HERE: usize = 4;
 /// Partial pairings explored while listing equally good ones.
 const MAX_EXPLORED: usize = 256;
 
@@ -53,6 +61,11 @@ const MAX_EXPLORED: usize = 256;
 enum Rel {
     Equal,
     Typo,
+    /// The same line but for one word (scored readings only): another writer may have renamed it
+    /// since the model read it. `shared`: the needle line's characters outside that word.
+    Renamed {
+        shared: usize,
+    },
     Other,
 }
 
@@ -111,6 +124,10 @@ impl<'f> Window<'f> {
                     Rel::Equal
                 } else if mode == Mode::Qualify && typo(keys[j], &f).is_some() {
                     Rel::Typo
+                } else if let Some(word) = renamed(keys[j], &f).filter(|_| mode == Mode::Score) {
+                    Rel::Renamed {
+                        shared: weight[j].saturating_sub(word),
+                    }
                 } else {
                     Rel::Other
                 });
@@ -146,7 +163,8 @@ impl<'f> Window<'f> {
         match self.rel(j, q)? {
             Rel::Equal => Some((self.weight[j] as i64, next, Rel::Equal)),
             Rel::Typo if state & TYPO == 0 => Some((0, next | TYPO, Rel::Typo)),
-            r if self.mode == Mode::Score => Some((0, next, r)),
+            // A renamed line counts only in a stale view (see `Window::stale_view`).
+            Rel::Renamed { .. } | Rel::Other if self.mode == Mode::Score => Some((0, next, Rel::Other)),
             _ => None,
         }
     }
@@ -188,6 +206,42 @@ impl<'f> Window<'f> {
                 self.value[j * STATES + state] = best.max(NONE);
             }
         }
+    }
+
+    /// The stale view this window may be (scored readings only): every needle line paired with the
+    /// file line at the same offset from the window's start, as if another writer had renamed a
+    /// word on one line since the model read it. Its score counts the equal lines and that one
+    /// renamed line less the word (the one that keeps the most); other renamed lines stay as
+    /// [`Rel::Other`], as in any other reading.
+    fn stale_view(&self) -> Option<Fit> {
+        let mut steps = Vec::with_capacity(self.keys.len());
+        let mut score = 0;
+        let mut renamed: Option<(usize, usize)> = None; // (shared, step index)
+        for j in 0..self.keys.len() {
+            let q = self.position(j, 0)?;
+            let rel = self.rel(j, q)?;
+            match rel {
+                Rel::Equal => score += self.weight[j] as i64,
+                Rel::Renamed { shared } if renamed.is_none_or(|(best, _)| shared > best) => {
+                    renamed = Some((shared, j));
+                }
+                _ => {}
+            }
+            steps.push(Step::Pair { j, q, rel });
+        }
+        for (j, step) in steps.iter_mut().enumerate() {
+            if let Step::Pair {
+                rel: rel @ Rel::Renamed { .. },
+                ..
+            } = step
+            {
+                if renamed.is_none_or(|(_, k)| k != j) {
+                    *rel = Rel::Other;
+                }
+            }
+        }
+        score += renamed.map_or(0, |(shared, _)| shared as i64);
+        Fit::new(steps, score)
     }
 
     /// The most equal characters of any alignment from this window (`None`: no alignment).
@@ -289,6 +343,14 @@ impl Fit {
         }
     }
 
+    /// Every pair, whatever its relation.
+    fn pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.steps.iter().filter_map(|s| match *s {
+            Step::Pair { j, q, .. } => Some((j, q)),
+            _ => None,
+        })
+    }
+
     fn overlaps(&self, other: &Fit) -> bool {
         self.region.0 <= other.region.1 && other.region.0 <= self.region.1
     }
@@ -381,6 +443,9 @@ pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scop
                 readings.push(fit);
             }
         }
+        if let Some(fit) = scored.stale_view().filter(|f| in_scope(f)) {
+            readings.push(fit);
+        }
         let window = Window::new(&keys, &weight, file, origin, Mode::Qualify);
         let Some(score) = window.best() else { continue };
         let (all, complete) = window.alignments(MAX_ALTERNATIVES + 1);
@@ -429,15 +494,50 @@ pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scop
         return refused(file, &near, Some(best), &readings, Some(Refusal::Repetitive));
     }
     // The margin over every other reading: one that pairs some needle line with a file line no
-    // chosen pairing does.
-    let claimed: HashSet<(usize, usize)> = chosen.iter().flat_map(|f| f.equal_pairs()).collect();
+    // chosen pairing does, equal, or renamed where the chosen pairings place that needle line (a
+    // renamed line standing for a needle line the chosen region leaves out, as extra, is the same
+    // reading of the same lines). A line one word away is as good a witness as an equal one, less
+    // that word: another writer may have renamed it since the model read it, and placing the
+    // model's line elsewhere would move the change away from that line.
+    let claimed: HashSet<(usize, usize)> = chosen.iter().flat_map(|f| f.pairs()).collect();
+    let placed: HashSet<usize> = claimed.iter().map(|&(j, _)| j).collect();
     let margin = (MISREMEMBERED_MARGIN * needle_chars as f32).ceil() as i64;
+    let typo_shared: i64 = best
+        .steps
+        .iter()
+        .map(|s| match *s {
+            Step::Pair { j, q, rel: Rel::Typo } => renamed(keys[j], &file.collapsed(positions[q] as usize))
+                .map_or(0, |word| weight[j].saturating_sub(word) as i64),
+            _ => 0,
+        })
+        .sum();
+    let evidence = best.score + typo_shared;
+    // A rival reading over the same lines is the same place read another way (a duplicated line
+    // taken for the other copy, a renamed line for a missing one): it does not refuse the place,
+    // but the transport must write the same bytes with it, like any equally good pairing.
+    let mut here: Vec<&Fit> = Vec::new();
     for r in &readings {
-        let other = r.equal_pairs().any(|p| !claimed.contains(&p));
-        if other && best.score - r.score < margin {
-            let lines = near_miss::lines_of(file, &near, &r.reading());
-            return refused(file, &near, Some(best), &readings, Some(Refusal::Rival { lines }));
+        let other = r.steps.iter().any(|s| match *s {
+            Step::Pair { j, q, rel: Rel::Equal } => !claimed.contains(&(j, q)),
+            Step::Pair {
+                j,
+                q,
+                rel: Rel::Renamed { .. },
+            } => placed.contains(&j) && !claimed.contains(&(j, q)),
+            _ => false,
+        });
+        if other && evidence - r.score < margin {
+            if !r.overlaps(best) {
+                let lines = near_miss::lines_of(file, &near, &r.reading());
+                return refused(file, &near, Some(best), &readings, Some(Refusal::Rival { lines }));
+            }
+            if !here.iter().any(|h| h.steps == r.steps) {
+                here.push(r);
+            }
         }
+    }
+    if chosen.len() + here.len() > MAX_ALTERNATIVES + MAX_RIVALS_HERE {
+        return refused(file, &near, Some(best), &readings, Some(Refusal::Repetitive));
     }
 
     let pairs_of = |fit: &Fit| {
@@ -483,7 +583,7 @@ pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scop
         extra_line,
         missing_line,
     };
-    let alternatives = chosen[1..].iter().map(|f| pairs_of(f)).collect();
+    let alternatives = chosen[1..].iter().chain(&here).map(|f| pairs_of(f)).collect();
     Found::One(Box::new(Candidate::rebased(
         file,
         needle,
@@ -563,20 +663,33 @@ pub(crate) fn typo(mine: &str, file: &str) -> Option<(String, String)> {
     if mine.len().abs_diff(file.len()) > 4 {
         return None;
     }
-    let (a, b) = (tokens(mine), tokens(file));
-    if a.len() != b.len() {
-        return None;
-    }
-    let mut differing = a.iter().zip(&b).filter(|(x, y)| x != y);
-    let (x, y) = differing.next()?;
-    if differing.next().is_some() || !x.chars().all(is_word) || !y.chars().all(is_word) {
-        return None;
-    }
+    let (x, y) = differing_word(mine, file)?;
     let (xs, ys): (Vec<char>, Vec<char>) = (x.chars().collect(), y.chars().collect());
     if xs.len().max(ys.len()) < MIN_TYPO_WORD || !one_edit_apart(&xs, &ys) {
         return None;
     }
     Some((x.to_string(), y.to_string()))
+}
+
+/// The characters of the one word in which `mine` differs from `file`, when the lines are otherwise
+/// the same (any other word in its place: a rename, a typo, another value).
+fn renamed(mine: &str, file: &str) -> Option<usize> {
+    differing_word(mine, file).map(|(x, _)| x.chars().count())
+}
+
+/// `(mine, file's)`: the one word (token of word characters) in which the lines differ, when every
+/// other token is the same.
+fn differing_word<'s>(mine: &'s str, file: &'s str) -> Option<(&'s str, &'s str)> {
+    let (a, b) = (tokens(mine), tokens(file));
+    if a.len() != b.len() {
+        return None;
+    }
+    let mut differing = a.into_iter().zip(b).filter(|(x, y)| x != y);
+    let (x, y) = differing.next()?;
+    if differing.next().is_some() || !x.chars().all(is_word) || !y.chars().all(is_word) {
+        return None;
+    }
+    Some((x, y))
 }
 
 /// Whether two different words are one character dropped, added, changed, or one adjacent pair
@@ -792,6 +905,62 @@ mod tests {
             edit(&now, seen, &mine),
             Err(EditError::Conflict { line: 3, .. })
         ));
+    }
+
+    /// Another writer renamed a word on the line the model changes, and the file holds the model's
+    /// old version of that line elsewhere, after a line equal to the window's (a closing brace):
+    /// reading the window's first line as extra and placing the change there would write it far
+    /// from the window (the eval harness's one wrong placement, hashmap.c).
+    #[test]
+    fn a_renamed_line_is_not_read_as_an_extra_line_elsewhere() {
+        let text = "void destroy(struct map *map)\n{\n\tfor (size_t i = 0; i < map->capacity; i++) {\n\t\tif (live(&map->entries[i]))\n\t\t\tfree(map->entries[i].key);\n\t}\n\tfree(map->entries);\n\tfree(map);\n}\n\n\
+                    static int grow(struct map *map)\n{\n\tfor (size_t i = 0; i < map->capacity; i++) {\n\t\tstruct entry *old = &map->entries[i];\n\t\tstruct entry *slot = find(fresh, old->key);\n\t\t*slot = *old;\n\t}\n\tfree(map->OTHER_NAME);\n\tmap->entries = fresh;\n\treturn 0;\n}\n";
+        let old = "\t\t*slot = *old;\n\t}\n\tfree(map->entries);";
+        let new = "\t\t*slot = *old;\n\t}\n\tfree(map->entries); /*EDIT*/";
+        let r = edit(text, old, new);
+        assert!(r.is_err(), "{r:?}");
+    }
+
+    /// The model's last line is in the file twice: once renamed by another writer, once as it was
+    /// just after it. "The renamed line is missing, the model's line is the next" and "the renamed
+    /// line is the model's line" are both readings of these lines: a change on that line lands on
+    /// a different line in each, so it is refused; a change elsewhere writes the same bytes in both.
+    #[test]
+    fn a_renamed_line_read_as_a_missing_one_must_agree_with_the_stale_view() {
+        let text = "fn grow(map: &mut Map) {\n    let fresh = allocate(map.capacity * 2);\n    \
+                    copy_entries(&map.entries, &fresh);\n    release(map.renamed);\n    release(map.entries);\n}\n";
+        let old = "    let fresh = allocate(map.capacity * 2);\n    copy_entries(&map.entries, &fresh);\n    release(map.entries);";
+        let new = old.replace("release(map.entries);", "release(map.entries); // done");
+        assert!(
+            matches!(edit(text, old, &new), Err(EditError::Conflict { .. })),
+            "{:?}",
+            edit(text, old, &new)
+        );
+        let new = old.replace("* 2)", "* 4)");
+        assert_eq!(edit(text, old, &new).unwrap().1, text.replace("* 2)", "* 4)"));
+    }
+
+    /// A line written before the needle's first line goes right before the file line it pairs with,
+    /// even where another reading of the same lines starts a line earlier (a duplicated neighbour,
+    /// either copy of which may be the extra one).
+    #[test]
+    fn a_line_inserted_first_goes_before_the_first_paired_line() {
+        let text =
+            "fn load() {\n}\n}\n    let rows = read_rows(path);\n    let count = rows.len();\n    report(count);\n";
+        let old = "}\n    let rows = read_rows(path);\n    let rows = read_rows(path);\n    let count = rows.len();\n    report(count);";
+        let new = format!("// first\n{old}");
+        match edit(text, old, &new) {
+            Ok((_, out, _)) => assert_eq!(out, text.replace("}\n}\n", "}\n// first\n}\n")),
+            Err(e) => assert!(
+                matches!(e, EditError::Conflict { .. } | EditError::NotFound { .. }),
+                "{e:?}"
+            ),
+        }
+        let new = old.replace("report(count);", "report(count, 1);");
+        assert_eq!(
+            edit(text, old, &new).unwrap().1,
+            text.replace("report(count);", "report(count, 1);")
+        );
     }
 
     /// Once the work budget is spent, the tiers refuse rather than place on a partial view.

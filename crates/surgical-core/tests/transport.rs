@@ -104,7 +104,7 @@ fn case() -> impl Strategy<Value = Case> {
         any::<bool>(),
     )
         .prop_map(
-            |(before, window, mut after, seed, kind, change, i1, i2, i3, how, copy)| {
+            |(mut before, window, mut after, seed, kind, change, i1, i2, i3, how, copy)| {
                 let n = window.len();
                 let mistake = match kind {
                     0 => {
@@ -126,12 +126,27 @@ fn case() -> impl Strategy<Value = Case> {
                         line: 1 + i1.index(n - 2),
                     },
                 };
-                // Stray copies of window lines after it, each between two lines of punctuation (a
-                // copy never makes a block of window lines elsewhere).
+                // Stray copies of window lines after it, each between two pairs of lines of
+                // punctuation (a copy never makes a block of window lines elsewhere, not even with
+                // one line read as left out: `a b c`, `%%`, `c` is `a b c c` with `%%` missing).
                 if copy && seed % 3 == 0 {
-                    after.push("%%".to_string());
+                    after.extend(["%%".to_string(), "%%".to_string()]);
                     after.push(window[i2.index(n)].clone());
-                    after.push("%%".to_string());
+                    after.extend(["%%".to_string(), "%%".to_string()]);
+                }
+                // A stale look-alike right beside the window: a window line with its own word
+                // renamed (what another writer's rename of that line would look like), which no
+                // reading may take for the window's line.
+                let renamed = || {
+                    let l = &window[i2.index(n)];
+                    let body = l.trim_start();
+                    let tag = body.split(' ').next().unwrap_or("");
+                    format!("{}india{}", &l[..l.len() - body.len()], &body[tag.len()..])
+                };
+                match seed % 5 {
+                    1 => before.push(renamed()),
+                    2 => after.insert(0, renamed()),
+                    _ => {}
                 }
                 let total = before.len() + n + after.len();
                 let eols = (0..total).map(|k| ((seed >> (k % 60)) % 3) as u8).collect();

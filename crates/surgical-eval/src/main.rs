@@ -11,6 +11,10 @@
 //! `snippets` reads `eval/snippets` (or `SURGICAL_SNIPPETS_DIR`) and prints the per-variant table
 //! and every case not placed as expected; with a case's name, that case's snippet, outcome and the
 //! difference between the expected file and the result.
+//!
+//! Round 2 only: `SURGICAL_EVAL_KIND=text` runs only the kinds whose row name contains `text`;
+//! `SURGICAL_EVAL_SHOW_REFUSALS=1` prints every refused case that should have been placed;
+//! `SURGICAL_EVAL_DUMP=dir` writes the last wrong case's `file`, `old` and `new` into `dir`.
 
 use surgical_core::Tier;
 use surgical_eval::{default_tier, evaluate, round2, table};
@@ -41,15 +45,20 @@ fn main() {
         println!("{}", table(&evaluate(per, seed, Tier::Similar)));
     }
     if round != Some(1) {
+        let only = std::env::var("SURGICAL_EVAL_KIND").unwrap_or_default();
+        let kinds: Vec<round2::Kind> = round2::Kind::ALL
+            .into_iter()
+            .filter(|k| k.name().contains(only.as_str()))
+            .collect();
         println!(
             "Round 2. Default tiers (up to `{}`), {per} cases per row, seed {seed}:\n",
             default.name()
         );
-        let report = round2::evaluate(per, seed, default);
+        let report = round2::evaluate_kinds(&kinds, per, seed, default);
         println!("{}", round2::table(&report));
         println!("{}\n", round2::near_miss_share(&report));
         println!("With `similar` enabled (maxStrategy \"similar\"):\n");
-        let report = round2::evaluate(per, seed, Tier::Similar);
+        let report = round2::evaluate_kinds(&kinds, per, seed, Tier::Similar);
         println!("{}", round2::table(&report));
         println!("{}", round2::near_miss_share(&report));
     }

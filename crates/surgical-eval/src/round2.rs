@@ -1094,6 +1094,11 @@ pub fn evaluate_kinds(kinds: &[Kind], per: usize, seed: u64, max: Tier) -> Vec<(
                     tally.damaged += usize::from(outside > 0);
                     tally.damaged_bytes += outside;
                     count(&mut tally.tiers, tier);
+                    if let Some(dir) = std::env::var_os("SURGICAL_EVAL_DUMP") {
+                        let _ = std::fs::write(std::path::Path::new(&dir).join("file"), &case.file);
+                        let _ = std::fs::write(std::path::Path::new(&dir).join("old"), &case.old);
+                        let _ = std::fs::write(std::path::Path::new(&dir).join("new"), &case.new);
+                    }
                     eprintln!(
                         "WRONG ({}, tier {}): {why} in {}, bytes {}..{}\n--- oldText ---\n{}\n--- newText ---\n{}\n--- window in the file ---\n{}",
                         kind.name(),
