@@ -24,16 +24,38 @@
 //!   new (no head) is inserted before its tail; one whose last lines are new (no tail), after its
 //!   head — unless that first (last) line is a strong line the file holds elsewhere; when the file
 //!   line next to the anchor is alike the first new line (it may be rewritten, not joined), or the
-//!   snippet has no marker there to say it is kept, replacing it counts as a reading too. When the head is made only of weak lines (four letters or digits or fewer: blank,
-//!   brackets, `end`) and the replacement would delete lines, "insert before the tail" is counted as a reading
-//!   too; likewise a weak tail and "insert after the head": insert versus replace in repetitive code
-//!   is decided by strong anchors, else refused as ambiguous. A reading that would repeat the
+//!   snippet has no marker there to say it is kept, replacing it counts as a reading too. When the
+//!   head is made only of weak lines (blank, punctuation, or one word of six letters or digits or
+//!   fewer: brackets, `end`, `child`, `.unwrap();`) and the replacement would delete lines,
+//!   "insert before the tail" is counted as a reading too; likewise a weak tail and "insert after the head": insert versus replace in repetitive code
+//!   is decided by strong anchors, else refused as ambiguous. A short word line that the file holds
+//!   exactly once and that closes no block (`child`, `format!(`) is no weak line: found once, it
+//!   names one place as well as a long line does, and a reading that would write it again beside
+//!   the file's only copy is no insertion (closers such as `}`, `});`, `end` stay weak however
+//!   often they occur, since a new block brings its own). A reading that would repeat the
 //!   snippet's anchor lines where a reading without deletion keeps them is not counted.
+//! - **A last line repeating the head.** When a segment's last line repeats a line of its head
+//!   (`A B` shown, new lines, then `B` again), that line is new where the head stands: the head
+//!   with the rest inserted after it is a reading, beside the span to any farther copy of the line.
+//!   Were the span the only reading, it would delete the lines between unseen.
+//! - **Readings not counted, and why that keeps "two results, ambiguous" true.** A reading is left
+//!   out only where another one that is counted explains the same snippet with more of its lines
+//!   as anchors: a shorter head or tail than the longest run at the same place (the longest one
+//!   anchors a superset of its lines there; the shorter one only writes the rest again as new
+//!   lines); a span whose head has a later copy before its tail (the later copy's own readings are
+//!   counted); a span behind a weak head (before a weak tail) whose next new line is a strong line
+//!   the file holds elsewhere, where the segment then anchors by that line too — unless that line
+//!   repeats one of the segment's own anchors (the shape above), which is no evidence of another
+//!   place. Were a rule to leave out a reading without such a counted rival, the one left could be
+//!   placed alone and wrongly: the block property in tests/snippet_properties.rs (new lines, some
+//!   copies of the window's, inserted anywhere) checks that none does.
 //! - **Order and headers.** Segments are placed in order, each after the previous one. A segment
 //!   whose last line opens a block in the file (the next file lines are indented more) is a header:
 //!   the following segments whose lines are all indented more than it (closing lines such as `}`
 //!   aside) are searched inside that block only (up to the first line indented no more than the
-//!   header, a closing `}`, `)`, `]` or `end` included).
+//!   header, a closing `}`, `)`, `]` or `end` included); a segment with no place there is searched
+//!   in the rest of the file, as outside any header (the header narrows the search, it does not
+//!   forbid the rest: `const KEYS = [` then code of a later function, indented as deep).
 //! - **Edges.** A snippet without a marker before its first segment or after its last keeps the
 //!   file's lines before or after them ("keep the rest": models forget edge markers); those kept
 //!   lines are reported ([`Placement::kept_before`], [`Placement::kept_after`]), never
@@ -640,8 +662,16 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         while blocks.last().is_some_and(|b| b.indent >= indent) {
             blocks.pop();
         }
-        let hi = blocks.last().map_or(self.file.len(), |b| b.end).max(lo);
-        let candidates = self.candidates(k, lo, hi, !blocks.is_empty());
+        let mut hi = blocks.last().map_or(self.file.len(), |b| b.end).max(lo);
+        let mut candidates = self.candidates(k, lo, hi, !blocks.is_empty());
+        if candidates.is_empty() && !blocks.is_empty() {
+            // Nowhere inside the header's block: the header narrowed the search, it does not forbid
+            // the rest of the file (the segment's indentation only looked like the block's body).
+            // Every place there is counted as outside any header.
+            blocks.clear();
+            hi = self.file.len().max(lo);
+            candidates = self.candidates(k, lo, hi, false);
+        }
         if candidates.is_empty() && self.failed.is_none_or(|(f, _, _)| f <= k) {
             self.failed = Some((k, lo, hi));
         }
@@ -707,7 +737,7 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         let m = keys.len();
         let mut out: Vec<Place> = Vec::new();
         // A reading anchored by weak lines only counts inside a header's block.
-        let anchored = |anchors: &[&[u8]]| narrowed || anchors.iter().any(|a| !is_weak(a));
+        let anchored = |anchors: &[&[u8]]| narrowed || anchors.iter().any(|a| !self.weak(a));
         let push = |p: Place, out: &mut Vec<Place>| {
             if !out.contains(&p) {
                 out.push(p);
@@ -738,6 +768,13 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
                 continue;
             }
             let x = j + p;
+            // A last line that repeats a line of the head (`A B` shown, new lines, then `B` again)
+            // is a new line where the head stands: the head with the rest inserted after it is a
+            // reading, beside any span to a farther copy of that line (which alone would delete
+            // the lines between unseen).
+            if keys[..p].contains(&keys[m - 1]) && anchored(head) {
+                push(Place { start: j, end: x }, &mut out);
+            }
             let tails = self.tail_frontier(k, p, x, hi);
             if tails.is_empty() {
                 // A strong last line the file has elsewhere is an anchor this place does not reach.
@@ -775,8 +812,14 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         // Behind a weak head (or before a weak tail), a new line the file holds elsewhere as a strong
         // line says the segment belongs there, not here.
         let strays = |&(_, p, _, q): &(usize, usize, usize, usize)| {
-            (keys[..p].iter().all(|h| is_weak(h)) && p + q < m && self.anchors_elsewhere(keys[p]))
-                || (keys[m - q..].iter().all(|t| is_weak(t)) && p + q < m && self.anchors_elsewhere(keys[m - q - 1]))
+            // (A new line that repeats one of the segment's own anchors here is no such evidence:
+            // `A B` shown, new lines, `B` again.)
+            let own = |l: &[u8]| keys[..p].contains(&l) || keys[m - q..].contains(&l);
+            (keys[..p].iter().all(|h| self.weak(h)) && p + q < m && self.anchors_elsewhere(keys[p]) && !own(keys[p]))
+                || (keys[m - q..].iter().all(|t| self.weak(t))
+                    && p + q < m
+                    && self.anchors_elsewhere(keys[m - q - 1])
+                    && !own(keys[m - q - 1]))
         };
         for &(j, p, y, q) in spans.iter().filter(|s| !dominated(s) && !strays(s)) {
             let (head, tail, x) = (&keys[..p], &keys[m - q..], j + p);
@@ -786,10 +829,10 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             // Lines deleted that are not the body of the block the anchors delimit leave insert
             // against replace open where an anchor is weak.
             let open = y > x && !self.body_between(j, x, y, q);
-            if open && tail.iter().all(|t| is_weak(t)) && anchored(head) {
+            if open && tail.iter().all(|t| self.weak(t)) && anchored(head) {
                 push(Place { start: j, end: x }, &mut out);
             }
-            if open && head.iter().all(|h| is_weak(h)) && anchored(tail) {
+            if open && head.iter().all(|h| self.weak(h)) && anchored(tail) {
                 push(Place { start: y, end: y + q }, &mut out);
             }
         }
@@ -816,6 +859,19 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             out.truncate(2);
         }
         out
+    }
+
+    /// Whether `key` anchors nothing alone: a weak line ([`is_weak`]) unless it is a word line (not
+    /// a closer) that the file holds exactly once — such a line names one place as well as any.
+    fn weak(&self, key: &[u8]) -> bool {
+        is_weak(key) && !self.unique_word(key)
+    }
+
+    /// Whether `key` holds a letter or digit, closes no block, and occurs once in the file.
+    fn unique_word(&self, key: &[u8]) -> bool {
+        key.iter().any(u8::is_ascii_alphanumeric)
+            && !is_closer(key.trim_ascii())
+            && self.file.places.get(key).is_some_and(|v| v.len() == 1)
     }
 
     /// Whether `key` is a strong line the file holds (a segment edge that is then no new line).

@@ -254,3 +254,70 @@ fn repeated_context_is_ambiguous() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_last_line_repeating_the_head_is_no_far_tail() {
+    // The snippet's first two lines occur twice; its last line repeats its second. Reading one
+    // segment from the first head to the second copy of the last line would delete the lines
+    // between unseen (eval case javascript/6d1156a613b2/ambiguous-natural): each head with the new
+    // lines after it is a reading too, so the snippet is ambiguous.
+    let file = "fn edit() {\n    queue(async {\n        check(signal);\n        edit_it();\n    });\n}\n\nfn write() {\n    queue(async {\n        check(signal);\n        write_it();\n    });\n}\n";
+    let snippet =
+        "// ...\n    queue(async {\n        check(signal);\n        make_dirs(path);\n        check(signal);\n// ...\n";
+    assert!(matches!(refused(file, snippet), SnippetError::Ambiguous { .. }));
+    // With one head only, the new lines go after it.
+    let single = &file[..file.find("fn write").unwrap()];
+    assert_eq!(
+        merged(single, snippet),
+        single.replace(
+            "check(signal);\n",
+            "check(signal);\n        make_dirs(path);\n        check(signal);\n"
+        )
+    );
+}
+
+#[test]
+fn a_short_line_the_file_holds_once_anchors() {
+    // `.unwrap();` and `child` are short, but each is found once: together they name one place,
+    // and the line between them that the snippet rewrites is replaced, not kept beside a copy of
+    // `child` (eval cases rust/17a3690cef6d, rust/615298b3f933, rust/0596d28ee0f2).
+    let file = "fn spawn() -> Child {\n    let mut child = cmd()\n        .unwrap();\n    child.write(input).unwrap();\n    child\n}\n";
+    let snippet = "// ...\n        .unwrap();\n    if let Err(e) = child.write(input) {\n        check(e);\n    }\n    child\n// ...\n";
+    assert_eq!(
+        merged(file, snippet),
+        file.replace(
+            "    child.write(input).unwrap();\n",
+            "    if let Err(e) = child.write(input) {\n        check(e);\n    }\n"
+        )
+    );
+    // Found twice, the same short lines anchor nothing alone.
+    let twice = format!("{file}\n{file}");
+    assert!(apply_snippet(twice.as_bytes(), snippet).is_err());
+    // A closer found once stays weak: inserting a new block before it or replacing up to it are
+    // both readings.
+    let file = "test('a', () => {\n  run(1);\n});\n\ntest('b', () => {\n  run(2);\n}\n";
+    let snippet = "// ...\n  run(1);\n});\n\ntest('c', () => {\n  run(3);\n}\n// ...\n";
+    assert!(matches!(refused(file, snippet), SnippetError::Ambiguous { .. }));
+}
+
+#[test]
+fn a_tail_that_starts_a_later_head_is_no_stray_evidence() {
+    // `let x = 1;` at line 2 and twice at lines 13-14: a span from line 2 to the tail would delete
+    // lines 3-12 unseen, and the span from the later head is a reading too (its short tail
+    // `zzeijl();` is found once, so the new `let x` lines before it are no stray): ambiguous, not
+    // the far span alone (found by the block property).
+    let file = "fn f() {\n    let x = 1;\n\n    uib(yn);\n}\n\nbveepg\n}\n}\nltpu 783\n    let x = 1;\n    let x = 1;\n    zzeijl();\nxjs\n";
+    let snippet =
+        "// ...\n    let x = 1;\n    let x = 1;\nnew a();\n    let x = 1;\n    let x = 1;\n    zzeijl();\n// ...\n";
+    assert!(matches!(refused(file, snippet), SnippetError::Ambiguous { .. }));
+}
+
+#[test]
+fn a_segment_not_inside_a_headers_block_is_searched_after_it() {
+    // The first segment ends with a line opening a block (`= [`); the next is indented more, so it
+    // is searched in that block first; not found there, the rest of the file is searched (eval
+    // cases rust/b2bf7aab25da/*).
+    let file = "const KEYS: [&str; 2] = [\n    \"a\",\n    \"b\",\n];\n\nfn check() {\n    for k in KEYS {\n        let code = lookup(k);\n        assert!(known(code));\n    }\n}\n";
+    let snippet = "// ...\nconst KEYS: [&str; 2] = [\n    // ...\n    for k in KEYS {\n        let code = lookup(k).unwrap();\n        assert!(known(code));\n// ...\n";
+    assert_eq!(merged(file, snippet), file.replace("lookup(k);", "lookup(k).unwrap();"));
+}
