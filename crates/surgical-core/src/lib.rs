@@ -126,7 +126,7 @@ mod scope;
 mod search;
 mod tier;
 
-pub use align::{Difference, DifferenceKind};
+pub use align::{line_destinations, Difference, DifferenceKind};
 #[doc(hidden)]
 pub use budget::with_work_budget;
 pub use changes::{Applied, AppliedEdit, Change, ChangeSet, Occurrence, Spliced};
