@@ -191,9 +191,17 @@ fn change_set_takes_replacements_in_any_order() {
     let needles = [Needle::new("d"), Needle::new("b"), Needle::new("a")];
     let found = hay.find_all(&needles, &all, Tier::Exact).unwrap();
     let mut changes = ChangeSet::new(&hay);
+    assert!(changes.is_empty());
+    assert_eq!(changes.len(), 0);
     for (m, new) in found.iter().zip(["D", "B", "A"]) {
         changes.replace(m, new).unwrap();
     }
+    assert!(!changes.is_empty());
+    assert_eq!(changes.len(), 3);
+    // What a set shows when debugged: how many replacements, and their spans in file order (start,
+    // end, replacement).
+    let shown = format!("{changes:?}");
+    assert_eq!(shown, "ChangeSet { replacements: 3, spans: {(0, 1, 2), (2, 3, 1), (6, 7, 0)}, .. }");
     // Overlapping the span before it in file order, then the one after it.
     let b_c = hay.find("b c", &all, Tier::Exact).unwrap();
     let overlap = EditError::Overlap {
