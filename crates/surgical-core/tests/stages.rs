@@ -359,3 +359,24 @@ fn insert_lines_beside_a_replacement() {
     assert_eq!((occ.old.clone(), occ.new.clone()), (2..2, 2..4));
     assert_eq!((occ.old_lines, occ.new_lines), ((2, 2), (2, 2)));
 }
+
+/// `insert_lines` takes line starts only: after a lone CR is one, between a CR and its LF is not,
+/// nor is the middle of a line.
+#[test]
+fn lines_are_inserted_at_line_starts_only() {
+    let text = b"a\rb\n";
+    let hay = Haystack::new(text);
+    let mut changes = ChangeSet::new(&hay);
+    changes.insert_lines(2, "x\n").unwrap();
+    assert_eq!(changes.apply().unwrap().text, b"a\rx\rb\n");
+    let inside = |text: &'static [u8], at: usize| {
+        std::panic::catch_unwind(move || {
+            let hay = Haystack::new(text);
+            let _ = ChangeSet::new(&hay).insert_lines(at, "x\n");
+        })
+        .is_err()
+    };
+    assert!(inside(b"a\r\nb\n", 2), "between a CR and its LF");
+    assert!(inside(b"ab\n", 1), "inside a line");
+    assert!(!inside(b"a\r\nb\n", 3), "after a CRLF");
+}
