@@ -380,3 +380,18 @@ fn lines_are_inserted_at_line_starts_only() {
     assert!(inside(b"ab\n", 1), "inside a line");
     assert!(!inside(b"a\r\nb\n", 3), "after a CRLF");
 }
+
+/// A rewritten line holding U+FFFD (which stands for bytes a model could not see) is refused, on the
+/// line of the text where it would be written.
+#[test]
+fn a_fabricated_replacement_char_is_refused_on_its_line() {
+    let text = b"a\nb\nc\n";
+    let hay = Haystack::new(text);
+    let found = hay.find("b\nc\n", &Scope::everywhere(), Tier::Exact).unwrap();
+    let mut changes = ChangeSet::new(&hay);
+    changes.replace(&found, "b\nX\u{FFFD}Y\n").unwrap();
+    assert_eq!(
+        changes.apply().unwrap_err(),
+        EditError::FabricatedReplacementChar { index: 0, line: 3 }
+    );
+}
