@@ -201,7 +201,10 @@ fn change_set_takes_replacements_in_any_order() {
     // What a set shows when debugged: how many replacements, and their spans in file order (start,
     // end, replacement).
     let shown = format!("{changes:?}");
-    assert_eq!(shown, "ChangeSet { replacements: 3, spans: {(0, 1, 2), (2, 3, 1), (6, 7, 0)}, .. }");
+    assert_eq!(
+        shown,
+        "ChangeSet { replacements: 3, spans: {(0, 1, 2), (2, 3, 1), (6, 7, 0)}, .. }"
+    );
     // Overlapping the span before it in file order, then the one after it.
     let b_c = hay.find("b c", &all, Tier::Exact).unwrap();
     let overlap = EditError::Overlap {
