@@ -398,3 +398,15 @@ fn a_fabricated_replacement_char_is_refused_on_its_line() {
         EditError::FabricatedReplacementChar { index: 0, line: 3 }
     );
 }
+
+/// An `oldText` copied with line numbers of one style: `newText`'s prefixes of that style are left
+/// out, a line that only looks numbered in another style is the model's text and is written as given.
+#[test]
+fn only_the_old_texts_number_style_is_left_out() {
+    let edits = [surgical_core::Edit::new(
+        "1 | a = 1\n2 | b = 2\n",
+        "1 | a = 1\n2 | b = 3\n3\tc\n",
+    )];
+    let out = surgical_core::apply(b"a = 1\nb = 2\n", &edits, &surgical_core::Options::new()).unwrap();
+    assert_eq!(out.text, b"a = 1\nb = 3\n3\tc\n");
+}
