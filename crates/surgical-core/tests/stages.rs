@@ -410,3 +410,20 @@ fn only_the_old_texts_number_style_is_left_out() {
     let out = surgical_core::apply(b"a = 1\nb = 2\n", &edits, &surgical_core::Options::new()).unwrap();
     assert_eq!(out.text, b"a = 1\nb = 3\n3\tc\n");
 }
+
+/// Two replacements in one set, on an LF line then a CRLF line: each line break written inside a
+/// line takes that line's terminator (the terminator found for the first is not reused).
+#[test]
+fn each_span_takes_its_own_lines_terminator() {
+    let text = b"x\ny\r\n";
+    let hay = Haystack::new(text);
+    let all = Scope::everywhere();
+    let mut changes = ChangeSet::new(&hay);
+    changes
+        .replace(&hay.find("x", &all, Tier::Exact).unwrap(), "P\nQ")
+        .unwrap();
+    changes
+        .replace(&hay.find("y", &all, Tier::Exact).unwrap(), "R\nS")
+        .unwrap();
+    assert_eq!(changes.apply().unwrap().text, b"P\nQ\nR\r\nS\r\n");
+}
