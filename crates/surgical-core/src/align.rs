@@ -151,15 +151,7 @@ fn align_within(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[u8],
             i += 1;
             continue;
         }
-        // A block of changes: everything up to the next Equal.
-        let (o_start, n_start) = old_new_start(&ops[i]);
-        let (mut o_end, mut n_end) = (o_start, n_start);
-        while i < ops.len() && !matches!(ops[i], DiffOp::Equal { .. }) {
-            let (o, n) = (ops[i].old_range(), ops[i].new_range());
-            o_end = o_end.max(o.end);
-            n_end = n_end.max(n.end);
-            i += 1;
-        }
+        let (o_start, o_end, n_start, n_end) = change_block(&ops, &mut i);
         let pairs = pair_lines_within(&o_keys[o_start..o_end], &n_keys[n_start..n_end], budget);
         let block_first_line = out.lines_out;
         let mut next_pair = 0;
@@ -222,8 +214,56 @@ pub(crate) fn anchored_diff<T: PartialEq + Eq + std::hash::Hash + Ord>(old: &[T]
     Budget::for_bytes(old.len() + new.len()).anchored_diff(old, new)
 }
 
-fn old_new_start(op: &DiffOp) -> (usize, usize) {
-    (op.old_range().start, op.new_range().start)
+/// The block of changes starting at `ops[*i]` (everything up to the next `Equal`), as old and new
+/// line ranges `(old_start, old_end, new_start, new_end)`; `*i` moves past it.
+fn change_block(ops: &[DiffOp], i: &mut usize) -> (usize, usize, usize, usize) {
+    let (o_start, n_start) = (ops[*i].old_range().start, ops[*i].new_range().start);
+    let (mut o_end, mut n_end) = (o_start, n_start);
+    while *i < ops.len() && !matches!(ops[*i], DiffOp::Equal { .. }) {
+        let (o, n) = (ops[*i].old_range(), ops[*i].new_range());
+        o_end = o_end.max(o.end);
+        n_end = n_end.max(n.end);
+        *i += 1;
+    }
+    (o_start, o_end, n_start, n_end)
+}
+
+/// Where the engine writes each line of `old` when it replaces a span matching `old` with `new`
+/// (both broken with `\n`, as the model writes them): `Some(k)` for an old line kept as new line `k`
+/// (equal) or edited into it (alike enough: the file's characters stay where the model changed
+/// none), `None` for an old line deleted or rewritten (a new line resembling none of the old ones is
+/// written as given). This is the line diff and pairing every replacement goes through, for a caller
+/// that adjusts the new line standing for a given old one before replacing (surgical-patch carries a
+/// first line's extra indentation to the line that continues it). Lines are zero-based; an empty
+/// `old` gives an empty list. Past the engine's work budget (very large texts) the pairing is the
+/// same coarser one the replacement then uses.
+pub fn line_destinations(old: &str, new: &str) -> Vec<Option<usize>> {
+    let o_keys: Vec<&str> = split_model_lines(old).into_iter().map(|l| l.0).collect();
+    let n_keys: Vec<&str> = split_model_lines(new).into_iter().map(|l| l.0).collect();
+    // The span matching `old` is about as long as `old`: the budget `align` would get.
+    let mut budget = Budget::for_bytes(2 * old.len() + new.len());
+    let ops = budget.anchored_diff(&o_keys, &n_keys);
+    let mut out = vec![None; o_keys.len()];
+    let mut i = 0;
+    while i < ops.len() {
+        if let DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } = ops[i]
+        {
+            for k in 0..len {
+                out[old_index + k] = Some(new_index + k);
+            }
+            i += 1;
+            continue;
+        }
+        let (o_start, o_end, n_start, n_end) = change_block(&ops, &mut i);
+        for (po, pn) in pair_lines_within(&o_keys[o_start..o_end], &n_keys[n_start..n_end], &mut budget) {
+            out[o_start + po] = Some(n_start + pn);
+        }
+    }
+    out
 }
 
 fn push_eol(out: &mut Aligned, s: &Line<'_>, new_has_newline: bool, local_eol: &[u8]) {
@@ -600,6 +640,47 @@ mod tests {
             .filter(|d| d.kind == DifferenceKind::Rewritten)
             .map(|d| d.line)
             .collect()
+    }
+
+    #[test]
+    fn on_line_moves_a_difference_and_keeps_what_it_says() {
+        let kind = DifferenceKind::TrailingWhitespace {
+            file: " ".into(),
+            model: String::new(),
+            kept: true,
+        };
+        let moved = Difference::new(2, kind.clone()).on_line(9);
+        assert_eq!(moved, Difference::new(9, kind));
+        assert_eq!(Difference::new(4, DifferenceKind::Rewritten).on_line(0).line, 0);
+    }
+
+    #[test]
+    fn line_destinations_follow_the_replacement() {
+        // Kept, edited (alike), rewritten (unlike), deleted.
+        let old = "keep me\nedit this line\nrewrite\ndelete\n";
+        let new = "INSERTED LINE\nkeep me\nedit this line!\nSOMETHING ELSE ENTIRELY\n";
+        assert_eq!(line_destinations(old, new), vec![Some(1), Some(2), None, None]);
+        // Where the replacement writes them: the kept and edited lines' file bytes stay.
+        let out = run("keep me \nedit this line\nrewrite\ndelete\n", old, new, Fold::TRAILING);
+        assert_eq!(
+            out,
+            "INSERTED LINE\nkeep me \nedit this line!\nSOMETHING ELSE ENTIRELY\n"
+        );
+        // A line moved past a change is found where it went; nothing maps to a line twice.
+        assert_eq!(
+            line_destinations("a first line\nb\n", "b\na first line, edited\n"),
+            vec![None, Some(0)]
+        );
+        assert_eq!(line_destinations("", "x\n"), Vec::<Option<usize>>::new());
+        assert_eq!(line_destinations("x\n", ""), vec![None]);
+        // An edited line after inserted ones (what surgical-patch carries a first line's indentation to).
+        assert_eq!(
+            line_destinations(
+                "value = load(1)\nreturn value\n",
+                "# once\ncheck()\nvalue = load(2)\nreturn value\n"
+            ),
+            vec![Some(2), Some(3)]
+        );
     }
 
     #[test]

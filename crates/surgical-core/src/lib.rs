@@ -128,7 +128,7 @@ mod search;
 pub mod snippet;
 mod tier;
 
-pub use align::{Difference, DifferenceKind};
+pub use align::{line_destinations, Difference, DifferenceKind};
 #[doc(hidden)]
 pub use budget::with_work_budget;
 pub use changes::{Applied, AppliedEdit, Change, ChangeSet, Occurrence, Spliced};

@@ -71,6 +71,14 @@ fn tier_and_forgiven_lines() {
     }) else {
         panic!("no forgiven: {:?}", a.edits[0].differences)
     };
+    // Reported once, on the occurrence's first line (the first piece's), not on a later piece's.
+    let forgiven: Vec<usize> = a.edits[0]
+        .differences
+        .iter()
+        .filter(|d| matches!(d.kind, surgical_core::DifferenceKind::Forgiven(_)))
+        .map(|d| d.line)
+        .collect();
+    assert_eq!(forgiven, vec![4]);
     assert_eq!(markers.len(), 1);
     assert_eq!((markers[0].first, markers[0].count), (5, 2));
     assert_eq!(markers[0].marker, "// ... existing code ...");
@@ -497,4 +505,18 @@ fn most_generated_cases_are_placed() {
     }
     eprintln!("placed {placed} of {ran} cases that fit");
     assert!(ran > 100 && placed * 3 > ran, "placed {placed} of {ran}");
+}
+
+/// The last piece ends a CRLF file that has no final line break: its lines are aligned with the
+/// model's, as the exact tier aligns the same lines (the file's trailing blank kept, its CRLF kept, a
+/// final line break written as `newText` has it).
+#[test]
+fn last_piece_at_an_open_end() {
+    let file = "fn f() {\r\n    let a = 1;\r\n    let b = 2;\r\n    let c = 3;\r\n} ";
+    let old = "fn f() {\n    // ...\n    let c = 3;\n}\n";
+    let new = "fn f() {\n    // ...\n    let c = 30;\n}\n";
+    let a = apply(file.as_bytes(), &[Edit::new(old, new)], &Options::new()).unwrap();
+    assert_eq!(a.edits[0].tier, Tier::Elision);
+    let exact = "fn f() {\r\n    let a = 1;\r\n    let b = 2;\r\n    let c = 30;\r\n} \r\n";
+    assert_eq!(String::from_utf8(a.text).unwrap(), exact);
 }

@@ -191,9 +191,20 @@ fn change_set_takes_replacements_in_any_order() {
     let needles = [Needle::new("d"), Needle::new("b"), Needle::new("a")];
     let found = hay.find_all(&needles, &all, Tier::Exact).unwrap();
     let mut changes = ChangeSet::new(&hay);
+    assert!(changes.is_empty());
+    assert_eq!(changes.len(), 0);
     for (m, new) in found.iter().zip(["D", "B", "A"]) {
         changes.replace(m, new).unwrap();
     }
+    assert!(!changes.is_empty());
+    assert_eq!(changes.len(), 3);
+    // What a set shows when debugged: how many replacements, and their spans in file order (start,
+    // end, replacement).
+    let shown = format!("{changes:?}");
+    assert_eq!(
+        shown,
+        "ChangeSet { replacements: 3, spans: {(0, 1, 2), (2, 3, 1), (6, 7, 0)}, .. }"
+    );
     // Overlapping the span before it in file order, then the one after it.
     let b_c = hay.find("b c", &all, Tier::Exact).unwrap();
     let overlap = EditError::Overlap {
@@ -350,4 +361,69 @@ fn insert_lines_beside_a_replacement() {
     let occ = &applied.edits[1].occurrences[0];
     assert_eq!((occ.old.clone(), occ.new.clone()), (2..2, 2..4));
     assert_eq!((occ.old_lines, occ.new_lines), ((2, 2), (2, 2)));
+}
+
+/// `insert_lines` takes line starts only: after a lone CR is one, between a CR and its LF is not,
+/// nor is the middle of a line.
+#[test]
+fn lines_are_inserted_at_line_starts_only() {
+    let text = b"a\rb\n";
+    let hay = Haystack::new(text);
+    let mut changes = ChangeSet::new(&hay);
+    changes.insert_lines(2, "x\n").unwrap();
+    assert_eq!(changes.apply().unwrap().text, b"a\rx\rb\n");
+    let inside = |text: &'static [u8], at: usize| {
+        std::panic::catch_unwind(move || {
+            let hay = Haystack::new(text);
+            let _ = ChangeSet::new(&hay).insert_lines(at, "x\n");
+        })
+        .is_err()
+    };
+    assert!(inside(b"a\r\nb\n", 2), "between a CR and its LF");
+    assert!(inside(b"ab\n", 1), "inside a line");
+    assert!(!inside(b"a\r\nb\n", 3), "after a CRLF");
+}
+
+/// A rewritten line holding U+FFFD (which stands for bytes a model could not see) is refused, on the
+/// line of the text where it would be written.
+#[test]
+fn a_fabricated_replacement_char_is_refused_on_its_line() {
+    let text = b"a\nb\nc\n";
+    let hay = Haystack::new(text);
+    let found = hay.find("b\nc\n", &Scope::everywhere(), Tier::Exact).unwrap();
+    let mut changes = ChangeSet::new(&hay);
+    changes.replace(&found, "b\nX\u{FFFD}Y\n").unwrap();
+    assert_eq!(
+        changes.apply().unwrap_err(),
+        EditError::FabricatedReplacementChar { index: 0, line: 3 }
+    );
+}
+
+/// An `oldText` copied with line numbers of one style: `newText`'s prefixes of that style are left
+/// out, a line that only looks numbered in another style is the model's text and is written as given.
+#[test]
+fn only_the_old_texts_number_style_is_left_out() {
+    let edits = [surgical_core::Edit::new(
+        "1 | a = 1\n2 | b = 2\n",
+        "1 | a = 1\n2 | b = 3\n3\tc\n",
+    )];
+    let out = surgical_core::apply(b"a = 1\nb = 2\n", &edits, &surgical_core::Options::new()).unwrap();
+    assert_eq!(out.text, b"a = 1\nb = 3\n3\tc\n");
+}
+
+/// Two replacements in one set, on an LF line then a CRLF line: each line break written inside a
+/// line takes that line's terminator (the terminator found for the first is not reused).
+#[test]
+fn each_span_takes_its_own_lines_terminator() {
+    let text = b"x\ny\r\n";
+    let hay = Haystack::new(text);
+    let all = Scope::everywhere();
+    let mut changes = ChangeSet::new(&hay);
+    changes
+        .replace(&hay.find("x", &all, Tier::Exact).unwrap(), "P\nQ")
+        .unwrap();
+    changes
+        .replace(&hay.find("y", &all, Tier::Exact).unwrap(), "R\nS")
+        .unwrap();
+    assert_eq!(changes.apply().unwrap().text, b"P\nQ\nR\r\nS\r\n");
 }

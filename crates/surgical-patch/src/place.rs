@@ -16,7 +16,9 @@ use std::ops::Range;
 
 use surgical_core::line_numbers::{line_number_prefix, strip_line_numbers};
 use surgical_core::lines::{line_start, prev_terminator, LineCounter, LineIndex};
-use surgical_core::{Change, ChangeSet, Difference, EditError, Haystack, Match, Miss, Needle, Options, Scope, Tier};
+use surgical_core::{
+    line_destinations, Change, ChangeSet, Difference, EditError, Haystack, Match, Miss, Needle, Options, Scope, Tier,
+};
 
 use surgical_core::Closest;
 
@@ -390,7 +392,10 @@ fn attempt(
     // A first line the file indents more is matched after that indentation. Replacing from there
     // would glue the indentation onto whatever comes first in the new lines (the next line when the
     // hunk deletes it, a line inserted before it), so the match is taken from the line's start and
-    // the new lines up to the kept first line (or the first new line) get the file's indentation.
+    // the indentation goes where the first line goes: onto the new line the engine keeps it as or
+    // edits it into, and onto the lines written before that one (they stand where it started); when
+    // no new line continues it (deleted or rewritten), onto the first new line if that is a written
+    // one (never onto another old line, which keeps its own indentation).
     let rebased: Vec<String>;
     let rebased_refs: Vec<&str>;
     let mut new = new;
@@ -405,12 +410,20 @@ fn attempt(
         let whole = hay.find(&joined(&wide_refs), &Pass::Text.scope(), options.get_loosest_tier());
         if let Some(m) = whole.ok().filter(|m| m.spans[0].start == line) {
             found = m;
-            let kept = new.iter().position(|l| *l == old[0]).unwrap_or(0);
+            let destinations = line_destinations(&joined(old), &joined(new));
+            let first_goes_to = destinations[0];
+            let mut continues_old = vec![false; new.len()];
+            for &k in destinations.iter().flatten() {
+                continues_old[k] = true;
+            }
+            let written = |i: usize| !continues_old[i];
+            let last_written = first_goes_to.unwrap_or(0);
             rebased = new
                 .iter()
                 .enumerate()
                 .map(|(i, l)| {
-                    if i <= kept && !l.is_empty() {
+                    let indented = first_goes_to == Some(i) || (written(i) && i <= last_written);
+                    if indented && !l.is_empty() {
                         format!("{indent}{l}")
                     } else {
                         l.to_string()

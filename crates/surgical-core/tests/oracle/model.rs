@@ -310,25 +310,21 @@ impl Case {
     /// The bytes the window must hold when a format placing whole lines finds the model's lines after
     /// indentation the file adds to the first line ([`Case::found_after_first_indentation`]). The
     /// match is then exact: written lines are the model's text as given (its own indentation), and
-    /// the hunk is taken from the first line's start, so the written lines up to the kept first line
-    /// (or the first new line, when the first line is not kept) get the file's extra indentation;
-    /// kept and edited lines keep the file's.
+    /// the hunk is taken from the first line's start, so the extra indentation goes with the first
+    /// line: kept or edited, it keeps the file's line (extra included) and the lines written before
+    /// it get the extra too (they stand where the first line started); deleted or rewritten, the
+    /// first new line gets it if it is a written one. Other kept and edited lines keep the file's.
     pub fn expected_window_first_line_rebased(&self) -> Vec<u8> {
         let first = self.lines[0].level;
         let file = self.file_indent(first);
         let extra = file[..file.len() - Self::model_indent(first).len()].to_string();
-        // The first line comes back as the model's new line at this index (0 when it is not kept).
-        let kept = self
-            .ops
+        // The new line the first line comes back as (kept or edited); 0 when it does not.
+        let carrier = self
+            .new_lines()
             .iter()
-            .filter(|o| **o != Op::Delete)
-            .position(|o| *o == Op::Keep);
-        let kept = if self.op_of(0) == Op::Keep {
-            kept.unwrap_or(0)
-        } else {
-            0
-        };
-        self.expected(Some((extra, kept)))
+            .position(|(_, from)| *from == Some(0))
+            .unwrap_or(0);
+        self.expected(Some((extra, carrier)))
     }
 
     /// [`Case::expected_window`], or with `rebased` (the first line's extra indentation, and the last
@@ -421,21 +417,6 @@ impl Case {
             && rest
                 .iter()
                 .all(|l| self.file_indent(l.level) == Self::model_indent(l.level))
-    }
-
-    /// Where [`Case::found_after_first_indentation`], whether the patch formats misplace the first
-    /// line's extra indentation (a known bug, see `patch_oracle.rs`): the first line is not kept and
-    /// the first new line is another window line (kept or edited: it gains the indentation), or the
-    /// first line is edited after written lines (it loses it).
-    pub fn first_line_rebase_misplaced(&self) -> bool {
-        if !self.found_after_first_indentation() || self.op_of(0) == Op::Keep {
-            return false;
-        }
-        match self.new_lines().first() {
-            Some((_, Some(j))) => *j > 0,
-            Some((_, None)) => self.op_of(0) == Op::Edit,
-            None => false,
-        }
     }
 
     /// Whether the case touches lines with two different terminators (what the properties are about;

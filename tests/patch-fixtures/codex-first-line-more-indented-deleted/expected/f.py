@@ -1,0 +1,3 @@
+def f():
+    total = compute(1)
+    return total + 1

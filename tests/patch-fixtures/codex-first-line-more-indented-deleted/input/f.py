@@ -1,0 +1,4 @@
+def f():
+    debug("start")
+    total = compute(1)
+    return total

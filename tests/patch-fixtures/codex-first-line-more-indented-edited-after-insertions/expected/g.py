@@ -1,0 +1,5 @@
+def g():
+    # loaded once
+    check()
+    value = load(2)
+    return value

@@ -1,0 +1,4 @@
+class H:
+    def h(self):
+        b = 2
+        c = 3

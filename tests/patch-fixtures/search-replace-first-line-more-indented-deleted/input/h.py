@@ -1,0 +1,4 @@
+class H:
+    def h(self):
+        a = 1
+        b = 2

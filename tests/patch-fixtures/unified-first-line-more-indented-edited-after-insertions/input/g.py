@@ -1,0 +1,3 @@
+def g():
+    value = load(1)
+    return value
