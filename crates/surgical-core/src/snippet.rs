@@ -34,6 +34,12 @@
 //!   the file's only copy is no insertion (closers such as `}`, `});`, `end` stay weak however
 //!   often they occur, since a new block brings its own). A reading that would repeat the
 //!   snippet's anchor lines where a reading without deletion keeps them is not counted.
+//! - **Weak lines only.** A segment that starts with lines of the file but has no place anchored by
+//!   a strong line (new code after `    }` then `}` at the end of a file) is searched again with weak
+//!   lines anchoring, and then every reading they anchor is counted, as inside a header's block: a
+//!   run of weak lines the file holds once places the segment, weak lines that also fit elsewhere
+//!   (a shorter run of them included, the rest written as new) make it ambiguous. Counting only
+//!   the unique run's reading would drop the rival readings and place one wrongly.
 //! - **A last line repeating the head.** When a segment's last line repeats a line of its head
 //!   (`A B` shown, new lines, then `B` again), that line is new where the head stands: the head
 //!   with the rest inserted after it is a reading, beside the span to any farther copy of the line.
@@ -671,6 +677,14 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             blocks.clear();
             hi = self.file.len().max(lo);
             candidates = self.candidates(k, lo, hi, false);
+        }
+        if candidates.is_empty() && !self.file.places_in(self.keys[k][0], lo, hi).is_empty() {
+            // No strong anchor in the window, but the segment starts with lines of the file: weak
+            // lines may anchor, then every reading they anchor is counted (as inside a header's
+            // block), so a run of weak lines found once places and one whose lines anchor elsewhere
+            // too is ambiguous. (A segment whose first line is new stays not found: a closer as its
+            // only anchor is no evidence worth listing readings for.)
+            candidates = self.candidates(k, lo, hi, true);
         }
         if candidates.is_empty() && self.failed.is_none_or(|(f, _, _)| f <= k) {
             self.failed = Some((k, lo, hi));

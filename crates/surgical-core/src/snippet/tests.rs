@@ -321,3 +321,24 @@ fn a_segment_not_inside_a_headers_block_is_searched_after_it() {
     let snippet = "// ...\nconst KEYS: [&str; 2] = [\n    // ...\n    for k in KEYS {\n        let code = lookup(k).unwrap();\n        assert!(known(code));\n// ...\n";
     assert_eq!(merged(file, snippet), file.replace("lookup(k);", "lookup(k).unwrap();"));
 }
+
+#[test]
+fn weak_lines_anchor_where_no_strong_line_does_and_every_reading_they_anchor_counts() {
+    // New code after `        })`, `    }`, `}`: weak lines only, the first found once. With no strong
+    // anchor anywhere, weak lines anchor, every reading they give counted: one here, so it places
+    // (eval cases rust/a280d7e418f5, rust/a9f8724506f3, rust/f09fbecb8a8b).
+    let file = "impl Hay {\n    fn ok(&self) -> bool {\n        self.lines.iter().all(|l| {\n            l.is_empty()\n        })\n    }\n}\n";
+    let snippet = "// ...\n        })\n    }\n}\n\nimpl Debug for Hay {\n    fn fmt(&self) {}\n}\n";
+    assert_eq!(
+        merged(file, snippet),
+        format!("{file}\nimpl Debug for Hay {{\n    fn fmt(&self) {{}}\n}}\n")
+    );
+    // The same weak lines found at two places: both readings are counted, so it is refused.
+    let twice = format!("{file}\n{file}");
+    assert!(matches!(refused(&twice, snippet), SnippetError::Ambiguous { .. }));
+    // Only the run is unique, its first line is not: the reading anchored by that line alone
+    // (the rest written as new after it) is counted too.
+    let file = "fn a() {\n    go(\n        1,\n    );\n    stop();\n}\n\nfn b() {\n    go(\n        2,\n    );\n}\n";
+    let snippet = "// ...\n    );\n}\n\nfn c() {\n    run();\n}\n";
+    assert!(matches!(refused(file, snippet), SnippetError::Ambiguous { .. }));
+}
