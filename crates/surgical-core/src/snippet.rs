@@ -27,7 +27,9 @@
 //!   snippet has no marker there to say it is kept, replacing it counts as a reading too. When the
 //!   head is made only of weak lines (blank, punctuation, or one word of six letters or digits or
 //!   fewer: brackets, `end`, `child`, `.unwrap();`) and the replacement would delete lines,
-//!   "insert before the tail" is counted as a reading too; likewise a weak tail and "insert after the head": insert versus replace in repetitive code
+//!   "insert before the tail" is counted as a reading too (unless that weak head is a run of two
+//!   lines or more that the file holds once: the insertion would write the run again as new lines
+//!   while the replacement anchors it where it is, so the replacement is the reading); likewise a weak tail and "insert after the head": insert versus replace in repetitive code
 //!   is decided by strong anchors, else refused as ambiguous. A short word line that the file holds
 //!   exactly once and that closes no block (`child`, `format!(`) is no weak line: found once, it
 //!   names one place as well as a long line does, and a reading that would write it again beside
@@ -846,7 +848,9 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             if open && tail.iter().all(|t| self.weak(t)) && anchored(head) {
                 push(Place { start: j, end: x }, &mut out);
             }
-            if open && head.iter().all(|h| self.weak(h)) && anchored(tail) {
+            // (Unless the weak head is a run of two lines or more that the file holds once: the
+            // insertion would write that run again as new lines while the replacement anchors it.)
+            if open && head.iter().all(|h| self.weak(h)) && anchored(tail) && !self.run_found_once(head) {
                 push(Place { start: y, end: y + q }, &mut out);
             }
         }
@@ -886,6 +890,19 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         key.iter().any(u8::is_ascii_alphanumeric)
             && !is_closer(key.trim_ascii())
             && self.file.places.get(key).is_some_and(|v| v.len() == 1)
+    }
+
+    /// Whether `run` is two lines or more and the file holds it (as consecutive lines) exactly once.
+    fn run_found_once(&self, run: &[&[u8]]) -> bool {
+        let file = self.file;
+        run.len() >= 2
+            && file
+                .places_in(run[0], 0, file.len())
+                .iter()
+                .filter(|&&j| j + run.len() <= file.len() && file.keys[j..j + run.len()] == *run)
+                .take(2)
+                .count()
+                == 1
     }
 
     /// Whether `key` is a strong line the file holds (a segment edge that is then no new line).

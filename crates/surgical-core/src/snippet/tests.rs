@@ -342,3 +342,27 @@ fn weak_lines_anchor_where_no_strong_line_does_and_every_reading_they_anchor_cou
     let snippet = "// ...\n    );\n}\n\nfn c() {\n    run();\n}\n";
     assert!(matches!(refused(file, snippet), SnippetError::Ambiguous { .. }));
 }
+
+#[test]
+fn a_weak_head_run_the_file_holds_once_decides_replace_over_insert() {
+    // `        },` then `    };` is weak, but the file holds that run once: the snippet shows it
+    // as the place, and the line after it that the snippet leaves out before the strong tail is
+    // replaced; inserting the run again before the tail is no reading (eval cases
+    // rust/56a9ce535215, rust/c84fc1d54565).
+    let file = "fn run() {\n    let dir = match make() {\n        Ok(d) => d,\n        Err(e) => {\n            return 1;\n        },\n    };\n    let color = old_color();\n    let mut out = stdout();\n    out.flush();\n}\n";
+    let snippet =
+        "// ...\n        },\n    };\n    let color = crate::use_color();\n    let mut out = stdout();\n// ...\n";
+    assert_eq!(
+        merged(file, snippet),
+        file.replace(
+            "    let color = old_color();\n",
+            "    let color = crate::use_color();\n"
+        )
+    );
+    // The run found twice: insert against replace stays open.
+    let twice = file.replace(
+        "    out.flush();\n",
+        "    out.flush();\n    let e = match f() {\n        Err(e) => {\n            return 2;\n        },\n    };\n",
+    );
+    assert!(matches!(refused(&twice, snippet), SnippetError::Ambiguous { .. }));
+}
