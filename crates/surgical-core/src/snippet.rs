@@ -27,13 +27,21 @@
 //!   snippet has no marker there to say it is kept, replacing it counts as a reading too. When the
 //!   head is made only of weak lines (blank, punctuation, or one word of six letters or digits or
 //!   fewer: brackets, `end`, `child`, `.unwrap();`) and the replacement would delete lines,
-//!   "insert before the tail" is counted as a reading too; likewise a weak tail and "insert after the head": insert versus replace in repetitive code
+//!   "insert before the tail" is counted as a reading too (unless that weak head is a run of two
+//!   lines or more that the file holds once: the insertion would write the run again as new lines
+//!   while the replacement anchors it where it is, so the replacement is the reading); likewise a weak tail and "insert after the head": insert versus replace in repetitive code
 //!   is decided by strong anchors, else refused as ambiguous. A short word line that the file holds
 //!   exactly once and that closes no block (`child`, `format!(`) is no weak line: found once, it
 //!   names one place as well as a long line does, and a reading that would write it again beside
 //!   the file's only copy is no insertion (closers such as `}`, `});`, `end` stay weak however
 //!   often they occur, since a new block brings its own). A reading that would repeat the
 //!   snippet's anchor lines where a reading without deletion keeps them is not counted.
+//! - **Weak lines only.** A segment that starts with lines of the file but has no place anchored by
+//!   a strong line (new code after `    }` then `}` at the end of a file) is searched again with weak
+//!   lines anchoring, and then every reading they anchor is counted, as inside a header's block: a
+//!   run of weak lines the file holds once places the segment, weak lines that also fit elsewhere
+//!   (a shorter run of them included, the rest written as new) make it ambiguous. Counting only
+//!   the unique run's reading would drop the rival readings and place one wrongly.
 //! - **A last line repeating the head.** When a segment's last line repeats a line of its head
 //!   (`A B` shown, new lines, then `B` again), that line is new where the head stands: the head
 //!   with the rest inserted after it is a reading, beside the span to any farther copy of the line.
@@ -672,6 +680,14 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             hi = self.file.len().max(lo);
             candidates = self.candidates(k, lo, hi, false);
         }
+        if candidates.is_empty() && !self.file.places_in(self.keys[k][0], lo, hi).is_empty() {
+            // No strong anchor in the window, but the segment starts with lines of the file: weak
+            // lines may anchor, then every reading they anchor is counted (as inside a header's
+            // block), so a run of weak lines found once places and one whose lines anchor elsewhere
+            // too is ambiguous. (A segment whose first line is new stays not found: a closer as its
+            // only anchor is no evidence worth listing readings for.)
+            candidates = self.candidates(k, lo, hi, true);
+        }
         if candidates.is_empty() && self.failed.is_none_or(|(f, _, _)| f <= k) {
             self.failed = Some((k, lo, hi));
         }
@@ -832,7 +848,9 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             if open && tail.iter().all(|t| self.weak(t)) && anchored(head) {
                 push(Place { start: j, end: x }, &mut out);
             }
-            if open && head.iter().all(|h| self.weak(h)) && anchored(tail) {
+            // (Unless the weak head is a run of two lines or more that the file holds once: the
+            // insertion would write that run again as new lines while the replacement anchors it.)
+            if open && head.iter().all(|h| self.weak(h)) && anchored(tail) && !self.run_found_once(head) {
                 push(Place { start: y, end: y + q }, &mut out);
             }
         }
@@ -872,6 +890,19 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         key.iter().any(u8::is_ascii_alphanumeric)
             && !is_closer(key.trim_ascii())
             && self.file.places.get(key).is_some_and(|v| v.len() == 1)
+    }
+
+    /// Whether `run` is two lines or more and the file holds it (as consecutive lines) exactly once.
+    fn run_found_once(&self, run: &[&[u8]]) -> bool {
+        let file = self.file;
+        run.len() >= 2
+            && file
+                .places_in(run[0], 0, file.len())
+                .iter()
+                .filter(|&&j| j + run.len() <= file.len() && file.keys[j..j + run.len()] == *run)
+                .take(2)
+                .count()
+                == 1
     }
 
     /// Whether `key` is a strong line the file holds (a segment edge that is then no new line).

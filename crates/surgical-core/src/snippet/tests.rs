@@ -321,3 +321,48 @@ fn a_segment_not_inside_a_headers_block_is_searched_after_it() {
     let snippet = "// ...\nconst KEYS: [&str; 2] = [\n    // ...\n    for k in KEYS {\n        let code = lookup(k).unwrap();\n        assert!(known(code));\n// ...\n";
     assert_eq!(merged(file, snippet), file.replace("lookup(k);", "lookup(k).unwrap();"));
 }
+
+#[test]
+fn weak_lines_anchor_where_no_strong_line_does_and_every_reading_they_anchor_counts() {
+    // New code after `        })`, `    }`, `}`: weak lines only, the first found once. With no strong
+    // anchor anywhere, weak lines anchor, every reading they give counted: one here, so it places
+    // (eval cases rust/a280d7e418f5, rust/a9f8724506f3, rust/f09fbecb8a8b).
+    let file = "impl Hay {\n    fn ok(&self) -> bool {\n        self.lines.iter().all(|l| {\n            l.is_empty()\n        })\n    }\n}\n";
+    let snippet = "// ...\n        })\n    }\n}\n\nimpl Debug for Hay {\n    fn fmt(&self) {}\n}\n";
+    assert_eq!(
+        merged(file, snippet),
+        format!("{file}\nimpl Debug for Hay {{\n    fn fmt(&self) {{}}\n}}\n")
+    );
+    // The same weak lines found at two places: both readings are counted, so it is refused.
+    let twice = format!("{file}\n{file}");
+    assert!(matches!(refused(&twice, snippet), SnippetError::Ambiguous { .. }));
+    // Only the run is unique, its first line is not: the reading anchored by that line alone
+    // (the rest written as new after it) is counted too.
+    let file = "fn a() {\n    go(\n        1,\n    );\n    stop();\n}\n\nfn b() {\n    go(\n        2,\n    );\n}\n";
+    let snippet = "// ...\n    );\n}\n\nfn c() {\n    run();\n}\n";
+    assert!(matches!(refused(file, snippet), SnippetError::Ambiguous { .. }));
+}
+
+#[test]
+fn a_weak_head_run_the_file_holds_once_decides_replace_over_insert() {
+    // `        },` then `    };` is weak, but the file holds that run once: the snippet shows it
+    // as the place, and the line after it that the snippet leaves out before the strong tail is
+    // replaced; inserting the run again before the tail is no reading (eval cases
+    // rust/56a9ce535215, rust/c84fc1d54565).
+    let file = "fn run() {\n    let dir = match make() {\n        Ok(d) => d,\n        Err(e) => {\n            return 1;\n        },\n    };\n    let color = old_color();\n    let mut out = stdout();\n    out.flush();\n}\n";
+    let snippet =
+        "// ...\n        },\n    };\n    let color = crate::use_color();\n    let mut out = stdout();\n// ...\n";
+    assert_eq!(
+        merged(file, snippet),
+        file.replace(
+            "    let color = old_color();\n",
+            "    let color = crate::use_color();\n"
+        )
+    );
+    // The run found twice: insert against replace stays open.
+    let twice = file.replace(
+        "    out.flush();\n",
+        "    out.flush();\n    let e = match f() {\n        Err(e) => {\n            return 2;\n        },\n    };\n",
+    );
+    assert!(matches!(refused(&twice, snippet), SnippetError::Ambiguous { .. }));
+}
