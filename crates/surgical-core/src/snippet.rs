@@ -15,7 +15,8 @@
 //!   dropped; other blank lines are lines like any other). Lines are compared with their trailing blanks and line endings
 //!   ignored and their indentation as written; when no reading fits that way, the whole snippet is
 //!   tried again with indentation ignored, and new lines are then re-indented like the file's
-//!   nearest kept line (tabs where the file uses tabs).
+//!   nearest kept line (tabs where the file uses tabs). A new line's own text, trailing blanks
+//!   included, is written as the snippet has it (a line of blanks only is written blank).
 //! - **Placing a segment.** Its *head* is the longest run of its first lines found together in the
 //!   file (at one place), its *tail* the longest run of its last lines found together after the
 //!   head. The segment replaces the file lines from its head to the nearest tail after it: file
@@ -738,6 +739,12 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             .unwrap_or(file.len());
         if end < file.len() && is_closer(file.lines[end].content.trim_ascii()) {
             end += 1;
+            // The blank lines after the closer go with it: a segment that ends with the closer and
+            // a blank line must be able to span them here, or only "insert after the head" would
+            // be left to count (a second closer written).
+            while end < file.len() && file.keys[end].trim_ascii().is_empty() {
+                end += 1;
+            }
         }
         Some(Block {
             indent: indent_of(last.text.as_bytes()).len(),
@@ -1084,7 +1091,10 @@ fn merge(
                     anchor.map(|(a, j)| (seg.lines[a].text, file.lines[j].content)),
                     tabs,
                 ),
-                None => line.text.trim_end_matches([' ', '\t']).to_string(),
+                // The model's line as written, trailing blanks included (a changed line that keeps
+                // the file's trailing space); a line of blanks only is a blank line.
+                None if line.text.trim_ascii().is_empty() => String::new(),
+                None => line.text.to_string(),
             });
         }
         let mut new = written.join("\n");
@@ -1170,8 +1180,9 @@ fn uses_tabs<'l>(lines: impl Iterator<Item = &'l [u8]>) -> bool {
 /// line (`anchor`: the snippet's line and the file's) has in the snippet is replaced by the file's,
 /// and what it indents beyond that is written with tabs in a file indented with tabs.
 fn reindent(line: &str, anchor: Option<(&str, &[u8])>, tabs: bool) -> String {
-    let body = line.trim_start_matches([' ', '\t']).trim_end_matches([' ', '\t']);
-    if body.is_empty() {
+    // Trailing blanks are the model's, kept as written; a line of blanks only is a blank line.
+    let body = line.trim_start_matches([' ', '\t']);
+    if body.trim_end_matches([' ', '\t']).is_empty() {
         return String::new();
     }
     let own = &line[..line.len() - line.trim_start_matches([' ', '\t']).len()];

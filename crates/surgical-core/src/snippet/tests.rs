@@ -366,3 +366,29 @@ fn a_weak_head_run_the_file_holds_once_decides_replace_over_insert() {
     );
     assert!(matches!(refused(&twice, snippet), SnippetError::Ambiguous { .. }));
 }
+
+#[test]
+fn a_header_block_ends_with_its_closer_and_the_blank_lines_after_it() {
+    // A segment inside a header's block that ends with the block's closer and the blank line after
+    // it (then a marker): the closer and the blank are the file's, not new lines after the head.
+    // The block once stopped right after the closer, so the blank line fell outside it, the span to
+    // the closer was not counted, and "insert after the head" was placed alone: a second `}`.
+    let file = "import { a } from 'a';\n\nexport interface Actions {\n  open: () => void;\n  close: () => void;\n  reset: (\n    hard: boolean,\n  ) => void;\n  getEditor: () => Editor | undefined;\n  clearState: () => void;\n}\n\nexport const Context = create<Actions | null>(null);\n";
+    let snippet = "// ... existing code ...\nexport interface Actions {\n  // ... existing code ...\n  getEditor: () => Editor | undefined;\n  clearState: () => void;\n  setMode: (value: boolean) => void;\n}\n\n// ... existing code ...\n";
+    assert_eq!(
+        merged(file, snippet),
+        file.replace(
+            "  clearState: () => void;\n",
+            "  clearState: () => void;\n  setMode: (value: boolean) => void;\n"
+        )
+    );
+}
+
+#[test]
+fn a_changed_line_keeps_the_trailing_blanks_the_model_wrote() {
+    // A line the file ends with a space, changed by the snippet with the space kept: written as the
+    // model wrote it (it once lost the space, a byte the model did not change).
+    let file = "<head>\n  <script src=\"a-1.6.1.js\"></script> \n  <script src=\"b.js\"></script>\n</head>\n";
+    let snippet = "<!-- ... -->\n<head>\n  <script src=\"a-1.6.2.js\"></script> \n  <script src=\"b.js\"></script>\n<!-- ... -->\n";
+    assert_eq!(merged(file, snippet), file.replace("1.6.1", "1.6.2"));
+}
