@@ -172,6 +172,7 @@ impl Haystack<'_> {
         };
         // The last occurrence of piece `k` in `from..to` (which must start a line).
         let last = |k: usize, mut from: usize, to: usize| -> Result<Option<Match>, Miss> {
+            let mut seen = (Vec::new(), 0);
             for _ in 0..MAX_LISTED {
                 let range = (from > scope_start || to < scope_end).then_some(from..to.max(from));
                 match search(k, range)? {
@@ -182,6 +183,7 @@ impl Haystack<'_> {
                         let highest = starts.iter().copied().max().unwrap_or(from);
                         if total > starts.len() {
                             from = highest;
+                            seen = (starts, total);
                             continue;
                         }
                         match search(k, Some(highest..to))? {
@@ -191,7 +193,7 @@ impl Haystack<'_> {
                     }
                 }
             }
-            Err(ambiguous(k, &[], 0))
+            Err(ambiguous(k, &seen.0, seen.1))
         };
         let not_found = |k: usize| {
             if numbered {
@@ -252,6 +254,14 @@ impl Haystack<'_> {
                 let Miss::Elision { problem, .. } = ambiguous(k, &starts, total) else {
                     unreachable!("an elision miss")
                 };
+                // A piece ending in a line of blanks without its line break may be written onto a
+                // blank line of the file as blanks (the file's line cannot be told from the needle's):
+                // its place would decide the bytes.
+                let piece = &cut.pieces[k];
+                let tail = &piece[piece.rfind('\n').map_or(0, |i| i + 1)..];
+                if !tail.is_empty() && tail.trim().is_empty() {
+                    return Err(marker_miss(marker_of(k), problem));
+                }
                 let (line, marker) = cut.markers[marker_of(k)].clone();
                 unpinned.push(Unpinned {
                     piece: k,
