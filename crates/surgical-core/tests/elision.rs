@@ -253,7 +253,7 @@ fn a_repeated_piece_the_model_keeps_does_not_decide() {
     let old = "}\n\n// ...\n    let z = 0;\n";
     let a = apply(
         file.as_bytes(),
-        &[Edit::new(old, &old.replace("z = 0", "z = 1"))],
+        &[Edit::new(old, old.replace("z = 0", "z = 1"))],
         &Options::new(),
     )
     .unwrap();
