@@ -3,11 +3,15 @@
 //! replacement keeps at the same place.
 //!
 //! The needle is cut at its marker lines into *pieces*. Each piece is found alone, by the tiers up to
-//! `escapes` (the tiers it would match by if the model had sent it alone): the first and the last
-//! piece must each occur exactly once in scope, a middle piece exactly once between its neighbours,
-//! and every piece after the first must start after the one before it ends, at the start of a line
-//! (or after blanks only). The file lines between two pieces are what the marker stands for: they
-//! are not part of any replaced span, so they stay byte for byte as the file has them.
+//! `escapes` (the tiers it would match by if the model had sent it alone), and every piece after the
+//! first must start after the one before it ends, at the start of a line (or after blanks only). A
+//! piece is placed where every such reading puts it: the earliest reading (each piece as early as
+//! the one before allows) and the latest (each as late as the one after allows) bound all others,
+//! so a piece at the same place in both has one place. A piece they place apart (a `}` or a line
+//! repeated in the file) is *unpinned*: taken nearest its neighbours, and refused
+//! ([`ElisionProblem::Ambiguous`]) unless the replacement keeps it as it is, since every reading
+//! then writes the same bytes. The file lines between two pieces are what the marker stands for:
+//! they are not part of any replaced span, so they stay byte for byte as the file has them.
 //!
 //! The replacement is cut at its own marker lines the same way, and piece `k` of the needle is
 //! replaced by piece `k` of the replacement, transported like a match of the tier that found the
