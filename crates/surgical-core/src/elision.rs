@@ -28,7 +28,7 @@ use crate::find::{Match, Miss, Missed};
 use crate::forgiven::{ElidedLines, Forgiven};
 use crate::haystack::Haystack;
 use crate::line_numbers::strip_line_numbers;
-use crate::lines::{is_line_start, line_start, split_model_lines};
+use crate::lines::{is_line_start, line_start, next_terminator, split_model_lines};
 use crate::placeholder::is_omission_marker;
 use crate::scope::Scope;
 use crate::tier::Tier;
@@ -140,12 +140,8 @@ impl Haystack<'_> {
             let prefix = &text[line_start(text, start)..start];
             k == 0 || is_line_start(text, start) || prefix.iter().all(|b| matches!(b, b' ' | b'\t'))
         };
-        let next_line = |at: usize| {
-            text[at..]
-                .iter()
-                .position(|&b| b == b'\n')
-                .map_or(text.len(), |i| at + i + 1)
-        };
+        // The start of the line after the one holding `at` (any terminator: LF, CRLF, a lone CR).
+        let next_line = |at: usize| next_terminator(text, at).map_or(text.len(), |t| t.end);
         let (scope_start, scope_end) = match &scope.within {
             Some(r) => (r.start, r.end),
             None => (0, text.len()),

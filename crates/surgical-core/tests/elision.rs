@@ -299,6 +299,15 @@ fn a_repeated_piece_the_model_keeps_does_not_decide() {
     ));
 }
 
+/// An occurrence inside a line is passed over to the next line, whatever ends the line (here a lone
+/// CR): the tail `b` at line 4 is not skipped, so it and line 6 are two places for a changed piece.
+#[test]
+fn a_lone_cr_ends_the_line_an_occurrence_is_passed_over_in() {
+    let file = "let\n\nab\rb\n\nb\n";
+    let e = edit(file, "let\n...\nb\n", "let\n...\nc\n").unwrap_err();
+    assert_eq!(e.code(), "ambiguous", "{e:?}");
+}
+
 #[test]
 fn a_marker_that_is_code_is_code() {
     let file = "class A:\n    def f(self):\n        ...\n\n    def g(self):\n        return 1\n";
