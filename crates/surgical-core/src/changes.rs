@@ -448,6 +448,19 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
                 },
             });
         }
+        // A piece placed by one reading of several is right only if the model keeps it as it is.
+        if let Some(u) = found
+            .unpinned
+            .iter()
+            .find(|u| old_cut.pieces[u.piece] != new_cut.pieces[u.piece])
+        {
+            return Err(EditError::Elision {
+                index: id,
+                line: u.line,
+                marker: u.marker.clone(),
+                problem: u.problem.clone(),
+            });
+        }
         let mut parts = Vec::with_capacity(found.pieces.len());
         for (piece, new) in found.pieces.iter().zip(&new_cut.pieces) {
             let (old, new) = self.prepared(piece, new, id)?;

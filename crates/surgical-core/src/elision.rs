@@ -3,11 +3,15 @@
 //! replacement keeps at the same place.
 //!
 //! The needle is cut at its marker lines into *pieces*. Each piece is found alone, by the tiers up to
-//! `escapes` (the tiers it would match by if the model had sent it alone): the first and the last
-//! piece must each occur exactly once in scope, a middle piece exactly once between its neighbours,
-//! and every piece after the first must start after the one before it ends, at the start of a line
-//! (or after blanks only). The file lines between two pieces are what the marker stands for: they
-//! are not part of any replaced span, so they stay byte for byte as the file has them.
+//! `escapes` (the tiers it would match by if the model had sent it alone), and every piece after the
+//! first must start after the one before it ends, at the start of a line (or after blanks only). A
+//! piece is placed where every such reading puts it: the earliest reading (each piece as early as
+//! the one before allows) and the latest (each as late as the one after allows) bound all others,
+//! so a piece at the same place in both has one place. A piece they place apart (a `}` or a line
+//! repeated in the file) is *unpinned*: taken nearest its neighbours, and refused
+//! ([`ElisionProblem::Ambiguous`]) unless the replacement keeps it as it is, since every reading
+//! then writes the same bytes. The file lines between two pieces are what the marker stands for:
+//! they are not part of any replaced span, so they stay byte for byte as the file has them.
 //!
 //! The replacement is cut at its own marker lines the same way, and piece `k` of the needle is
 //! replaced by piece `k` of the replacement, transported like a match of the tier that found the
@@ -24,7 +28,7 @@ use crate::find::{Match, Miss, Missed};
 use crate::forgiven::{ElidedLines, Forgiven};
 use crate::haystack::Haystack;
 use crate::line_numbers::strip_line_numbers;
-use crate::lines::{is_line_start, line_start, split_model_lines};
+use crate::lines::{is_line_start, line_start, next_terminator, split_model_lines};
 use crate::placeholder::is_omission_marker;
 use crate::scope::Scope;
 use crate::tier::Tier;
@@ -96,33 +100,100 @@ impl Haystack<'_> {
         let marker_of = |k: usize| k.saturating_sub(1);
         let text = self.text();
         let lines = self.lines();
-        let piece = |k: usize, scope: &Scope| -> Result<Option<Match>, Miss> {
-            let found = match self.locate(&[Cow::Borrowed(cut.pieces[k].as_str())], &[false], scope, inner) {
-                Ok(mut found) => found.pop().expect("one needle, one match"),
+        // Piece `k` searched in `range` of the scope (all of it for `None`).
+        let search = |k: usize, range: Option<Range<usize>>| -> Result<Search, Miss> {
+            let within;
+            let scope = match range {
+                Some(r) => {
+                    within = narrowed(scope, r);
+                    &within
+                }
+                None => scope,
+            };
+            match self.locate(&[Cow::Borrowed(cut.pieces[k].as_str())], &[false], scope, inner) {
+                Ok(mut found) => Ok(Search::One(Box::new(found.pop().expect("one needle, one match")))),
                 Err(Missed {
                     miss: Miss::NotFound { .. },
                     ..
-                }) => return Ok(None),
+                }) => Ok(Search::None),
                 Err(Missed {
                     miss: Miss::Ambiguous { starts, total, .. },
                     ..
-                }) => {
-                    let at = starts.iter().take(MAX_LISTED).map(|&s| lines.line_of(s) + 1).collect();
-                    let lines = cut.lines[k];
-                    return Err(marker_miss(
-                        marker_of(k),
-                        ElisionProblem::Ambiguous { lines, at, total },
-                    ));
-                }
-                Err(missed) => return Err(missed.miss),
-            };
-            // After a marker, a piece starts a line (the file's indentation may come before it).
-            let start = found.spans[0].start;
-            let prefix = &text[line_start(text, start)..start];
-            if k > 0 && !is_line_start(text, start) && !prefix.iter().all(|b| matches!(b, b' ' | b'\t')) {
-                return Ok(None);
+                }) => Ok(Search::Many { starts, total }),
+                Err(missed) => Err(missed.miss),
             }
-            Ok(Some(found))
+        };
+        let ambiguous = |k: usize, starts: &[usize], total: usize| {
+            let at = starts.iter().take(MAX_LISTED).map(|&s| lines.line_of(s) + 1).collect();
+            marker_miss(
+                marker_of(k),
+                ElisionProblem::Ambiguous {
+                    lines: cut.lines[k],
+                    at,
+                    total,
+                },
+            )
+        };
+        // After a marker, a piece starts a line (the file's indentation may come before it).
+        let starts_line = |k: usize, m: &Match| {
+            let start = m.spans[0].start;
+            let prefix = &text[line_start(text, start)..start];
+            k == 0 || is_line_start(text, start) || prefix.iter().all(|b| matches!(b, b' ' | b'\t'))
+        };
+        // The start of the line after the one holding `at` (any terminator: LF, CRLF, a lone CR).
+        let next_line = |at: usize| next_terminator(text, at).map_or(text.len(), |t| t.end);
+        let (scope_start, scope_end) = match &scope.within {
+            Some(r) => (r.start, r.end),
+            None => (0, text.len()),
+        };
+        // The first occurrence of piece `k` that starts a line in `from..to`. Occurrences that cannot
+        // be told apart one by one (overlapping ones) are ambiguous.
+        let first = |k: usize, mut from: usize, to: usize| -> Result<Option<Match>, Miss> {
+            for _ in 0..MAX_LISTED {
+                let range = (from > scope_start || to < scope_end).then_some(from..to.max(from));
+                let m = match search(k, range)? {
+                    Search::None => return Ok(None),
+                    Search::One(m) => *m,
+                    Search::Many { starts, total } => {
+                        let lowest = starts.iter().copied().min().unwrap_or(from);
+                        let second = starts.iter().copied().filter(|&s| s > lowest).min().unwrap_or(to);
+                        match search(k, Some(from..second))? {
+                            Search::One(m) if m.spans[0].start == lowest => *m,
+                            _ => return Err(ambiguous(k, &starts, total)),
+                        }
+                    }
+                };
+                if starts_line(k, &m) {
+                    return Ok(Some(m));
+                }
+                from = next_line(m.spans[0].start);
+            }
+            Ok(None)
+        };
+        // The last occurrence of piece `k` in `from..to` (which must start a line).
+        let last = |k: usize, mut from: usize, to: usize| -> Result<Option<Match>, Miss> {
+            let mut seen = (Vec::new(), 0);
+            for _ in 0..MAX_LISTED {
+                let range = (from > scope_start || to < scope_end).then_some(from..to.max(from));
+                match search(k, range)? {
+                    Search::None => return Ok(None),
+                    Search::One(m) if starts_line(k, &m) => return Ok(Some(*m)),
+                    Search::One(m) => return Err(ambiguous(k, &[m.spans[0].start], 1)),
+                    Search::Many { starts, total } => {
+                        let highest = starts.iter().copied().max().unwrap_or(from);
+                        if total > starts.len() {
+                            from = highest;
+                            seen = (starts, total);
+                            continue;
+                        }
+                        match search(k, Some(highest..to))? {
+                            Search::One(m) if m.spans[0].start == highest && starts_line(k, &m) => return Ok(Some(*m)),
+                            _ => return Err(ambiguous(k, &starts, total)),
+                        }
+                    }
+                }
+            }
+            Err(ambiguous(k, &seen.0, seen.1))
         };
         let not_found = |k: usize| {
             if numbered {
@@ -134,12 +205,6 @@ impl Haystack<'_> {
                 ))
             }
         };
-        let Some(head) = piece(0, scope)? else {
-            return not_found(0);
-        };
-        let Some(tail) = piece(n - 1, scope)? else {
-            return not_found(n - 1);
-        };
         let out_of_order = |k: usize, at: usize, previous_end: usize| {
             marker_miss(
                 marker_of(k),
@@ -150,24 +215,69 @@ impl Haystack<'_> {
                 },
             )
         };
-        let tail_start = tail.spans[0].start;
-        let mut parts = vec![head];
-        for k in 1..n - 1 {
-            let from = parts.last().expect("a piece").spans[0].end;
-            match piece(k, &narrowed(scope, from..tail_start.max(from)))? {
-                Some(m) => parts.push(m),
+        // Every reading places the pieces in order. The earliest reading (each piece as early as it can
+        // be after the one before) and the latest (each as late as it can be before the one after)
+        // bound every other: a piece at the same place in both is at that place in every reading.
+        let mut earliest: Vec<Match> = Vec::with_capacity(n);
+        for k in 0..n {
+            let from = earliest.last().map_or(scope_start, |p| p.spans[0].end);
+            match first(k, from, scope_end)? {
+                Some(m) => earliest.push(m),
+                None if k == 0 => return not_found(0),
                 // Found elsewhere only: say where, else that it is nowhere.
-                None => match piece(k, scope) {
+                None => match first(k, scope_start, scope_end) {
                     Ok(Some(m)) => return Err(out_of_order(k, m.spans[0].start, from)),
                     _ => return not_found(k),
                 },
             }
         }
-        let previous_end = parts.last().expect("a piece").spans[0].end;
-        if tail_start < previous_end {
-            return Err(out_of_order(n - 1, tail_start, previous_end));
+        let mut latest: Vec<Match> = Vec::with_capacity(n);
+        for k in (0..n).rev() {
+            let to = latest.last().map_or(scope_end, |p| p.spans[0].start);
+            match last(k, scope_start, to)? {
+                Some(m) => latest.push(m),
+                None => return not_found(k),
+            }
         }
-        parts.push(tail);
+        latest.reverse();
+        // A piece with more than one place is taken only if the model changes nothing in it: then
+        // every reading writes the same bytes (`Changes` refuses otherwise, with this error).
+        let mut unpinned = Vec::new();
+        for k in 0..n {
+            let (e, l) = (&earliest[k].spans[0], &latest[k].spans[0]);
+            if e != l {
+                let starts = match search(k, Some(e.start..l.end))? {
+                    Search::Many { starts, .. } => starts,
+                    _ => vec![e.start, l.start],
+                };
+                let total = starts.len();
+                let Miss::Elision { problem, .. } = ambiguous(k, &starts, total) else {
+                    unreachable!("an elision miss")
+                };
+                // A piece ending in a line of blanks without its line break may be written onto a
+                // blank line of the file as blanks (the file's line cannot be told from the needle's):
+                // its place would decide the bytes.
+                let piece = &cut.pieces[k];
+                let tail = &piece[piece.rfind('\n').map_or(0, |i| i + 1)..];
+                if !tail.is_empty() && tail.trim().is_empty() {
+                    return Err(marker_miss(marker_of(k), problem));
+                }
+                let (line, marker) = cut.markers[marker_of(k)].clone();
+                unpinned.push(Unpinned {
+                    piece: k,
+                    line,
+                    marker,
+                    problem,
+                });
+            }
+        }
+        // The reading that keeps an unsure first piece nearest the rest (and else an unsure last one
+        // nearest the first): the lines a marker stands for as few as the pieces allow.
+        let parts = if unpinned.first().is_some_and(|u| u.piece == 0) {
+            latest
+        } else {
+            earliest
+        };
         let markers = (0..cut.markers.len())
             .map(|k| {
                 let gap: Range<usize> = parts[k].spans[0].end..parts[k + 1].spans[0].start;
@@ -188,8 +298,30 @@ impl Haystack<'_> {
                 also.push(f);
             }
         }
-        Ok(Some(Match::elided(old, parts, Forgiven::Elided { markers, also })))
+        let mut found = Match::elided(old, parts, Forgiven::Elided { markers, also });
+        found.unpinned = unpinned;
+        Ok(Some(found))
     }
+}
+
+/// What a search for one piece found.
+enum Search {
+    None,
+    One(Box<Match>),
+    Many { starts: Vec<usize>, total: usize },
+}
+
+/// A piece of an elided needle that more than one reading places differently: right only while the
+/// model changes nothing in it (every reading then writes the same bytes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Unpinned {
+    /// The piece, zero-based.
+    pub piece: usize,
+    /// The one-based `oldText` line and text of the marker next to it.
+    pub line: usize,
+    pub marker: String,
+    /// The error if the model changes the piece ([`ElisionProblem::Ambiguous`]).
+    pub problem: ElisionProblem,
 }
 
 /// `scope` narrowed to `range` (an empty range where they do not meet).
@@ -221,6 +353,7 @@ impl Match {
             lines: None,
             open_end,
             pieces,
+            unpinned: Vec::new(),
         }
     }
 }

@@ -126,8 +126,8 @@ pub enum ElisionProblem {
         /// The piece's first and last line in `oldText`.
         lines: (usize, usize),
     },
-    /// The piece occurs more than once where it may lie (anywhere for the first and last piece,
-    /// between its neighbours for a middle one).
+    /// The piece occurs more than once where it may lie (in order with the other pieces) and the
+    /// replacement changes it, or its occurrences overlap and cannot be told apart.
     Ambiguous {
         /// The piece's first and last line in `oldText`.
         lines: (usize, usize),

@@ -77,6 +77,10 @@ pub struct Match {
     /// For [`Tier::Elision`]: the match of each piece between marker lines, in order (empty
     /// otherwise). The lines between pieces are the ones the markers stand for.
     pub(crate) pieces: Vec<Match>,
+    /// For [`Tier::Elision`]: the pieces placed where only one of several readings puts them, right
+    /// only if the replacement keeps them as they are ([`Changes::replace`](crate::Changes::replace)
+    /// refuses otherwise).
+    pub(crate) unpinned: Vec<crate::elision::Unpinned>,
 }
 
 /// Why a needle has no single place.
@@ -489,6 +493,7 @@ impl Match {
             lines: None,
             open_end,
             pieces: Vec::new(),
+            unpinned: Vec::new(),
         }
     }
 
@@ -505,6 +510,7 @@ impl Match {
             lines: Some(c),
             open_end: false,
             pieces: Vec::new(),
+            unpinned: Vec::new(),
         }
     }
 }

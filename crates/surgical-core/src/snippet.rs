@@ -1117,6 +1117,7 @@ fn merge(
                 lines: None,
                 open_end: false,
                 pieces: Vec::new(),
+                unpinned: Vec::new(),
             };
             set.replace(&found, &new).map_err(SnippetError::Engine)?;
             changed_ids.push(k);
