@@ -169,12 +169,29 @@ pub(crate) fn closest_regions(text: &[u8], old: &str) -> Closest {
     // A file line can only equal a needle key if, trimmed, it is no shorter than the shortest key
     // (normalizing never lengthens ASCII; other lines are normalized to see).
     let shortest = wanted.keys().map(|k| k.len()).min().unwrap_or(usize::MAX);
+    // An ASCII line's key is the line trimmed: it can equal a key only at that key's length, which
+    // rules most lines out before they are hashed (issue 12: this pass is much of a miss).
+    let mut key_lengths: Vec<bool> = Vec::new();
+    for k in wanted.keys() {
+        if key_lengths.len() <= k.len() {
+            key_lengths.resize(k.len() + 1, false);
+        }
+        key_lengths[k.len()] = true;
+    }
     let mut votes: HashMap<usize, usize> = HashMap::new();
     for (i, line) in lines(text).enumerate() {
         if wanted.is_empty() {
             break;
         }
         if line.content.len() < shortest && line.content.is_ascii() {
+            continue;
+        }
+        if line.content.is_ascii()
+            && !key_lengths
+                .get(trim_ascii(line.content).len())
+                .copied()
+                .unwrap_or(false)
+        {
             continue;
         }
         let k = file_key(line.content);
@@ -313,6 +330,15 @@ fn line_difference(file: &str, mine: &str) -> Option<LineDifference> {
     }
 }
 
+/// An ASCII line trimmed as `str::trim` trims it (`char::is_whitespace`: tab to carriage return, and
+/// space), without checking it is UTF-8 again.
+fn trim_ascii(line: &[u8]) -> &[u8] {
+    let blank = |b: &u8| matches!(b, b'\t'..=b'\r' | b' ');
+    let start = line.iter().position(|b| !blank(b)).unwrap_or(line.len());
+    let end = line.iter().rposition(|b| !blank(b)).map_or(start, |i| i + 1);
+    &line[start..end]
+}
+
 fn leading(s: &str) -> &str {
     &s[..s.len() - s.trim_start().len()]
 }
@@ -349,7 +375,7 @@ fn best_by_bigrams(text: &[u8], old_keys: &[String]) -> Option<(usize, usize)> {
     let mut best: Option<(f32, usize)> = None;
     for (i, line) in lines(text).enumerate() {
         let (common, windows) = if line.content.is_ascii() {
-            let t = std::str::from_utf8(line.content).expect("ASCII").trim().as_bytes();
+            let t = trim_ascii(line.content);
             if t.len() < 2 || !may_score(t.len() - 1) {
                 continue;
             }

@@ -14,8 +14,10 @@
 //! strict tiers holds here too.
 
 use std::borrow::Cow;
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
 use std::ops::Range;
+use std::rc::Rc;
 
 use crate::align::{anchored_diff, pair_lines};
 use crate::budget::Budget;
@@ -59,8 +61,12 @@ pub(crate) struct FileLines<'a> {
     non_blank: Vec<u32>,
     /// `hash(key) << 32 | line` of every non-blank line, sorted.
     by_key: Vec<u64>,
-    /// The same by [`FileLines::collapsed`], built on first use.
-    by_collapsed: OnceCell<Vec<u64>>,
+    /// `hash(collapsed key)` of each non-blank line, in the order of `non_blank`, built on first use.
+    /// Not sorted: the misremembered tiers look up a few keys per needle, and a scan of these
+    /// hashes costs less than sorting them (issue 12).
+    collapsed_hashes: OnceCell<Vec<u32>>,
+    /// The lines found per hash looked up so far, so that each distinct key costs one scan.
+    collapsed_found: RefCell<HashMap<u32, Rc<[u32]>>>,
 }
 
 /// A 32-bit hash of a key: word-at-a-time multiply-rotate, then a final mix. Not keyed, and not
@@ -204,7 +210,8 @@ impl<'a> FileLines<'a> {
             starts,
             non_blank,
             by_key,
-            by_collapsed: OnceCell::new(),
+            collapsed_hashes: OnceCell::new(),
+            collapsed_found: RefCell::new(HashMap::new()),
         }
     }
 
@@ -270,29 +277,37 @@ impl<'a> FileLines<'a> {
         lookup(&self.by_key, hash(key.as_bytes())).filter(move |&i| self.key(i) == key)
     }
 
-    /// The lines whose collapsed key is `collapsed`, in order (the index built on first use).
+    /// The lines whose collapsed key is `collapsed`, in order (the hashes computed on first use; each
+    /// call scans them, one comparison per non-blank line).
     pub(crate) fn with_collapsed<'s>(&'s self, collapsed: &'s str) -> impl Iterator<Item = usize> + 's {
-        let index = self.by_collapsed.get_or_init(|| {
+        let hashes = self.collapsed_hashes.get_or_init(|| {
             let (mut ascii, mut text) = (Vec::new(), String::new());
-            let mut index: Vec<u64> = self
-                .non_blank
+            self.non_blank
                 .iter()
                 .map(|&i| {
                     let key = self.key(i as usize);
-                    let h = if key.is_ascii() {
+                    if key.is_ascii() {
                         squeeze_ascii_into(key.as_bytes(), &mut ascii);
                         hash(&ascii)
                     } else {
                         squeeze_into(&key, &mut text);
                         hash(text.as_bytes())
-                    };
-                    u64::from(h) << 32 | u64::from(i)
+                    }
                 })
-                .collect();
-            index.sort_unstable();
-            index
+                .collect()
         });
-        lookup(index, hash(collapsed.as_bytes())).filter(move |&i| self.collapsed(i) == collapsed)
+        let h = hash(collapsed.as_bytes());
+        let found = Rc::clone(self.collapsed_found.borrow_mut().entry(h).or_insert_with(|| {
+            hashes
+                .iter()
+                .zip(&self.non_blank)
+                .filter(|&(&lh, _)| lh == h)
+                .map(|(_, &i)| i)
+                .collect()
+        }));
+        (0..found.len())
+            .map(move |k| found[k] as usize)
+            .filter(move |&i| self.collapsed(i) == collapsed)
     }
 }
 
