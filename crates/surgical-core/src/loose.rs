@@ -65,6 +65,9 @@ pub(crate) struct FileLines<'a> {
     /// Not sorted: the misremembered tiers look up a few keys per needle, and a scan of these
     /// hashes costs less than sorting them (issue 12).
     collapsed_hashes: OnceCell<Vec<u32>>,
+    /// `(line, hash(collapsed key))` of the lines whose key is normalized (not ASCII), in order:
+    /// computed while the key is at hand, so that `collapsed_hashes` normalizes no line again.
+    unicode_collapsed: Vec<(u32, u32)>,
     /// The lines found per hash looked up so far, so that each distinct key costs one scan.
     collapsed_found: RefCell<HashMap<u32, Rc<[u32]>>>,
 }
@@ -190,6 +193,8 @@ impl<'a> FileLines<'a> {
         let mut starts = Vec::with_capacity(lines_about + 1);
         let mut non_blank = Vec::with_capacity(lines_about);
         let mut by_key = Vec::with_capacity(lines_about);
+        let mut unicode_collapsed = Vec::new();
+        let mut squeezed = String::new();
         let mut all = lines(text);
         loop {
             let start = all.offset();
@@ -202,6 +207,11 @@ impl<'a> FileLines<'a> {
             }
             non_blank.push(i);
             by_key.push(u64::from(hash(key.as_bytes())) << 32 | u64::from(i));
+            if let Cow::Owned(key) = &key {
+                // Normalized once: its collapsed hash is kept now rather than normalized again.
+                squeeze_into(key, &mut squeezed);
+                unicode_collapsed.push((i, hash(squeezed.as_bytes())));
+            }
         }
         starts.push(text.len() as u32);
         by_key.sort_unstable();
@@ -210,6 +220,7 @@ impl<'a> FileLines<'a> {
             starts,
             non_blank,
             by_key,
+            unicode_collapsed,
             collapsed_hashes: OnceCell::new(),
             collapsed_found: RefCell::new(HashMap::new()),
         }
@@ -281,17 +292,17 @@ impl<'a> FileLines<'a> {
     /// call scans them, one comparison per non-blank line).
     pub(crate) fn with_collapsed<'s>(&'s self, collapsed: &'s str) -> impl Iterator<Item = usize> + 's {
         let hashes = self.collapsed_hashes.get_or_init(|| {
-            let (mut ascii, mut text) = (Vec::new(), String::new());
+            let mut ascii = Vec::new();
+            let mut unicode = self.unicode_collapsed.iter().peekable();
             self.non_blank
                 .iter()
-                .map(|&i| {
-                    let key = self.key(i as usize);
-                    if key.is_ascii() {
+                .map(|&i| match unicode.next_if(|&&(line, _)| line == i) {
+                    Some(&(_, h)) => h,
+                    None => {
+                        let key = self.key(i as usize);
+                        debug_assert!(key.is_ascii(), "a normalized key is in unicode_collapsed");
                         squeeze_ascii_into(key.as_bytes(), &mut ascii);
                         hash(&ascii)
-                    } else {
-                        squeeze_into(&key, &mut text);
-                        hash(text.as_bytes())
                     }
                 })
                 .collect()
