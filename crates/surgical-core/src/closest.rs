@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use crate::budget::Budget;
-use crate::lines::{lines, terminator_len, Line};
+use crate::lines::{lines, terminator_len, trim_ascii, Line};
 use crate::normalize::{normalize, Fold};
 
 /// What is closest to a needle that was not found.
@@ -357,15 +357,6 @@ fn line_difference(file: &str, mine: &str) -> Option<LineDifference> {
         // Equal characters but unequal strings cannot happen; treat as equal.
         (None, None) => None,
     }
-}
-
-/// An ASCII line trimmed as `str::trim` trims it (`char::is_whitespace`: tab to carriage return, and
-/// space), without checking it is UTF-8 again.
-fn trim_ascii(line: &[u8]) -> &[u8] {
-    let blank = |b: &u8| matches!(b, b'\t'..=b'\r' | b' ');
-    let start = line.iter().position(|b| !blank(b)).unwrap_or(line.len());
-    let end = line.iter().rposition(|b| !blank(b)).map_or(start, |i| i + 1);
-    &line[start..end]
 }
 
 fn leading(s: &str) -> &str {

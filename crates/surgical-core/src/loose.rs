@@ -22,7 +22,7 @@ use std::rc::Rc;
 use crate::align::{anchored_diff, pair_lines};
 use crate::budget::Budget;
 use crate::forgiven::{percent, Forgiven};
-use crate::lines::{lines, split_model_lines, terminator_len};
+use crate::lines::{lines, split_model_lines, terminator_len, trim_ascii};
 use crate::normalize::{normalize, Fold};
 use crate::scope::Scope;
 use crate::tier::Tier;
@@ -201,17 +201,25 @@ impl<'a> FileLines<'a> {
             let Some(line) = all.next() else { break };
             let i = starts.len() as u32;
             starts.push(start as u32);
+            if line.content.is_ascii() {
+                // The key of an ASCII line is the line trimmed (see `line_key`), hashed as bytes.
+                let key = trim_ascii(line.content);
+                if key.is_empty() {
+                    continue;
+                }
+                non_blank.push(i);
+                by_key.push(u64::from(hash(key)) << 32 | u64::from(i));
+                continue;
+            }
             let key = line_key(line.content);
             if key.is_empty() {
                 continue;
             }
             non_blank.push(i);
             by_key.push(u64::from(hash(key.as_bytes())) << 32 | u64::from(i));
-            if let Cow::Owned(key) = &key {
-                // Normalized once: its collapsed hash is kept now rather than normalized again.
-                squeeze_into(key, &mut squeezed);
-                unicode_collapsed.push((i, hash(squeezed.as_bytes())));
-            }
+            // Normalized once: its collapsed hash is kept now rather than normalized again.
+            squeeze_into(&key, &mut squeezed);
+            unicode_collapsed.push((i, hash(squeezed.as_bytes())));
         }
         starts.push(text.len() as u32);
         by_key.sort_unstable();
@@ -299,9 +307,10 @@ impl<'a> FileLines<'a> {
                 .map(|&i| match unicode.next_if(|&&(line, _)| line == i) {
                     Some(&(_, h)) => h,
                     None => {
-                        let key = self.key(i as usize);
-                        debug_assert!(key.is_ascii(), "a normalized key is in unicode_collapsed");
-                        squeeze_ascii_into(key.as_bytes(), &mut ascii);
+                        // Every other line is ASCII: its key is the line trimmed.
+                        let content = self.content(i as usize);
+                        debug_assert!(content.is_ascii(), "a normalized key is in unicode_collapsed");
+                        squeeze_ascii_into(trim_ascii(content), &mut ascii);
                         hash(&ascii)
                     }
                 })
