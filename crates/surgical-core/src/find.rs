@@ -325,7 +325,9 @@ impl Haystack<'_> {
 
     /// The tiers past `unicode`, for the needles still unplaced: the line-based ones, then escapes
     /// (which unescapes the needle and tries every tier before it again), the misremembered ones
-    /// (`typo`, `extra_line`, `missing_line`), then the opt-in `similar`.
+    /// (`typo`, `extra_line`, `missing_line`), then the opt-in `similar`. `words_missing`: per
+    /// needle, whether the unicode tier's pass saw a word of it missing (`None`: not looked up).
+    #[allow(clippy::too_many_arguments)]
     fn locate_loose(
         &self,
         olds: &[Cow<'_, str>],

@@ -542,6 +542,39 @@ mod tests {
         assert_eq!(got[0].0, 3);
     }
 
+    #[test]
+    fn probes_in_pieces_agree_with_the_whole_view() {
+        // Words split across piece boundaries, typographic characters folded into them, and one
+        // word found nowhere.
+        let mut text = String::new();
+        for i in 0..200 {
+            text.push_str(&format!(
+                "let value_{i} = \u{201C}caf\u{e9}\u{201D}; // r\u{e9}sum\u{e9} {i}\n"
+            ));
+        }
+        let needle = pattern("let value_7 = \"caf\u{e9}\";", Fold::UNICODE);
+        let probes = ["value_199", "\"caf\u{e9}\"", "value_7 ", "absent_word", "resum"];
+        let whole = normalize(text.as_bytes(), Fold::UNICODE);
+        let expected: Vec<bool> = probes.iter().map(|p| whole.text.contains(p)).collect();
+        assert_eq!(expected, [true, true, true, false, false]);
+        for chunk in [7, 64, 1 << 20] {
+            let before = set_search_chunk(chunk);
+            let view = || std::rc::Rc::new(normalize(text.as_bytes(), Fold::UNICODE));
+            let got = find_all_probing(
+                text.as_bytes(),
+                Fold::UNICODE,
+                view,
+                &[&needle],
+                &[MAX_LISTED],
+                &Scope::default(),
+                &probes,
+            );
+            set_search_chunk(before);
+            assert_eq!(got.2.as_deref(), Some(&expected[..]), "pieces of {chunk} bytes");
+            assert_eq!(got.1, vec![1]);
+        }
+    }
+
     proptest! {
         #[test]
         fn windows_agree_with_the_full_pass(
