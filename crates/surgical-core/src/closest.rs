@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use crate::budget::Budget;
-use crate::lines::{lines, Line, LineIndex};
+use crate::lines::{lines, terminator_len, trim_ascii, Line};
 use crate::normalize::{normalize, Fold};
 
 /// What is closest to a needle that was not found.
@@ -154,7 +154,6 @@ pub(crate) fn closest_regions(text: &[u8], old: &str) -> Closest {
     if text.is_empty() {
         return Closest::EmptyText;
     }
-    let index = LineIndex::new(text);
 
     // Vote for region starts: file line i equal to needle line k suggests a start at i - k.
     let mut wanted: HashMap<&str, Vec<usize>> = HashMap::new();
@@ -169,12 +168,36 @@ pub(crate) fn closest_regions(text: &[u8], old: &str) -> Closest {
     // A file line can only equal a needle key if, trimmed, it is no shorter than the shortest key
     // (normalizing never lengthens ASCII; other lines are normalized to see).
     let shortest = wanted.keys().map(|k| k.len()).min().unwrap_or(usize::MAX);
+    // An ASCII line's key is the line trimmed: it can equal a key only at that key's length, which
+    // rules most lines out before they are hashed (issue 12: this pass is much of a miss).
+    let mut key_lengths: Vec<bool> = Vec::new();
+    for k in wanted.keys() {
+        if key_lengths.len() <= k.len() {
+            key_lengths.resize(k.len() + 1, false);
+        }
+        key_lengths[k.len()] = true;
+    }
     let mut votes: HashMap<usize, usize> = HashMap::new();
-    for (i, line) in lines(text).enumerate() {
+    // Where each line starts (then the text's length), kept by this pass so that no other pass splits
+    // the text into lines again.
+    let mut starts: Vec<usize> = Vec::new();
+    let mut all = lines(text);
+    loop {
+        let i = starts.len();
+        starts.push(all.offset());
+        let Some(line) = all.next() else { break };
         if wanted.is_empty() {
-            break;
+            continue;
         }
         if line.content.len() < shortest && line.content.is_ascii() {
+            continue;
+        }
+        if line.content.is_ascii()
+            && !key_lengths
+                .get(trim_ascii(line.content).len())
+                .copied()
+                .unwrap_or(false)
+        {
             continue;
         }
         let k = file_key(line.content);
@@ -187,6 +210,7 @@ pub(crate) fn closest_regions(text: &[u8], old: &str) -> Closest {
     let mut ranked: Vec<(usize, usize)> = votes.into_iter().map(|(start, v)| (v, start)).collect();
     ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let best = ranked.first().map_or(0, |r| r.0);
+    let lines_at = LinesAt { text, starts };
     let mut starts: Vec<usize> = Vec::new();
     for &(v, start) in &ranked {
         if starts.len() == MAX_REGIONS || v * 2 < best {
@@ -197,7 +221,7 @@ pub(crate) fn closest_regions(text: &[u8], old: &str) -> Closest {
         }
     }
     if starts.is_empty() {
-        match best_by_bigrams(text, &old_keys) {
+        match best_by_bigrams(&lines_at, &old_keys) {
             Some((i, k)) => starts.push(i.saturating_sub(k)),
             None => return Closest::NothingAlike,
         }
@@ -205,12 +229,34 @@ pub(crate) fn closest_regions(text: &[u8], old: &str) -> Closest {
     let regions = starts
         .into_iter()
         .map(|start| {
-            let end = (start + old_lines.len() + 2).min(index.count());
-            let file_lines: Vec<Line<'_>> = (start..end).map(|i| index.line(text, i)).collect();
+            let end = (start + old_lines.len() + 2).min(lines_at.count());
+            let file_lines: Vec<Line<'_>> = (start..end).map(|i| lines_at.line(i)).collect();
             region(&file_lines, start, &old_lines, &old_keys)
         })
         .collect();
     Closest::Regions(regions)
+}
+
+/// A text's lines by where they start (then the text's length).
+struct LinesAt<'t> {
+    text: &'t [u8],
+    starts: Vec<usize>,
+}
+
+impl<'t> LinesAt<'t> {
+    fn count(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// Line `i` (below `count()`): its content and terminator.
+    fn line(&self, i: usize) -> Line<'t> {
+        let whole = &self.text[self.starts[i]..self.starts[i + 1]];
+        let cut = terminator_len(whole);
+        Line {
+            content: &whole[..whole.len() - cut],
+            eol: &whole[whole.len() - cut..],
+        }
+    }
 }
 
 /// One region, diffed line by line against the needle so that a missing or extra line shows as one.
@@ -328,7 +374,7 @@ fn bigrams(s: &str) -> HashSet<(char, char)> {
 /// counts: lines whose length alone keeps them at or under the threshold are not read further, and
 /// ASCII lines are scored in place (a table of seen bigrams, no copy), so the pass costs a few steps
 /// per byte.
-fn best_by_bigrams(text: &[u8], old_keys: &[String]) -> Option<(usize, usize)> {
+fn best_by_bigrams(lines_at: &LinesAt<'_>, old_keys: &[String]) -> Option<(usize, usize)> {
     const THRESHOLD: f32 = 0.3;
     let (k, longest) = old_keys.iter().enumerate().max_by_key(|(_, l)| l.len())?;
     let want = bigrams(longest);
@@ -337,27 +383,31 @@ fn best_by_bigrams(text: &[u8], old_keys: &[String]) -> Option<(usize, usize)> {
     }
     let w = want.len();
     let may_score = |windows: usize| 2.0 * w.min(windows) as f32 / (w + windows) as f32 > THRESHOLD;
-    // The wanted ASCII bigrams, and per bigram the last line that had it (a set cleared for free).
+    // Per ASCII bigram: `UNWANTED`, or the last line that had it plus one (0: none yet), so that one
+    // small table is both the wanted set and the set seen on this line, cleared for free.
+    const UNWANTED: u32 = u32::MAX;
     let ascii_index = |a: u8, b: u8| usize::from(a) << 7 | usize::from(b);
-    let mut wanted_ascii = vec![false; 1 << 14];
+    let mut seen_on = vec![UNWANTED; 1 << 14];
     for &(a, b) in &want {
         if a.is_ascii() && b.is_ascii() {
-            wanted_ascii[ascii_index(a as u8, b as u8)] = true;
+            seen_on[ascii_index(a as u8, b as u8)] = 0;
         }
     }
-    let mut seen_on = vec![usize::MAX; 1 << 14];
     let mut best: Option<(f32, usize)> = None;
-    for (i, line) in lines(text).enumerate() {
+    for i in 0..lines_at.count() {
+        let line = lines_at.line(i);
         let (common, windows) = if line.content.is_ascii() {
-            let t = std::str::from_utf8(line.content).expect("ASCII").trim().as_bytes();
+            let t = trim_ascii(line.content);
             if t.len() < 2 || !may_score(t.len() - 1) {
                 continue;
             }
+            // Texts are under 4 GiB (see `normalize`), so line numbers fit.
+            let stamp = i as u32 + 1;
             let mut common = 0;
             for pair in t.windows(2) {
-                let at = ascii_index(pair[0], pair[1]);
-                if wanted_ascii[at] && seen_on[at] != i {
-                    seen_on[at] = i;
+                let seen = &mut seen_on[ascii_index(pair[0], pair[1])];
+                if *seen != UNWANTED && *seen != stamp {
+                    *seen = stamp;
                     common += 1;
                 }
             }

@@ -19,7 +19,7 @@ use crate::loose::{self, Candidate, Found};
 use crate::near_miss::NearMiss;
 use crate::normalize::Fold;
 use crate::scope::Scope;
-use crate::search::{find_all_in, invisible_occurrences, pattern, Pattern};
+use crate::search::{find_all_probing, invisible_occurrences, pattern, Pattern};
 use crate::tier::Tier;
 
 /// A needle as a model wrote it: the text to find, and whether every occurrence is wanted.
@@ -190,12 +190,34 @@ impl Haystack<'_> {
         }
         let mut found: Vec<Option<Match>> = olds.iter().map(|_| None).collect();
         let mut fallback: Vec<Option<Match>> = olds.iter().map(|_| None).collect();
+        // The words `word_missing` asks about, looked up while the unicode tier searches its view, so
+        // that a miss does not normalize the whole text a second time for them (issue 12).
+        let words: Vec<Vec<String>> = if loosest >= Tier::Indentation {
+            olds.iter().map(|o| checked_words(o)).collect()
+        } else {
+            vec![Vec::new(); olds.len()]
+        };
+        let mut words_missing: Vec<Option<bool>> = vec![None; olds.len()];
         for tier in Tier::TEXT.into_iter().filter(|t| *t <= loosest) {
             let pending: Vec<usize> = (0..olds.len()).filter(|&i| found[i].is_none()).collect();
             if pending.is_empty() {
                 break;
             }
-            let hits = self.text_tier(tier, olds, every, &pending, scope);
+            let probes: Vec<&str> = match tier {
+                Tier::Unicode => pending
+                    .iter()
+                    .flat_map(|&i| words[i].iter().map(String::as_str))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let (hits, seen) = self.text_tier(tier, olds, every, &pending, scope, &probes);
+            if let Some(seen) = seen {
+                let mut seen = seen.into_iter();
+                for &i in &pending {
+                    let of_needle: Vec<bool> = seen.by_ref().take(words[i].len()).collect();
+                    words_missing[i] = Some(!of_needle.is_empty() && of_needle.contains(&false));
+                }
+            }
             for ((index, (spans, count)), open_end) in pending.iter().copied().zip(hits.0).zip(hits.1) {
                 if count == 0 {
                     continue;
@@ -236,7 +258,7 @@ impl Haystack<'_> {
             }
         }
         let mut near: Vec<Option<Box<NearMiss>>> = olds.iter().map(|_| None).collect();
-        self.locate_loose(olds, every, scope, loosest, &mut found, &mut near)?;
+        self.locate_loose(olds, every, scope, loosest, &words_missing, &mut found, &mut near)?;
         for index in 0..olds.len() {
             if found[index].is_none() && !scope.numbers_as_written {
                 found[index] = self
@@ -268,13 +290,14 @@ impl Haystack<'_> {
         every: &[bool],
         pending: &[usize],
         scope: &Scope,
-    ) -> (Vec<(Vec<Range<usize>>, usize)>, Vec<bool>) {
+        probes: &[&str],
+    ) -> ((Vec<(Vec<Range<usize>>, usize)>, Vec<bool>), Option<Vec<bool>>) {
         let text = self.text();
         let fold = tier.fold();
         let mut patterns: Vec<Pattern> = pending.iter().map(|&i| pattern(&olds[i], fold)).collect();
         if fold == Fold::TRAILING && patterns.iter().all(|p| absent_under_trailing(text, &p.text)) {
             // Nothing to find: the view is not built.
-            return (vec![(Vec::new(), 0); pending.len()], vec![false; pending.len()]);
+            return ((vec![(Vec::new(), 0); pending.len()], vec![false; pending.len()]), None);
         }
         let mut caps: Vec<usize> = pending
             .iter()
@@ -290,7 +313,7 @@ impl Haystack<'_> {
             }
         }
         let refs: Vec<&Pattern> = patterns.iter().collect();
-        let (spans, counts) = find_all_in(text, fold, || self.view(tier), &refs, &caps, scope);
+        let (spans, counts, seen) = find_all_probing(text, fold, || self.view(tier), &refs, &caps, scope, probes);
         let mut hits: Vec<(Vec<Range<usize>>, usize)> = vec![(Vec::new(), 0); pending.len()];
         let mut open_end = vec![false; pending.len()];
         for (p, (spans, count)) in spans.into_iter().zip(counts).enumerate() {
@@ -301,18 +324,21 @@ impl Haystack<'_> {
             hits[k].0.truncate(caps[k]);
             hits[k].1 += count;
         }
-        (hits, open_end)
+        ((hits, open_end), seen)
     }
 
     /// The tiers past `unicode`, for the needles still unplaced: the line-based ones, then escapes
     /// (which unescapes the needle and tries every tier before it again), the misremembered ones
-    /// (`typo`, `extra_line`, `missing_line`), then the opt-in `similar`.
+    /// (`typo`, `extra_line`, `missing_line`), then the opt-in `similar`. `words_missing`: per
+    /// needle, whether the unicode tier's pass saw a word of it missing (`None`: not looked up).
+    #[allow(clippy::too_many_arguments)]
     fn locate_loose(
         &self,
         olds: &[Cow<'_, str>],
         every: &[bool],
         scope: &Scope,
         loosest: Tier,
+        words_missing: &[Option<bool>],
         found: &mut [Option<Match>],
         near: &mut [Option<Box<NearMiss>>],
     ) -> Result<(), Missed> {
@@ -320,7 +346,9 @@ impl Haystack<'_> {
         // index drops the view (see `Haystack::file_lines`), which must not be built again after.
         let words_missing: Vec<bool> = if loosest >= Tier::Indentation {
             (0..olds.len())
-                .map(|index| found[index].is_none() && self.word_missing(&olds[index]))
+                .map(|index| {
+                    found[index].is_none() && words_missing[index].unwrap_or_else(|| self.word_missing(&olds[index]))
+                })
                 .collect()
         } else {
             vec![false; olds.len()]
@@ -392,23 +420,13 @@ impl Haystack<'_> {
     /// every line of the text (issue 12: the index costs several times an exact edit on a large
     /// file). At most that many substring searches of the view.
     fn word_missing(&self, old: &str) -> bool {
-        let folded = crate::normalize::normalize(old.as_bytes(), Fold::UNICODE);
-        let mut words: Vec<&str> = folded
-            .text
-            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .filter(|w| w.len() >= 3)
-            .collect();
-        words.sort_unstable_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
-        words.dedup();
+        let words = checked_words(old);
         if words.is_empty() {
             return false;
         }
         let view = self.view(Tier::Unicode);
         let text = view.text.as_bytes();
-        words
-            .iter()
-            .take(MAX_WORDS_CHECKED)
-            .any(|w| memchr::memmem::find(text, w.as_bytes()).is_none())
+        words.iter().any(|w| memchr::memmem::find(text, w.as_bytes()).is_none())
     }
 
     /// The escapes tier: `old` unescaped, searched with every tier up to `whitespace_runs`. `None` when
@@ -579,6 +597,20 @@ pub(crate) fn unescape(text: &str) -> String {
         out.push(c);
     }
     out
+}
+
+/// The words [`Haystack::word_missing`] looks up for `old`: its longest runs of letters, digits and
+/// `_` of at least 3 bytes, `unicode` folded, longest first, at most [`MAX_WORDS_CHECKED`].
+fn checked_words(old: &str) -> Vec<String> {
+    let folded = crate::normalize::normalize(old.as_bytes(), Fold::UNICODE);
+    let mut words: Vec<&str> = folded
+        .text
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| w.len() >= 3)
+        .collect();
+    words.sort_unstable_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+    words.dedup();
+    words.into_iter().take(MAX_WORDS_CHECKED).map(str::to_string).collect()
 }
 
 /// Whether `needle`, normalized under the `trailing_whitespace` fold, certainly matches nowhere in

@@ -125,6 +125,15 @@ impl LineIndex {
     }
 }
 
+/// An ASCII line trimmed as `str::trim` trims it (`char::is_whitespace`: tab to carriage return, and
+/// space), without checking that it is UTF-8 again.
+pub(crate) fn trim_ascii(line: &[u8]) -> &[u8] {
+    let blank = |b: &u8| matches!(b, b'\t'..=b'\r' | b' ');
+    let start = line.iter().position(|b| !blank(b)).unwrap_or(line.len());
+    let end = line.iter().rposition(|b| !blank(b)).map_or(start, |i| i + 1);
+    &line[start..end]
+}
+
 /// The length of the terminator `bytes` end with: 2 for `\r\n`, 1 for `\n` or a lone `\r`, else 0.
 pub fn terminator_len(bytes: &[u8]) -> usize {
     if bytes.ends_with(b"\r\n") {

@@ -14,13 +14,15 @@
 //! strict tiers holds here too.
 
 use std::borrow::Cow;
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
 use std::ops::Range;
+use std::rc::Rc;
 
 use crate::align::{anchored_diff, pair_lines};
 use crate::budget::Budget;
 use crate::forgiven::{percent, Forgiven};
-use crate::lines::{lines, split_model_lines, terminator_len};
+use crate::lines::{lines, split_model_lines, terminator_len, trim_ascii};
 use crate::normalize::{normalize, Fold};
 use crate::scope::Scope;
 use crate::tier::Tier;
@@ -59,8 +61,15 @@ pub(crate) struct FileLines<'a> {
     non_blank: Vec<u32>,
     /// `hash(key) << 32 | line` of every non-blank line, sorted.
     by_key: Vec<u64>,
-    /// The same by [`FileLines::collapsed`], built on first use.
-    by_collapsed: OnceCell<Vec<u64>>,
+    /// `hash(collapsed key)` of each non-blank line, in the order of `non_blank`, built on first use.
+    /// Not sorted: the misremembered tiers look up a few keys per needle, and a scan of these
+    /// hashes costs less than sorting them (issue 12).
+    collapsed_hashes: OnceCell<Vec<u32>>,
+    /// `(line, hash(collapsed key))` of the lines whose key is normalized (not ASCII), in order:
+    /// computed while the key is at hand, so that `collapsed_hashes` normalizes no line again.
+    unicode_collapsed: Vec<(u32, u32)>,
+    /// The lines found per hash looked up so far, so that each distinct key costs one scan.
+    collapsed_found: RefCell<HashMap<u32, Rc<[u32]>>>,
 }
 
 /// A 32-bit hash of a key: word-at-a-time multiply-rotate, then a final mix. Not keyed, and not
@@ -184,18 +193,33 @@ impl<'a> FileLines<'a> {
         let mut starts = Vec::with_capacity(lines_about + 1);
         let mut non_blank = Vec::with_capacity(lines_about);
         let mut by_key = Vec::with_capacity(lines_about);
+        let mut unicode_collapsed = Vec::new();
+        let mut squeezed = String::new();
         let mut all = lines(text);
         loop {
             let start = all.offset();
             let Some(line) = all.next() else { break };
             let i = starts.len() as u32;
             starts.push(start as u32);
+            if line.content.is_ascii() {
+                // The key of an ASCII line is the line trimmed (see `line_key`), hashed as bytes.
+                let key = trim_ascii(line.content);
+                if key.is_empty() {
+                    continue;
+                }
+                non_blank.push(i);
+                by_key.push(u64::from(hash(key)) << 32 | u64::from(i));
+                continue;
+            }
             let key = line_key(line.content);
             if key.is_empty() {
                 continue;
             }
             non_blank.push(i);
             by_key.push(u64::from(hash(key.as_bytes())) << 32 | u64::from(i));
+            // Normalized once: its collapsed hash is kept now rather than normalized again.
+            squeeze_into(&key, &mut squeezed);
+            unicode_collapsed.push((i, hash(squeezed.as_bytes())));
         }
         starts.push(text.len() as u32);
         by_key.sort_unstable();
@@ -204,7 +228,9 @@ impl<'a> FileLines<'a> {
             starts,
             non_blank,
             by_key,
-            by_collapsed: OnceCell::new(),
+            unicode_collapsed,
+            collapsed_hashes: OnceCell::new(),
+            collapsed_found: RefCell::new(HashMap::new()),
         }
     }
 
@@ -270,29 +296,38 @@ impl<'a> FileLines<'a> {
         lookup(&self.by_key, hash(key.as_bytes())).filter(move |&i| self.key(i) == key)
     }
 
-    /// The lines whose collapsed key is `collapsed`, in order (the index built on first use).
+    /// The lines whose collapsed key is `collapsed`, in order (the hashes computed on first use; each
+    /// call scans them, one comparison per non-blank line).
     pub(crate) fn with_collapsed<'s>(&'s self, collapsed: &'s str) -> impl Iterator<Item = usize> + 's {
-        let index = self.by_collapsed.get_or_init(|| {
-            let (mut ascii, mut text) = (Vec::new(), String::new());
-            let mut index: Vec<u64> = self
-                .non_blank
+        let hashes = self.collapsed_hashes.get_or_init(|| {
+            let mut ascii = Vec::new();
+            let mut unicode = self.unicode_collapsed.iter().peekable();
+            self.non_blank
                 .iter()
-                .map(|&i| {
-                    let key = self.key(i as usize);
-                    let h = if key.is_ascii() {
-                        squeeze_ascii_into(key.as_bytes(), &mut ascii);
+                .map(|&i| match unicode.next_if(|&&(line, _)| line == i) {
+                    Some(&(_, h)) => h,
+                    None => {
+                        // Every other line is ASCII: its key is the line trimmed.
+                        let content = self.content(i as usize);
+                        debug_assert!(content.is_ascii(), "a normalized key is in unicode_collapsed");
+                        squeeze_ascii_into(trim_ascii(content), &mut ascii);
                         hash(&ascii)
-                    } else {
-                        squeeze_into(&key, &mut text);
-                        hash(text.as_bytes())
-                    };
-                    u64::from(h) << 32 | u64::from(i)
+                    }
                 })
-                .collect();
-            index.sort_unstable();
-            index
+                .collect()
         });
-        lookup(index, hash(collapsed.as_bytes())).filter(move |&i| self.collapsed(i) == collapsed)
+        let h = hash(collapsed.as_bytes());
+        let found = Rc::clone(self.collapsed_found.borrow_mut().entry(h).or_insert_with(|| {
+            hashes
+                .iter()
+                .zip(&self.non_blank)
+                .filter(|&(&lh, _)| lh == h)
+                .map(|(_, &i)| i)
+                .collect()
+        }));
+        (0..found.len())
+            .map(move |k| found[k] as usize)
+            .filter(move |&i| self.collapsed(i) == collapsed)
     }
 }
 

@@ -85,19 +85,46 @@ pub(crate) fn find_all_in<'a>(
     cap: &[usize],
     scope: &Scope,
 ) -> (Vec<Vec<Range<usize>>>, Vec<usize>) {
+    let (spans, counts, _) = find_all_probing(orig, fold, view, needles, cap, scope, &[]);
+    (spans, counts)
+}
+
+/// [`find_all_in`], and in the same pass over the normalized text whether each of `probes` occurs
+/// in it anywhere (scope aside): words that a later tier asks about, answered without normalizing
+/// the text a second time (issue 12). The answers are `None` when the text was not searched (no
+/// needle to search for), and for probes that are empty or longer than the longest needle.
+#[allow(clippy::type_complexity)]
+pub(crate) fn find_all_probing<'a>(
+    orig: &'a [u8],
+    fold: Fold,
+    view: impl FnOnce() -> std::rc::Rc<Normalized<'a>>,
+    needles: &[&Pattern],
+    cap: &[usize],
+    scope: &Scope,
+    probes: &[&str],
+) -> (Vec<Vec<Range<usize>>>, Vec<usize>, Option<Vec<bool>>) {
     let chunk = CHUNK.with(Cell::get);
     // The exact view of a text without CRs is the text itself (unless it holds invalid bytes: then
     // the view is a copy, which this does not validate the text again to avoid).
     let borrowed = fold == Fold::EXACT && memchr::memchr(b'\r', orig).is_none();
     let mut scan = Scan::new(needles, cap, scope, orig, fold.trim_trailing);
     let Some(ac) = &scan.automaton() else {
-        return scan.finish();
+        let (spans, counts) = scan.finish();
+        return (spans, counts, None);
     };
-    if borrowed || orig.len() <= 2 * chunk {
-        scan.scan(ac, &view(), 0, None);
-        return scan.finish();
-    }
     let longest = needles.iter().map(|n| n.text.len()).max().unwrap_or(0);
+    // Only probes that fit in the context each piece is searched with (see below) are answered.
+    let probes_ok = !probes.is_empty() && probes.iter().all(|p| !p.is_empty() && p.len() <= longest);
+    let mut probe = probes_ok.then(|| Probe::new(probes));
+    if borrowed || orig.len() <= 2 * chunk {
+        let hay = view();
+        scan.scan(ac, &hay, 0, None);
+        if let Some(p) = probe.as_mut() {
+            p.scan(hay.text.as_bytes());
+        }
+        let (spans, counts) = scan.finish();
+        return (spans, counts, probe.map(Probe::finish));
+    }
     let after_line = |at: usize| memchr::memchr(b'\n', &orig[at..]).map_or(orig.len(), |i| at + i + 1);
     let line_start = |at: usize| memchr::memrchr(b'\n', &orig[..at]).map_or(0, |i| i + 1);
     let mut buffer = String::new();
@@ -117,12 +144,46 @@ pub(crate) fn find_all_in<'a>(
         let to = if end < orig.len() { after_line(end) } else { end };
         let hay = normalize_into(&orig[from..to], fold, std::mem::take(&mut buffer));
         scan.scan(ac, &hay, from, Some(start..end));
+        if let Some(p) = probe.as_mut() {
+            // Each piece comes with at least `longest` normalized bytes of the text before it, so an
+            // occurrence of a probe (no longer than that, and within a line) is inside some piece.
+            p.scan(hay.text.as_bytes());
+        }
         if let std::borrow::Cow::Owned(text) = hay.text {
             buffer = text;
         }
         start = end;
     }
-    scan.finish()
+    let (spans, counts) = scan.finish();
+    (spans, counts, probe.map(Probe::finish))
+}
+
+/// Which of a few words occur in a text searched piece by piece: one substring search per piece for
+/// each word not seen yet (a common word is seen at once, and is not looked for again).
+struct Probe<'w> {
+    words: Vec<&'w str>,
+    found: Vec<bool>,
+}
+
+impl<'w> Probe<'w> {
+    fn new(words: &[&'w str]) -> Probe<'w> {
+        Probe {
+            words: words.to_vec(),
+            found: vec![false; words.len()],
+        }
+    }
+
+    fn scan(&mut self, text: &[u8]) {
+        for (word, found) in self.words.iter().zip(self.found.iter_mut()) {
+            if !*found {
+                *found = memchr::memmem::find(text, word.as_bytes()).is_some();
+            }
+        }
+    }
+
+    fn finish(self) -> Vec<bool> {
+        self.found
+    }
 }
 
 /// The state of [`find_all_in`]: the needles grouped by normalized text, the spans and counts so far.
@@ -479,6 +540,39 @@ mod tests {
         let got = invisible_occurrences(text, &["x = 1;"], &Scope::default());
         assert_eq!(got[0], reference(text, "x = 1;"));
         assert_eq!(got[0].0, 3);
+    }
+
+    #[test]
+    fn probes_in_pieces_agree_with_the_whole_view() {
+        // Words split across piece boundaries, typographic characters folded into them, and one
+        // word found nowhere.
+        let mut text = String::new();
+        for i in 0..200 {
+            text.push_str(&format!(
+                "let value_{i} = \u{201C}caf\u{e9}\u{201D}; // r\u{e9}sum\u{e9} {i}\n"
+            ));
+        }
+        let needle = pattern("let value_7 = \"caf\u{e9}\";", Fold::UNICODE);
+        let probes = ["value_199", "\"caf\u{e9}\"", "value_7 ", "absent_word", "resum"];
+        let whole = normalize(text.as_bytes(), Fold::UNICODE);
+        let expected: Vec<bool> = probes.iter().map(|p| whole.text.contains(p)).collect();
+        assert_eq!(expected, [true, true, true, false, false]);
+        for chunk in [7, 64, 1 << 20] {
+            let before = set_search_chunk(chunk);
+            let view = || std::rc::Rc::new(normalize(text.as_bytes(), Fold::UNICODE));
+            let got = find_all_probing(
+                text.as_bytes(),
+                Fold::UNICODE,
+                view,
+                &[&needle],
+                &[MAX_LISTED],
+                &Scope::default(),
+                &probes,
+            );
+            set_search_chunk(before);
+            assert_eq!(got.2.as_deref(), Some(&expected[..]), "pieces of {chunk} bytes");
+            assert_eq!(got.1, vec![1]);
+        }
     }
 
     proptest! {
