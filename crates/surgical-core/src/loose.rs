@@ -70,6 +70,9 @@ pub(crate) struct FileLines<'a> {
     unicode_collapsed: Vec<(u32, u32)>,
     /// The lines found per hash looked up so far, so that each distinct key costs one scan.
     collapsed_found: RefCell<HashMap<u32, Rc<[u32]>>>,
+    /// Whether `collapsed_found` holds every hash: after [`SCANS_BEFORE_INDEX`] distinct keys it is
+    /// filled in one pass, so that many keys (many edits in one call) cost no scan each.
+    collapsed_complete: std::cell::Cell<bool>,
 }
 
 /// A 32-bit hash of a key: word-at-a-time multiply-rotate, then a final mix. Not keyed, and not
@@ -231,6 +234,7 @@ impl<'a> FileLines<'a> {
             unicode_collapsed,
             collapsed_hashes: OnceCell::new(),
             collapsed_found: RefCell::new(HashMap::new()),
+            collapsed_complete: std::cell::Cell::new(false),
         }
     }
 
@@ -317,7 +321,21 @@ impl<'a> FileLines<'a> {
                 .collect()
         });
         let h = hash(collapsed.as_bytes());
-        let found = Rc::clone(self.collapsed_found.borrow_mut().entry(h).or_insert_with(|| {
+        let mut found_by_hash = self.collapsed_found.borrow_mut();
+        if !self.collapsed_complete.get() && found_by_hash.len() >= SCANS_BEFORE_INDEX {
+            // Past a few keys, one pass groups every line by its hash: linear once, not per key.
+            let mut all: HashMap<u32, Vec<u32>> = HashMap::new();
+            for (&lh, &i) in hashes.iter().zip(&self.non_blank) {
+                all.entry(lh).or_default().push(i);
+            }
+            *found_by_hash = all.into_iter().map(|(k, v)| (k, Rc::from(v))).collect();
+            self.collapsed_complete.set(true);
+        }
+        let complete = self.collapsed_complete.get();
+        let found = Rc::clone(found_by_hash.entry(h).or_insert_with(|| {
+            if complete {
+                return Rc::from(Vec::new());
+            }
             hashes
                 .iter()
                 .zip(&self.non_blank)
@@ -325,11 +343,16 @@ impl<'a> FileLines<'a> {
                 .map(|(_, &i)| i)
                 .collect()
         }));
+        drop(found_by_hash);
         (0..found.len())
             .map(move |k| found[k] as usize)
             .filter(move |&i| self.collapsed(i) == collapsed)
     }
 }
+
+/// How many distinct collapsed keys [`FileLines::with_collapsed`] finds by a scan of the hashes
+/// before it groups them all in one pass instead.
+const SCANS_BEFORE_INDEX: usize = 32;
 
 /// One line of `oldText`.
 pub(crate) struct NeedleLine<'s> {
@@ -1449,6 +1472,15 @@ mod tests {
         assert_eq!(file.indent(7), "\t");
         assert_eq!(file.key(6), "");
         assert_eq!(file.collapsed(0), "a b");
+        // Past `SCANS_BEFORE_INDEX` distinct keys every line is grouped by hash in one pass: the
+        // same answers, in order, for keys looked up before and after.
+        for k in 0..SCANS_BEFORE_INDEX + 8 {
+            assert_eq!(file.with_collapsed(&format!("absent {k}")).count(), 0);
+        }
+        assert_eq!(file.with_collapsed("a b").collect::<Vec<_>>(), vec![0, 3, 5]);
+        assert_eq!(file.with_collapsed("x").collect::<Vec<_>>(), vec![2, 7]);
+        assert_eq!(file.with_collapsed("\"q\"").collect::<Vec<_>>(), vec![4]);
+        assert_eq!(file.with_collapsed("absent").count(), 0);
     }
 
     #[test]
