@@ -126,28 +126,6 @@ pub fn apply_spliced(text: &[u8], edits: &[Edit], options: &Options) -> Result<S
     placed(text, edits, options, |c| c.apply_spliced())
 }
 
-/// `edit`'s oldText and newText without the blanks both end with after their last line break (the
-/// same spaces or tabs on both sides, a line begun and left unchanged). Those blanks say nothing the
-/// model changed, and a loose tier would match them to blanks the file does not have there (a
-/// blank line) and write them onto it; without them the edit is the same change, and the file's
-/// line keeps its own bytes.
-fn without_shared_blank_tail(edit: &Edit) -> (&str, &str) {
-    let tail = |t: &str| t.rfind('\n').map(|i| t.len() - (i + 1));
-    let (old, new) = (edit.old_text.as_str(), edit.new_text.as_str());
-    match (tail(old), tail(new)) {
-        (Some(o), Some(n)) if o > 0 && old.len() > o => {
-            let blank = &old[old.len() - o..];
-            let shared = o == n && new.ends_with(blank) && blank.bytes().all(|b| b == b' ' || b == b'\t');
-            if shared {
-                (&old[..old.len() - o], &new[..new.len() - n])
-            } else {
-                (old, new)
-            }
-        }
-        _ => (old, new),
-    }
-}
-
 /// Finds every edit, adds them to a change set, and hands it to `finish`.
 fn placed<T>(
     text: &[u8],
@@ -164,18 +142,16 @@ fn placed<T>(
         }
     }
     let hay = Haystack::new(text);
-    let texts: Vec<(&str, &str)> = edits.iter().map(without_shared_blank_tail).collect();
     let needles: Vec<Needle<'_>> = edits
         .iter()
-        .zip(&texts)
-        .map(|(e, (old, _))| Needle::new(old).every(e.replace_all))
+        .map(|e| Needle::new(&e.old_text).every(e.replace_all))
         .collect();
     let found = hay
         .find_all(&needles, &options.scope, options.loosest)
         .map_err(|m| not_placed(text, m))?;
     let mut changes = ChangeSet::new(&hay);
-    for (m, (_, new)) in found.iter().zip(&texts) {
-        match changes.replace(m, new) {
+    for (m, edit) in found.iter().zip(edits) {
+        match changes.replace(m, &edit.new_text) {
             Ok(_) => {}
             Err(EditError::Overlap { .. }) => return Err(first_overlap(text, &found)),
             Err(other) => return Err(other),

@@ -447,18 +447,3 @@ fn trailing_tier_finds_what_its_lines_promise() {
         Tier::Unicode
     );
 }
-
-#[test]
-fn blanks_both_sides_end_with_after_a_line_break_are_not_written_onto_a_blank_line() {
-    // oldText and newText both end with a begun line of blanks; the file has an empty line there.
-    // The blanks were once matched by `trailing_whitespace` and written onto the file's empty line.
-    let file = "let\n\n1;\n\nz\n";
-    assert_eq!(edit1(file, "1;\n ", "2;\n ").unwrap(), "let\n\n2;\n\nz\n");
-    assert_eq!(edit1(file, "1;\n\t", "2;\n\t").unwrap(), "let\n\n2;\n\nz\n");
-    assert!(matches!(
-        apply(file.as_bytes(), &[Edit::new("1;\n ", "1;\n ")], &Options::new()),
-        Err(EditError::NoChange { .. })
-    ));
-    // Where the file has the blanks (the next line's indentation), they stay as they are.
-    assert_eq!(edit1("1;\n    z\n", "1;\n ", "2;\n ").unwrap(), "2;\n    z\n");
-}
