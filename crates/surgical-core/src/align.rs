@@ -109,8 +109,16 @@ pub(crate) fn align(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[
 /// [`align`], with every diff drawing from `budget`.
 fn align_within(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[u8], budget: &mut Budget) -> Aligned {
     let mut out = Aligned::default();
-    let s_lines = split_lines(span);
+    let mut s_lines = split_lines(span);
     let o_lines = split_model_lines(old);
+    // The file's line there is empty as far as the span goes: a blank line `new` keeps as it is
+    // keeps the file's bytes, which lie outside the span (the blanks are not written onto it), and
+    // deleting it deletes nothing.
+    let past = past_the_span(span, &s_lines, &o_lines).then_some(s_lines.len());
+    if past.is_some() {
+        let end = &span[span.len()..];
+        s_lines.push(Line { content: end, eol: end });
+    }
     let n_lines = split_model_lines(new);
     let consistent =
         s_lines.len() == o_lines.len() && s_lines.iter().zip(&o_lines).all(|(s, o)| s.eol.is_empty() != o.1);
@@ -181,7 +189,8 @@ fn align_within(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[u8],
             }
         }
         for o in o_start..o_end {
-            if !pairs.iter().any(|&(po, _)| po + o_start == o) && s_lines[o].content != o_keys[o].as_bytes() {
+            let removed = !pairs.iter().any(|&(po, _)| po + o_start == o) && past != Some(o);
+            if removed && s_lines[o].content != o_keys[o].as_bytes() {
                 // Reported on the new line that stands where it stood (the block's last new line
                 // when it had more lines than newText gave; the line after a deletion).
                 let line = block_first_line + (o - o_start).min((n_end - n_start).saturating_sub(1));
@@ -193,6 +202,18 @@ fn align_within(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[u8],
         }
     }
     out
+}
+
+/// Whether `old`'s last line is blanks past the end of `span` that a trimming tier matched to nothing:
+/// `old` ends with a begun line of blanks after a line break, and the span ends where a line starts
+/// (after a terminator, or at the end of a text), one line short of `old`.
+fn past_the_span(span: &[u8], s_lines: &[Line<'_>], o_lines: &[(&str, bool)]) -> bool {
+    let ends_at_line_start = span.is_empty() || terminator_len(span) > 0;
+    o_lines.len() == s_lines.len() + 1
+        && ends_at_line_start
+        && o_lines
+            .last()
+            .is_some_and(|&(text, terminated)| !terminated && text.chars().all(is_line_blank))
 }
 
 /// The lengths of the longest common prefix and, after it, the longest common suffix.

@@ -9,9 +9,12 @@ use crate::diff::Windows;
 use crate::elision;
 use crate::error::{EditError, ElisionProblem};
 use crate::find::{unescape, Match};
+use crate::fold::is_line_blank;
 use crate::forgiven::Forgiven;
 use crate::haystack::Haystack;
-use crate::lines::{line_of, model_newlines, next_terminator, prev_terminator, terminator_len, LineCounter};
+use crate::lines::{
+    count_terminators, line_of, model_newlines, next_terminator, prev_terminator, terminator_len, LineCounter,
+};
 use crate::loose::transport;
 use crate::normalize::Fold;
 use crate::tier::Tier;
@@ -569,26 +572,15 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
             let local = eol.at(span);
             let part = r.parts.iter().position(|p| p.start == span.start);
             let mut aligned = if let Some(p) = part.map(|k| &r.parts[k]) {
-                let (old, new) = match p.open_end && span.end == text.len() {
-                    true => (
-                        p.old.strip_suffix('\n').unwrap_or(&p.old),
-                        match r.end_with_line_break {
-                            true => p.new.as_str(),
-                            false => p.new.strip_suffix('\n').unwrap_or(&p.new),
-                        },
-                    ),
+                let (old, new) = match at_open_end(text, span, p.open_end, &p.old) {
+                    true => without_open_end(&p.old, &p.new, r.end_with_line_break),
                     false => (p.old.as_str(), p.new.as_str()),
                 };
                 align(&text[span.clone()], old, new, p.fold, local)
             } else if r.insertion {
                 inserted(text, span.start, &r.new, &self.fallback_terminator)
-            } else if r.open_end && span.end == text.len() {
-                // The needle's final line break stood for the end of the text: neither side has it.
-                let old = r.old.strip_suffix('\n').unwrap_or(&r.old);
-                let new = match r.end_with_line_break {
-                    true => &r.new,
-                    false => r.new.strip_suffix('\n').unwrap_or(&r.new),
-                };
+            } else if at_open_end(text, span, r.open_end, &r.old) {
+                let (old, new) = without_open_end(&r.old, &r.new, r.end_with_line_break);
                 align(&text[span.clone()], old, new, r.fold, local)
             } else {
                 align(&text[span.clone()], &r.old, &r.new, r.fold, local)
@@ -695,6 +687,35 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
         }
         edits
     }
+}
+
+/// Whether `span` (matched by `old`, `open_end` as its [`Match`] says) ends a text without a final
+/// line break where `old` has one: the needle's final line break stood for the end of the text. A
+/// text tier says so itself; a line-based tier's last line (transported, or an elided needle's last
+/// piece) may be the text's unterminated last line, which `old` ends with a line break.
+fn at_open_end(text: &[u8], span: &Range<usize>, open_end: bool, old: &str) -> bool {
+    span.end == text.len()
+        && (open_end || memchr::memchr_iter(b'\n', old.as_bytes()).count() > count_terminators(&text[span.clone()]))
+}
+
+/// `old` and `new` at an open end, where the needle's final line break stood for the end of a text
+/// without one: neither side has it (`new` keeps it when `end_with_line_break`). A begun line of
+/// blanks after it in `old` (a trimming tier matched it to nothing) goes with it, and from `new`
+/// too when `new` ends with the same line after a line break (the model left that line as it was,
+/// so nothing is written for it) or with the line break alone (it deleted the line). A `new` that
+/// wrote something else on that line keeps it, after a line break.
+fn without_open_end<'s>(old: &'s str, new: &'s str, end_with_line_break: bool) -> (&'s str, &'s str) {
+    let (old, tail) = match old.rfind('\n').filter(|&k| old[k + 1..].chars().all(is_line_blank)) {
+        Some(cut) => old.split_at(cut),
+        None => (old, "\n"),
+    };
+    // The blank line kept, or deleted (`new` then ends with the line break that stood for the end).
+    let new = match new.strip_suffix(tail).or_else(|| new.strip_suffix('\n')) {
+        Some(kept) if end_with_line_break => &new[..kept.len() + 1],
+        Some(kept) => kept,
+        None => new,
+    };
+    (old, new)
 }
 
 /// One span written: its replacement, old and new range, its bytes, old lines, differences (lines in the span).

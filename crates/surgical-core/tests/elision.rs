@@ -649,8 +649,9 @@ fn most_generated_cases_are_placed() {
 }
 
 /// The last piece ends a CRLF file that has no final line break: its lines are aligned with the
-/// model's, as the exact tier aligns the same lines (the file's trailing blank kept, its CRLF kept, a
-/// final line break written as `newText` has it).
+/// model's, as the exact tier aligns the same lines (the file's trailing blank kept, its CRLF kept).
+/// The needle's final line break stood for the end of the file and `newText` keeps it as it was, so
+/// none is written (it once was, `newText` written as given over the piece).
 #[test]
 fn last_piece_at_an_open_end() {
     let file = "fn f() {\r\n    let a = 1;\r\n    let b = 2;\r\n    let c = 3;\r\n} ";
@@ -658,6 +659,6 @@ fn last_piece_at_an_open_end() {
     let new = "fn f() {\n    // ...\n    let c = 30;\n}\n";
     let a = apply(file.as_bytes(), &[Edit::new(old, new)], &Options::new()).unwrap();
     assert_eq!(a.edits[0].tier, Tier::Elision);
-    let exact = "fn f() {\r\n    let a = 1;\r\n    let b = 2;\r\n    let c = 30;\r\n} \r\n";
+    let exact = "fn f() {\r\n    let a = 1;\r\n    let b = 2;\r\n    let c = 30;\r\n} ";
     assert_eq!(String::from_utf8(a.text).unwrap(), exact);
 }

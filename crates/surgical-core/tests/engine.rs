@@ -447,3 +447,128 @@ fn trailing_tier_finds_what_its_lines_promise() {
         Tier::Unicode
     );
 }
+
+/// oldText and newText both end with the same begun line of blanks after their last line break; the
+/// file has an empty line there. A trimming tier matches those blanks to nothing, so the span ends at
+/// the start of the empty line, one line short of oldText, and alignment once gave up on it and wrote
+/// newText as given: the blanks onto the empty line, and the model's quotes over the file's.
+#[test]
+fn a_blank_last_line_the_model_kept_is_not_written() {
+    let file = "let\n\n1;\n\nz\n";
+    assert_eq!(edit1(file, "1;\n ", "2;\n ").unwrap(), "let\n\n2;\n\nz\n");
+    let a = apply(file.as_bytes(), &[Edit::new("1;\n ", "2;\n ")], &Options::new()).unwrap();
+    assert_eq!(a.edits[0].tier, Tier::TrailingWhitespace);
+    // What differed is said: the model's blank against the file's empty line, kept.
+    assert!(a.edits[0].differences.iter().any(|d| d.line == 4
+        && d.kind
+            == DifferenceKind::TrailingWhitespace {
+                file: String::new(),
+                model: " ".into(),
+                kept: true
+            }));
+    // Tabs, special spaces, several blanks.
+    for tail in ["\t", "\u{a0}", "  \t", "\u{3000}"] {
+        let (old, new) = (format!("1;\n{tail}"), format!("2;\n{tail}"));
+        assert_eq!(edit1(file, &old, &new).unwrap(), "let\n\n2;\n\nz\n", "{tail:?}");
+    }
+    // CRLF, lone CR: the file's terminators stay.
+    assert_eq!(
+        edit1("let\r\n\r\n1;\r\n\r\nz\r\n", "1;\n ", "2;\n ").unwrap(),
+        "let\r\n\r\n2;\r\n\r\nz\r\n"
+    );
+    assert_eq!(edit1("let\r\r1;\r\rz\r", "1;\n ", "2;\n ").unwrap(), "let\r\r2;\r\rz\r");
+    // A line that holds other blanks, or text after them, keeps them (a space was written before them).
+    assert_eq!(
+        edit1("let\n\n1;\n\t\nz\n", "1;\n ", "2;\n ").unwrap(),
+        "let\n\n2;\n\t\nz\n"
+    );
+    assert_eq!(edit1("1;\n\tz\n", "1;\n ", "2;\n ").unwrap(), "2;\n\tz\n");
+    // Where the file has the blanks (the next line's indentation), they stay as they are.
+    assert_eq!(edit1("1;\n    z\n", "1;\n ", "2;\n ").unwrap(), "2;\n    z\n");
+    // The rest of the span keeps the file's characters (quotes, a no-break space).
+    assert_eq!(
+        edit1("let\n\n\u{201c}1\u{201d};\n\nz\n", "\"1\";\n ", "\"2\";\n ").unwrap(),
+        "let\n\n\u{201c}2\u{201d};\n\nz\n"
+    );
+    assert_eq!(
+        edit1("let\n\n1;\u{a0}\n\nz\n", "1; \n ", "2; \n ").unwrap(),
+        "let\n\n2;\u{a0}\n\nz\n"
+    );
+    // Several blank lines, the last begun.
+    assert_eq!(
+        edit1("let\n\n1;\n\n\nz\n", "1;\n \n ", "2;\n \n ").unwrap(),
+        "let\n\n2;\n\n\nz\n"
+    );
+    // Every occurrence.
+    let all = apply(
+        b"x\n1;\n\n1;\n\n",
+        &[Edit::new("1;\n ", "2;\n ").replace_all(true)],
+        &Options::new(),
+    );
+    assert_eq!(all.unwrap().text, b"x\n2;\n\n2;\n\n");
+    // An elided needle's last piece.
+    assert_eq!(
+        edit1("a1;\nb;\nc;\nd1;\n\nz\n", "a1;\n// ...\nd1;\n ", "a1;\n// ...\nd2;\n ").unwrap(),
+        "a1;\nb;\nc;\nd2;\n\nz\n"
+    );
+    // Nothing changed is no change, not a blank written.
+    assert!(matches!(
+        apply(file.as_bytes(), &[Edit::new("1;\n ", "1;\n ")], &Options::new()),
+        Err(EditError::NoChange { .. })
+    ));
+    // The model deleted its blank line: nothing of the file's is deleted for it.
+    assert_eq!(edit1(file, "1;\n ", "2;\n").unwrap(), "let\n\n2;\n\nz\n");
+    assert_eq!(edit1(file, "1;\n ", "").unwrap(), "let\n\n\nz\n");
+    // The model wrote on that line: what it wrote is written there.
+    assert_eq!(edit1(file, "1;\n ", "2;\n  x").unwrap(), "let\n\n2;\n  x\nz\n");
+    // At the end of a file: with a final line break, and without one (whole lines, where the
+    // needle's line break stands for the end).
+    assert_eq!(edit1("x\n1;\n", "1;\n ", "2;\n ").unwrap(), "x\n2;\n");
+    let whole = Options::new().whole_lines(true);
+    for (new, after) in [("2;\n ", "x\n2;"), ("2;\n", "x\n2;"), ("2;\n  x", "x\n2;\n  x")] {
+        let a = apply(b"x\n1;", &[Edit::new("1;\n ", new)], &whole).unwrap();
+        assert_eq!(String::from_utf8(a.text).unwrap(), after, "{new:?}");
+    }
+}
+
+/// The same class at the first line: oldText and newText both start with the same blanks before
+/// their first line break, matched to an empty (or other blank) line.
+#[test]
+fn a_blank_first_line_the_model_kept_is_not_written() {
+    assert_eq!(edit1("let\n\n1;\n", " \n1;", " \n2;").unwrap(), "let\n\n2;\n");
+    assert_eq!(edit1("let\n  \n1;\n", "\t\n1;", "\t\n2;").unwrap(), "let\n  \n2;\n");
+    assert_eq!(
+        edit1("let\r\n\r\n1;\r\n", "\u{a0}\n1;", "\u{a0}\n2;").unwrap(),
+        "let\r\n\r\n2;\r\n"
+    );
+}
+
+/// A line-based tier's match whose last line is the file's unterminated last line: the needle's final
+/// line break stood for the end of the file, as under whole lines in the text tiers. An unchanged
+/// line break is not written (it once was, a final line break the model never asked for).
+#[test]
+fn a_loose_match_of_an_unterminated_last_line_writes_no_line_break() {
+    let cases = [
+        (
+            "{\n    a(x,y);\n    c;",
+            "a( x, y );\nc;\n",
+            "a( x, z );\nc;\n",
+            "{\n    a(x,z);\n    c;",
+        ),
+        ("{\r\n    a;\r\n    c;", "a;\nc;\n", "a;\nd;\n", "{\r\n    a;\r\n    d;"),
+        (
+            "{\n    a;   \n    c;  ",
+            "  a;\n  c;\n",
+            "  a;\n  d;\n",
+            "{\n    a;   \n    d;  ",
+        ),
+        ("x\n  a", "a\n", "b\n", "x\n  b"),
+        // The model wrote a line after it: the line break is then its own.
+        ("x\n  a", "a\n", "a\nb\n", "x\n  a\n  b"),
+    ];
+    for (file, old, new, after) in cases {
+        let a = apply(file.as_bytes(), &[Edit::new(old, new)], &Options::new()).unwrap();
+        assert!(a.edits[0].tier > Tier::Unicode, "{file:?}: {:?}", a.edits[0].tier);
+        assert_eq!(String::from_utf8(a.text).unwrap(), after, "{file:?}");
+    }
+}
