@@ -929,3 +929,122 @@ proptest! {
         prop_assert!(a.is_ok(), "{:?}", a.err());
     }
 }
+
+/// A file for [`blank_lines_the_model_kept_are_not_written`]: lines around a target line (which the
+/// file may indent, write with typographic quotes or end with blanks), the line before it and the line
+/// after it chosen among empty, blank and indented ones, and how the needle begins and ends (a begun
+/// line of blanks the model leaves as it is).
+#[derive(Clone, Debug)]
+struct BlankEdges {
+    before: Vec<String>,
+    prev: Option<&'static str>,
+    indent: &'static str,
+    quotes: bool,
+    file_trailing: &'static str,
+    next: Option<&'static str>,
+    after: Vec<String>,
+    eol: &'static str,
+    final_eol: bool,
+    head: Option<String>,
+    tail: Option<String>,
+}
+
+fn blank_edges() -> impl Strategy<Value = BlankEdges> {
+    let edge = prop::option::of(prop::sample::select(vec![
+        "", " ", "\t", "  ", "\u{a0}", "    z", "\tz", "z", " \t ",
+    ]));
+    let blanks = prop::option::of(
+        prop::collection::vec(prop::sample::select(vec![" ", "\t", "\u{a0}"]), 1..4).prop_map(|v| v.concat()),
+    );
+    (
+        prop::collection::vec("[a-z]{0,5}", 0..3),
+        edge.clone(),
+        (prop::sample::select(vec!["", "", "  ", "\t"]), any::<bool>()),
+        prop::sample::select(vec!["", " ", "\t"]),
+        edge,
+        prop::collection::vec("[a-z]{0,5}", 0..3),
+        prop::sample::select(vec!["\n", "\r\n", "\r"]),
+        any::<bool>(),
+        (blanks.clone(), blanks),
+    )
+        .prop_map(
+            |(before, prev, (indent, quotes), file_trailing, next, after, eol, final_eol, (head, tail))| BlankEdges {
+                before,
+                prev,
+                indent,
+                quotes,
+                file_trailing,
+                next,
+                after,
+                eol,
+                final_eol,
+                head,
+                tail,
+            },
+        )
+}
+
+impl BlankEdges {
+    /// The target line's content in the file (indented, where the model's is not), with the model's
+    /// value `v` written in.
+    fn target(&self, v: char) -> String {
+        let (indent, trailing) = (self.indent, self.file_trailing);
+        match self.quotes {
+            true => format!("{indent}say(\u{201c}{v}\u{201d});{trailing}"),
+            false => format!("{indent}say(\"{v}\");{trailing}"),
+        }
+    }
+
+    /// The file with the target's value `v`: the reference for the text before (`1`) and after (`2`).
+    fn file(&self, v: char) -> String {
+        let mut lines: Vec<String> = self.before.clone();
+        lines.extend(self.prev.map(String::from));
+        lines.push(self.target(v));
+        lines.extend(self.next.map(String::from));
+        lines.extend(self.after.iter().cloned());
+        let mut text = lines.join(self.eol);
+        if self.final_eol {
+            text.push_str(self.eol);
+        }
+        text
+    }
+
+    /// oldText or newText for value `v`: the target as the model writes it (straight quotes, no
+    /// trailing blanks), after the head's blanks and a line break, before a line break and the tail's.
+    fn needle(&self, v: char) -> String {
+        let head = self.head.as_ref().map_or(String::new(), |h| format!("{h}\n"));
+        let tail = self.tail.as_ref().map_or(String::new(), |t| format!("\n{t}"));
+        format!("{head}say(\"{v}\");{tail}")
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// Loose matching writes only what the model changed: oldText and newText that begin or end with
+    /// the same blank line (a begun line of blanks before the first line break or after the last)
+    /// change the target line only, whatever the file's lines next to it hold (an empty line, other
+    /// blanks, indented text, none: the start or end of the file), under any line ending. The expected
+    /// text is the file with the target's value changed, built here; `apply` and the staged API agree.
+    #[test]
+    fn blank_lines_the_model_kept_are_not_written(case in blank_edges()) {
+        let (before, after) = (case.file('1'), case.file('2'));
+        let edit = Edit::new(case.needle('1'), case.needle('2'));
+        // Past the text's end the needle's final line break must stand for it: whole lines.
+        let open_tail = case.tail.is_some() && case.next.is_none() && case.after.is_empty() && !case.final_eol;
+        let options = Options::new().whole_lines(open_tail);
+        match apply_checked(before.as_bytes(), std::slice::from_ref(&edit), &options) {
+            Ok(a) => {
+                prop_assert_eq!(String::from_utf8_lossy(&a.text), after.as_str());
+                let staged = staged(before.as_bytes(), &[edit], &options);
+                prop_assert_eq!(staged.map(|s| s.text), Ok(a.text));
+            }
+            // A head or tail of blanks that no line break of the file can take (the start or end of
+            // the file) may be found nowhere: never a wrong text.
+            Err(e) => {
+                let nowhere = case.head.is_some() && case.prev.is_none() && case.before.is_empty();
+                prop_assert!(nowhere || open_tail, "{:?} {:?}: {}", before, edit, e)
+            }
+        }
+    }
+}
