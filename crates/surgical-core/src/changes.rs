@@ -108,6 +108,7 @@ impl Applied {
             changes,
             bytes,
             old_len,
+            has_cr: None,
         }
     }
 }
@@ -115,7 +116,7 @@ impl Applied {
 /// The result of [`ChangeSet::apply_spliced`]: where each edit went and the replacements, without the
 /// new text. The new text is the old one with each change's `old` range replaced by its bytes
 /// ([`Spliced::replacements`]); [`Spliced::text`] builds it for a caller that wants it whole.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct Spliced {
     /// In request order, as [`Applied::edits`].
@@ -126,7 +127,21 @@ pub struct Spliced {
     bytes: Vec<u8>,
     /// The length of the text before.
     old_len: usize,
+    /// Whether the text before holds a CR, when the search knew (its lines are then counted once).
+    has_cr: Option<bool>,
 }
+
+/// The same edits and replacements: whether the search knew the text's CRs is no part of the result.
+impl PartialEq for Spliced {
+    fn eq(&self, other: &Spliced) -> bool {
+        self.edits == other.edits
+            && self.changes == other.changes
+            && self.bytes == other.bytes
+            && self.old_len == other.old_len
+    }
+}
+
+impl Eq for Spliced {}
 
 impl Spliced {
     /// Every replaced range with its range in the new text, in file order (old ranges ascending and
@@ -175,7 +190,8 @@ impl Spliced {
     /// The windows of the new text around the changes, for its diffs without a whole copy (see
     /// [`Windows`]); `old` is the text the change set was on.
     pub fn windows<'a>(&self, old: &'a [u8]) -> Windows<'a> {
-        Windows::new(old, self.replacements().map(|(c, b)| (c.old.clone(), b)))
+        let has_cr = self.has_cr.unwrap_or(true);
+        Windows::counted(old, self.replacements().map(|(c, b)| (c.old.clone(), b)), has_cr, true)
     }
 }
 
@@ -530,7 +546,11 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
     pub fn apply_spliced(self) -> Result<Spliced, EditError> {
         let (bytes, placed) = self.splice()?;
         let text = self.hay.text();
-        let windows = Windows::new(text, placed.iter().map(|p| (p.old.clone(), &bytes[p.bytes.clone()])));
+        // Only the new lines of the changes are counted here: up to the last change, and by `\n`
+        // alone in a text the search found without a CR.
+        let has_cr = self.hay.has_cr_known();
+        let replaced = placed.iter().map(|p| (p.old.clone(), &bytes[p.bytes.clone()]));
+        let windows = Windows::counted(text, replaced, has_cr.unwrap_or(true), false);
         let positions = placed.iter().flat_map(|p| {
             let last = if p.new.is_empty() { p.new.start } else { p.new.end - 1 };
             [p.new.start, last]
@@ -548,6 +568,7 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
             changes,
             bytes,
             old_len: text.len(),
+            has_cr,
         })
     }
 
@@ -558,7 +579,7 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
         let text = self.hay.text();
         let mut eol = LocalEol::new(text, &self.fallback_terminator);
         let mut bytes = Vec::new();
-        let mut old_lines = LineCounter::new(text);
+        let mut old_lines = LineCounter::knowing_crs(text, self.hay.has_cr_known().unwrap_or(true));
         let mut changed = vec![false; self.replacements.len()];
         let mut placed: Vec<Placed> = Vec::with_capacity(self.spans.len());
         // Bytes added so far (new minus old): where a span's replacement starts in the new text.

@@ -423,6 +423,15 @@ impl<'a> LineCounter<'a> {
         }
     }
 
+    /// [`LineCounter::new`] for a text whose caller knows whether it holds a CR: without one, every
+    /// terminator is a `\n`, and only those are looked for (`has_cr` true is always correct).
+    pub(crate) fn knowing_crs(text: &'a [u8], has_cr: bool) -> Self {
+        LineCounter {
+            lf_only: !has_cr,
+            ..LineCounter::new(text)
+        }
+    }
+
     /// The line that position `at` is on (positions past the end count as the end). Positions must
     /// not go backwards; a position right after a terminator is on the next line; a position between
     /// the CR and the LF of a CRLF is on the line that CRLF ends.

@@ -378,13 +378,10 @@ impl Document {
             surgical_fs::write_atomic_spliced(&self.info, &self.parts(), pieces, None)?;
             return Ok(false);
         };
-        let index = step.add(
-            &self.info.real_path,
-            Some(self.hash.get()),
-            self.info.len,
-            Some(self.info.mode),
-        );
-        crate::timings::mark("journal step (old hash awaited)");
+        // The old hash is recorded after the write: nothing before the rename waits for it (the
+        // other core finishes it while the new version is written).
+        let index = step.add_existing(&self.info.real_path, self.info.len, Some(self.info.mode));
+        crate::timings::mark("journal step");
         let keep_at = index.map(|i| step.content_path(i));
         let kept = match surgical_fs::write_atomic_spliced(&self.info, &self.parts(), pieces, keep_at.as_deref()) {
             Ok(kept) => kept,
@@ -402,8 +399,9 @@ impl Document {
         // Not kept by a link (a file rewritten in place, a journal on another file system): the
         // old bytes are still in memory.
         let saved = kept || step.save(index, &self.parts());
+        step.set_before(index, self.hash.get());
         step.set_after(index, Some(hash_after.get()));
-        crate::timings::mark("journal step (new hash awaited)");
+        crate::timings::mark("journal step (hashes awaited)");
         Ok(saved)
     }
 }
