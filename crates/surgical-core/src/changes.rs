@@ -191,7 +191,13 @@ impl Spliced {
     /// [`Windows`]); `old` is the text the change set was on.
     pub fn windows<'a>(&self, old: &'a [u8]) -> Windows<'a> {
         let has_cr = self.has_cr.unwrap_or(true);
-        Windows::counted(old, self.replacements().map(|(c, b)| (c.old.clone(), b)), has_cr, true)
+        Windows::counted(
+            old,
+            self.replacements().map(|(c, b)| (c.old.clone(), b)),
+            has_cr,
+            true,
+            None,
+        )
     }
 }
 
@@ -525,7 +531,7 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
     /// The haystack's normalized view is released first (see [`Haystack`]): a search after this
     /// builds it again.
     pub fn apply(self) -> Result<Applied, EditError> {
-        let (bytes, placed) = self.splice()?;
+        let (bytes, placed, _) = self.splice()?;
         let text = self.hay.text();
         let mut out = Vec::with_capacity(text.len() - placed.iter().map(|p| p.old.len()).sum::<usize>() + bytes.len());
         let mut cursor = 0;
@@ -544,13 +550,13 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
     /// line numbers are those of the new text, counted in windows around the changes
     /// ([`crate::diff::Windows`]).
     pub fn apply_spliced(self) -> Result<Spliced, EditError> {
-        let (bytes, placed) = self.splice()?;
+        let (bytes, placed, seed) = self.splice()?;
         let text = self.hay.text();
         // Only the new lines of the changes are counted here: up to the last change, and by `\n`
         // alone in a text the search found without a CR.
         let has_cr = self.hay.has_cr_known();
         let replaced = placed.iter().map(|p| (p.old.clone(), &bytes[p.bytes.clone()]));
-        let windows = Windows::counted(text, replaced, has_cr.unwrap_or(true), false);
+        let windows = Windows::counted(text, replaced, has_cr.unwrap_or(true), false, seed);
         let positions = placed.iter().flat_map(|p| {
             let last = if p.new.is_empty() { p.new.start } else { p.new.end - 1 };
             [p.new.start, last]
@@ -572,8 +578,10 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
         })
     }
 
-    /// Aligns every replacement in file order: their bytes one after the other, and where each went.
-    fn splice(&self) -> Result<(Vec<u8>, Vec<Placed>), EditError> {
+    /// Aligns every replacement in file order: their bytes one after the other, and where each went;
+    /// and the first replacement's window start with its line (see [`Windows::counted`]'s seed).
+    #[allow(clippy::type_complexity)]
+    fn splice(&self) -> Result<(Vec<u8>, Vec<Placed>, Option<(usize, usize)>), EditError> {
         // Searching is over: the memory of a normalized copy of the text goes before the new bytes'.
         self.hay.release_view();
         let text = self.hay.text();
@@ -584,6 +592,7 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
         let mut placed: Vec<Placed> = Vec::with_capacity(self.spans.len());
         // Bytes added so far (new minus old): where a span's replacement starts in the new text.
         let mut grown: isize = 0;
+        let mut seed = None;
         for &(start, end, index) in &self.spans {
             let (span, index) = (&(start..end), &index);
             let r = &self.replacements[*index];
@@ -617,6 +626,12 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
             if let Some(forgiven) = r.forgiven.as_ref().filter(|_| part.is_none_or(|k| k == 0)) {
                 let kind = DifferenceKind::Forgiven(forgiven.clone());
                 aligned.differences.insert(0, Difference { line: 0, kind });
+            }
+            if seed.is_none() {
+                // The counter passes the first window's start on its way: its line is kept for the
+                // windows, which then count from there.
+                let at = crate::diff::window_start(text, span.start);
+                seed = Some((at, old_lines.line_at(at)));
             }
             let first_line = old_lines.line_at(span.start);
             let last_line = old_lines.line_at(span.end.saturating_sub(1).max(span.start));
@@ -652,7 +667,7 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
             let line = line_of(text, self.replacements[index].first);
             return Err(EditError::NoChange { index, line });
         }
-        Ok((bytes, placed))
+        Ok((bytes, placed, seed))
     }
 
     /// The result: new line numbers (one pass over the new text) and each replacement's occurrences.

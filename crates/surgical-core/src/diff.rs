@@ -548,21 +548,31 @@ impl<'a> Windows<'a> {
     /// The windows of `old` after `replacements`: each an old byte range of `old` (in file order, not
     /// overlapping; empty for an insertion) and the bytes written in its place.
     pub fn new<'r>(old: &'a [u8], replacements: impl IntoIterator<Item = (Range<usize>, &'r [u8])>) -> Windows<'a> {
-        Windows::counted(old, replacements, true, true)
+        Windows::counted(old, replacements, true, true, None)
     }
 
     /// [`Windows::new`] knowing whether `old` holds a CR (without one, its lines are counted once, by
     /// their `\n`: both ways of counting agree; `has_cr` true is always correct). Unless `to_end`,
     /// lines are counted only up to the last window: the line numbers in the windows are right, the
     /// whole texts' line counts ([`Windows::new_line_count`], the diffs' number widths) are zero.
+    /// `seed`, a position no later than the first window's start and its line (the caller counted
+    /// that far already, see [`window_start`]), spares counting the text before it again.
     pub(crate) fn counted<'r>(
         old: &'a [u8],
         replacements: impl IntoIterator<Item = (Range<usize>, &'r [u8])>,
         has_cr: bool,
         to_end: bool,
+        seed: Option<(usize, usize)>,
     ) -> Windows<'a> {
         let mut windows: Vec<Window<'a>> = Vec::new();
-        let mut any = LineCounter::knowing_crs(old, has_cr);
+        let first_start = |span: &Range<usize>| lines_back(old, span.start, WINDOW_LINES);
+        let mut replacements = replacements.into_iter().peekable();
+        let mut any = match (seed, replacements.peek()) {
+            (Some((at, line)), Some((span, _))) if at <= first_start(span) => {
+                LineCounter::resumed(old, at, line, has_cr)
+            }
+            _ => LineCounter::knowing_crs(old, has_cr),
+        };
         // Without a CR, `any` counts the `\n` lines: the same numbers.
         let mut lf = has_cr.then(|| LineCounter::lf_only(old));
         // Lines added by the windows so far (new minus old), for each way of counting.
@@ -718,6 +728,12 @@ impl<'a> Windows<'a> {
 }
 
 /// The start of the `\n`-line `lines` lines before the one holding `at` (or 0).
+/// Where the window of a replacement starting at `at` starts, when no earlier one shares it: what
+/// a caller counting lines up to `at` passes as [`Windows::counted`]'s seed.
+pub(crate) fn window_start(text: &[u8], at: usize) -> usize {
+    lines_back(text, at, WINDOW_LINES)
+}
+
 fn lines_back(text: &[u8], at: usize, lines: usize) -> usize {
     let line_start = |end: usize| memchr::memrchr(b'\n', &text[..end]).map_or(0, |i| i + 1);
     let mut start = line_start(at);
@@ -803,12 +819,23 @@ mod tests {
             let reps: Vec<(Range<usize>, &[u8])> =
                 picks.iter().map(|&i| (at(i)..at(i) + text_of(i).len(), new)).collect();
             let whole = Windows::new(&old, reps.iter().cloned());
-            let known = Windows::counted(&old, reps.iter().cloned(), false, true);
+            let known = Windows::counted(&old, reps.iter().cloned(), false, true, None);
             assert_eq!(known.numbered_diff(), whole.numbered_diff());
             assert_eq!(known.unified_patch(b"", "f"), whole.unified_patch(b"", "f"));
             assert_eq!(known.new_line_count(), whole.new_line_count());
             let positions: Vec<usize> = whole.windows.iter().map(|w| w.new_start).collect();
-            let partial = Windows::counted(&old, reps.iter().cloned(), false, false);
+            let partial = Windows::counted(&old, reps.iter().cloned(), false, false, None);
+            assert_eq!(
+                partial.new_lines_at(positions.clone()),
+                whole.new_lines_at(positions.clone())
+            );
+            // Seeded with the line of the first window's start, as `apply_spliced` does.
+            let start = window_start(&old, reps[0].0.start);
+            let seed = Some((start, crate::lines::line_of(&old, start)));
+            let seeded = Windows::counted(&old, reps.iter().cloned(), true, true, seed);
+            assert_eq!(seeded.numbered_diff(), whole.numbered_diff());
+            assert_eq!(seeded.new_line_count(), whole.new_line_count());
+            let partial = Windows::counted(&old, reps.iter().cloned(), false, false, seed);
             assert_eq!(partial.new_lines_at(positions.clone()), whole.new_lines_at(positions));
             assert_eq!(partial.new_line_count(), 0);
         }

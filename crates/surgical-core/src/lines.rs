@@ -432,6 +432,23 @@ impl<'a> LineCounter<'a> {
         }
     }
 
+    /// [`LineCounter::knowing_crs`] resumed at `at`, known to be on `line` (as [`LineCounter::line_at`]
+    /// gave it): positions from `at` on are counted without the text before it again.
+    pub(crate) fn resumed(text: &'a [u8], at: usize, line: usize, has_cr: bool) -> Self {
+        let at = at.min(text.len());
+        // As `line_at` leaves it: between a CR and its LF, the counter stays before the CR.
+        let pos = if at > 0 && text[at - 1] == b'\r' && text.get(at) == Some(&b'\n') {
+            at - 1
+        } else {
+            at
+        };
+        LineCounter {
+            pos,
+            line,
+            ..LineCounter::knowing_crs(text, has_cr)
+        }
+    }
+
     /// The line that position `at` is on (positions past the end count as the end). Positions must
     /// not go backwards; a position right after a terminator is on the next line; a position between
     /// the CR and the LF of a CRLF is on the line that CRLF ends.
