@@ -297,9 +297,10 @@ impl Document {
     /// Reads the file (at most `limit` bytes), decodes it, and starts its hash. The caller holds
     /// the directory lock if it will write.
     pub(crate) fn read(target: &Target, limit: u64) -> Result<Document, FsError> {
-        let (info, bytes) = target.read(limit)?;
+        // Read and decoded in one pass: the NUL that tells a binary file is looked for as it is read.
+        let (info, decoding) = target.read_decoding(limit)?;
         crate::timings::mark("read");
-        let (content, raw) = match surgical_fs::decode_keeping(bytes) {
+        let (content, raw) = match decoding {
             Decoding::Text(d) => (text(d), None),
             Decoding::Transcoded(d, bytes) => (text(d), Some(Arc::new(bytes))),
             Decoding::Refused(e, bytes) => (
