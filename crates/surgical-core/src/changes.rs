@@ -111,6 +111,7 @@ impl Applied {
             changes,
             bytes,
             old_len,
+            has_cr: None,
         }
     }
 }
@@ -118,7 +119,7 @@ impl Applied {
 /// The result of [`ChangeSet::apply_spliced`]: where each edit went and the replacements, without the
 /// new text. The new text is the old one with each change's `old` range replaced by its bytes
 /// ([`Spliced::replacements`]); [`Spliced::text`] builds it for a caller that wants it whole.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct Spliced {
     /// In request order, as [`Applied::edits`].
@@ -129,7 +130,21 @@ pub struct Spliced {
     bytes: Vec<u8>,
     /// The length of the text before.
     old_len: usize,
+    /// Whether the text before holds a CR, when the search knew (its lines are then counted once).
+    has_cr: Option<bool>,
 }
+
+/// The same edits and replacements: whether the search knew the text's CRs is no part of the result.
+impl PartialEq for Spliced {
+    fn eq(&self, other: &Spliced) -> bool {
+        self.edits == other.edits
+            && self.changes == other.changes
+            && self.bytes == other.bytes
+            && self.old_len == other.old_len
+    }
+}
+
+impl Eq for Spliced {}
 
 impl Spliced {
     /// Every replaced range with its range in the new text, in file order (old ranges ascending and
@@ -178,7 +193,14 @@ impl Spliced {
     /// The windows of the new text around the changes, for its diffs without a whole copy (see
     /// [`Windows`]); `old` is the text the change set was on.
     pub fn windows<'a>(&self, old: &'a [u8]) -> Windows<'a> {
-        Windows::new(old, self.replacements().map(|(c, b)| (c.old.clone(), b)))
+        let has_cr = self.has_cr.unwrap_or(true);
+        Windows::counted(
+            old,
+            self.replacements().map(|(c, b)| (c.old.clone(), b)),
+            has_cr,
+            true,
+            None,
+        )
     }
 }
 
@@ -512,7 +534,7 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
     /// The haystack's normalized view is released first (see [`Haystack`]): a search after this
     /// builds it again.
     pub fn apply(self) -> Result<Applied, EditError> {
-        let (bytes, placed) = self.splice()?;
+        let (bytes, placed, _) = self.splice()?;
         let text = self.hay.text();
         let mut out = Vec::with_capacity(text.len() - placed.iter().map(|p| p.old.len()).sum::<usize>() + bytes.len());
         let mut cursor = 0;
@@ -531,9 +553,13 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
     /// line numbers are those of the new text, counted in windows around the changes
     /// ([`crate::diff::Windows`]).
     pub fn apply_spliced(self) -> Result<Spliced, EditError> {
-        let (bytes, placed) = self.splice()?;
+        let (bytes, placed, seed) = self.splice()?;
         let text = self.hay.text();
-        let windows = Windows::new(text, placed.iter().map(|p| (p.old.clone(), &bytes[p.bytes.clone()])));
+        // Only the new lines of the changes are counted here: up to the last change, and by `\n`
+        // alone in a text the search found without a CR.
+        let has_cr = self.hay.has_cr_known();
+        let replaced = placed.iter().map(|p| (p.old.clone(), &bytes[p.bytes.clone()]));
+        let windows = Windows::counted(text, replaced, has_cr.unwrap_or(true), false, seed);
         let positions = placed.iter().flat_map(|p| {
             let last = if p.new.is_empty() { p.new.start } else { p.new.end - 1 };
             [p.new.start, last]
@@ -551,21 +577,25 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
             changes,
             bytes,
             old_len: text.len(),
+            has_cr,
         })
     }
 
-    /// Aligns every replacement in file order: their bytes one after the other, and where each went.
-    fn splice(&self) -> Result<(Vec<u8>, Vec<Placed>), EditError> {
+    /// Aligns every replacement in file order: their bytes one after the other, and where each went;
+    /// and the first replacement's window start with its line (see [`Windows::counted`]'s seed).
+    #[allow(clippy::type_complexity)]
+    fn splice(&self) -> Result<(Vec<u8>, Vec<Placed>, Option<(usize, usize)>), EditError> {
         // Searching is over: the memory of a normalized copy of the text goes before the new bytes'.
         self.hay.release_view();
         let text = self.hay.text();
         let mut eol = LocalEol::new(text, &self.fallback_terminator);
         let mut bytes = Vec::new();
-        let mut old_lines = LineCounter::new(text);
+        let mut old_lines = LineCounter::knowing_crs(text, self.hay.has_cr_known().unwrap_or(true));
         let mut changed = vec![false; self.replacements.len()];
         let mut placed: Vec<Placed> = Vec::with_capacity(self.spans.len());
         // Bytes added so far (new minus old): where a span's replacement starts in the new text.
         let mut grown: isize = 0;
+        let mut seed = None;
         for &(start, end, index) in &self.spans {
             let (span, index) = (&(start..end), &index);
             let r = &self.replacements[*index];
@@ -588,6 +618,12 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
             if let Some(forgiven) = r.forgiven.as_ref().filter(|_| part.is_none_or(|k| k == 0)) {
                 let kind = DifferenceKind::Forgiven(forgiven.clone());
                 aligned.differences.insert(0, Difference { line: 0, kind });
+            }
+            if seed.is_none() {
+                // The counter passes the first window's start on its way: its line is kept for the
+                // windows, which then count from there.
+                let at = crate::diff::window_start(text, span.start);
+                seed = Some((at, old_lines.line_at(at)));
             }
             let first_line = old_lines.line_at(span.start);
             let last_line = old_lines.line_at(span.end.saturating_sub(1).max(span.start));
@@ -623,7 +659,7 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
             let line = line_of(text, self.replacements[index].first);
             return Err(EditError::NoChange { index, line });
         }
-        Ok((bytes, placed))
+        Ok((bytes, placed, seed))
     }
 
     /// The result: new line numbers (one pass over the new text) and each replacement's occurrences.

@@ -548,15 +548,40 @@ impl<'a> Windows<'a> {
     /// The windows of `old` after `replacements`: each an old byte range of `old` (in file order, not
     /// overlapping; empty for an insertion) and the bytes written in its place.
     pub fn new<'r>(old: &'a [u8], replacements: impl IntoIterator<Item = (Range<usize>, &'r [u8])>) -> Windows<'a> {
+        Windows::counted(old, replacements, true, true, None)
+    }
+
+    /// [`Windows::new`] knowing whether `old` holds a CR (without one, its lines are counted once, by
+    /// their `\n`: both ways of counting agree; `has_cr` true is always correct). Unless `to_end`,
+    /// lines are counted only up to the last window: the line numbers in the windows are right, the
+    /// whole texts' line counts ([`Windows::new_line_count`], the diffs' number widths) are zero.
+    /// `seed`, a position no later than the first window's start and its line (the caller counted
+    /// that far already, see [`window_start`]), spares counting the text before it again.
+    pub(crate) fn counted<'r>(
+        old: &'a [u8],
+        replacements: impl IntoIterator<Item = (Range<usize>, &'r [u8])>,
+        has_cr: bool,
+        to_end: bool,
+        seed: Option<(usize, usize)>,
+    ) -> Windows<'a> {
         let mut windows: Vec<Window<'a>> = Vec::new();
-        let mut any = LineCounter::new(old);
-        let mut lf = LineCounter::lf_only(old);
+        let first_start = |span: &Range<usize>| lines_back(old, span.start, WINDOW_LINES);
+        let mut replacements = replacements.into_iter().peekable();
+        let mut any = match (seed, replacements.peek()) {
+            (Some((at, line)), Some((span, _))) if at <= first_start(span) => {
+                LineCounter::resumed(old, at, line, has_cr)
+            }
+            _ => LineCounter::knowing_crs(old, has_cr),
+        };
+        // Without a CR, `any` counts the `\n` lines: the same numbers.
+        let mut lf = has_cr.then(|| LineCounter::lf_only(old));
         // Lines added by the windows so far (new minus old), for each way of counting.
         let (mut any_delta, mut lf_delta) = (0isize, 0isize);
         // The window being built: its old range, and its replacements.
         let mut open: Option<(Range<usize>, Replacements<'r>)> = None;
         let mut close = |range: Range<usize>, parts: Replacements<'r>, windows: &mut Vec<Window<'a>>| {
-            let (any_old, lf_old) = (any.line_at(range.start), lf.line_at(range.start));
+            let any_old = any.line_at(range.start);
+            let lf_old = lf.as_mut().map_or(any_old, |lf| lf.line_at(range.start));
             let shift = |line: usize, delta: isize| line.checked_add_signed(delta).expect("line numbers stay positive");
             let new_start = windows.last().map_or(range.start, |w| {
                 w.new_start + w.new.len() + (range.start - (w.old_start + w.old.len()))
@@ -609,10 +634,15 @@ impl<'a> Windows<'a> {
             close(range, parts, &mut windows);
         }
         // The counter goes on from the last window to the end: one pass over the text in all.
-        let old_lines = any.line_at(old.len()) - 1 + usize::from(crate::lines::ends_open(old));
-        let new_lines = old_lines
-            .checked_add_signed(any_delta)
-            .expect("a text has no fewer than zero lines");
+        let (old_lines, new_lines) = if to_end {
+            let old_lines = any.line_at(old.len()) - 1 + usize::from(crate::lines::ends_open(old));
+            let new_lines = old_lines
+                .checked_add_signed(any_delta)
+                .expect("a text has no fewer than zero lines");
+            (old_lines, new_lines)
+        } else {
+            (0, 0)
+        };
         Windows {
             windows,
             old_lines,
@@ -698,6 +728,12 @@ impl<'a> Windows<'a> {
 }
 
 /// The start of the `\n`-line `lines` lines before the one holding `at` (or 0).
+/// Where the window of a replacement starting at `at` starts, when no earlier one shares it: what
+/// a caller counting lines up to `at` passes as [`Windows::counted`]'s seed.
+pub(crate) fn window_start(text: &[u8], at: usize) -> usize {
+    lines_back(text, at, WINDOW_LINES)
+}
+
 fn lines_back(text: &[u8], at: usize, lines: usize) -> usize {
     let line_start = |end: usize| memchr::memrchr(b'\n', &text[..end]).map_or(0, |i| i + 1);
     let mut start = line_start(at);
@@ -765,6 +801,45 @@ fn marked(line: &[u8], show_eol: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn windows_counted_knowing_there_is_no_cr_or_not_to_the_end_agree_with_new() {
+        let old: Vec<u8> = (0..400).flat_map(|i| format!("line {i}\n").into_bytes()).collect();
+        let text_of = |i: usize| format!("line {i}\n");
+        let at = |i: usize| {
+            old.windows(text_of(i).len())
+                .position(|w| w == text_of(i).as_bytes())
+                .unwrap()
+        };
+        for (picks, new) in [
+            (vec![0], &b""[..]),
+            (vec![5, 6, 300], b"x\ny\n"),
+            (vec![100, 399], b"a CR\r\nand a lone one\rand none"),
+        ] {
+            let reps: Vec<(Range<usize>, &[u8])> =
+                picks.iter().map(|&i| (at(i)..at(i) + text_of(i).len(), new)).collect();
+            let whole = Windows::new(&old, reps.iter().cloned());
+            let known = Windows::counted(&old, reps.iter().cloned(), false, true, None);
+            assert_eq!(known.numbered_diff(), whole.numbered_diff());
+            assert_eq!(known.unified_patch(b"", "f"), whole.unified_patch(b"", "f"));
+            assert_eq!(known.new_line_count(), whole.new_line_count());
+            let positions: Vec<usize> = whole.windows.iter().map(|w| w.new_start).collect();
+            let partial = Windows::counted(&old, reps.iter().cloned(), false, false, None);
+            assert_eq!(
+                partial.new_lines_at(positions.clone()),
+                whole.new_lines_at(positions.clone())
+            );
+            // Seeded with the line of the first window's start, as `apply_spliced` does.
+            let start = window_start(&old, reps[0].0.start);
+            let seed = Some((start, crate::lines::line_of(&old, start)));
+            let seeded = Windows::counted(&old, reps.iter().cloned(), true, true, seed);
+            assert_eq!(seeded.numbered_diff(), whole.numbered_diff());
+            assert_eq!(seeded.new_line_count(), whole.new_line_count());
+            let partial = Windows::counted(&old, reps.iter().cloned(), false, false, seed);
+            assert_eq!(partial.new_lines_at(positions.clone()), whole.new_lines_at(positions));
+            assert_eq!(partial.new_line_count(), 0);
+        }
+    }
 
     fn changes_of(old: &[u8], new: &[u8]) -> Vec<Change> {
         let (pre, post) = crate::align::common_affixes(old, new);

@@ -313,7 +313,16 @@ impl Haystack<'_> {
             }
         }
         let refs: Vec<&Pattern> = patterns.iter().collect();
-        let (spans, counts, seen) = find_all_probing(text, fold, || self.view(tier), &refs, &caps, scope, probes);
+        let (spans, counts, seen) = find_all_probing(
+            text,
+            fold,
+            || self.view(tier),
+            || self.has_cr(),
+            &refs,
+            &caps,
+            scope,
+            probes,
+        );
         let mut hits: Vec<(Vec<Range<usize>>, usize)> = vec![(Vec::new(), 0); pending.len()];
         let mut open_end = vec![false; pending.len()];
         for (p, (spans, count)) in spans.into_iter().zip(counts).enumerate() {

@@ -27,6 +27,8 @@ pub struct Haystack<'a> {
     view: RefCell<Option<(Tier, Rc<Normalized<'a>>)>>,
     file_lines: OnceCell<FileLines<'a>>,
     legacy: OnceCell<bool>,
+    /// Whether the text holds a CR, once a search had to know (see [`Haystack::has_cr`]).
+    has_cr: OnceCell<bool>,
 }
 
 impl<'a> Haystack<'a> {
@@ -38,6 +40,7 @@ impl<'a> Haystack<'a> {
             view: RefCell::new(None),
             file_lines: OnceCell::new(),
             legacy: OnceCell::new(),
+            has_cr: OnceCell::new(),
         }
     }
 
@@ -49,6 +52,18 @@ impl<'a> Haystack<'a> {
     /// The text's line index (built on first use).
     pub fn lines(&self) -> &LineIndex {
         self.lines.get_or_init(|| LineIndex::new(self.text))
+    }
+
+    /// Whether the text holds a CR (looked up once, then kept): the exact tier's view of a text
+    /// without one is the text itself, and its lines are counted by their `\n` alone.
+    pub(crate) fn has_cr(&self) -> bool {
+        *self.has_cr.get_or_init(|| memchr::memchr(b'\r', self.text).is_some())
+    }
+
+    /// [`Haystack::has_cr`] when it was looked up already; `None` otherwise (not worth a pass over
+    /// the text on its own).
+    pub(crate) fn has_cr_known(&self) -> Option<bool> {
+        self.has_cr.get().copied()
     }
 
     /// The normalized view a text tier searches (tiers past `unicode` search the `unicode` view).

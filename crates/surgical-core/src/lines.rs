@@ -423,6 +423,32 @@ impl<'a> LineCounter<'a> {
         }
     }
 
+    /// [`LineCounter::new`] for a text whose caller knows whether it holds a CR: without one, every
+    /// terminator is a `\n`, and only those are looked for (`has_cr` true is always correct).
+    pub(crate) fn knowing_crs(text: &'a [u8], has_cr: bool) -> Self {
+        LineCounter {
+            lf_only: !has_cr,
+            ..LineCounter::new(text)
+        }
+    }
+
+    /// [`LineCounter::knowing_crs`] resumed at `at`, known to be on `line` (as [`LineCounter::line_at`]
+    /// gave it): positions from `at` on are counted without the text before it again.
+    pub(crate) fn resumed(text: &'a [u8], at: usize, line: usize, has_cr: bool) -> Self {
+        let at = at.min(text.len());
+        // As `line_at` leaves it: between a CR and its LF, the counter stays before the CR.
+        let pos = if at > 0 && text[at - 1] == b'\r' && text.get(at) == Some(&b'\n') {
+            at - 1
+        } else {
+            at
+        };
+        LineCounter {
+            pos,
+            line,
+            ..LineCounter::knowing_crs(text, has_cr)
+        }
+    }
+
     /// The line that position `at` is on (positions past the end count as the end). Positions must
     /// not go backwards; a position right after a terminator is on the next line; a position between
     /// the CR and the LF of a CRLF is on the line that CRLF ends.

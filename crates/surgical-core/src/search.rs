@@ -85,7 +85,8 @@ pub(crate) fn find_all_in<'a>(
     cap: &[usize],
     scope: &Scope,
 ) -> (Vec<Vec<Range<usize>>>, Vec<usize>) {
-    let (spans, counts, _) = find_all_probing(orig, fold, view, needles, cap, scope, &[]);
+    let has_cr = || memchr::memchr(b'\r', orig).is_some();
+    let (spans, counts, _) = find_all_probing(orig, fold, view, has_cr, needles, cap, scope, &[]);
     (spans, counts)
 }
 
@@ -93,11 +94,14 @@ pub(crate) fn find_all_in<'a>(
 /// in it anywhere (scope aside): words that a later tier asks about, answered without normalizing
 /// the text a second time (issue 12). The answers are `None` when the text was not searched (no
 /// needle to search for), and for probes that are empty or longer than the longest needle.
-#[allow(clippy::type_complexity)]
+/// `has_cr` says whether `orig` holds a CR (asked only under the exact fold; a haystack knows it
+/// from an earlier search).
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub(crate) fn find_all_probing<'a>(
     orig: &'a [u8],
     fold: Fold,
     view: impl FnOnce() -> std::rc::Rc<Normalized<'a>>,
+    has_cr: impl FnOnce() -> bool,
     needles: &[&Pattern],
     cap: &[usize],
     scope: &Scope,
@@ -106,7 +110,7 @@ pub(crate) fn find_all_probing<'a>(
     let chunk = CHUNK.with(Cell::get);
     // The exact view of a text without CRs is the text itself (unless it holds invalid bytes: then
     // the view is a copy, which this does not validate the text again to avoid).
-    let borrowed = fold == Fold::EXACT && memchr::memchr(b'\r', orig).is_none();
+    let borrowed = fold == Fold::EXACT && !has_cr();
     let mut scan = Scan::new(needles, cap, scope, orig, fold.trim_trailing);
     let Some(ac) = &scan.automaton() else {
         let (spans, counts) = scan.finish();
@@ -564,6 +568,7 @@ mod tests {
                 text.as_bytes(),
                 Fold::UNICODE,
                 view,
+                || true,
                 &[&needle],
                 &[MAX_LISTED],
                 &Scope::default(),

@@ -156,7 +156,20 @@ pub enum Decoding {
 /// caller that needs them too (to delete or replace a file it cannot edit, to keep the exact
 /// bytes of a UTF-16 file) keeps them without a copy. The rules and errors are those of
 /// [`decode`]; errors carry no path.
-pub fn decode_keeping(mut bytes: Vec<u8>) -> Decoding {
+pub fn decode_keeping(bytes: Vec<u8>) -> Decoding {
+    decode_keeping_with(bytes, |bytes| memchr::memchr(0, bytes))
+}
+
+/// [`decode_keeping`] of bytes whose first NUL is known already: at `first_nul` (the reader
+/// looked, see `Target::read_decoding`).
+pub(crate) fn decode_keeping_noted(bytes: Vec<u8>, first_nul: Option<usize>) -> Decoding {
+    debug_assert_eq!(first_nul, memchr::memchr(0, &bytes));
+    decode_keeping_with(bytes, |_| first_nul)
+}
+
+/// [`decode_keeping`], with `first_nul` telling where the first NUL of the bytes is (asked only for
+/// bytes without a BOM).
+fn decode_keeping_with(mut bytes: Vec<u8>, first_nul: impl FnOnce(&[u8]) -> Option<usize>) -> Decoding {
     if bytes.starts_with(BOM_UTF8) {
         bytes.drain(..BOM_UTF8.len());
         return Decoding::Text(Decoded {
@@ -182,7 +195,7 @@ pub fn decode_keeping(mut bytes: Vec<u8>) -> Decoding {
             };
         }
     }
-    if let Some(offset) = memchr::memchr(0, &bytes) {
+    if let Some(offset) = first_nul(&bytes) {
         let error = FsError::Binary {
             path: None,
             offset,

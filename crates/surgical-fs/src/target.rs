@@ -198,6 +198,19 @@ impl Target {
 
     /// Reads the whole file, of at most `limit` bytes. See [`read_with_limit`].
     pub fn read(&self, limit: u64) -> Result<(FileInfo, Vec<u8>), FsError> {
+        self.read_scanning(limit).map(|(info, bytes, _)| (info, bytes))
+    }
+
+    /// [`Target::read`] and [`crate::decode_keeping`] in one: the bytes are looked through for a NUL
+    /// (what tells a binary file) a piece at a time as they are read, while the piece just read is
+    /// still in the processor's cache, instead of in a second pass over the whole file.
+    pub fn read_decoding(&self, limit: u64) -> Result<(FileInfo, crate::Decoding), FsError> {
+        let (info, bytes, first_nul) = self.read_scanning(limit)?;
+        Ok((info, crate::encoding::decode_keeping_noted(bytes, first_nul)))
+    }
+
+    /// [`Target::read`], and the offset of the bytes' first NUL.
+    fn read_scanning(&self, limit: u64) -> Result<(FileInfo, Vec<u8>, Option<usize>), FsError> {
         let path = self.requested.as_path();
         let replaced_by_link = || FsError::Changed {
             path: path.to_path_buf(),
@@ -234,10 +247,21 @@ impl Target {
 
         let mut bytes = Vec::with_capacity(usize::try_from(st.size).unwrap_or(0));
         // Read one byte past the limit to notice a file that grew meanwhile.
-        (&mut file)
-            .take(limit.saturating_add(1))
-            .read_to_end(&mut bytes)
-            .map_err(|e| read_error(path, OP_READ, e))?;
+        let mut reader = (&mut file).take(limit.saturating_add(1));
+        let mut first_nul = None;
+        loop {
+            let at = bytes.len();
+            let got = (&mut reader)
+                .take(SCAN_PIECE)
+                .read_to_end(&mut bytes)
+                .map_err(|e| read_error(path, OP_READ, e))?;
+            if first_nul.is_none() {
+                first_nul = memchr::memchr(0, &bytes[at..]).map(|i| at + i);
+            }
+            if got == 0 {
+                break;
+            }
+        }
         let len = bytes.len() as u64;
         check_size(path, len, limit)?;
 
@@ -253,9 +277,13 @@ impl Target {
             name: self.name.clone(),
             identity: st.identity,
         };
-        Ok((info, bytes))
+        Ok((info, bytes, first_nul))
     }
 }
+
+/// How much [`Target::read_decoding`] reads before it looks through what it read: small enough to
+/// stay in the cache, large enough that the system calls cost nothing.
+const SCAN_PIECE: u64 = 512 << 10;
 
 /// Reads a whole regular file, refusing anything over
 /// [`DEFAULT_SIZE_LIMIT`].
@@ -337,6 +365,51 @@ mod tests {
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
     #[cfg(unix)]
     use std::sync::mpsc;
+    #[test]
+    fn read_decoding_decodes_what_read_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        let piece = SCAN_PIECE as usize;
+        let long = |nul_at: Option<usize>| {
+            let mut bytes = b"line\n".repeat(3 * piece / 5 + 1);
+            if let Some(at) = nul_at {
+                bytes[at] = 0;
+            }
+            bytes
+        };
+        let files: Vec<Vec<u8>> = vec![
+            Vec::new(),
+            b"plain\n".to_vec(),
+            b"a\x00b".to_vec(),
+            b"\xEF\xBB\xBFa\x00b".to_vec(),
+            b"\xFF\xFEa\x00".to_vec(),
+            long(None),
+            long(Some(0)),
+            long(Some(piece - 1)),
+            long(Some(piece)),
+            long(Some(2 * piece + 3)),
+            b"x".repeat(piece),
+        ];
+        for (k, bytes) in files.iter().enumerate() {
+            let path = dir.path().join(format!("f{k}"));
+            fs::write(&path, bytes).unwrap();
+            let target = open_target(&path).unwrap();
+            let (_, read) = target.read(u64::MAX).unwrap();
+            assert_eq!(&read, bytes);
+            let expected = format!("{:?}", crate::decode_keeping(read));
+            let (info, decoding) = target.read_decoding(u64::MAX).unwrap();
+            assert_eq!(info.len, bytes.len() as u64);
+            assert_eq!(format!("{decoding:?}"), expected, "file {k}");
+            // The limit still holds, one byte past it noticed.
+            if !bytes.is_empty() {
+                let limit = bytes.len() as u64 - 1;
+                assert!(
+                    matches!(target.read_decoding(limit), Err(FsError::TooLarge { .. })),
+                    "file {k}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn read_returns_bytes_and_info() {
         let dir = tempfile::tempdir().unwrap();

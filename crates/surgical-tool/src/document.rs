@@ -297,9 +297,10 @@ impl Document {
     /// Reads the file (at most `limit` bytes), decodes it, and starts its hash. The caller holds
     /// the directory lock if it will write.
     pub(crate) fn read(target: &Target, limit: u64) -> Result<Document, FsError> {
-        let (info, bytes) = target.read(limit)?;
+        // Read and decoded in one pass: the NUL that tells a binary file is looked for as it is read.
+        let (info, decoding) = target.read_decoding(limit)?;
         crate::timings::mark("read");
-        let (content, raw) = match surgical_fs::decode_keeping(bytes) {
+        let (content, raw) = match decoding {
             Decoding::Text(d) => (text(d), None),
             Decoding::Transcoded(d, bytes) => (text(d), Some(Arc::new(bytes))),
             Decoding::Refused(e, bytes) => (
@@ -378,13 +379,10 @@ impl Document {
             surgical_fs::write_atomic_spliced(&self.info, &self.parts(), pieces, None)?;
             return Ok(false);
         };
-        let index = step.add(
-            &self.info.real_path,
-            Some(self.hash.get()),
-            self.info.len,
-            Some(self.info.mode),
-        );
-        crate::timings::mark("journal step (old hash awaited)");
+        // The old hash is recorded after the write: nothing before the rename waits for it (the
+        // other core finishes it while the new version is written).
+        let index = step.add_existing(&self.info.real_path, self.info.len, Some(self.info.mode));
+        crate::timings::mark("journal step");
         let keep_at = index.map(|i| step.content_path(i));
         let kept = match surgical_fs::write_atomic_spliced(&self.info, &self.parts(), pieces, keep_at.as_deref()) {
             Ok(kept) => kept,
@@ -402,8 +400,9 @@ impl Document {
         // Not kept by a link (a file rewritten in place, a journal on another file system): the
         // old bytes are still in memory.
         let saved = kept || step.save(index, &self.parts());
+        step.set_before(index, self.hash.get());
         step.set_after(index, Some(hash_after.get()));
-        crate::timings::mark("journal step (new hash awaited)");
+        crate::timings::mark("journal step (hashes awaited)");
         Ok(saved)
     }
 }

@@ -107,6 +107,9 @@ impl Entry {
     }
 }
 
+/// The hash before of a file added by [`Step::add_existing`] until [`Step::set_before`] sets it.
+const UNSET: &str = "";
+
 /// A step being recorded: its directory exists, its files' content is saved as the call writes,
 /// and its metadata is written last by [`Step::finish`] (an entry without it is incomplete and
 /// ignored).
@@ -143,6 +146,18 @@ impl Step {
             mode,
         });
         Some(self.files.len() - 1)
+    }
+
+    /// [`Step::add`] for a file that exists, whose hash before is not known yet (it is being
+    /// computed while the file is written): [`Step::set_before`] sets it. A step whose hash before was
+    /// never set is not kept ([`Step::finish`]).
+    pub(crate) fn add_existing(&mut self, real_path: &Path, len: u64, mode: Option<u32>) -> Option<usize> {
+        self.add(real_path, Some(UNSET), len, mode)
+    }
+
+    /// Sets file `index`'s hash before (see [`Step::add_existing`]).
+    pub(crate) fn set_before(&mut self, index: usize, hash_before: &str) {
+        self.files[index].hash_before = Some(hash_before.to_string());
     }
 
     /// Where file `index`'s old content goes (a hard link made by the write, or [`Step::save`]).
@@ -185,7 +200,10 @@ impl Step {
     /// Writes the metadata and syncs the entry, then prunes the journal. Returns whether the step
     /// can be undone: not when a file of it could not be saved, nor when it holds no file.
     pub(crate) fn finish(self, journal: &Journal) -> bool {
-        if self.broken || self.files.is_empty() {
+        // A hash before never set: the step could not tell what to restore over.
+        let unset = self.files.iter().any(|f| f.hash_before.as_deref() == Some(UNSET));
+        debug_assert!(!unset, "a journal step's hash before was never set");
+        if self.broken || unset || self.files.is_empty() {
             self.discard();
             return false;
         }
