@@ -47,6 +47,15 @@
 //!   (`A B` shown, new lines, then `B` again), that line is new where the head stands: the head
 //!   with the rest inserted after it is a reading, beside the span to any farther copy of the line.
 //!   Were the span the only reading, it would delete the lines between unseen.
+//! - **An insertion beside a span that deletes nothing.** An insertion counted at a weak anchor
+//!   ("insert before the tail", "insert after the head", or the head with the rest after it when
+//!   the last line repeats the head) is not counted when the span from the same anchor to a tail
+//!   deletes no file line (every file line from head to tail is shown, in order) and the file
+//!   lines that the insertion would write again as new lines include a strong line the file holds
+//!   exactly once. Both readings lose no line; the span is counted and shows that unique line once,
+//!   where the insertion would write a second copy of it beside the original. (Without the unique
+//!   line the insertion stays counted: a block ending with copies of `}` then `fn f() {`, inserted
+//!   before the file's own, is the insertion, as the block property found.)
 //! - **Readings not counted, and why that keeps "two results, ambiguous" true.** A reading is left
 //!   out only where another one that is counted explains the same snippet with more of its lines
 //!   as anchors: a shorter head or tail than the longest run at the same place (the longest one
@@ -782,6 +791,8 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             .collect();
         // Replacements from a head to a tail: (head start, head length, tail start, tail length).
         let mut spans: Vec<(usize, usize, usize, usize)> = Vec::new();
+        // Insertions after a head whose segment ends with a line of it: (head start, head end).
+        let mut repeats: Vec<(usize, usize)> = Vec::new();
         for &(j, p) in &runs {
             let head = &keys[..p];
             if p == m {
@@ -796,7 +807,7 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             // reading, beside any span to a farther copy of that line (which alone would delete
             // the lines between unseen).
             if keys[..p].contains(&keys[m - 1]) && anchored(head) {
-                push(Place { start: j, end: x }, &mut out);
+                repeats.push((j, x));
             }
             let tails = self.tail_frontier(k, p, x, hi);
             if tails.is_empty() {
@@ -844,21 +855,52 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
                     && self.anchors_elsewhere(keys[m - q - 1])
                     && !own(keys[m - q - 1]))
         };
+        // Spans counted that delete no file line (the file's lines from head to tail are all
+        // shown, in order, among the segment's): (head start, head end, tail start, tail end).
+        let mut lossless: Vec<(usize, usize, usize, usize)> = Vec::new();
+        // Insertions at a weak anchor, with the span they rival.
+        let mut insertions: Vec<(Place, (usize, usize, usize, usize))> = Vec::new();
         for &(j, p, y, q) in spans.iter().filter(|s| !dominated(s) && !strays(s)) {
             let (head, tail, x) = (&keys[..p], &keys[m - q..], j + p);
             if anchored(head) || anchored(tail) {
                 push(Place { start: j, end: y + q }, &mut out);
+                if is_subsequence(&file.keys[j..y + q], keys) {
+                    lossless.push((j, x, y, y + q));
+                }
             }
             // Lines deleted that are not the body of the block the anchors delimit leave insert
             // against replace open where an anchor is weak.
             let open = y > x && !self.body_between(j, x, y, q);
             if open && tail.iter().all(|t| self.weak(t)) && anchored(head) {
-                push(Place { start: j, end: x }, &mut out);
+                insertions.push((Place { start: j, end: x }, (j, x, y, y + q)));
             }
             // (Unless the weak head is a run of two lines or more that the file holds once: the
             // insertion would write that run again as new lines while the replacement anchors it.)
             if open && head.iter().all(|h| self.weak(h)) && anchored(tail) && !self.run_found_once(head) {
-                push(Place { start: y, end: y + q }, &mut out);
+                insertions.push((Place { start: y, end: y + q }, (j, x, y, y + q)));
+            }
+        }
+        // An insertion beside a counted span that shares its anchor and deletes no file line is no
+        // reading when among the file lines it would write again as new (the span keeps them as
+        // the file's) is a strong line the file holds once: both lose no line, and the insertion
+        // would write a second copy of a line that is unique, shown once in the snippet.
+        let written_again_unique = |r: std::ops::Range<usize>| {
+            file.keys[r]
+                .iter()
+                .any(|l| !is_weak(l) && file.places.get(l).is_some_and(|v| v.len() == 1))
+        };
+        for (place, span @ (j, x, y, end)) in insertions {
+            let again = if place.start == j { x..end } else { j..y };
+            if !(lossless.contains(&span) && written_again_unique(again)) {
+                push(place, &mut out);
+            }
+        }
+        for (j, x) in repeats {
+            if !lossless
+                .iter()
+                .any(|&(j2, x2, _, end)| j2 == j && x2 == x && written_again_unique(x..end))
+            {
+                push(Place { start: j, end: x }, &mut out);
             }
         }
         if runs.is_empty() && !self.anchors_elsewhere(keys[0]) {
@@ -1023,6 +1065,13 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         }
         h.finish()
     }
+}
+
+/// Whether every line of `region` occurs in `lines`, in order (the region loses no line when
+/// replaced by `lines`).
+fn is_subsequence(region: &[&[u8]], lines: &[&[u8]]) -> bool {
+    let mut rest = lines.iter();
+    region.iter().all(|r| rest.any(|l| l == r))
 }
 
 /// Writes the one reading.

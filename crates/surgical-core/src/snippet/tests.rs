@@ -392,3 +392,22 @@ fn a_changed_line_keeps_the_trailing_blanks_the_model_wrote() {
     let snippet = "<!-- ... -->\n<head>\n  <script src=\"a-1.6.2.js\"></script> \n  <script src=\"b.js\"></script>\n<!-- ... -->\n";
     assert_eq!(merged(file, snippet), file.replace("1.6.1", "1.6.2"));
 }
+
+#[test]
+fn an_insertion_beside_a_span_that_deletes_nothing_is_no_reading() {
+    // The segment's last line (blank) repeats a line of its head, and `let s` ... `Ok(())`, `}`
+    // are shown as the file has them: the span from the head to the tail deletes no line, so
+    // writing everything after the head again as new lines (the repeat rule's insertion) is no
+    // reading; the span places (eval cases anyhow/79d1684cd33e, mcp-typescript-sdk/9f8ba6127989,
+    // markdown/76750e98bb38).
+    let file = "fn t() -> R {\n    struct S {\n        on: bool,\n    }\n\n    let s = S { on: true };\n    check(&s);\n\n    Ok(())\n}\n\nfn u() {}\n";
+    let snippet = "// ...\n        on: bool,\n    }\n\n    impl S {}\n\n    let s = S { on: true };\n    check(&s);\n\n    ensure!(s);\n\n    Ok(())\n}\n\n// ...\n";
+    assert_eq!(
+        merged(file, snippet),
+        file.replace("    }\n\n", "    }\n\n    impl S {}\n\n")
+            .replace("check(&s);\n\n", "check(&s);\n\n    ensure!(s);\n\n")
+    );
+    // Where the span deletes a line (`    log(&s);`, not shown), insert against replace stays open.
+    let file = file.replace("    check(&s);\n", "    check(&s);\n    log(&s);\n");
+    assert!(matches!(refused(&file, snippet), SnippetError::Ambiguous { .. }));
+}
