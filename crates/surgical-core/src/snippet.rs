@@ -56,6 +56,11 @@
 //!   where the insertion would write a second copy of it beside the original. (Without the unique
 //!   line the insertion stays counted: a block ending with copies of `}` then `fn f() {`, inserted
 //!   before the file's own, is the insertion, as the block property found.)
+//! - **An insertion of punctuation only.** An insertion at a weak anchor whose new lines are all
+//!   punctuation or blank (`},` then `]);`, `/>,` written again after the head) adds no code; the
+//!   span between the same shown anchors, which deletes the lines the snippet leaves out between
+//!   them (the documented meaning of lines left out between two anchors), is counted and the
+//!   insertion is not. A new line holding a letter or digit keeps insert against replace open.
 //! - **Readings not counted, and why that keeps "two results, ambiguous" true.** A reading is left
 //!   out only where another one that is counted explains the same snippet with more of its lines
 //!   as anchors: a shorter head or tail than the longest run at the same place (the longest one
@@ -889,11 +894,28 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
                 .iter()
                 .any(|l| !is_weak(l) && file.places.get(l).is_some_and(|v| v.len() == 1))
         };
+        // An insertion whose new lines are only punctuation and blank lines (`},` then `]);`, or
+        // `/>,`, written again after the head) adds no code: beside the counted span between the
+        // same shown anchors, which deletes the lines the snippet leaves out between them, it is
+        // no reading.
+        let punctuation_only = |lines: &[&[u8]]| {
+            lines
+                .iter()
+                .all(|l| !l.iter().any(|b| b.is_ascii_alphanumeric() || *b >= 0x80))
+        };
         for (place, span @ (j, x, y, end)) in insertions {
-            let again = if place.start == j { x..end } else { j..y };
-            if !(lossless.contains(&span) && written_again_unique(again)) {
-                push(place, &mut out);
+            let (again, new) = if place.start == j {
+                (x..end, &keys[x - j..])
+            } else {
+                (j..y, &keys[..m - (end - y)])
+            };
+            if lossless.contains(&span) && written_again_unique(again) {
+                continue;
             }
+            if punctuation_only(new) {
+                continue;
+            }
+            push(place, &mut out);
         }
         for (j, x) in repeats {
             if !lossless

@@ -411,3 +411,17 @@ fn an_insertion_beside_a_span_that_deletes_nothing_is_no_reading() {
     let file = file.replace("    check(&s);\n", "    check(&s);\n    log(&s);\n");
     assert!(matches!(refused(&file, snippet), SnippetError::Ambiguous { .. }));
 }
+
+#[test]
+fn an_insertion_of_punctuation_only_is_no_reading() {
+    // The snippet shows `inverse: false,` then `},` and `]);`, leaving out the line between: the
+    // span deletes it. Inserting `},` and `]);` again after the head would add no code, so it is no
+    // reading (eval cases gemini-cli/ec35ebbe5779, gemini-cli/7311e242ec29,
+    // gemini-cli/2e0641c83b01, all deletion-revert).
+    let file = "expect(lines).toEqual([\n  {\n    dim: false,\n    inverse: false,\n    ready: false,\n  },\n]);\n\nexpect(x).toBe(1);\n";
+    let snippet = "// ...\n    dim: false,\n    inverse: false,\n  },\n]);\n// ...\n";
+    assert_eq!(merged(file, snippet), file.replace("    ready: false,\n", ""));
+    // A new line that is code among them leaves insert against replace open.
+    let snippet = "// ...\n    dim: false,\n    inverse: false,\n  },\n  other,\n]);\n// ...\n";
+    assert!(matches!(refused(file, snippet), SnippetError::Ambiguous { .. }));
+}
