@@ -61,6 +61,14 @@
 //!   span between the same shown anchors, which deletes the lines the snippet leaves out between
 //!   them (the documented meaning of lines left out between two anchors), is counted and the
 //!   insertion is not. A new line holding a letter or digit keeps insert against replace open.
+//! - **A closer that would close nothing.** "Insert before the tail" behind a weak head writes the
+//!   head's lines again as new lines just before the tail. When the head's first line is a closer
+//!   that would close nothing there, it is the file's line and the insertion is not counted: a
+//!   bracket closer (`}`, `]`, `)`, `end`) after a line indented no deeper than it that opens no
+//!   bracket, or a comment closer `*/` after a line that is no comment's (starting with neither
+//!   `*` nor `/*`). New code does not start by closing a block that is not open where it goes.
+//!   (Where the lines between head and tail are all indented deeper than both, the insertion was
+//!   never counted: they are the body the anchors delimit.)
 //! - **Readings not counted, and why that keeps "two results, ambiguous" true.** A reading is left
 //!   out only where another one that is counted explains the same snippet with more of its lines
 //!   as anchors: a shorter head or tail than the longest run at the same place (the longest one
@@ -915,6 +923,9 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             if punctuation_only(new) {
                 continue;
             }
+            if place.start != j && self.closes_nothing_before(j, y) {
+                continue;
+            }
             push(place, &mut out);
         }
         for (j, x) in repeats {
@@ -992,6 +1003,28 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         let tail = (y..y + q).find(|&i| !blank(i)).map_or(0, width);
         let bound = head.max(tail);
         (x..y).all(|i| blank(i) || width(i) > bound)
+    }
+
+    /// Whether the file line `j` (a weak head's first line) is a closer that would close nothing if
+    /// written again before line `y`, judged by the last non-blank file line before `y`: a bracket
+    /// closer (`}`, `]`, `)`, `end`) after a line indented no deeper than it that opens no bracket
+    /// (no block it could close is open there); a comment closer `*/` after a line that is no
+    /// comment's (it starts with neither `*` nor `/*`).
+    fn closes_nothing_before(&self, j: usize, y: usize) -> bool {
+        let lines = &self.file.lines;
+        let first = lines[j].content.trim_ascii();
+        let Some(before) = (j + 1..y).rev().find(|&i| !lines[i].content.trim_ascii().is_empty()) else {
+            return false;
+        };
+        let prev = lines[before].content.trim_ascii();
+        if first.starts_with(b"*/") {
+            return !(prev.starts_with(b"*") || prev.starts_with(b"/*"));
+        }
+        is_closer(first)
+            && !prev.ends_with(b"{")
+            && !prev.ends_with(b"[")
+            && !prev.ends_with(b"(")
+            && indent_of(lines[before].content).len() <= indent_of(lines[j].content).len()
     }
 
     /// Whether two lines are alike enough that one may be the other rewritten.

@@ -359,8 +359,13 @@ fn a_weak_head_run_the_file_holds_once_decides_replace_over_insert() {
             "    let color = crate::use_color();\n"
         )
     );
-    // The run found twice: insert against replace stays open.
+    // The run found twice: insert against replace stays open (the line before the tail indented
+    // deeper than `        },`, so that a second `},` inserted there could close a block).
     let twice = file.replace(
+        "    let color = old_color();",
+        "    let color = old_color(\n            1);",
+    );
+    let twice = twice.replace(
         "    out.flush();\n",
         "    out.flush();\n    let e = match f() {\n        Err(e) => {\n            return 2;\n        },\n    };\n",
     );
@@ -423,5 +428,29 @@ fn an_insertion_of_punctuation_only_is_no_reading() {
     assert_eq!(merged(file, snippet), file.replace("    ready: false,\n", ""));
     // A new line that is code among them leaves insert against replace open.
     let snippet = "// ...\n    dim: false,\n    inverse: false,\n  },\n  other,\n]);\n// ...\n";
+    assert!(matches!(refused(file, snippet), SnippetError::Ambiguous { .. }));
+}
+
+#[test]
+fn a_closer_that_would_close_nothing_is_the_files_line() {
+    // The segment starts with `    ],`, a weak line; inserting it again before the strong tail
+    // would put it after `    format: ['esm'],`, indented no deeper, where it closes no block:
+    // the head is the file's `],` and the line between is rewritten (eval cases
+    // mcp-typescript-sdk/f172626a8e98, 561c6d83456e, 78fabea44557).
+    let file = "export default {\n    entry: [\n        'src/a.ts',\n    ],\n    format: ['esm'],\n    outDir: 'dist',\n};\n\nconst other = [\n    1,\n    ],\n];\n";
+    let snippet = "// ...\n    ],\n    format: ['esm', 'cjs'],\n    outDir: 'dist',\n// ...\n";
+    assert_eq!(merged(file, snippet), file.replace("['esm']", "['esm', 'cjs']"));
+    // After a line indented deeper, a second `],` could close a block there: both readings.
+    let file = file.replace("    format: ['esm'],\n", "    format: ['esm',\n        'cjs'],\n");
+    assert!(matches!(refused(&file, snippet), SnippetError::Ambiguous { .. }));
+    // A comment closer after a comment's line may close it: both readings; after code, the
+    // closer is the file's.
+    let file = "/**\n * Docs.\n */\nimport a from 'a';\nimport b from 'b';\nimport c from 'c';\n/*\n * more\n */\n";
+    let snippet = "// ...\n */\nimport a2 from 'a2';\nimport c from 'c';\n// ...\n";
+    assert_eq!(
+        merged(file, snippet),
+        file.replace("import a from 'a';\nimport b from 'b';\n", "import a2 from 'a2';\n")
+    );
+    let file = "/**\n * Docs.\n */\nimport a from 'a';\n * b\nimport c from 'c';\n/*\n * more\n */\n";
     assert!(matches!(refused(file, snippet), SnippetError::Ambiguous { .. }));
 }
