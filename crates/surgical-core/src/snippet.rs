@@ -46,7 +46,11 @@
 //! - **A last line repeating the head.** When a segment's last line repeats a line of its head
 //!   (`A B` shown, new lines, then `B` again), that line is new where the head stands: the head
 //!   with the rest inserted after it is a reading, beside the span to any farther copy of the line.
-//!   Were the span the only reading, it would delete the lines between unseen.
+//!   Were the span the only reading, it would delete the lines between unseen. That concern is
+//!   the span anchored by the repeated line (and weak lines) alone: where a span from the head
+//!   ends at a tail holding a strong line that is not the head's, that tail anchors the segment's
+//!   end as any strong tail does, and "the head with the rest after it" is not counted, as it is
+//!   not for any segment whose strong last lines the file holds after the head.
 //! - **An insertion beside a span that deletes nothing.** An insertion counted at a weak anchor
 //!   ("insert before the tail", "insert after the head", or the head with the rest after it when
 //!   the last line repeats the head) is not counted when the span from the same anchor to a tail
@@ -873,10 +877,15 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         let mut lossless: Vec<(usize, usize, usize, usize)> = Vec::new();
         // Insertions at a weak anchor, with the span they rival.
         let mut insertions: Vec<(Place, (usize, usize, usize, usize))> = Vec::new();
+        // Heads (start, end) of counted spans whose tail holds a strong line of its own.
+        let mut strong_tailed: Vec<(usize, usize)> = Vec::new();
         for &(j, p, y, q) in spans.iter().filter(|s| !dominated(s) && !strays(s)) {
             let (head, tail, x) = (&keys[..p], &keys[m - q..], j + p);
             if anchored(head) || anchored(tail) {
                 push(Place { start: j, end: y + q }, &mut out);
+                if tail.iter().any(|t| !self.weak(t) && !head.contains(t)) {
+                    strong_tailed.push((j, x));
+                }
                 if is_subsequence(&file.keys[j..y + q], keys) {
                     lossless.push((j, x, y, y + q));
                 }
@@ -928,7 +937,14 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             }
             push(place, &mut out);
         }
+        // The head with the rest after it is counted only where the spans from it end at a copy of
+        // the repeated line with weak lines at most: a span whose tail holds a strong line that is
+        // not the head's is anchored there as any strong tail is, and "insert after the head" is
+        // then no reading, as for any segment with a strong tail.
         for (j, x) in repeats {
+            if strong_tailed.contains(&(j, x)) {
+                continue;
+            }
             if !lossless
                 .iter()
                 .any(|&(j2, x2, _, end)| j2 == j && x2 == x && written_again_unique(x..end))

@@ -401,11 +401,12 @@ fn a_changed_line_keeps_the_trailing_blanks_the_model_wrote() {
 #[test]
 fn an_insertion_beside_a_span_that_deletes_nothing_is_no_reading() {
     // The segment's last line (blank) repeats a line of its head, and `let s` ... `Ok(())`, `}`
-    // are shown as the file has them: the span from the head to the tail deletes no line, so
+    // are shown as the file has them (`Ok(())` twice in the file, so the tail is weak): the span
+    // from the head to the tail deletes no line, so
     // writing everything after the head again as new lines (the repeat rule's insertion) is no
     // reading; the span places (eval cases anyhow/79d1684cd33e, mcp-typescript-sdk/9f8ba6127989,
     // markdown/76750e98bb38).
-    let file = "fn t() -> R {\n    struct S {\n        on: bool,\n    }\n\n    let s = S { on: true };\n    check(&s);\n\n    Ok(())\n}\n\nfn u() {}\n";
+    let file = "fn t() -> R {\n    struct S {\n        on: bool,\n    }\n\n    let s = S { on: true };\n    check(&s);\n\n    Ok(())\n}\n\nfn u() -> R {\n    Ok(())\n}\n";
     let snippet = "// ...\n        on: bool,\n    }\n\n    impl S {}\n\n    let s = S { on: true };\n    check(&s);\n\n    ensure!(s);\n\n    Ok(())\n}\n\n// ...\n";
     assert_eq!(
         merged(file, snippet),
@@ -452,5 +453,23 @@ fn a_closer_that_would_close_nothing_is_the_files_line() {
         file.replace("import a from 'a';\nimport b from 'b';\n", "import a2 from 'a2';\n")
     );
     let file = "/**\n * Docs.\n */\nimport a from 'a';\n * b\nimport c from 'c';\n/*\n * more\n */\n";
+    assert!(matches!(refused(file, snippet), SnippetError::Ambiguous { .. }));
+}
+
+#[test]
+fn a_strong_tail_after_a_repeated_head_line_is_the_segments_end() {
+    // The segment's last line (blank) repeats its head's, but its tail `use std::error::Request;`
+    // then blank is found after the head with a strong line of its own: the span to it rewrites
+    // `#[cfg(backtrace)]`, and "the head with the rest after it" is no reading, as for any segment
+    // with a strong tail (eval cases anyhow/49eeec1cdcb9, anyhow/53d6076743c9, cjson/79f30800ec03).
+    let file = "use core::fmt::{self, Debug};\n\n#[cfg(backtrace)]\nuse std::error::Request;\n\nfn main() {}\n";
+    let snippet = "// ...\nuse core::fmt::{self, Debug};\n\n#[cfg(error_generic_member_access)]\nuse std::error::Request;\n\n// ...\n";
+    assert_eq!(
+        merged(file, snippet),
+        file.replace("#[cfg(backtrace)]", "#[cfg(error_generic_member_access)]")
+    );
+    // A tail of the repeated line alone (with weak lines) leaves the insertion counted.
+    let file = "use core::fmt::{self, Debug};\n\n#[cfg(backtrace)]\n}\n\nfn main() {}\n";
+    let snippet = "// ...\nuse core::fmt::{self, Debug};\n\n#[cfg(error_generic_member_access)]\n}\n\n// ...\n";
     assert!(matches!(refused(file, snippet), SnippetError::Ambiguous { .. }));
 }
