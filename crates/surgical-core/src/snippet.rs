@@ -81,7 +81,10 @@
 //!   counted); a span behind a weak head (before a weak tail) whose next new line is a strong line
 //!   the file holds elsewhere, where the segment then anchors by that line too — unless that line
 //!   repeats one of the segment's own anchors (the shape above), which is no evidence of another
-//!   place. Were a rule to leave out a reading without such a counted rival, the one left could be
+//!   place; a span before a weak tail that would write again as new a strong line the segment
+//!   shows between its anchors, the file holding that line once, after this tail, inside a farther
+//!   span from the same head that is itself counted (not left out by the rules before this one):
+//!   that span keeps the line as the file's. Were a rule to leave out a reading without such a counted rival, the one left could be
 //!   placed alone and wrongly: the block property in tests/snippet_properties.rs (new lines, some
 //!   copies of the window's, inserted anywhere) checks that none does.
 //! - **Order and headers.** Segments are placed in order, each after the previous one. A segment
@@ -862,15 +865,35 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         };
         // Behind a weak head (or before a weak tail), a new line the file holds elsewhere as a strong
         // line says the segment belongs there, not here.
-        let strays = |&(_, p, _, q): &(usize, usize, usize, usize)| {
+        let own_of = |p: usize, q: usize, l: &[u8]| keys[..p].contains(&l) || keys[m - q..].contains(&l);
+        let strays_near = |&(_, p, _, q): &(usize, usize, usize, usize)| {
             // (A new line that repeats one of the segment's own anchors here is no such evidence:
             // `A B` shown, new lines, `B` again.)
-            let own = |l: &[u8]| keys[..p].contains(&l) || keys[m - q..].contains(&l);
+            let own = |l: &[u8]| own_of(p, q, l);
             (keys[..p].iter().all(|h| self.weak(h)) && p + q < m && self.anchors_elsewhere(keys[p]) && !own(keys[p]))
                 || (keys[m - q..].iter().all(|t| self.weak(t))
                     && p + q < m
                     && self.anchors_elsewhere(keys[m - q - 1])
                     && !own(keys[m - q - 1]))
+        };
+        let strays = |&(j, p, y, q): &(usize, usize, usize, usize)| {
+            let own = |l: &[u8]| own_of(p, q, l);
+            // Before a weak tail, a strong line the segment shows between its anchors that the
+            // file holds once, after this tail and inside a farther span from the same head: that
+            // span keeps it as the file's, where this one would write it again before it.
+            let kept_farther = |l: &&[u8]| {
+                !is_weak(l)
+                    && !own(l)
+                    && file.places.get(*l).is_some_and(|v| {
+                        v.len() == 1
+                            && v[0] >= y + q
+                            && spans.iter().any(|s2 @ &(j2, p2, y2, q2)| {
+                                j2 == j && p2 == p && y2 > y && v[0] < y2 + q2 && !dominated(s2) && !strays_near(s2)
+                            })
+                    })
+            };
+            let weak_tail = keys[m - q..].iter().all(|t| self.weak(t));
+            strays_near(&(j, p, y, q)) || (weak_tail && p + q < m && keys[p..m - q].iter().any(kept_farther))
         };
         // Spans counted that delete no file line (the file's lines from head to tail are all
         // shown, in order, among the segment's): (head start, head end, tail start, tail end).

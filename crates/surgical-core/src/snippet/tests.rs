@@ -473,3 +473,26 @@ fn a_strong_tail_after_a_repeated_head_line_is_the_segments_end() {
     let snippet = "// ...\nuse core::fmt::{self, Debug};\n\n#[cfg(error_generic_member_access)]\n}\n\n// ...\n";
     assert!(matches!(refused(file, snippet), SnippetError::Ambiguous { .. }));
 }
+
+#[test]
+fn a_strong_line_kept_after_a_nearer_weak_tail_is_no_new_line() {
+    // The segment ends with a weak tail (blank line); its nearest place, line 7, would make the
+    // span delete `impl Not` and write `let s = ...`, which the file holds once, right after it,
+    // again as new. The farther span (counted: its tail holds `Ok(())`, found once) keeps it, so
+    // the nearer one is no reading (eval cases anyhow/cbd91b854f9c,
+    // anyhow/79d1684cd33e/deletion-revert).
+    let file = "fn t() -> R {\n    struct S {\n        on: bool,\n    }\n\n    impl Not for S {}\n\n    let s = S { on: true };\n    match &s {\n        S { on } => go(on),\n    }\n\n    ensure!(s);\n\n    Ok(())\n}\n\nfn u() {}\n";
+    let snippet = "// ...\n        on: bool,\n    }\n\n    let s = S { on: true };\n    match &s {\n        S { on } => go(on),\n    }\n\n    Ok(())\n}\n\n// ...\n";
+    assert_eq!(
+        merged(file, snippet),
+        file.replace("    impl Not for S {}\n\n", "")
+            .replace("    ensure!(s);\n\n", "")
+    );
+    // Where the farther span is itself no reading (the strong line before its weak tail is
+    // `check(&s);`, and `Ok(())` is found twice), the nearer one stays: refused, not placed as
+    // "the head with the rest after it" alone.
+    let file = "fn t() -> R {\n    struct S {\n        on: bool,\n    }\n\n    impl Not for S {}\n\n    let s = S { on: true };\n    check(&s);\n\n    ensure!(s);\n\n    Ok(())\n}\n\nfn u() -> R {\n    Ok(())\n}\n";
+    let snippet =
+        "// ...\n        on: bool,\n    }\n\n    let s = S { on: true };\n    check(&s);\n\n    Ok(())\n}\n\n// ...\n";
+    assert!(apply_snippet(file.as_bytes(), snippet).is_err());
+}
