@@ -46,7 +46,33 @@
 //! - **A last line repeating the head.** When a segment's last line repeats a line of its head
 //!   (`A B` shown, new lines, then `B` again), that line is new where the head stands: the head
 //!   with the rest inserted after it is a reading, beside the span to any farther copy of the line.
-//!   Were the span the only reading, it would delete the lines between unseen.
+//!   Were the span the only reading, it would delete the lines between unseen. That concern is
+//!   the span anchored by the repeated line (and weak lines) alone: where a span from the head
+//!   ends at a tail holding a strong line that is not the head's, that tail anchors the segment's
+//!   end as any strong tail does, and "the head with the rest after it" is not counted, as it is
+//!   not for any segment whose strong last lines the file holds after the head.
+//! - **An insertion beside a span that deletes nothing.** An insertion counted at a weak anchor
+//!   ("insert before the tail", "insert after the head", or the head with the rest after it when
+//!   the last line repeats the head) is not counted when the span from the same anchor to a tail
+//!   deletes no file line (every file line from head to tail is shown, in order) and the file
+//!   lines that the insertion would write again as new lines include a strong line the file holds
+//!   exactly once. Both readings lose no line; the span is counted and shows that unique line once,
+//!   where the insertion would write a second copy of it beside the original. (Without the unique
+//!   line the insertion stays counted: a block ending with copies of `}` then `fn f() {`, inserted
+//!   before the file's own, is the insertion, as the block property found.)
+//! - **An insertion of punctuation only.** An insertion at a weak anchor whose new lines are all
+//!   punctuation or blank (`},` then `]);`, `/>,` written again after the head) adds no code; the
+//!   span between the same shown anchors, which deletes the lines the snippet leaves out between
+//!   them (the documented meaning of lines left out between two anchors), is counted and the
+//!   insertion is not. A new line holding a letter or digit keeps insert against replace open.
+//! - **A closer that would close nothing.** "Insert before the tail" behind a weak head writes the
+//!   head's lines again as new lines just before the tail. When the head's first line is a closer
+//!   that would close nothing there, it is the file's line and the insertion is not counted: a
+//!   bracket closer (`}`, `]`, `)`, `end`) after a line indented no deeper than it that opens no
+//!   bracket, or a comment closer `*/` after a line that is no comment's (starting with neither
+//!   `*` nor `/*`). New code does not start by closing a block that is not open where it goes.
+//!   (Where the lines between head and tail are all indented deeper than both, the insertion was
+//!   never counted: they are the body the anchors delimit.)
 //! - **Readings not counted, and why that keeps "two results, ambiguous" true.** A reading is left
 //!   out only where another one that is counted explains the same snippet with more of its lines
 //!   as anchors: a shorter head or tail than the longest run at the same place (the longest one
@@ -55,7 +81,10 @@
 //!   counted); a span behind a weak head (before a weak tail) whose next new line is a strong line
 //!   the file holds elsewhere, where the segment then anchors by that line too — unless that line
 //!   repeats one of the segment's own anchors (the shape above), which is no evidence of another
-//!   place. Were a rule to leave out a reading without such a counted rival, the one left could be
+//!   place; a span before a weak tail that would write again as new a strong line the segment
+//!   shows between its anchors, the file holding that line once, after this tail, inside a farther
+//!   span from the same head that is itself counted (not left out by the rules before this one):
+//!   that span keeps the line as the file's. Were a rule to leave out a reading without such a counted rival, the one left could be
 //!   placed alone and wrongly: the block property in tests/snippet_properties.rs (new lines, some
 //!   copies of the window's, inserted anywhere) checks that none does.
 //! - **Order and headers.** Segments are placed in order, each after the previous one. A segment
@@ -782,6 +811,8 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             .collect();
         // Replacements from a head to a tail: (head start, head length, tail start, tail length).
         let mut spans: Vec<(usize, usize, usize, usize)> = Vec::new();
+        // Insertions after a head whose segment ends with a line of it: (head start, head end).
+        let mut repeats: Vec<(usize, usize)> = Vec::new();
         for &(j, p) in &runs {
             let head = &keys[..p];
             if p == m {
@@ -796,7 +827,7 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             // reading, beside any span to a farther copy of that line (which alone would delete
             // the lines between unseen).
             if keys[..p].contains(&keys[m - 1]) && anchored(head) {
-                push(Place { start: j, end: x }, &mut out);
+                repeats.push((j, x));
             }
             let tails = self.tail_frontier(k, p, x, hi);
             if tails.is_empty() {
@@ -834,31 +865,114 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         };
         // Behind a weak head (or before a weak tail), a new line the file holds elsewhere as a strong
         // line says the segment belongs there, not here.
-        let strays = |&(_, p, _, q): &(usize, usize, usize, usize)| {
+        let own_of = |p: usize, q: usize, l: &[u8]| keys[..p].contains(&l) || keys[m - q..].contains(&l);
+        let strays_near = |&(_, p, _, q): &(usize, usize, usize, usize)| {
             // (A new line that repeats one of the segment's own anchors here is no such evidence:
             // `A B` shown, new lines, `B` again.)
-            let own = |l: &[u8]| keys[..p].contains(&l) || keys[m - q..].contains(&l);
+            let own = |l: &[u8]| own_of(p, q, l);
             (keys[..p].iter().all(|h| self.weak(h)) && p + q < m && self.anchors_elsewhere(keys[p]) && !own(keys[p]))
                 || (keys[m - q..].iter().all(|t| self.weak(t))
                     && p + q < m
                     && self.anchors_elsewhere(keys[m - q - 1])
                     && !own(keys[m - q - 1]))
         };
+        let strays = |&(j, p, y, q): &(usize, usize, usize, usize)| {
+            let own = |l: &[u8]| own_of(p, q, l);
+            // Before a weak tail, a strong line the segment shows between its anchors that the
+            // file holds once, after this tail and inside a farther span from the same head: that
+            // span keeps it as the file's, where this one would write it again before it.
+            let kept_farther = |l: &&[u8]| {
+                !is_weak(l)
+                    && !own(l)
+                    && file.places.get(*l).is_some_and(|v| {
+                        v.len() == 1
+                            && v[0] >= y + q
+                            && spans.iter().any(|s2 @ &(j2, p2, y2, q2)| {
+                                j2 == j && p2 == p && y2 > y && v[0] < y2 + q2 && !dominated(s2) && !strays_near(s2)
+                            })
+                    })
+            };
+            let weak_tail = keys[m - q..].iter().all(|t| self.weak(t));
+            strays_near(&(j, p, y, q)) || (weak_tail && p + q < m && keys[p..m - q].iter().any(kept_farther))
+        };
+        // Spans counted that delete no file line (the file's lines from head to tail are all
+        // shown, in order, among the segment's): (head start, head end, tail start, tail end).
+        let mut lossless: Vec<(usize, usize, usize, usize)> = Vec::new();
+        // Insertions at a weak anchor, with the span they rival.
+        let mut insertions: Vec<(Place, (usize, usize, usize, usize))> = Vec::new();
+        // Heads (start, end) of counted spans whose tail holds a strong line of its own.
+        let mut strong_tailed: Vec<(usize, usize)> = Vec::new();
         for &(j, p, y, q) in spans.iter().filter(|s| !dominated(s) && !strays(s)) {
             let (head, tail, x) = (&keys[..p], &keys[m - q..], j + p);
             if anchored(head) || anchored(tail) {
                 push(Place { start: j, end: y + q }, &mut out);
+                if tail.iter().any(|t| !self.weak(t) && !head.contains(t)) {
+                    strong_tailed.push((j, x));
+                }
+                if is_subsequence(&file.keys[j..y + q], keys) {
+                    lossless.push((j, x, y, y + q));
+                }
             }
             // Lines deleted that are not the body of the block the anchors delimit leave insert
             // against replace open where an anchor is weak.
             let open = y > x && !self.body_between(j, x, y, q);
             if open && tail.iter().all(|t| self.weak(t)) && anchored(head) {
-                push(Place { start: j, end: x }, &mut out);
+                insertions.push((Place { start: j, end: x }, (j, x, y, y + q)));
             }
             // (Unless the weak head is a run of two lines or more that the file holds once: the
             // insertion would write that run again as new lines while the replacement anchors it.)
             if open && head.iter().all(|h| self.weak(h)) && anchored(tail) && !self.run_found_once(head) {
-                push(Place { start: y, end: y + q }, &mut out);
+                insertions.push((Place { start: y, end: y + q }, (j, x, y, y + q)));
+            }
+        }
+        // An insertion beside a counted span that shares its anchor and deletes no file line is no
+        // reading when among the file lines it would write again as new (the span keeps them as
+        // the file's) is a strong line the file holds once: both lose no line, and the insertion
+        // would write a second copy of a line that is unique, shown once in the snippet.
+        let written_again_unique = |r: std::ops::Range<usize>| {
+            file.keys[r]
+                .iter()
+                .any(|l| !is_weak(l) && file.places.get(l).is_some_and(|v| v.len() == 1))
+        };
+        // An insertion whose new lines are only punctuation and blank lines (`},` then `]);`, or
+        // `/>,`, written again after the head) adds no code: beside the counted span between the
+        // same shown anchors, which deletes the lines the snippet leaves out between them, it is
+        // no reading.
+        let punctuation_only = |lines: &[&[u8]]| {
+            lines
+                .iter()
+                .all(|l| !l.iter().any(|b| b.is_ascii_alphanumeric() || *b >= 0x80))
+        };
+        for (place, span @ (j, x, y, end)) in insertions {
+            let (again, new) = if place.start == j {
+                (x..end, &keys[x - j..])
+            } else {
+                (j..y, &keys[..m - (end - y)])
+            };
+            if lossless.contains(&span) && written_again_unique(again) {
+                continue;
+            }
+            if punctuation_only(new) {
+                continue;
+            }
+            if place.start != j && self.closes_nothing_before(j, y) {
+                continue;
+            }
+            push(place, &mut out);
+        }
+        // The head with the rest after it is counted only where the spans from it end at a copy of
+        // the repeated line with weak lines at most: a span whose tail holds a strong line that is
+        // not the head's is anchored there as any strong tail is, and "insert after the head" is
+        // then no reading, as for any segment with a strong tail.
+        for (j, x) in repeats {
+            if strong_tailed.contains(&(j, x)) {
+                continue;
+            }
+            if !lossless
+                .iter()
+                .any(|&(j2, x2, _, end)| j2 == j && x2 == x && written_again_unique(x..end))
+            {
+                push(Place { start: j, end: x }, &mut out);
             }
         }
         if runs.is_empty() && !self.anchors_elsewhere(keys[0]) {
@@ -928,6 +1042,28 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         let tail = (y..y + q).find(|&i| !blank(i)).map_or(0, width);
         let bound = head.max(tail);
         (x..y).all(|i| blank(i) || width(i) > bound)
+    }
+
+    /// Whether the file line `j` (a weak head's first line) is a closer that would close nothing if
+    /// written again before line `y`, judged by the last non-blank file line before `y`: a bracket
+    /// closer (`}`, `]`, `)`, `end`) after a line indented no deeper than it that opens no bracket
+    /// (no block it could close is open there); a comment closer `*/` after a line that is no
+    /// comment's (it starts with neither `*` nor `/*`).
+    fn closes_nothing_before(&self, j: usize, y: usize) -> bool {
+        let lines = &self.file.lines;
+        let first = lines[j].content.trim_ascii();
+        let Some(before) = (j + 1..y).rev().find(|&i| !lines[i].content.trim_ascii().is_empty()) else {
+            return false;
+        };
+        let prev = lines[before].content.trim_ascii();
+        if first.starts_with(b"*/") {
+            return !(prev.starts_with(b"*") || prev.starts_with(b"/*"));
+        }
+        is_closer(first)
+            && !prev.ends_with(b"{")
+            && !prev.ends_with(b"[")
+            && !prev.ends_with(b"(")
+            && indent_of(lines[before].content).len() <= indent_of(lines[j].content).len()
     }
 
     /// Whether two lines are alike enough that one may be the other rewritten.
@@ -1023,6 +1159,13 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         }
         h.finish()
     }
+}
+
+/// Whether every line of `region` occurs in `lines`, in order (the region loses no line when
+/// replaced by `lines`).
+fn is_subsequence(region: &[&[u8]], lines: &[&[u8]]) -> bool {
+    let mut rest = lines.iter();
+    region.iter().all(|r| rest.any(|l| l == r))
 }
 
 /// Writes the one reading.

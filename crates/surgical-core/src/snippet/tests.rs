@@ -359,8 +359,13 @@ fn a_weak_head_run_the_file_holds_once_decides_replace_over_insert() {
             "    let color = crate::use_color();\n"
         )
     );
-    // The run found twice: insert against replace stays open.
+    // The run found twice: insert against replace stays open (the line before the tail indented
+    // deeper than `        },`, so that a second `},` inserted there could close a block).
     let twice = file.replace(
+        "    let color = old_color();",
+        "    let color = old_color(\n            1);",
+    );
+    let twice = twice.replace(
         "    out.flush();\n",
         "    out.flush();\n    let e = match f() {\n        Err(e) => {\n            return 2;\n        },\n    };\n",
     );
@@ -391,4 +396,103 @@ fn a_changed_line_keeps_the_trailing_blanks_the_model_wrote() {
     let file = "<head>\n  <script src=\"a-1.6.1.js\"></script> \n  <script src=\"b.js\"></script>\n</head>\n";
     let snippet = "<!-- ... -->\n<head>\n  <script src=\"a-1.6.2.js\"></script> \n  <script src=\"b.js\"></script>\n<!-- ... -->\n";
     assert_eq!(merged(file, snippet), file.replace("1.6.1", "1.6.2"));
+}
+
+#[test]
+fn an_insertion_beside_a_span_that_deletes_nothing_is_no_reading() {
+    // The segment's last line (blank) repeats a line of its head, and `let s` ... `Ok(())`, `}`
+    // are shown as the file has them (`Ok(())` twice in the file, so the tail is weak): the span
+    // from the head to the tail deletes no line, so
+    // writing everything after the head again as new lines (the repeat rule's insertion) is no
+    // reading; the span places (eval cases anyhow/79d1684cd33e, mcp-typescript-sdk/9f8ba6127989,
+    // markdown/76750e98bb38).
+    let file = "fn t() -> R {\n    struct S {\n        on: bool,\n    }\n\n    let s = S { on: true };\n    check(&s);\n\n    Ok(())\n}\n\nfn u() -> R {\n    Ok(())\n}\n";
+    let snippet = "// ...\n        on: bool,\n    }\n\n    impl S {}\n\n    let s = S { on: true };\n    check(&s);\n\n    ensure!(s);\n\n    Ok(())\n}\n\n// ...\n";
+    assert_eq!(
+        merged(file, snippet),
+        file.replace("    }\n\n", "    }\n\n    impl S {}\n\n")
+            .replace("check(&s);\n\n", "check(&s);\n\n    ensure!(s);\n\n")
+    );
+    // Where the span deletes a line (`    log(&s);`, not shown), insert against replace stays open.
+    let file = file.replace("    check(&s);\n", "    check(&s);\n    log(&s);\n");
+    assert!(matches!(refused(&file, snippet), SnippetError::Ambiguous { .. }));
+}
+
+#[test]
+fn an_insertion_of_punctuation_only_is_no_reading() {
+    // The snippet shows `inverse: false,` then `},` and `]);`, leaving out the line between: the
+    // span deletes it. Inserting `},` and `]);` again after the head would add no code, so it is no
+    // reading (eval cases gemini-cli/ec35ebbe5779, gemini-cli/7311e242ec29,
+    // gemini-cli/2e0641c83b01, all deletion-revert).
+    let file = "expect(lines).toEqual([\n  {\n    dim: false,\n    inverse: false,\n    ready: false,\n  },\n]);\n\nexpect(x).toBe(1);\n";
+    let snippet = "// ...\n    dim: false,\n    inverse: false,\n  },\n]);\n// ...\n";
+    assert_eq!(merged(file, snippet), file.replace("    ready: false,\n", ""));
+    // A new line that is code among them leaves insert against replace open.
+    let snippet = "// ...\n    dim: false,\n    inverse: false,\n  },\n  other,\n]);\n// ...\n";
+    assert!(matches!(refused(file, snippet), SnippetError::Ambiguous { .. }));
+}
+
+#[test]
+fn a_closer_that_would_close_nothing_is_the_files_line() {
+    // The segment starts with `    ],`, a weak line; inserting it again before the strong tail
+    // would put it after `    format: ['esm'],`, indented no deeper, where it closes no block:
+    // the head is the file's `],` and the line between is rewritten (eval cases
+    // mcp-typescript-sdk/f172626a8e98, 561c6d83456e, 78fabea44557).
+    let file = "export default {\n    entry: [\n        'src/a.ts',\n    ],\n    format: ['esm'],\n    outDir: 'dist',\n};\n\nconst other = [\n    1,\n    ],\n];\n";
+    let snippet = "// ...\n    ],\n    format: ['esm', 'cjs'],\n    outDir: 'dist',\n// ...\n";
+    assert_eq!(merged(file, snippet), file.replace("['esm']", "['esm', 'cjs']"));
+    // After a line indented deeper, a second `],` could close a block there: both readings.
+    let file = file.replace("    format: ['esm'],\n", "    format: ['esm',\n        'cjs'],\n");
+    assert!(matches!(refused(&file, snippet), SnippetError::Ambiguous { .. }));
+    // A comment closer after a comment's line may close it: both readings; after code, the
+    // closer is the file's.
+    let file = "/**\n * Docs.\n */\nimport a from 'a';\nimport b from 'b';\nimport c from 'c';\n/*\n * more\n */\n";
+    let snippet = "// ...\n */\nimport a2 from 'a2';\nimport c from 'c';\n// ...\n";
+    assert_eq!(
+        merged(file, snippet),
+        file.replace("import a from 'a';\nimport b from 'b';\n", "import a2 from 'a2';\n")
+    );
+    let file = "/**\n * Docs.\n */\nimport a from 'a';\n * b\nimport c from 'c';\n/*\n * more\n */\n";
+    assert!(matches!(refused(file, snippet), SnippetError::Ambiguous { .. }));
+}
+
+#[test]
+fn a_strong_tail_after_a_repeated_head_line_is_the_segments_end() {
+    // The segment's last line (blank) repeats its head's, but its tail `use std::error::Request;`
+    // then blank is found after the head with a strong line of its own: the span to it rewrites
+    // `#[cfg(backtrace)]`, and "the head with the rest after it" is no reading, as for any segment
+    // with a strong tail (eval cases anyhow/49eeec1cdcb9, anyhow/53d6076743c9, cjson/79f30800ec03).
+    let file = "use core::fmt::{self, Debug};\n\n#[cfg(backtrace)]\nuse std::error::Request;\n\nfn main() {}\n";
+    let snippet = "// ...\nuse core::fmt::{self, Debug};\n\n#[cfg(error_generic_member_access)]\nuse std::error::Request;\n\n// ...\n";
+    assert_eq!(
+        merged(file, snippet),
+        file.replace("#[cfg(backtrace)]", "#[cfg(error_generic_member_access)]")
+    );
+    // A tail of the repeated line alone (with weak lines) leaves the insertion counted.
+    let file = "use core::fmt::{self, Debug};\n\n#[cfg(backtrace)]\n}\n\nfn main() {}\n";
+    let snippet = "// ...\nuse core::fmt::{self, Debug};\n\n#[cfg(error_generic_member_access)]\n}\n\n// ...\n";
+    assert!(matches!(refused(file, snippet), SnippetError::Ambiguous { .. }));
+}
+
+#[test]
+fn a_strong_line_kept_after_a_nearer_weak_tail_is_no_new_line() {
+    // The segment ends with a weak tail (blank line); its nearest place, line 7, would make the
+    // span delete `impl Not` and write `let s = ...`, which the file holds once, right after it,
+    // again as new. The farther span (counted: its tail holds `Ok(())`, found once) keeps it, so
+    // the nearer one is no reading (eval cases anyhow/cbd91b854f9c,
+    // anyhow/79d1684cd33e/deletion-revert).
+    let file = "fn t() -> R {\n    struct S {\n        on: bool,\n    }\n\n    impl Not for S {}\n\n    let s = S { on: true };\n    match &s {\n        S { on } => go(on),\n    }\n\n    ensure!(s);\n\n    Ok(())\n}\n\nfn u() {}\n";
+    let snippet = "// ...\n        on: bool,\n    }\n\n    let s = S { on: true };\n    match &s {\n        S { on } => go(on),\n    }\n\n    Ok(())\n}\n\n// ...\n";
+    assert_eq!(
+        merged(file, snippet),
+        file.replace("    impl Not for S {}\n\n", "")
+            .replace("    ensure!(s);\n\n", "")
+    );
+    // Where the farther span is itself no reading (the strong line before its weak tail is
+    // `check(&s);`, and `Ok(())` is found twice), the nearer one stays: refused, not placed as
+    // "the head with the rest after it" alone.
+    let file = "fn t() -> R {\n    struct S {\n        on: bool,\n    }\n\n    impl Not for S {}\n\n    let s = S { on: true };\n    check(&s);\n\n    ensure!(s);\n\n    Ok(())\n}\n\nfn u() -> R {\n    Ok(())\n}\n";
+    let snippet =
+        "// ...\n        on: bool,\n    }\n\n    let s = S { on: true };\n    check(&s);\n\n    Ok(())\n}\n\n// ...\n";
+    assert!(apply_snippet(file.as_bytes(), snippet).is_err());
 }
