@@ -16,7 +16,8 @@
 //!   ignored and their indentation as written; when no reading fits that way, the whole snippet is
 //!   tried again with indentation ignored, and new lines are then re-indented like the file's
 //!   nearest kept line (tabs where the file uses tabs). A new line's own text, trailing blanks
-//!   included, is written as the snippet has it (a line of blanks only is written blank).
+//!   included, is written as the snippet has it: a line of blanks only too (re-indented like the
+//!   others when indentation is ignored; an empty line stays empty).
 //! - **Placing a segment.** Its *head* is the longest run of its first lines found together in the
 //!   file (at one place), its *tail* the longest run of its last lines found together after the
 //!   head. The segment replaces the file lines from its head to the nearest tail after it: file
@@ -1235,8 +1236,7 @@ fn merge(
                     tabs,
                 ),
                 // The model's line as written, trailing blanks included (a changed line that keeps
-                // the file's trailing space); a line of blanks only is a blank line.
-                None if line.text.trim_ascii().is_empty() => String::new(),
+                // the file's trailing space, a line of blanks only the model wrote so).
                 None => line.text.to_string(),
             });
         }
@@ -1324,11 +1324,12 @@ fn uses_tabs<'l>(lines: impl Iterator<Item = &'l [u8]>) -> bool {
 /// line (`anchor`: the snippet's line and the file's) has in the snippet is replaced by the file's,
 /// and what it indents beyond that is written with tabs in a file indented with tabs.
 fn reindent(line: &str, anchor: Option<(&str, &[u8])>, tabs: bool) -> String {
-    // Trailing blanks are the model's, kept as written; a line of blanks only is a blank line.
-    let body = line.trim_start_matches([' ', '\t']);
-    if body.trim_end_matches([' ', '\t']).is_empty() {
+    // Trailing blanks are the model's, kept as written. An empty line stays empty; a line of
+    // blanks only is indentation like any other, so it takes the file's indentation style.
+    if line.is_empty() {
         return String::new();
     }
+    let body = line.trim_start_matches([' ', '\t']);
     let own = &line[..line.len() - line.trim_start_matches([' ', '\t']).len()];
     let Some((snippet_anchor, file_anchor)) = anchor else {
         return format!("{own}{body}");

@@ -399,6 +399,35 @@ fn a_changed_line_keeps_the_trailing_blanks_the_model_wrote() {
 }
 
 #[test]
+fn a_new_line_of_blanks_only_is_written_as_the_model_wrote_it() {
+    // A new line of four spaces between two new lines (as a commit of linenoise has it): written
+    // with its blanks, not emptied (the model wrote them; emptying them was a hidden change).
+    let file = "int f(void) {\n    a();\n    z();\n}\n";
+    let snippet = "// ...\n    a();\n    b();\n    \n    c();\n    z();\n// ...\n";
+    assert_eq!(
+        merged(file, snippet),
+        "int f(void) {\n    a();\n    b();\n    \n    c();\n    z();\n}\n"
+    );
+    // An empty new line stays empty.
+    let snippet = "// ...\n    a();\n    b();\n\n    c();\n    z();\n// ...\n";
+    assert_eq!(
+        merged(file, snippet),
+        "int f(void) {\n    a();\n    b();\n\n    c();\n    z();\n}\n"
+    );
+    // With the snippet's indentation ignored (the file indents with tabs), the blank line is
+    // indentation like any other new line: it takes the file's style.
+    let file = "int f(void) {\n\ta();\n\tz();\n}\n";
+    assert_eq!(
+        merged(file, "// ...\n    a();\n    b();\n    \n    z();\n// ...\n"),
+        "int f(void) {\n\ta();\n\tb();\n\t\n\tz();\n}\n"
+    );
+    assert_eq!(
+        merged(file, "// ...\n    a();\n    b();\n\n    z();\n// ...\n"),
+        "int f(void) {\n\ta();\n\tb();\n\n\tz();\n}\n"
+    );
+}
+
+#[test]
 fn an_insertion_beside_a_span_that_deletes_nothing_is_no_reading() {
     // The segment's last line (blank) repeats a line of its head, and `let s` ... `Ok(())`, `}`
     // are shown as the file has them (`Ok(())` twice in the file, so the tail is weak): the span
