@@ -1538,6 +1538,22 @@ mod tests {
         );
     }
 
+    /// A stretch is written merely differently when it folds to the model's with nothing trimmed:
+    /// one that ends with a special space the model's lacks (a no-break space after a quote) is a
+    /// character more, not a spelling, so a change covering it is refused rather than drop the
+    /// space. (Trimmed as a line end, the stretch would fold to the model's quote alone.)
+    #[test]
+    fn a_stretch_ending_with_a_special_space_is_not_written_merely_differently() {
+        let (file, old) = ("say(\u{2019}\u{a0});", "say(');");
+        let (_, stretches) = map_units(&units(file), &units(old));
+        assert_eq!(stretches, vec![(2, 3, false)]);
+        assert_eq!(transport_line(file, old, "say(\");"), None);
+        // Without the space the quote is a spelling: changed whole, the file's around it kept.
+        let file = "say(\u{2019});";
+        assert_eq!(map_units(&units(file), &units(old)).1, vec![(2, 3, true)]);
+        assert_eq!(transport_line(file, old, "say(\");").unwrap(), "say(\");");
+    }
+
     #[test]
     fn similar_needs_anchor_and_margin() {
         let text = "fn main() {\n    let total = compute(items);\n    println!(\"{}\", total);\n}\n";

@@ -6,7 +6,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use surgical_core::{apply, apply_spliced, Edit, Options};
+use surgical_core::{apply, apply_spliced, Edit, Options, Tier};
 
 struct Counting;
 
@@ -112,4 +112,31 @@ fn an_edit_of_a_large_file_holds_no_copy_of_it() {
             );
         }
     }
+    // A needle with a word the file does not have is not found: the unicode tier, searching the file
+    // piece by piece, also looks the word up, so the line-based tiers are ruled out without the
+    // whole unicode view built a second time to ask (issue 12).
+    let text = file(size, "\r\n");
+    let missing = Edit::new(
+        "    let value_1 = compute(1, \"item-1\");\n    let unheard_of_name = 2;\n",
+        "    let value_1 = 0;\n",
+    );
+    let (result, peak) = peak_of(|| apply_spliced(&text, std::slice::from_ref(&missing), &Options::new()));
+    assert!(result.is_err());
+    // The line index the typo tiers build is held (about 0.6 of the file here), a view (the file's
+    // size) is not.
+    assert!(
+        peak < text.len(),
+        "a miss held {peak} bytes for a file of {}",
+        text.len()
+    );
+    // Up to `whitespace_runs`, the missing word rules out every line-based tier: no line index
+    // either (what is held, a quarter of the file here, is mostly its line starts).
+    let options = Options::new().loosest_tier(Tier::WhitespaceRuns);
+    let (result, peak) = peak_of(|| apply_spliced(&text, std::slice::from_ref(&missing), &options));
+    assert!(result.is_err());
+    assert!(
+        peak < text.len() / 2,
+        "a miss held {peak} bytes for a file of {}",
+        text.len()
+    );
 }

@@ -662,3 +662,39 @@ fn last_piece_at_an_open_end() {
     let exact = "fn f() {\r\n    let a = 1;\r\n    let b = 2;\r\n    let c = 30;\r\n} ";
     assert_eq!(String::from_utf8(a.text).unwrap(), exact);
 }
+
+/// Under whole lines, the last piece ends a file without a final line break and the needle's final
+/// line break stands for that end: neither side's is aligned with the file's last line, so `replace`
+/// keeps the file open and `replace_ending_text` gives it the file's own terminator, as the exact
+/// tier does for a needle without a marker.
+#[test]
+fn last_piece_at_an_open_end_of_whole_lines() {
+    let file = b"fn f() {\r\n    let a = 1;\r\n    let c = 3;\r\n}";
+    let old = "fn f() {\n    // ...\n    let c = 3;\n}\n";
+    let new = "fn f() {\n    // ...\n    let c = 30;\n}\n";
+    let (open, ending) = (
+        b"fn f() {\r\n    let a = 1;\r\n    let c = 30;\r\n}",
+        b"fn f() {\r\n    let a = 1;\r\n    let c = 30;\r\n}\r\n",
+    );
+    let a = apply(file, &[Edit::new(old, new)], &Options::new().whole_lines(true)).unwrap();
+    assert_eq!(a.edits[0].tier, Tier::Elision);
+    assert_eq!(a.text, open);
+    let hay = Haystack::new(file);
+    let found = hay
+        .find(old, &Scope::everywhere().whole_lines(), Tier::Elision)
+        .unwrap();
+    let mut changes = ChangeSet::new(&hay);
+    changes.replace(&found, new).unwrap();
+    assert_eq!(changes.apply().unwrap().text, open);
+    let mut changes = ChangeSet::new(&hay);
+    changes.replace_ending_text(&found, new).unwrap();
+    assert_eq!(changes.apply().unwrap().text, ending);
+    // The same edit without the marker, in the exact tier: the same bytes.
+    let whole = "fn f() {\n    let a = 1;\n    let c = 3;\n}\n";
+    let found = hay
+        .find(whole, &Scope::everywhere().whole_lines(), Tier::Exact)
+        .unwrap();
+    let mut changes = ChangeSet::new(&hay);
+    changes.replace(&found, &whole.replace("= 3", "= 30")).unwrap();
+    assert_eq!(changes.apply().unwrap().text, open);
+}

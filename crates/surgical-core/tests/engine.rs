@@ -177,6 +177,15 @@ fn replace_all() {
     let edits = [Edit::new("x = 1;", "x = 2;").replace_all(true)];
     let a = apply(b"x = 1;\nx = 1;  \n", &edits, &Options::new()).unwrap();
     assert_eq!(a.text, b"x = 2;\nx = 2;  \n");
+    // Also when the exact tier finds only some of them (here the line break after trailing blanks):
+    // the tier that finds them all places them.
+    let edits = [Edit::new("x = 1;\ny = 2;", "x = 3;\ny = 2;").replace_all(true)];
+    let a = apply(b"x = 1;\ny = 2;\nx = 1;  \ny = 2;\n", &edits, &Options::new()).unwrap();
+    assert_eq!(a.text, b"x = 3;\ny = 2;\nx = 3;  \ny = 2;\n");
+    assert_eq!(
+        (a.edits[0].tier, a.edits[0].occurrences.len()),
+        (Tier::TrailingWhitespace, 2)
+    );
     // Overlapping candidates are taken left to right.
     let a = apply(b"aaa", &[Edit::new("aa", "b").replace_all(true)], &Options::new()).unwrap();
     assert_eq!(a.text, b"ba");

@@ -106,6 +106,14 @@ fn trailing_blanks_at_the_end_of_a_match_are_never_doubled_or_moved() {
     assert_eq!(edit("a \t\nb  \nc\n", "a\nb", "a\nB  ").unwrap(), "a \t\nB  \nc\n");
     // Mid-line matches are untouched by this.
     assert_eq!(edit("foo  bar\n", "foo", "baz  ").unwrap(), "baz    bar\n");
+    // Every occurrence of a replaceAll decides about its own line's blanks, not only the last one.
+    let all = |new: &str| {
+        let edits = [Edit::new("foo", new).replace_all(true)];
+        let a = apply(b"foo  \nfoo \t\nfoo\n", &edits, &Options::new()).unwrap();
+        String::from_utf8(a.text).unwrap()
+    };
+    assert_eq!(all("x\ny"), "x\ny\nx\ny\nx\ny\n");
+    assert_eq!(all("fooo"), "fooo  \nfooo \t\nfooo\n");
 }
 
 #[test]

@@ -103,6 +103,12 @@ fn first_line_indented_more_keeps_the_files_indentation() {
     )
     .unwrap();
     assert_eq!(out, b"fn a() {\n        y();\n    z();\n}\n");
+    // A match at its line's start is as written even with the option, and one inside a line
+    // without it: nothing forgiven either way.
+    let m = hay.find("        x();\n    z();\n", &indented, Tier::Unicode).unwrap();
+    assert_eq!((m.indented_first_line, m.forgiven), (false, None));
+    let m = hay.find("x();", &Scope::everywhere(), Tier::Unicode).unwrap();
+    assert_eq!((m.tier, m.indented_first_line, m.forgiven), (Tier::Exact, false, None));
     // Only blanks may come before the match on its line.
     let hay = Haystack::new(b"let a = x();\n");
     assert!(hay.find("x();\n", &indented, Tier::Unicode).is_err());
