@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use crate::closest::{closest_regions, Closest};
+use crate::closest::{closest_regions_in, Closest};
 use crate::error::MAX_LISTED;
 use crate::forgiven::Forgiven;
 use crate::haystack::Haystack;
@@ -203,10 +203,10 @@ impl Haystack<'_> {
             if pending.is_empty() {
                 break;
             }
-            let probes: Vec<&str> = match tier {
+            let probes: Vec<Vec<&str>> = match tier {
                 Tier::Unicode => pending
                     .iter()
-                    .flat_map(|&i| words[i].iter().map(String::as_str))
+                    .map(|&i| words[i].iter().map(String::as_str).collect())
                     .collect(),
                 _ => Vec::new(),
             };
@@ -271,7 +271,7 @@ impl Haystack<'_> {
             return Err(Missed {
                 index,
                 miss: Miss::NotFound {
-                    closest: closest_regions(text, &olds[index]),
+                    closest: closest_regions_in(text, &olds[index], self.built_file_lines()),
                     near_miss: near[index].take(),
                 },
                 also_not_found: rest.to_vec(),
@@ -290,7 +290,7 @@ impl Haystack<'_> {
         every: &[bool],
         pending: &[usize],
         scope: &Scope,
-        probes: &[&str],
+        probes: &[Vec<&str>],
     ) -> ((Vec<(Vec<Range<usize>>, usize)>, Vec<bool>), Option<Vec<bool>>) {
         let text = self.text();
         let fold = tier.fold();
