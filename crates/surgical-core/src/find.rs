@@ -177,7 +177,7 @@ impl Haystack<'_> {
     ) -> Result<Vec<Match>, Missed> {
         let text = self.text();
         let refs: Vec<&str> = olds.iter().map(|o| o.as_ref()).collect();
-        let invisible = invisible_occurrences(text, &refs, scope);
+        let (invisible, known) = invisible_occurrences(text, &refs, scope);
         for (index, (total, starts)) in invisible.iter().enumerate() {
             if !every[index] && *total >= 2 {
                 let miss = Miss::Ambiguous {
@@ -210,7 +210,7 @@ impl Haystack<'_> {
                     .collect(),
                 _ => Vec::new(),
             };
-            let (hits, seen) = self.text_tier(tier, olds, every, &pending, scope, &probes);
+            let (hits, seen) = self.text_tier(tier, olds, every, &pending, scope, &probes, &known);
             if let Some(seen) = seen {
                 let mut seen = seen.into_iter();
                 for &i in &pending {
@@ -282,7 +282,7 @@ impl Haystack<'_> {
 
     /// One text tier for the `pending` needles: each one's spans in scope (all of them for `every`,
     /// else the first [`MAX_LISTED`]) and count, and whether its last span is an open end.
-    #[allow(clippy::type_complexity)]
+    #[allow(clippy::type_complexity, clippy::too_many_arguments)]
     fn text_tier(
         &self,
         tier: Tier,
@@ -291,11 +291,12 @@ impl Haystack<'_> {
         pending: &[usize],
         scope: &Scope,
         probes: &[Vec<&str>],
+        known: &[(String, Vec<usize>)],
     ) -> ((Vec<(Vec<Range<usize>>, usize)>, Vec<bool>), Option<Vec<bool>>) {
         let text = self.text();
         let fold = tier.fold();
         let mut patterns: Vec<Pattern> = pending.iter().map(|&i| pattern(&olds[i], fold)).collect();
-        if fold == Fold::TRAILING && patterns.iter().all(|p| absent_under_trailing(text, &p.text)) {
+        if fold == Fold::TRAILING && patterns.iter().all(|p| absent_under_trailing(text, &p.text, known)) {
             // Nothing to find: the view is not built.
             return ((vec![(Vec::new(), 0); pending.len()], vec![false; pending.len()]), None);
         }
@@ -313,7 +314,8 @@ impl Haystack<'_> {
             }
         }
         let refs: Vec<&Pattern> = patterns.iter().collect();
-        let (spans, counts, seen) = find_all_probing(text, fold, || self.view(tier), &refs, &caps, scope, probes);
+        let (spans, counts, seen) =
+            find_all_probing(text, fold, || self.view(tier), &refs, &caps, scope, probes, known);
         let mut hits: Vec<(Vec<Range<usize>>, usize)> = vec![(Vec::new(), 0); pending.len()];
         let mut open_end = vec![false; pending.len()];
         for (p, (spans, count)) in spans.into_iter().zip(counts).enumerate() {
@@ -617,11 +619,25 @@ fn checked_words(old: &str) -> Vec<String> {
 /// `text` under that fold. That fold changes only line terminators, the blanks that end a line and
 /// invalid bytes (into U+FFFD), so every non-empty line of a match, short of a U+FFFD, is in the
 /// text as it is: one pass looking for the needle's longest such line decides it (a text tier that
-/// cannot match saves building its view of the whole text).
-fn absent_under_trailing(text: &[u8], needle: &str) -> bool {
-    needle
+/// cannot match saves building its view of the whole text). When that line holds a run whose
+/// every place in the text is `known`, only those places are looked at.
+fn absent_under_trailing(text: &[u8], needle: &str, known: &[(String, Vec<usize>)]) -> bool {
+    let Some(line) = needle
         .split('\n')
         .filter(|line| !line.is_empty() && !line.contains('\u{FFFD}'))
         .max_by_key(|line| line.len())
-        .is_some_and(|line| memchr::memmem::find(text, line.as_bytes()).is_none())
+    else {
+        return false;
+    };
+    for (run, places) in known {
+        if let Some(at) = line.find(run.as_str()) {
+            // Wherever the line is, the run is `at` bytes into it.
+            return !places.iter().any(|&p| {
+                p.checked_sub(at)
+                    .and_then(|start| text.get(start..start + line.len()))
+                    .is_some_and(|t| t == line.as_bytes())
+            });
+        }
+    }
+    memchr::memmem::find(text, line.as_bytes()).is_none()
 }

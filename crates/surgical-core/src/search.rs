@@ -70,6 +70,17 @@ pub fn set_search_chunk(bytes: usize) -> usize {
     CHUNK.with(|c| c.replace(bytes.max(1)))
 }
 
+/// Runs of needles (their anchors) and every place each occurs in a text, ascending, found by the
+/// invisible-difference count: later tiers look them up rather than search the whole text again.
+pub(crate) type KnownRuns = Vec<(String, Vec<usize>)>;
+
+fn known_places<'k>(known: &'k [(String, Vec<usize>)], run: &str) -> Option<&'k [usize]> {
+    known
+        .iter()
+        .find(|(r, _)| r == run)
+        .map(|(_, places)| places.as_slice())
+}
+
 /// Every occurrence of each needle in `orig` normalized under `fold`, overlapping ones included, as
 /// spans of `orig`: only those that map back exactly to the original and that `scope` accepts are
 /// kept, at most `cap` spans per needle (`counts` counts them all). `view` builds the whole
@@ -86,7 +97,7 @@ pub(crate) fn find_all_in<'a>(
     cap: &[usize],
     scope: &Scope,
 ) -> (Vec<Vec<Range<usize>>>, Vec<usize>) {
-    let (spans, counts, _) = find_all_probing(orig, fold, view, needles, cap, scope, &[]);
+    let (spans, counts, _) = find_all_probing(orig, fold, view, needles, cap, scope, &[], &[]);
     (spans, counts)
 }
 
@@ -96,7 +107,7 @@ pub(crate) fn find_all_in<'a>(
 /// whether any word of a group is missing: once one is, the group's others may be answered present
 /// unsearched. The answers are `None` when the text was not searched (no needle to search for),
 /// and for probes that are empty or longer than the longest needle.
-#[allow(clippy::type_complexity)]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub(crate) fn find_all_probing<'a>(
     orig: &'a [u8],
     fold: Fold,
@@ -105,6 +116,7 @@ pub(crate) fn find_all_probing<'a>(
     cap: &[usize],
     scope: &Scope,
     groups: &[Vec<&str>],
+    known: &[(String, Vec<usize>)],
 ) -> (Vec<Vec<Range<usize>>>, Vec<usize>, Option<Vec<bool>>) {
     let probes: Vec<&str> = groups.iter().flatten().copied().collect();
     let probes = probes.as_slice();
@@ -121,7 +133,7 @@ pub(crate) fn find_all_probing<'a>(
     // Only probes that fit in the context each piece is searched with (see below) are answered.
     let probes_ok = !probes.is_empty() && probes.iter().all(|p| !p.is_empty() && p.len() <= longest);
     if fold == Fold::UNICODE {
-        if let Some(plan) = Windows::plan(orig, needles, groups) {
+        if let Some(plan) = Windows::plan(orig, needles, groups, known) {
             let mut buffer = String::new();
             for window in &plan.windows {
                 let hay = normalize_into(&orig[window.clone()], fold, std::mem::take(&mut buffer));
@@ -210,7 +222,12 @@ const MAX_WINDOWED_HITS: usize = 1024;
 const MAX_PROBE_RECHECKS: usize = 64;
 
 impl Windows {
-    fn plan(orig: &[u8], needles: &[&Pattern], groups: &[Vec<&str>]) -> Option<Windows> {
+    fn plan(
+        orig: &[u8],
+        needles: &[&Pattern],
+        groups: &[Vec<&str>],
+        known: &[(String, Vec<usize>)],
+    ) -> Option<Windows> {
         let probes: Vec<&str> = groups.iter().flatten().copied().collect();
         // Per needle: its anchor, the line breaks before it and in all.
         let mut anchors: Vec<(&str, usize, usize)> = Vec::new();
@@ -235,13 +252,26 @@ impl Windows {
             .kind(automaton_kind(&runs))
             .build(&runs)
             .expect("anchors are small enough for an automaton");
-        let mut lines_of: Vec<Vec<usize>> = vec![Vec::new(); runs.len()];
-        for m in ac.find_overlapping_iter(orig) {
-            let hits = &mut lines_of[m.pattern().as_usize()];
-            if hits.len() == MAX_WINDOWED_HITS {
-                return None;
+        // Runs whose every place the invisible count found are not searched again.
+        let mut lines_of: Vec<Vec<usize>> = runs
+            .iter()
+            .map(|r| known_places(known, r).map_or_else(Vec::new, <[usize]>::to_vec))
+            .collect();
+        let unknown: Vec<bool> = runs.iter().map(|r| known_places(known, r).is_none()).collect();
+        if unknown.contains(&true) {
+            for m in ac.find_overlapping_iter(orig) {
+                let id = m.pattern().as_usize();
+                if !unknown[id] {
+                    continue;
+                }
+                if lines_of[id].len() == MAX_WINDOWED_HITS {
+                    return None;
+                }
+                lines_of[id].push(m.start());
             }
-            hits.push(m.start());
+        }
+        if lines_of.iter().any(|hits| hits.len() > MAX_WINDOWED_HITS) {
+            return None;
         }
         let mut seen: Vec<bool> = probes.iter().map(|p| !p.is_ascii() || p.is_empty()).collect();
         let word_finders: Vec<memchr::memmem::Finder<'_>> = probes
@@ -591,7 +621,13 @@ fn anchor(old: &str) -> Option<(&str, usize)> {
 ///
 /// Under whole lines, in a text whose last line has no terminator, a needle ending with a line break
 /// also counts where it ends the text without it (see [`Scope::whole_lines`]).
-pub(crate) fn invisible_occurrences(text: &[u8], olds: &[&str], scope: &Scope) -> Vec<(usize, Vec<usize>)> {
+///
+/// Also returns the anchors whose every place it found, with those places (see [`KnownRuns`]).
+pub(crate) fn invisible_occurrences(
+    text: &[u8],
+    olds: &[&str],
+    scope: &Scope,
+) -> (Vec<(usize, Vec<usize>)>, KnownRuns) {
     let ends_open = crate::lines::ends_open(text);
     let mut expanded: Vec<(&str, bool)> = olds.iter().map(|o| (*o, false)).collect();
     let mut owners: Vec<usize> = (0..olds.len()).collect();
@@ -603,7 +639,7 @@ pub(crate) fn invisible_occurrences(text: &[u8], olds: &[&str], scope: &Scope) -
             }
         }
     }
-    let found = occurrences_of(text, &expanded, scope);
+    let (found, known) = occurrences_of(text, &expanded, scope);
     let mut result: Vec<(usize, Vec<usize>)> = vec![(0, Vec::new()); olds.len()];
     // The at-end variants come after every original needle, and their one possible match starts after
     // any of the original's: appending keeps the starts ascending.
@@ -613,10 +649,10 @@ pub(crate) fn invisible_occurrences(text: &[u8], olds: &[&str], scope: &Scope) -
         r.1.extend(starts);
         r.1.truncate(MAX_LISTED);
     }
-    result
+    (result, known)
 }
 
-fn occurrences_of(text: &[u8], expanded: &[(&str, bool)], scope: &Scope) -> Vec<(usize, Vec<usize>)> {
+fn occurrences_of(text: &[u8], expanded: &[(&str, bool)], scope: &Scope) -> (Vec<(usize, Vec<usize>)>, KnownRuns) {
     let olds: Vec<&str> = expanded.iter().map(|e| e.0).collect();
     let needles: Vec<Pattern> = expanded
         .iter()
@@ -665,6 +701,14 @@ fn occurrences_of(text: &[u8], expanded: &[(&str, bool)], scope: &Scope) -> Vec<
         }
     }
 
+    let mut known: KnownRuns = Vec::new();
+    for (k, a) in anchors.iter().enumerate() {
+        if let Some((run, _)) = a.filter(|_| windowed[k] && !patterns.is_empty()) {
+            if known_places(&known, run).is_none() {
+                known.push((run.to_string(), hits[k].clone()));
+            }
+        }
+    }
     let mut found: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); olds.len()];
     for k in 0..olds.len() {
         if !windowed[k] {
@@ -695,7 +739,7 @@ fn occurrences_of(text: &[u8], expanded: &[(&str, bool)], scope: &Scope) -> Vec<
             result[k] = (counts[i], spans[i].iter().map(|s| s.start).collect());
         }
     }
-    result
+    (result, known)
 }
 
 /// The whole lines from `up` lines above position `p`'s line to `down` lines below it (each line with
@@ -799,7 +843,8 @@ mod tests {
     #[test]
     fn finds_what_differs_only_invisibly() {
         let text = b"x = 1;\r\nx = 1;  \nx\xc2\xa0= 1;\n";
-        let got = invisible_occurrences(text, &["x = 1;"], &Scope::default());
+        let (got, known) = invisible_occurrences(text, &["x = 1;"], &Scope::default());
+        assert_eq!(known, vec![("1;".to_string(), vec![4, 12, 22])]);
         assert_eq!(got[0], reference(text, "x = 1;"));
         assert_eq!(got[0].0, 3);
     }
@@ -830,6 +875,7 @@ mod tests {
                 &[MAX_LISTED],
                 &Scope::default(),
                 &probes.iter().map(|p| vec![*p]).collect::<Vec<_>>(),
+                &[],
             );
             set_search_chunk(before);
             assert_eq!(got.2.as_deref(), Some(&expected[..]), "pieces of {chunk} bytes");
@@ -876,6 +922,7 @@ mod tests {
                 &[MAX_LISTED],
                 &Scope::default(),
                 &probes.iter().map(|p| vec![*p]).collect::<Vec<_>>(),
+                &[],
             );
             let want = unicode_reference(text.as_bytes(), &[&n], &probes);
             assert_eq!((got.0, got.1, got.2.unwrap()), want, "{old}");
@@ -912,7 +959,7 @@ mod tests {
             if old.is_empty() {
                 return Ok(());
             }
-            prop_assert_eq!(&invisible_occurrences(&text, &[&old], &Scope::default())[0], &reference(&text, &old), "{:?} in {:?}", old, String::from_utf8_lossy(&text));
+            prop_assert_eq!(&invisible_occurrences(&text, &[&old], &Scope::default()).0[0], &reference(&text, &old), "{:?} in {:?}", old, String::from_utf8_lossy(&text));
         }
 
         #[test]
@@ -947,7 +994,9 @@ mod tests {
             let scope = Scope::default();
             let caps = vec![MAX_LISTED; refs.len()];
             let view = || std::rc::Rc::new(normalize(&text, Fold::UNICODE));
-            let got = find_all_probing(&text, Fold::UNICODE, view, &refs, &caps, &scope, &probes.map(|p| vec![p]));
+            // The anchors' places as the invisible count found them, reused.
+            let (_, known) = invisible_occurrences(&text, &olds, &scope);
+            let got = find_all_probing(&text, Fold::UNICODE, view, &refs, &caps, &scope, &probes.map(|p| vec![p]), &known);
             let want = unicode_reference(&text, &refs, &probes);
             prop_assert_eq!(&got.0, &want.0, "{:?} in {:?}", olds, String::from_utf8_lossy(&text));
             prop_assert_eq!(&got.1, &want.1);
