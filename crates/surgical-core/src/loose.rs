@@ -47,7 +47,7 @@ const TAB_WIDTHS: [usize; 4] = [4, 2, 8, 3];
 /// edits that reach these tiers.
 ///
 /// Compact (issue 12: owned keys per line cost ten times the file on a large one): per line only its
-/// start (`u32`), and per non-blank line its number and the 32-bit hash of its key with its spaces
+/// start (`u32`), and per non-blank line its number and a 32-bit hash of its key with its spaces
 /// and tabs left out ([`hash_unspaced`]), in one pass and not sorted: the tiers look up a few keys
 /// per needle, and a scan of these hashes costs less than sorting them. Lines whose keys are equal,
 /// or equal as `whitespace_runs` compares them (collapsed), have equal keys without blanks, so
@@ -144,20 +144,23 @@ fn squeeze_into(key: &str, out: &mut String) {
     }
 }
 
-/// The [`hash`] of `key` with its spaces and tabs left out (`buffer` holds them meanwhile): equal for
-/// keys equal as `whitespace_runs` compares them (see [`squeeze`], which changes only blanks).
-/// Copied without a branch per byte (issue 12: the collapsed key of every line was a sixth of a miss).
-fn hash_unspaced(key: &[u8], buffer: &mut Vec<u8>) -> u32 {
-    if buffer.len() < key.len() {
-        buffer.resize(key.len(), 0);
+/// A [`hash`] of `key` as a function of its bytes other than spaces and tabs (their first 16, their
+/// last 8 and their count): equal for keys equal as `whitespace_runs` compares them (see
+/// [`squeeze`], which changes only blanks). Not of every byte: lines that share all three are
+/// told apart by the keys compared after (issue 12: a hash of every line's collapsed key was a
+/// sixth of a miss; counting is a pass the compiler vectorizes).
+fn hash_unspaced(key: &[u8]) -> u32 {
+    let kept = |b: &&u8| **b != b' ' && **b != b'\t';
+    let mut summary = [0u8; 32];
+    for (slot, &b) in summary[..16].iter_mut().zip(key.iter().filter(kept)) {
+        *slot = b;
     }
-    let out = &mut buffer[..key.len()];
-    let mut n = 0;
-    for (i, &b) in key.iter().enumerate() {
-        out[n.min(i)] = b;
-        n += usize::from(b != b' ' && b != b'\t');
+    for (slot, &b) in summary[16..24].iter_mut().zip(key.iter().rev().filter(kept)) {
+        *slot = b;
     }
-    hash(&out[..n])
+    let count = key.iter().filter(kept).count() as u64;
+    summary[24..].copy_from_slice(&count.to_le_bytes());
+    hash(&summary)
 }
 
 /// [`squeeze_into`] for an ASCII key, byte by byte (the same bytes, several times faster).
@@ -202,7 +205,6 @@ impl<'a> FileLines<'a> {
         let mut starts = Vec::with_capacity(lines_about + 1);
         let mut non_blank = Vec::with_capacity(lines_about);
         let mut collapsed_hashes = Vec::with_capacity(lines_about);
-        let mut unspaced = Vec::new();
         let mut all = lines(text);
         loop {
             let start = all.offset();
@@ -216,7 +218,7 @@ impl<'a> FileLines<'a> {
                     continue;
                 }
                 non_blank.push(i);
-                collapsed_hashes.push(hash_unspaced(key, &mut unspaced));
+                collapsed_hashes.push(hash_unspaced(key));
                 continue;
             }
             let key = line_key(line.content);
@@ -224,7 +226,7 @@ impl<'a> FileLines<'a> {
                 continue;
             }
             non_blank.push(i);
-            collapsed_hashes.push(hash_unspaced(key.as_bytes(), &mut unspaced));
+            collapsed_hashes.push(hash_unspaced(key.as_bytes()));
         }
         starts.push(text.len() as u32);
         FileLines {
@@ -246,11 +248,7 @@ impl<'a> FileLines<'a> {
     /// line whose key (or collapsed key) is one of them, and perhaps a few others (the caller
     /// compares the keys). One pass over the hashes, none over the text.
     pub(crate) fn maybe_keyed(&self, keys: &[&str]) -> Vec<usize> {
-        let mut unspaced = Vec::new();
-        let wanted: Vec<u32> = keys
-            .iter()
-            .map(|k| hash_unspaced(k.as_bytes(), &mut unspaced))
-            .collect();
+        let wanted: Vec<u32> = keys.iter().map(|k| hash_unspaced(k.as_bytes())).collect();
         self.collapsed_hashes
             .iter()
             .zip(&self.non_blank)
@@ -318,7 +316,7 @@ impl<'a> FileLines<'a> {
 
     /// The lines whose key is `key`, in order.
     fn with_key<'s>(&'s self, key: &'s str) -> impl Iterator<Item = usize> + 's {
-        let found = self.hashed(hash_unspaced(key.as_bytes(), &mut Vec::new()));
+        let found = self.hashed(hash_unspaced(key.as_bytes()));
         (0..found.len())
             .map(move |k| found[k] as usize)
             .filter(move |&i| self.key(i) == key)
@@ -327,7 +325,7 @@ impl<'a> FileLines<'a> {
     /// The lines whose collapsed key is `collapsed`, in order (each distinct key scans the hashes
     /// once, one comparison per non-blank line).
     pub(crate) fn with_collapsed<'s>(&'s self, collapsed: &'s str) -> impl Iterator<Item = usize> + 's {
-        let found = self.hashed(hash_unspaced(collapsed.as_bytes(), &mut Vec::new()));
+        let found = self.hashed(hash_unspaced(collapsed.as_bytes()));
         (0..found.len())
             .map(move |k| found[k] as usize)
             .filter(move |&i| self.collapsed(i) == collapsed)
@@ -1464,6 +1462,27 @@ mod tests {
             squeeze_ascii_into(key.as_bytes(), &mut bytes);
             assert_eq!(bytes, squeeze(key).as_bytes(), "{key:?}");
         }
+    }
+
+    #[test]
+    fn keys_equal_but_for_blanks_hash_alike() {
+        for key in [
+            "f( a, b )",
+            "let  value_1234 =\tcompute(1234, \"item-1234\");   // a long line, past 24 bytes",
+            "x",
+        ] {
+            assert_eq!(
+                hash_unspaced(key.as_bytes()),
+                hash_unspaced(squeeze(key).as_bytes()),
+                "{key}"
+            );
+        }
+        // Lines that differ in the middle only, past the bytes summarized, still differ by count or
+        // are told apart by the keys (see `index_finds_lines_by_key_in_order_and_keys_on_demand`).
+        assert_ne!(
+            hash_unspaced(b"let value = compute(1, 2, 3, 4, 5, 6);"),
+            hash_unspaced(b"let value = compute(1, 2, 3, 4, 5, 6, 7);")
+        );
     }
 
     #[test]
