@@ -217,6 +217,12 @@ struct Windows {
 /// Anchor hits beyond this many for one needle, or windows covering more than half the text, make
 /// the windowed search dearer than normalizing everything: the full pass is used instead.
 const MAX_WINDOWED_HITS: usize = 1024;
+/// The most a windowed search normalizes (lines checked for the anchor, then windows) before the
+/// whole pass is cheaper: half the text, and any small text whole.
+fn windowed_max_bytes(len: usize) -> usize {
+    len / 2 + (1 << 16)
+}
+
 /// Lines holding a word in the original but not once normalized (a letter composing with a mark
 /// after it) checked per word before the word counts as present.
 const MAX_PROBE_RECHECKS: usize = 64;
@@ -281,6 +287,7 @@ impl Windows {
         // Lines with a character that may fold to ASCII: normalized, and searched for the anchors
         // and the words.
         let mut buffer = String::new();
+        let mut normalized = 0;
         let mut at = 0;
         while let Some(off) = first_non_ascii(&orig[at..]) {
             let p = at + off;
@@ -288,6 +295,13 @@ impl Windows {
             at = line.end;
             if !folds_to_ascii(&orig[line.clone()]) {
                 continue;
+            }
+            // A large text most of whose lines need normalizing anyway (prose with typographic
+            // quotes) takes the whole pass, told from its first sixteenth (one line at a time
+            // costs a little more than the whole pass).
+            normalized += line.len();
+            if orig.len() > 1 << 20 && at >= orig.len() / 16 && 2 * normalized > at {
+                return None;
             }
             let hay = normalize_into(&orig[line.clone()], Fold::UNICODE, std::mem::take(&mut buffer));
             let text = hay.text.as_bytes();
@@ -343,7 +357,7 @@ impl Windows {
                 }
             }
         }
-        (covered <= orig.len() / 2 + (1 << 16)).then_some(Windows { windows: merged, seen })
+        (covered <= windowed_max_bytes(orig.len())).then_some(Windows { windows: merged, seen })
     }
 }
 
