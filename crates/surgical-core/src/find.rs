@@ -19,7 +19,7 @@ use crate::loose::{self, Candidate, Found};
 use crate::near_miss::NearMiss;
 use crate::normalize::Fold;
 use crate::scope::Scope;
-use crate::search::{find_all_probing, invisible_occurrences, pattern, Pattern};
+use crate::search::{find_all_probing, invisible_occurrences, pattern, KnownRuns, Pattern};
 use crate::tier::Tier;
 
 /// A needle as a model wrote it: the text to find, and whether every occurrence is wanted.
@@ -291,7 +291,7 @@ impl Haystack<'_> {
         pending: &[usize],
         scope: &Scope,
         probes: &[Vec<&str>],
-        known: &[(String, Vec<usize>)],
+        known: &KnownRuns,
     ) -> ((Vec<(Vec<Range<usize>>, usize)>, Vec<bool>), Option<Vec<bool>>) {
         let text = self.text();
         let fold = tier.fold();
@@ -621,7 +621,7 @@ fn checked_words(old: &str) -> Vec<String> {
 /// text as it is: one pass looking for the needle's longest such line decides it (a text tier that
 /// cannot match saves building its view of the whole text). When that line holds a run whose
 /// every place in the text is `known`, only those places are looked at.
-fn absent_under_trailing(text: &[u8], needle: &str, known: &[(String, Vec<usize>)]) -> bool {
+fn absent_under_trailing(text: &[u8], needle: &str, known: &KnownRuns) -> bool {
     let Some(line) = needle
         .split('\n')
         .filter(|line| !line.is_empty() && !line.contains('\u{FFFD}'))
@@ -629,7 +629,10 @@ fn absent_under_trailing(text: &[u8], needle: &str, known: &[(String, Vec<usize>
     else {
         return false;
     };
-    for (run, places) in known {
+    // A known run is a needle's longest run without blanks: if it is on this line, it is one of
+    // the line's runs between blanks.
+    let runs = line.split(crate::fold::is_line_blank).filter(|r| !r.is_empty());
+    for (run, places) in runs.filter_map(|r| known.get_key_value(r)) {
         if let Some(at) = line.find(run.as_str()) {
             // Wherever the line is, the run is `at` bytes into it.
             return !places.iter().any(|&p| {

@@ -72,13 +72,10 @@ pub fn set_search_chunk(bytes: usize) -> usize {
 
 /// Runs of needles (their anchors) and every place each occurs in a text, ascending, found by the
 /// invisible-difference count: later tiers look them up rather than search the whole text again.
-pub(crate) type KnownRuns = Vec<(String, Vec<usize>)>;
+pub(crate) type KnownRuns = HashMap<String, Vec<usize>>;
 
-fn known_places<'k>(known: &'k [(String, Vec<usize>)], run: &str) -> Option<&'k [usize]> {
-    known
-        .iter()
-        .find(|(r, _)| r == run)
-        .map(|(_, places)| places.as_slice())
+fn known_places<'k>(known: &'k KnownRuns, run: &str) -> Option<&'k [usize]> {
+    known.get(run).map(Vec::as_slice)
 }
 
 /// Every occurrence of each needle in `orig` normalized under `fold`, overlapping ones included, as
@@ -97,7 +94,7 @@ pub(crate) fn find_all_in<'a>(
     cap: &[usize],
     scope: &Scope,
 ) -> (Vec<Vec<Range<usize>>>, Vec<usize>) {
-    let (spans, counts, _) = find_all_probing(orig, fold, view, needles, cap, scope, &[], &[]);
+    let (spans, counts, _) = find_all_probing(orig, fold, view, needles, cap, scope, &[], &KnownRuns::new());
     (spans, counts)
 }
 
@@ -116,7 +113,7 @@ pub(crate) fn find_all_probing<'a>(
     cap: &[usize],
     scope: &Scope,
     groups: &[Vec<&str>],
-    known: &[(String, Vec<usize>)],
+    known: &KnownRuns,
 ) -> (Vec<Vec<Range<usize>>>, Vec<usize>, Option<Vec<bool>>) {
     let probes: Vec<&str> = groups.iter().flatten().copied().collect();
     let probes = probes.as_slice();
@@ -228,12 +225,7 @@ fn windowed_max_bytes(len: usize) -> usize {
 const MAX_PROBE_RECHECKS: usize = 64;
 
 impl Windows {
-    fn plan(
-        orig: &[u8],
-        needles: &[&Pattern],
-        groups: &[Vec<&str>],
-        known: &[(String, Vec<usize>)],
-    ) -> Option<Windows> {
+    fn plan(orig: &[u8], needles: &[&Pattern], groups: &[Vec<&str>], known: &KnownRuns) -> Option<Windows> {
         let probes: Vec<&str> = groups.iter().flatten().copied().collect();
         // Per needle: its anchor, the line breaks before it and in all.
         let mut anchors: Vec<(&str, usize, usize)> = Vec::new();
@@ -305,15 +297,14 @@ impl Windows {
             }
             let hay = normalize_into(&orig[line.clone()], Fold::UNICODE, std::mem::take(&mut buffer));
             let text = hay.text.as_bytes();
-            let mut here = vec![false; runs.len()];
-            for m in ac.find_overlapping_iter(text) {
-                here[m.pattern().as_usize()] = true;
-            }
-            for (hits, _) in lines_of.iter_mut().zip(here).filter(|(_, here)| *here) {
-                if hits.len() == MAX_WINDOWED_HITS {
+            let mut here: Vec<usize> = ac.find_overlapping_iter(text).map(|m| m.pattern().as_usize()).collect();
+            here.sort_unstable();
+            here.dedup();
+            for id in here {
+                if lines_of[id].len() == MAX_WINDOWED_HITS {
                     return None;
                 }
-                hits.push(line.start);
+                lines_of[id].push(line.start);
             }
             for (found, finder) in seen.iter_mut().zip(&word_finders) {
                 *found = *found || finder.find(text).is_some();
@@ -715,12 +706,10 @@ fn occurrences_of(text: &[u8], expanded: &[(&str, bool)], scope: &Scope) -> (Vec
         }
     }
 
-    let mut known: KnownRuns = Vec::new();
+    let mut known = KnownRuns::new();
     for (k, a) in anchors.iter().enumerate() {
         if let Some((run, _)) = a.filter(|_| windowed[k] && !patterns.is_empty()) {
-            if known_places(&known, run).is_none() {
-                known.push((run.to_string(), hits[k].clone()));
-            }
+            known.entry(run.to_string()).or_insert_with(|| hits[k].clone());
         }
     }
     let mut found: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); olds.len()];
@@ -858,7 +847,7 @@ mod tests {
     fn finds_what_differs_only_invisibly() {
         let text = b"x = 1;\r\nx = 1;  \nx\xc2\xa0= 1;\n";
         let (got, known) = invisible_occurrences(text, &["x = 1;"], &Scope::default());
-        assert_eq!(known, vec![("1;".to_string(), vec![4, 12, 22])]);
+        assert_eq!(known, KnownRuns::from([("1;".to_string(), vec![4, 12, 22])]));
         assert_eq!(got[0], reference(text, "x = 1;"));
         assert_eq!(got[0].0, 3);
     }
@@ -889,7 +878,7 @@ mod tests {
                 &[MAX_LISTED],
                 &Scope::default(),
                 &probes.iter().map(|p| vec![*p]).collect::<Vec<_>>(),
-                &[],
+                &KnownRuns::new(),
             );
             set_search_chunk(before);
             assert_eq!(got.2.as_deref(), Some(&expected[..]), "pieces of {chunk} bytes");
@@ -936,7 +925,7 @@ mod tests {
                 &[MAX_LISTED],
                 &Scope::default(),
                 &probes.iter().map(|p| vec![*p]).collect::<Vec<_>>(),
-                &[],
+                &KnownRuns::new(),
             );
             let want = unicode_reference(text.as_bytes(), &[&n], &probes);
             assert_eq!((got.0, got.1, got.2.unwrap()), want, "{old}");
