@@ -12,8 +12,8 @@
 //!   run by turns with the floor (timed right before each call, so twice per run and its median
 //!   over twice as many runs) so a busy machine slows all three alike; their CPU time (user and
 //!   system, all threads) too, which a busy machine changes less than wall time. The fuzzy call's oldText uses ASCII quotes, a hyphen and spaces where
-//!   the file has typographic quotes, an em dash and no-break spaces, so every tier runs over the
-//!   whole file;
+//!   the file has typographic quotes, an em dash and no-break spaces, so every tier up to
+//!   `unicode` runs;
 //! * the engine alone (no I/O) for both;
 //! * peak memory (the child process's VmHWM) of the exact and the fuzzy call, and its ratio to the
 //!   file size.

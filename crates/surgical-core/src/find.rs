@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use crate::closest::{closest_regions, Closest};
+use crate::closest::{closest_regions_in, Closest};
 use crate::error::MAX_LISTED;
 use crate::forgiven::Forgiven;
 use crate::haystack::Haystack;
@@ -19,7 +19,7 @@ use crate::loose::{self, Candidate, Found};
 use crate::near_miss::NearMiss;
 use crate::normalize::Fold;
 use crate::scope::Scope;
-use crate::search::{find_all_probing, invisible_occurrences, pattern, Pattern};
+use crate::search::{find_all_probing, invisible_occurrences, pattern, KnownRuns, Pattern};
 use crate::tier::Tier;
 
 /// A needle as a model wrote it: the text to find, and whether every occurrence is wanted.
@@ -177,7 +177,7 @@ impl Haystack<'_> {
     ) -> Result<Vec<Match>, Missed> {
         let text = self.text();
         let refs: Vec<&str> = olds.iter().map(|o| o.as_ref()).collect();
-        let invisible = invisible_occurrences(text, &refs, scope);
+        let (invisible, known) = invisible_occurrences(text, &refs, scope);
         for (index, (total, starts)) in invisible.iter().enumerate() {
             if !every[index] && *total >= 2 {
                 let miss = Miss::Ambiguous {
@@ -203,14 +203,14 @@ impl Haystack<'_> {
             if pending.is_empty() {
                 break;
             }
-            let probes: Vec<&str> = match tier {
+            let probes: Vec<Vec<&str>> = match tier {
                 Tier::Unicode => pending
                     .iter()
-                    .flat_map(|&i| words[i].iter().map(String::as_str))
+                    .map(|&i| words[i].iter().map(String::as_str).collect())
                     .collect(),
                 _ => Vec::new(),
             };
-            let (hits, seen) = self.text_tier(tier, olds, every, &pending, scope, &probes);
+            let (hits, seen) = self.text_tier(tier, olds, every, &pending, scope, &probes, &known);
             if let Some(seen) = seen {
                 let mut seen = seen.into_iter();
                 for &i in &pending {
@@ -271,7 +271,7 @@ impl Haystack<'_> {
             return Err(Missed {
                 index,
                 miss: Miss::NotFound {
-                    closest: closest_regions(text, &olds[index]),
+                    closest: closest_regions_in(text, &olds[index], self.built_file_lines()),
                     near_miss: near[index].take(),
                 },
                 also_not_found: rest.to_vec(),
@@ -282,7 +282,7 @@ impl Haystack<'_> {
 
     /// One text tier for the `pending` needles: each one's spans in scope (all of them for `every`,
     /// else the first [`MAX_LISTED`]) and count, and whether its last span is an open end.
-    #[allow(clippy::type_complexity)]
+    #[allow(clippy::type_complexity, clippy::too_many_arguments)]
     fn text_tier(
         &self,
         tier: Tier,
@@ -290,12 +290,13 @@ impl Haystack<'_> {
         every: &[bool],
         pending: &[usize],
         scope: &Scope,
-        probes: &[&str],
+        probes: &[Vec<&str>],
+        known: &KnownRuns,
     ) -> ((Vec<(Vec<Range<usize>>, usize)>, Vec<bool>), Option<Vec<bool>>) {
         let text = self.text();
         let fold = tier.fold();
         let mut patterns: Vec<Pattern> = pending.iter().map(|&i| pattern(&olds[i], fold)).collect();
-        if fold == Fold::TRAILING && patterns.iter().all(|p| absent_under_trailing(text, &p.text)) {
+        if fold == Fold::TRAILING && patterns.iter().all(|p| absent_under_trailing(text, &p.text, known)) {
             // Nothing to find: the view is not built.
             return ((vec![(Vec::new(), 0); pending.len()], vec![false; pending.len()]), None);
         }
@@ -322,6 +323,7 @@ impl Haystack<'_> {
             &caps,
             scope,
             probes,
+            known,
         );
         let mut hits: Vec<(Vec<Range<usize>>, usize)> = vec![(Vec::new(), 0); pending.len()];
         let mut open_end = vec![false; pending.len()];
@@ -626,11 +628,28 @@ fn checked_words(old: &str) -> Vec<String> {
 /// `text` under that fold. That fold changes only line terminators, the blanks that end a line and
 /// invalid bytes (into U+FFFD), so every non-empty line of a match, short of a U+FFFD, is in the
 /// text as it is: one pass looking for the needle's longest such line decides it (a text tier that
-/// cannot match saves building its view of the whole text).
-fn absent_under_trailing(text: &[u8], needle: &str) -> bool {
-    needle
+/// cannot match saves building its view of the whole text). When that line holds a run whose
+/// every place in the text is `known`, only those places are looked at.
+fn absent_under_trailing(text: &[u8], needle: &str, known: &KnownRuns) -> bool {
+    let Some(line) = needle
         .split('\n')
         .filter(|line| !line.is_empty() && !line.contains('\u{FFFD}'))
         .max_by_key(|line| line.len())
-        .is_some_and(|line| memchr::memmem::find(text, line.as_bytes()).is_none())
+    else {
+        return false;
+    };
+    // A known run is a needle's longest run without blanks: if it is on this line, it is one of
+    // the line's runs between blanks.
+    let runs = line.split(crate::fold::is_line_blank).filter(|r| !r.is_empty());
+    for (run, places) in runs.filter_map(|r| known.get_key_value(r)) {
+        if let Some(at) = line.find(run.as_str()) {
+            // Wherever the line is, the run is `at` bytes into it.
+            return !places.iter().any(|&p| {
+                p.checked_sub(at)
+                    .and_then(|start| text.get(start..start + line.len()))
+                    .is_some_and(|t| t == line.as_bytes())
+            });
+        }
+    }
+    memchr::memmem::find(text, line.as_bytes()).is_none()
 }

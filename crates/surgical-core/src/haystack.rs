@@ -103,6 +103,11 @@ impl<'a> Haystack<'a> {
         })
     }
 
+    /// The line-based tiers' lines, if a search built them.
+    pub(crate) fn built_file_lines(&self) -> Option<&FileLines<'a>> {
+        self.file_lines.get()
+    }
+
     /// Whether the text is in a legacy 8-bit encoding: not valid UTF-8, and no UTF-8 multi-byte text at
     /// all (so the bytes of a new non-ASCII character there cannot be known).
     pub(crate) fn is_legacy_8bit(&self) -> bool {

@@ -14,7 +14,7 @@
 //! strict tiers holds here too.
 
 use std::borrow::Cow;
-use std::cell::{OnceCell, RefCell};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::rc::Rc;
@@ -43,31 +43,29 @@ pub const SIMILAR_MIN_EQUAL_LINES: usize = 2;
 /// `indentation`: tab widths tried when tabs and spaces are mixed between file and `oldText`.
 const TAB_WIDTHS: [usize; 4] = [4, 2, 8, 3];
 
-/// The file split into lines, indexed by the hashes of their keys, built once for all edits that
-/// reach these tiers.
+/// The file split into lines, indexed by the hashes of their keys without blanks, built once for all
+/// edits that reach these tiers.
 ///
 /// Compact (issue 12: owned keys per line cost ten times the file on a large one): per line only its
-/// start (`u32`), and per non-blank line one `u64` in each index (a key's 32-bit hash and the line).
-/// The keys themselves are recomputed from the text when asked for ([`FileLines::key`],
-/// [`FileLines::collapsed`]): only candidate lines are, and a hash match is always confirmed on the
-/// keys, so a collision costs a comparison, never a wrong match. ASCII lines (most of any source
-/// file) are keyed where they lie, without normalizing or copying. The `whitespace_runs` index is
-/// built on first use. Texts of 4 GiB or more are not supported (as in `normalize`).
+/// start (`u32`), and per non-blank line its number and a 32-bit hash of its key with its spaces
+/// and tabs left out ([`hash_unspaced`]), in one pass and not sorted: the tiers look up a few keys
+/// per needle, and a scan of these hashes costs less than sorting them. Lines whose keys are equal,
+/// or equal as `whitespace_runs` compares them (collapsed), have equal keys without blanks, so
+/// one hash serves `indentation`, `whitespace_runs`, the misremembered tiers and `not_found`'s
+/// closest regions (issue 12: a hash of every key, its sort and a second hash of every collapsed
+/// key were half of a miss). The keys themselves are
+/// recomputed from the text when asked for ([`FileLines::key`], [`FileLines::collapsed`]): only
+/// candidate lines are, and a hash match is always confirmed on the keys, so a collision costs a
+/// comparison, never a wrong match. ASCII lines (most of any source file) are keyed where they
+/// lie, without normalizing. Texts of 4 GiB or more are not supported (as in `normalize`).
 pub(crate) struct FileLines<'a> {
     text: &'a [u8],
     /// Where each line starts, then the text's length.
     starts: Vec<u32>,
     /// The lines that are not blank (their key is not empty), in order.
     non_blank: Vec<u32>,
-    /// `hash(key) << 32 | line` of every non-blank line, sorted.
-    by_key: Vec<u64>,
-    /// `hash(collapsed key)` of each non-blank line, in the order of `non_blank`, built on first use.
-    /// Not sorted: the misremembered tiers look up a few keys per needle, and a scan of these
-    /// hashes costs less than sorting them (issue 12).
-    collapsed_hashes: OnceCell<Vec<u32>>,
-    /// `(line, hash(collapsed key))` of the lines whose key is normalized (not ASCII), in order:
-    /// computed while the key is at hand, so that `collapsed_hashes` normalizes no line again.
-    unicode_collapsed: Vec<(u32, u32)>,
+    /// [`hash_unspaced`] of each non-blank line's key, in the order of `non_blank`.
+    collapsed_hashes: Vec<u32>,
     /// The lines found per hash looked up so far, so that each distinct key costs one scan.
     collapsed_found: RefCell<HashMap<u32, Rc<[u32]>>>,
     /// Whether `collapsed_found` holds every hash: after [`SCANS_BEFORE_INDEX`] distinct keys it is
@@ -146,7 +144,27 @@ fn squeeze_into(key: &str, out: &mut String) {
     }
 }
 
+/// A [`hash`] of `key` as a function of its bytes other than spaces and tabs (their first 16, their
+/// last 8 and their count): equal for keys equal as `whitespace_runs` compares them (see
+/// [`squeeze`], which changes only blanks). Not of every byte: lines that share all three are
+/// told apart by the keys compared after (issue 12: a hash of every line's collapsed key was a
+/// sixth of a miss; counting is a pass the compiler vectorizes).
+fn hash_unspaced(key: &[u8]) -> u32 {
+    let kept = |b: &&u8| **b != b' ' && **b != b'\t';
+    let mut summary = [0u8; 32];
+    for (slot, &b) in summary[..16].iter_mut().zip(key.iter().filter(kept)) {
+        *slot = b;
+    }
+    for (slot, &b) in summary[16..24].iter_mut().zip(key.iter().rev().filter(kept)) {
+        *slot = b;
+    }
+    let count = key.iter().filter(kept).count() as u64;
+    summary[24..].copy_from_slice(&count.to_le_bytes());
+    hash(&summary)
+}
+
 /// [`squeeze_into`] for an ASCII key, byte by byte (the same bytes, several times faster).
+#[cfg(test)]
 fn squeeze_ascii_into(key: &[u8], out: &mut Vec<u8>) {
     out.clear();
     let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
@@ -164,15 +182,6 @@ fn squeeze_ascii_into(key: &[u8], out: &mut Vec<u8>) {
     }
 }
 
-/// The lines of a sorted index whose key hashes to `h`.
-fn lookup(index: &[u64], h: u32) -> impl Iterator<Item = usize> + '_ {
-    let from = index.partition_point(|&e| ((e >> 32) as u32) < h);
-    index[from..]
-        .iter()
-        .take_while(move |&&e| (e >> 32) as u32 == h)
-        .map(|&e| (e & u64::from(u32::MAX)) as usize)
-}
-
 impl<'a> FileLines<'a> {
     /// The text's length in bytes.
     pub(crate) fn len(&self) -> usize {
@@ -184,7 +193,7 @@ impl<'a> FileLines<'a> {
         String::from_utf8_lossy(self.content(i)).trim().to_string()
     }
 
-    /// Splits `text` into lines and indexes the keys of the non-blank ones: one pass, linear.
+    /// Splits `text` into lines and hashes the collapsed keys of the non-blank ones: one pass, linear.
     pub(crate) fn new(text: &'a [u8]) -> FileLines<'a> {
         assert!(
             text.len() <= u32::MAX as usize,
@@ -195,9 +204,7 @@ impl<'a> FileLines<'a> {
         let lines_about = memchr::memchr_iter(b'\n', text).count() + 1;
         let mut starts = Vec::with_capacity(lines_about + 1);
         let mut non_blank = Vec::with_capacity(lines_about);
-        let mut by_key = Vec::with_capacity(lines_about);
-        let mut unicode_collapsed = Vec::new();
-        let mut squeezed = String::new();
+        let mut collapsed_hashes = Vec::with_capacity(lines_about);
         let mut all = lines(text);
         loop {
             let start = all.offset();
@@ -205,13 +212,13 @@ impl<'a> FileLines<'a> {
             let i = starts.len() as u32;
             starts.push(start as u32);
             if line.content.is_ascii() {
-                // The key of an ASCII line is the line trimmed (see `line_key`), hashed as bytes.
+                // The key of an ASCII line is the line trimmed (see `line_key`).
                 let key = trim_ascii(line.content);
                 if key.is_empty() {
                     continue;
                 }
                 non_blank.push(i);
-                by_key.push(u64::from(hash(key)) << 32 | u64::from(i));
+                collapsed_hashes.push(hash_unspaced(key));
                 continue;
             }
             let key = line_key(line.content);
@@ -219,23 +226,35 @@ impl<'a> FileLines<'a> {
                 continue;
             }
             non_blank.push(i);
-            by_key.push(u64::from(hash(key.as_bytes())) << 32 | u64::from(i));
-            // Normalized once: its collapsed hash is kept now rather than normalized again.
-            squeeze_into(&key, &mut squeezed);
-            unicode_collapsed.push((i, hash(squeezed.as_bytes())));
+            collapsed_hashes.push(hash_unspaced(key.as_bytes()));
         }
         starts.push(text.len() as u32);
-        by_key.sort_unstable();
         FileLines {
             text,
             starts,
             non_blank,
-            by_key,
-            unicode_collapsed,
-            collapsed_hashes: OnceCell::new(),
+            collapsed_hashes,
             collapsed_found: RefCell::new(HashMap::new()),
             collapsed_complete: std::cell::Cell::new(false),
         }
+    }
+
+    /// Where each line starts, then the text's length.
+    pub(crate) fn starts(&self) -> &[u32] {
+        &self.starts
+    }
+
+    /// The non-blank lines whose key without blanks hashes as one of `keys` does, ascending: every
+    /// line whose key (or collapsed key) is one of them, and perhaps a few others (the caller
+    /// compares the keys). One pass over the hashes, none over the text.
+    pub(crate) fn maybe_keyed(&self, keys: &[&str]) -> Vec<usize> {
+        let wanted: Vec<u32> = keys.iter().map(|k| hash_unspaced(k.as_bytes())).collect();
+        self.collapsed_hashes
+            .iter()
+            .zip(&self.non_blank)
+            .filter(|(h, _)| wanted.contains(h))
+            .map(|(_, &i)| i as usize)
+            .collect()
     }
 
     /// How many lines the text has.
@@ -297,30 +316,25 @@ impl<'a> FileLines<'a> {
 
     /// The lines whose key is `key`, in order.
     fn with_key<'s>(&'s self, key: &'s str) -> impl Iterator<Item = usize> + 's {
-        lookup(&self.by_key, hash(key.as_bytes())).filter(move |&i| self.key(i) == key)
+        let found = self.hashed(hash_unspaced(key.as_bytes()));
+        (0..found.len())
+            .map(move |k| found[k] as usize)
+            .filter(move |&i| self.key(i) == key)
     }
 
-    /// The lines whose collapsed key is `collapsed`, in order (the hashes computed on first use; each
-    /// call scans them, one comparison per non-blank line).
+    /// The lines whose collapsed key is `collapsed`, in order (each distinct key scans the hashes
+    /// once, one comparison per non-blank line).
     pub(crate) fn with_collapsed<'s>(&'s self, collapsed: &'s str) -> impl Iterator<Item = usize> + 's {
-        let hashes = self.collapsed_hashes.get_or_init(|| {
-            let mut ascii = Vec::new();
-            let mut unicode = self.unicode_collapsed.iter().peekable();
-            self.non_blank
-                .iter()
-                .map(|&i| match unicode.next_if(|&&(line, _)| line == i) {
-                    Some(&(_, h)) => h,
-                    None => {
-                        // Every other line is ASCII: its key is the line trimmed.
-                        let content = self.content(i as usize);
-                        debug_assert!(content.is_ascii(), "a normalized key is in unicode_collapsed");
-                        squeeze_ascii_into(trim_ascii(content), &mut ascii);
-                        hash(&ascii)
-                    }
-                })
-                .collect()
-        });
-        let h = hash(collapsed.as_bytes());
+        let found = self.hashed(hash_unspaced(collapsed.as_bytes()));
+        (0..found.len())
+            .map(move |k| found[k] as usize)
+            .filter(move |&i| self.collapsed(i) == collapsed)
+    }
+
+    /// The non-blank lines whose key without blanks hashes to `h`, ascending: found by a scan, kept per
+    /// hash; past [`SCANS_BEFORE_INDEX`] distinct hashes every line is grouped in one pass.
+    fn hashed(&self, h: u32) -> Rc<[u32]> {
+        let hashes = &self.collapsed_hashes;
         let mut found_by_hash = self.collapsed_found.borrow_mut();
         if !self.collapsed_complete.get() && found_by_hash.len() >= SCANS_BEFORE_INDEX {
             // Past a few keys, one pass groups every line by its hash: linear once, not per key.
@@ -332,7 +346,7 @@ impl<'a> FileLines<'a> {
             self.collapsed_complete.set(true);
         }
         let complete = self.collapsed_complete.get();
-        let found = Rc::clone(found_by_hash.entry(h).or_insert_with(|| {
+        Rc::clone(found_by_hash.entry(h).or_insert_with(|| {
             if complete {
                 return Rc::from(Vec::new());
             }
@@ -342,11 +356,7 @@ impl<'a> FileLines<'a> {
                 .filter(|&(&lh, _)| lh == h)
                 .map(|(_, &i)| i)
                 .collect()
-        }));
-        drop(found_by_hash);
-        (0..found.len())
-            .map(move |k| found[k] as usize)
-            .filter(move |&i| self.collapsed(i) == collapsed)
+        }))
     }
 }
 
@@ -1452,6 +1462,27 @@ mod tests {
             squeeze_ascii_into(key.as_bytes(), &mut bytes);
             assert_eq!(bytes, squeeze(key).as_bytes(), "{key:?}");
         }
+    }
+
+    #[test]
+    fn keys_equal_but_for_blanks_hash_alike() {
+        for key in [
+            "f( a, b )",
+            "let  value_1234 =\tcompute(1234, \"item-1234\");   // a long line, past 24 bytes",
+            "x",
+        ] {
+            assert_eq!(
+                hash_unspaced(key.as_bytes()),
+                hash_unspaced(squeeze(key).as_bytes()),
+                "{key}"
+            );
+        }
+        // Lines that differ in the middle only, past the bytes summarized, still differ by count or
+        // are told apart by the keys (see `index_finds_lines_by_key_in_order_and_keys_on_demand`).
+        assert_ne!(
+            hash_unspaced(b"let value = compute(1, 2, 3, 4, 5, 6);"),
+            hash_unspaced(b"let value = compute(1, 2, 3, 4, 5, 6, 7);")
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use unicode_normalization::UnicodeNormalization;
 
 use crate::error::MAX_LISTED;
 use crate::fold::is_line_blank;
@@ -69,6 +70,14 @@ pub fn set_search_chunk(bytes: usize) -> usize {
     CHUNK.with(|c| c.replace(bytes.max(1)))
 }
 
+/// Runs of needles (their anchors) and every place each occurs in a text, ascending, found by the
+/// invisible-difference count: later tiers look them up rather than search the whole text again.
+pub(crate) type KnownRuns = HashMap<String, Vec<usize>>;
+
+fn known_places<'k>(known: &'k KnownRuns, run: &str) -> Option<&'k [usize]> {
+    known.get(run).map(Vec::as_slice)
+}
+
 /// Every occurrence of each needle in `orig` normalized under `fold`, overlapping ones included, as
 /// spans of `orig`: only those that map back exactly to the original and that `scope` accepts are
 /// kept, at most `cap` spans per needle (`counts` counts them all). `view` builds the whole
@@ -86,16 +95,17 @@ pub(crate) fn find_all_in<'a>(
     scope: &Scope,
 ) -> (Vec<Vec<Range<usize>>>, Vec<usize>) {
     let has_cr = || memchr::memchr(b'\r', orig).is_some();
-    let (spans, counts, _) = find_all_probing(orig, fold, view, has_cr, needles, cap, scope, &[]);
+    let (spans, counts, _) = find_all_probing(orig, fold, view, has_cr, needles, cap, scope, &[], &KnownRuns::new());
     (spans, counts)
 }
 
 /// [`find_all_in`], and in the same pass over the normalized text whether each of `probes` occurs
 /// in it anywhere (scope aside): words that a later tier asks about, answered without normalizing
-/// the text a second time (issue 12). The answers are `None` when the text was not searched (no
-/// needle to search for), and for probes that are empty or longer than the longest needle.
-/// `has_cr` says whether `orig` holds a CR (asked only under the exact fold; a haystack knows it
-/// from an earlier search).
+/// the text a second time (issue 12), in the order of the groups, flattened. The caller asks
+/// whether any word of a group is missing: once one is, the group's others may be answered present
+/// unsearched. The answers are `None` when the text was not searched (no needle to search for),
+/// and for probes that are empty or longer than the longest needle. `has_cr` says whether `orig`
+/// holds a CR (asked only under the exact fold; a haystack knows it from an earlier search).
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub(crate) fn find_all_probing<'a>(
     orig: &'a [u8],
@@ -105,8 +115,11 @@ pub(crate) fn find_all_probing<'a>(
     needles: &[&Pattern],
     cap: &[usize],
     scope: &Scope,
-    probes: &[&str],
+    groups: &[Vec<&str>],
+    known: &KnownRuns,
 ) -> (Vec<Vec<Range<usize>>>, Vec<usize>, Option<Vec<bool>>) {
+    let probes: Vec<&str> = groups.iter().flatten().copied().collect();
+    let probes = probes.as_slice();
     let chunk = CHUNK.with(Cell::get);
     // The exact view of a text without CRs is the text itself (unless it holds invalid bytes: then
     // the view is a copy, which this does not validate the text again to avoid).
@@ -119,6 +132,20 @@ pub(crate) fn find_all_probing<'a>(
     let longest = needles.iter().map(|n| n.text.len()).max().unwrap_or(0);
     // Only probes that fit in the context each piece is searched with (see below) are answered.
     let probes_ok = !probes.is_empty() && probes.iter().all(|p| !p.is_empty() && p.len() <= longest);
+    if fold == Fold::UNICODE {
+        if let Some(plan) = Windows::plan(orig, needles, groups, known) {
+            let mut buffer = String::new();
+            for window in &plan.windows {
+                let hay = normalize_into(&orig[window.clone()], fold, std::mem::take(&mut buffer));
+                scan.scan(ac, &hay, window.start, None);
+                if let std::borrow::Cow::Owned(text) = hay.text {
+                    buffer = text;
+                }
+            }
+            let (spans, counts) = scan.finish();
+            return (spans, counts, (!probes.is_empty()).then_some(plan.seen));
+        }
+    }
     let mut probe = probes_ok.then(|| Probe::new(probes));
     if borrowed || orig.len() <= 2 * chunk {
         let hay = view();
@@ -160,6 +187,275 @@ pub(crate) fn find_all_probing<'a>(
     }
     let (spans, counts) = scan.finish();
     (spans, counts, probe.map(Probe::finish))
+}
+
+/// The `unicode` tier's search without normalizing the whole text (issue 12: that was most of what
+/// a fuzzy edit costs beyond an exact one): only the lines around the places a needle could match.
+///
+/// Every match holds its needle's *anchor*, its longest run of ASCII without blanks, on one line of
+/// the normalized text. On an ASCII line, normalizing changes nothing but trailing blanks and the
+/// terminator, so the anchor is there in the original bytes. On another line, the ASCII in its
+/// normalized form comes from the line's own ASCII, in order and adjacent as it was (NFKC composes
+/// but never yields ASCII, and removes nothing), unless a character of the line folds to ASCII
+/// (a typographic quote or dash, a special space, a compatibility form such as a full-width letter
+/// or a ligature: [`may_fold_to_ascii`]). So the lines that can hold the anchor are those holding
+/// it in the original, and those with such a character whose normalized form holds it; the lines
+/// around them (as many as the needle has, one more each side) are normalized and searched, whole
+/// lines, which normalize as the same lines do in the whole text. Each match lies in the window of
+/// its anchor's line, and windows that overlap are merged, so every match is found once, in order.
+///
+/// The words of `probes` are answered the same way: in the original, on an ASCII line, or in the
+/// normalized form of a line that holds them or that has a character folding to ASCII. A word
+/// that is not ASCII, or found on too many lines that normalize it away, counts as present (the
+/// caller only rules tiers out with a missing word; one taken for present rules out nothing).
+struct Windows {
+    /// Disjoint, ascending, whole lines.
+    windows: Vec<Range<usize>>,
+    seen: Vec<bool>,
+}
+
+/// Anchor hits beyond this many for one needle, or windows covering more than half the text, make
+/// the windowed search dearer than normalizing everything: the full pass is used instead.
+const MAX_WINDOWED_HITS: usize = 1024;
+/// The most a windowed search normalizes (lines checked for the anchor, then windows) before the
+/// whole pass is cheaper: half the text, and any small text whole.
+fn windowed_max_bytes(len: usize) -> usize {
+    len / 2 + (1 << 16)
+}
+
+/// Lines holding a word in the original but not once normalized (a letter composing with a mark
+/// after it) checked per word before the word counts as present.
+const MAX_PROBE_RECHECKS: usize = 64;
+
+impl Windows {
+    fn plan(orig: &[u8], needles: &[&Pattern], groups: &[Vec<&str>], known: &KnownRuns) -> Option<Windows> {
+        let probes: Vec<&str> = groups.iter().flatten().copied().collect();
+        // Per needle: its anchor, the line breaks before it and in all.
+        let mut anchors: Vec<(&str, usize, usize)> = Vec::new();
+        for n in needles.iter().filter(|n| !n.text.is_empty()) {
+            let (run, before) = ascii_anchor(&n.text)?;
+            anchors.push((run, before, n.text.matches('\n').count()));
+        }
+        // One pass over the original for every anchor (the needles that share one share its hits).
+        let mut ids: HashMap<&str, usize> = HashMap::new();
+        let mut runs: Vec<&str> = Vec::new();
+        let owner: Vec<usize> = anchors
+            .iter()
+            .map(|a| {
+                *ids.entry(a.0).or_insert_with(|| {
+                    runs.push(a.0);
+                    runs.len() - 1
+                })
+            })
+            .collect();
+        let ac = AhoCorasick::builder()
+            .match_kind(MatchKind::Standard)
+            .kind(automaton_kind(&runs))
+            .build(&runs)
+            .expect("anchors are small enough for an automaton");
+        // Runs whose every place the invisible count found are not searched again.
+        let mut lines_of: Vec<Vec<usize>> = runs
+            .iter()
+            .map(|r| known_places(known, r).map_or_else(Vec::new, <[usize]>::to_vec))
+            .collect();
+        let unknown: Vec<bool> = runs.iter().map(|r| known_places(known, r).is_none()).collect();
+        if unknown.contains(&true) {
+            for m in ac.find_overlapping_iter(orig) {
+                let id = m.pattern().as_usize();
+                if !unknown[id] {
+                    continue;
+                }
+                if lines_of[id].len() == MAX_WINDOWED_HITS {
+                    return None;
+                }
+                lines_of[id].push(m.start());
+            }
+        }
+        if lines_of.iter().any(|hits| hits.len() > MAX_WINDOWED_HITS) {
+            return None;
+        }
+        let mut seen: Vec<bool> = probes.iter().map(|p| !p.is_ascii() || p.is_empty()).collect();
+        let word_finders: Vec<memchr::memmem::Finder<'_>> = probes
+            .iter()
+            .map(|p| memchr::memmem::Finder::new(p.as_bytes()))
+            .collect();
+        // Lines with a character that may fold to ASCII: normalized, and searched for the anchors
+        // and the words.
+        let mut buffer = String::new();
+        let mut normalized = 0;
+        let mut at = 0;
+        while let Some(off) = first_non_ascii(&orig[at..]) {
+            let p = at + off;
+            let line = crate::lines::line_start(orig, p)..next_line(orig, p);
+            at = line.end;
+            if !folds_to_ascii(&orig[line.clone()]) {
+                continue;
+            }
+            // A large text most of whose lines need normalizing anyway (prose with typographic
+            // quotes) takes the whole pass, told from its first sixteenth (one line at a time
+            // costs a little more than the whole pass).
+            normalized += line.len();
+            if orig.len() > 1 << 20 && at >= orig.len() / 16 && 2 * normalized > at {
+                return None;
+            }
+            let hay = normalize_into(&orig[line.clone()], Fold::UNICODE, std::mem::take(&mut buffer));
+            let text = hay.text.as_bytes();
+            let mut here: Vec<usize> = ac.find_overlapping_iter(text).map(|m| m.pattern().as_usize()).collect();
+            here.sort_unstable();
+            here.dedup();
+            for id in here {
+                if lines_of[id].len() == MAX_WINDOWED_HITS {
+                    return None;
+                }
+                lines_of[id].push(line.start);
+            }
+            for (found, finder) in seen.iter_mut().zip(&word_finders) {
+                *found = *found || finder.find(text).is_some();
+            }
+            if let std::borrow::Cow::Owned(text) = hay.text {
+                buffer = text;
+            }
+        }
+        // Words not seen yet: a pass over the text each, until one of their group is missing.
+        let mut k = 0;
+        for group in groups {
+            let mut missing = false;
+            for (found, finder) in seen[k..k + group.len()].iter_mut().zip(&word_finders[k..]) {
+                if !*found && !missing {
+                    *found = word_present(orig, finder, &mut buffer);
+                    missing = !*found;
+                } else if missing {
+                    *found = true;
+                }
+            }
+            k += group.len();
+        }
+        let mut windows: Vec<Range<usize>> = Vec::new();
+        for (k, &(_, before, breaks)) in anchors.iter().enumerate() {
+            for &p in &lines_of[owner[k]] {
+                windows.push(window_around(orig, p, before + 1, breaks - before + 2)?);
+            }
+        }
+        windows.sort_unstable_by_key(|w| w.start);
+        let mut merged: Vec<Range<usize>> = Vec::with_capacity(windows.len());
+        let mut covered = 0;
+        for w in windows {
+            match merged.last_mut() {
+                Some(last) if w.start < last.end => {
+                    covered += w.end.saturating_sub(last.end);
+                    last.end = last.end.max(w.end);
+                }
+                _ => {
+                    covered += w.len();
+                    merged.push(w);
+                }
+            }
+        }
+        (covered <= windowed_max_bytes(orig.len())).then_some(Windows { windows: merged, seen })
+    }
+}
+
+/// The longest run of ASCII other than blanks and line breaks in a normalized needle, and how many
+/// line breaks come before it; `None` when it has none.
+fn ascii_anchor(text: &str) -> Option<(&str, usize)> {
+    let bytes = text.as_bytes();
+    let mut best: Option<Range<usize>> = None;
+    let mut start = 0;
+    for i in 0..=bytes.len() {
+        let inside = bytes
+            .get(i)
+            .is_some_and(|&b| b.is_ascii() && !matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
+        if !inside {
+            if i > start && best.as_ref().is_none_or(|b| i - start > b.len()) {
+                best = Some(start..i);
+            }
+            start = i + 1;
+        }
+    }
+    let best = best?;
+    Some((
+        &text[best.clone()],
+        bytes[..best.start].iter().filter(|&&b| b == b'\n').count(),
+    ))
+}
+
+/// Where the first byte that is not ASCII is, tested 32 bytes at a time (a test the compiler
+/// vectorizes).
+fn first_non_ascii(bytes: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    for chunk in bytes.chunks_exact(32) {
+        if chunk.iter().fold(0u8, |any, &b| any | b) >= 0x80 {
+            break;
+        }
+        at += 32;
+    }
+    bytes[at..].iter().position(|&b| b >= 0x80).map(|i| at + i)
+}
+
+/// The end of the line holding `p`, its terminator included.
+fn next_line(text: &[u8], p: usize) -> usize {
+    next_terminator(text, p).map_or(text.len(), |t| t.end)
+}
+
+/// Whether any character of `line` may fold to ASCII under the `unicode` fold (invalid bytes
+/// become U+FFFD, which is not ASCII).
+fn folds_to_ascii(line: &[u8]) -> bool {
+    crate::lines::utf8_pieces(line).any(|(valid, _)| valid.chars().any(|c| !c.is_ascii() && may_fold_to_ascii(c)))
+}
+
+/// Whether `c` (not ASCII) may become or hold ASCII under the `unicode` fold: a typographic quote,
+/// dash or special space, or a character whose NFKC form holds ASCII or one of those (a
+/// compatibility form: `ﬁ`, `Ａ`, `™`). A letter whose decomposition starts with ASCII (`é`) does
+/// not: NFKC composes it again, also beside the marks that follow it in a segment (canonical
+/// order puts a mark between them only if it composes with the letter first or does not block
+/// it), and composition never yields ASCII or those characters. Answers are kept per code point as
+/// [`crate::normalize::safe_before`] keeps its own: the Unicode tables are slow to ask.
+fn may_fold_to_ascii(c: char) -> bool {
+    thread_local! {
+        static ANSWERS: [std::cell::Cell<u32>; 256] = const { [const { std::cell::Cell::new(u32::MAX) }; 256] };
+    }
+    let code = c as u32;
+    let slot = (code & 0xff) as usize;
+    if let Some(answer) = ANSWERS.with(|a| {
+        let kept = a[slot].get();
+        (kept >> 1 == code).then_some(kept & 1 == 1)
+    }) {
+        return answer;
+    }
+    let folds = |d: char| d.is_ascii() || crate::fold::fold_typographic(d).is_some();
+    let answer = folds(c) || std::iter::once(c).nfkc().any(folds);
+    ANSWERS.with(|a| a[slot].set(code << 1 | u32::from(answer)));
+    answer
+}
+
+/// Whether an ASCII word is in the `unicode` view of `orig`, line by line: on an ASCII line where
+/// the original holds it, or in the normalized form of a line that holds it in the original and is
+/// not ASCII (a letter of it may compose with a mark after it). Lines with a character that folds
+/// to ASCII are searched by the caller. Past [`MAX_PROBE_RECHECKS`] such lines, present.
+fn word_present(orig: &[u8], finder: &memchr::memmem::Finder<'_>, buffer: &mut String) -> bool {
+    let mut rechecks = 0;
+    let mut at = 0;
+    while let Some(off) = finder.find(&orig[at..]) {
+        let p = at + off;
+        let line = crate::lines::line_start(orig, p)..next_line(orig, p);
+        if orig[line.clone()].is_ascii() {
+            return true;
+        }
+        rechecks += 1;
+        if rechecks > MAX_PROBE_RECHECKS {
+            return true;
+        }
+        let hay = normalize_into(&orig[line.clone()], Fold::UNICODE, std::mem::take(buffer));
+        let found = finder.find(hay.text.as_bytes()).is_some();
+        if let std::borrow::Cow::Owned(text) = hay.text {
+            *buffer = text;
+        }
+        if found {
+            return true;
+        }
+        at = line.end.max(p + 1);
+    }
+    false
 }
 
 /// Which of a few words occur in a text searched piece by piece: one substring search per piece for
@@ -333,7 +629,13 @@ fn anchor(old: &str) -> Option<(&str, usize)> {
 ///
 /// Under whole lines, in a text whose last line has no terminator, a needle ending with a line break
 /// also counts where it ends the text without it (see [`Scope::whole_lines`]).
-pub(crate) fn invisible_occurrences(text: &[u8], olds: &[&str], scope: &Scope) -> Vec<(usize, Vec<usize>)> {
+///
+/// Also returns the anchors whose every place it found, with those places (see [`KnownRuns`]).
+pub(crate) fn invisible_occurrences(
+    text: &[u8],
+    olds: &[&str],
+    scope: &Scope,
+) -> (Vec<(usize, Vec<usize>)>, KnownRuns) {
     let ends_open = crate::lines::ends_open(text);
     let mut expanded: Vec<(&str, bool)> = olds.iter().map(|o| (*o, false)).collect();
     let mut owners: Vec<usize> = (0..olds.len()).collect();
@@ -345,7 +647,7 @@ pub(crate) fn invisible_occurrences(text: &[u8], olds: &[&str], scope: &Scope) -
             }
         }
     }
-    let found = occurrences_of(text, &expanded, scope);
+    let (found, known) = occurrences_of(text, &expanded, scope);
     let mut result: Vec<(usize, Vec<usize>)> = vec![(0, Vec::new()); olds.len()];
     // The at-end variants come after every original needle, and their one possible match starts after
     // any of the original's: appending keeps the starts ascending.
@@ -355,10 +657,10 @@ pub(crate) fn invisible_occurrences(text: &[u8], olds: &[&str], scope: &Scope) -
         r.1.extend(starts);
         r.1.truncate(MAX_LISTED);
     }
-    result
+    (result, known)
 }
 
-fn occurrences_of(text: &[u8], expanded: &[(&str, bool)], scope: &Scope) -> Vec<(usize, Vec<usize>)> {
+fn occurrences_of(text: &[u8], expanded: &[(&str, bool)], scope: &Scope) -> (Vec<(usize, Vec<usize>)>, KnownRuns) {
     let olds: Vec<&str> = expanded.iter().map(|e| e.0).collect();
     let needles: Vec<Pattern> = expanded
         .iter()
@@ -407,6 +709,12 @@ fn occurrences_of(text: &[u8], expanded: &[(&str, bool)], scope: &Scope) -> Vec<
         }
     }
 
+    let mut known = KnownRuns::new();
+    for (k, a) in anchors.iter().enumerate() {
+        if let Some((run, _)) = a.filter(|_| windowed[k] && !patterns.is_empty()) {
+            known.entry(run.to_string()).or_insert_with(|| hits[k].clone());
+        }
+    }
     let mut found: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); olds.len()];
     for k in 0..olds.len() {
         if !windowed[k] {
@@ -437,7 +745,7 @@ fn occurrences_of(text: &[u8], expanded: &[(&str, bool)], scope: &Scope) -> Vec<
             result[k] = (counts[i], spans[i].iter().map(|s| s.start).collect());
         }
     }
-    result
+    (result, known)
 }
 
 /// The whole lines from `up` lines above position `p`'s line to `down` lines below it (each line with
@@ -541,7 +849,8 @@ mod tests {
     #[test]
     fn finds_what_differs_only_invisibly() {
         let text = b"x = 1;\r\nx = 1;  \nx\xc2\xa0= 1;\n";
-        let got = invisible_occurrences(text, &["x = 1;"], &Scope::default());
+        let (got, known) = invisible_occurrences(text, &["x = 1;"], &Scope::default());
+        assert_eq!(known, KnownRuns::from([("1;".to_string(), vec![4, 12, 22])]));
         assert_eq!(got[0], reference(text, "x = 1;"));
         assert_eq!(got[0].0, 3);
     }
@@ -572,12 +881,61 @@ mod tests {
                 &[&needle],
                 &[MAX_LISTED],
                 &Scope::default(),
-                &probes,
+                &probes.iter().map(|p| vec![*p]).collect::<Vec<_>>(),
+                &KnownRuns::new(),
             );
             set_search_chunk(before);
             assert_eq!(got.2.as_deref(), Some(&expected[..]), "pieces of {chunk} bytes");
             assert_eq!(got.1, vec![1]);
         }
+    }
+
+    /// The unicode tier the plain way: the whole text normalized, searched in one pass, and the
+    /// probes looked up in the whole view.
+    fn unicode_reference(
+        text: &[u8],
+        needles: &[&Pattern],
+        probes: &[&str],
+    ) -> (Vec<Vec<Range<usize>>>, Vec<usize>, Vec<bool>) {
+        let scope = Scope::default();
+        let caps = vec![MAX_LISTED; needles.len()];
+        let mut scan = Scan::new(needles, &caps, &scope, text, true);
+        let hay = normalize(text, Fold::UNICODE);
+        if let Some(ac) = scan.automaton() {
+            scan.scan(&ac, &hay, 0, None);
+        }
+        let (spans, counts) = scan.finish();
+        let seen = probes.iter().map(|p| hay.text.contains(p)).collect();
+        (spans, counts, seen)
+    }
+
+    #[test]
+    fn windowed_unicode_search_finds_compatibility_forms_and_skips_composed_letters() {
+        // A full-width letter and a ligature fold to ASCII; `e` + U+0301 composes to `é`, so `cafe`
+        // is in the original but not in the view.
+        let text = "let \u{FF21}lpha = 1;\nlet \u{FB01}le = \u{201C}x\u{201D};\nlet cafe\u{301} = 2;\nlet cafe = 3;\n";
+        for (old, probes) in [
+            ("let Alpha = 1;", vec!["Alpha"]),
+            ("let file = \"x\";", vec!["file"]),
+            ("let cafe = 3;", vec!["cafe"]),
+            ("let cafe", vec!["cafe", "zzz"]),
+        ] {
+            let n = pattern(old, Fold::UNICODE);
+            let got = find_all_probing(
+                text.as_bytes(),
+                Fold::UNICODE,
+                || unreachable!("the whole view is not built"),
+                &[&n],
+                &[MAX_LISTED],
+                &Scope::default(),
+                &probes.iter().map(|p| vec![*p]).collect::<Vec<_>>(),
+                &KnownRuns::new(),
+            );
+            let want = unicode_reference(text.as_bytes(), &[&n], &probes);
+            assert_eq!((got.0, got.1, got.2.unwrap()), want, "{old}");
+        }
+        assert!(may_fold_to_ascii('\u{FF21}') && may_fold_to_ascii('\u{2014}') && may_fold_to_ascii('\u{A0}'));
+        assert!(!may_fold_to_ascii('\u{E9}') && !may_fold_to_ascii('\u{4E2D}'));
     }
 
     proptest! {
@@ -608,7 +966,50 @@ mod tests {
             if old.is_empty() {
                 return Ok(());
             }
-            prop_assert_eq!(&invisible_occurrences(&text, &[&old], &Scope::default())[0], &reference(&text, &old), "{:?} in {:?}", old, String::from_utf8_lossy(&text));
+            prop_assert_eq!(&invisible_occurrences(&text, &[&old], &Scope::default()).0[0], &reference(&text, &old), "{:?} in {:?}", old, String::from_utf8_lossy(&text));
+        }
+
+        #[test]
+        fn windowed_unicode_search_agrees_with_the_whole_view(
+            pieces in prop::collection::vec(prop::sample::select(vec![
+                "a", "b", "ab", "fi", "e", " ", "\t", "\n", "\r\n", "\r", "\u{a0}", "\u{2014}", "-", "\"",
+                "\u{201C}", "\u{FB01}", "\u{FF41}", "\u{301}", "\u{E9}", "\u{2122}", "\u{212A}", "K", "\u{FFFD}",
+                "\u{4E2D}", "x = 1;",
+            ]), 0..60),
+            invalid in prop::collection::vec(prop::sample::select(vec![&b"\xff"[..], b"\xe2\x82", b""]), 0..3),
+            start in any::<prop::sample::Index>(),
+            len in 1usize..14,
+            other in prop::collection::vec(prop::sample::select(vec!["a", "b", "fi", "K", "-", "\"", " ", "\n", "x"]), 1..6),
+        ) {
+            let mut text = pieces.concat().into_bytes();
+            for (i, bad) in invalid.iter().enumerate() {
+                let at = (i * 7) % (text.len() + 1);
+                if std::str::from_utf8(&text[..at]).is_ok() {
+                    text.splice(at..at, bad.iter().copied());
+                }
+            }
+            let source = pieces.concat();
+            let chars: Vec<char> = source.chars().collect();
+            let s = if chars.is_empty() { 0 } else { start.index(chars.len()) };
+            let taken: String = chars[s..(s + len).min(chars.len())].iter().collect();
+            let taken = taken.replace("\r\n", "\n").replace('\r', "\n");
+            let made_up = other.concat();
+            let olds = [taken.as_str(), made_up.as_str()];
+            let needles: Vec<Pattern> = olds.iter().map(|o| pattern(o, Fold::UNICODE)).collect();
+            let refs: Vec<&Pattern> = needles.iter().collect();
+            let probes = ["ab", "fi", "file", "ea", "KK", "x = 1"];
+            let scope = Scope::default();
+            let caps = vec![MAX_LISTED; refs.len()];
+            let view = || std::rc::Rc::new(normalize(&text, Fold::UNICODE));
+            // The anchors' places as the invisible count found them, reused.
+            let (_, known) = invisible_occurrences(&text, &olds, &scope);
+            let got = find_all_probing(&text, Fold::UNICODE, view, &refs, &caps, &scope, &probes.map(|p| vec![p]), &known);
+            let want = unicode_reference(&text, &refs, &probes);
+            prop_assert_eq!(&got.0, &want.0, "{:?} in {:?}", olds, String::from_utf8_lossy(&text));
+            prop_assert_eq!(&got.1, &want.1);
+            if let Some(seen) = got.2 {
+                prop_assert_eq!(seen, want.2);
+            }
         }
     }
 }
