@@ -925,6 +925,7 @@ mod tests {
                 text.as_bytes(),
                 Fold::UNICODE,
                 || unreachable!("the whole view is not built"),
+                || unreachable!("asked under the exact fold only"),
                 &[&n],
                 &[MAX_LISTED],
                 &Scope::default(),
@@ -936,6 +937,54 @@ mod tests {
         }
         assert!(may_fold_to_ascii('\u{FF21}') && may_fold_to_ascii('\u{2014}') && may_fold_to_ascii('\u{A0}'));
         assert!(!may_fold_to_ascii('\u{E9}') && !may_fold_to_ascii('\u{4E2D}'));
+    }
+
+    /// Each way the windowed unicode search gives up for the whole pass: the plan says so, and the
+    /// result is the whole view's.
+    #[test]
+    fn every_fallback_of_the_windowed_search_gives_the_whole_views_result() {
+        let check = |text: &str, old: &str, probes: &[&str]| {
+            let n = pattern(old, Fold::UNICODE);
+            let groups: Vec<Vec<&str>> = probes.iter().map(|p| vec![*p]).collect();
+            assert!(
+                Windows::plan(text.as_bytes(), &[&n], &groups, &KnownRuns::new()).is_none(),
+                "the windowed plan is given up for {old:?}"
+            );
+            let view = || std::rc::Rc::new(normalize(text.as_bytes(), Fold::UNICODE));
+            let caps = [MAX_LISTED];
+            let got = find_all_probing(
+                text.as_bytes(),
+                Fold::UNICODE,
+                view,
+                || true,
+                &[&n],
+                &caps,
+                &Scope::default(),
+                &groups,
+                &KnownRuns::new(),
+            );
+            let want = unicode_reference(text.as_bytes(), &[&n], probes);
+            assert_eq!((got.0, got.1, got.2.unwrap()), want, "{old:?}");
+        };
+        // No ASCII anchor: the needle, once normalized, holds no ASCII but blanks.
+        check(
+            "a \u{4E2D}\u{A0}\u{6587} b\n\u{4E2D} \u{6587}\n",
+            "\u{4E2D} \u{6587}",
+            &["b"],
+        );
+        // The anchor occurs more often than the windows are worth.
+        let many = "let value = 2;\n".repeat(MAX_WINDOWED_HITS + 1) + "let value = \u{201C}1\u{201D};\n";
+        check(&many, "let value = \"1\";", &["value"]);
+        // The window around an anchor's place is too large to be worth one (long lines).
+        let wide = format!("{}\n", "w".repeat(MAX_WINDOW)).repeat(2) + "key \u{2014} k\n";
+        check(&wide, "key - k", &["key"]);
+        // The windows around the anchor's places (fewer than the hit limit) cover more than half
+        // the text.
+        let covering = format!("key {}\n", "w".repeat(195)).repeat(1000) + "key \u{2014} k\n";
+        check(&covering, "key - k", &["key"]);
+        // A large text most of whose first lines need normalizing (prose with typographic quotes).
+        let prose = "She said \u{201C}hello\u{201D} and left.\n".repeat((1 << 21) / 36) + "end \u{2014} here\n";
+        check(&prose, "end - here", &["end"]);
     }
 
     proptest! {
@@ -1003,7 +1052,7 @@ mod tests {
             let view = || std::rc::Rc::new(normalize(&text, Fold::UNICODE));
             // The anchors' places as the invisible count found them, reused.
             let (_, known) = invisible_occurrences(&text, &olds, &scope);
-            let got = find_all_probing(&text, Fold::UNICODE, view, &refs, &caps, &scope, &probes.map(|p| vec![p]), &known);
+            let got = find_all_probing(&text, Fold::UNICODE, view, || true, &refs, &caps, &scope, &probes.map(|p| vec![p]), &known);
             let want = unicode_reference(&text, &refs, &probes);
             prop_assert_eq!(&got.0, &want.0, "{:?} in {:?}", olds, String::from_utf8_lossy(&text));
             prop_assert_eq!(&got.1, &want.1);
