@@ -112,7 +112,7 @@ impl<'a> Haystack<'a> {
     /// all (so the bytes of a new non-ASCII character there cannot be known).
     pub(crate) fn is_legacy_8bit(&self) -> bool {
         *self.legacy.get_or_init(|| {
-            if std::str::from_utf8(self.text).is_ok() {
+            if crate::lines::utf8_str(self.text).is_some() {
                 return false;
             }
             let mut invalid = false;

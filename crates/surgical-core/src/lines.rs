@@ -477,16 +477,23 @@ pub fn line_of(text: &[u8], at: usize) -> usize {
     LineCounter::new(text).line_at(at)
 }
 
+/// `bytes` as text when they are valid UTF-8, like `std::str::from_utf8` but SIMD-accelerated
+/// (`simdutf8`, which falls back to portable code where SIMD is missing): the one whole-text check
+/// of an edit's exact path (issue 12).
+pub(crate) fn utf8_str(bytes: &[u8]) -> Option<&str> {
+    simdutf8::basic::from_utf8(bytes).ok()
+}
+
 /// Splits bytes into valid UTF-8 stretches, each followed by the invalid bytes after it (a maximal
 /// invalid sequence, as `String::from_utf8_lossy` would replace with one U+FFFD; empty at the end).
 ///
-/// Same pieces as `<[u8]>::utf8_chunks`, but built on `std::str::from_utf8`, whose word-at-a-time
-/// ASCII path is several times faster on the mostly-ASCII texts this crate sees.
+/// Same pieces as `<[u8]>::utf8_chunks`, but built on [`utf8_str`] (SIMD), several times faster on
+/// the mostly-ASCII texts this crate sees.
 pub(crate) fn utf8_pieces(input: &[u8]) -> impl Iterator<Item = (&str, &[u8])> {
     let mut rest = Some(input);
     std::iter::from_fn(move || {
         let bytes = rest?;
-        match std::str::from_utf8(bytes) {
+        match simdutf8::compat::from_utf8(bytes) {
             Ok(s) => {
                 rest = None;
                 Some((s, &[][..]))
@@ -494,7 +501,7 @@ pub(crate) fn utf8_pieces(input: &[u8]) -> impl Iterator<Item = (&str, &[u8])> {
             Err(e) => {
                 let valid = e.valid_up_to();
                 let bad = e.error_len().unwrap_or(bytes.len() - valid);
-                let s = std::str::from_utf8(&bytes[..valid]).expect("valid up to here");
+                let s = utf8_str(&bytes[..valid]).expect("valid up to here");
                 let tail = &bytes[valid + bad..];
                 rest = if tail.is_empty() { None } else { Some(tail) };
                 Some((s, &bytes[valid..valid + bad]))

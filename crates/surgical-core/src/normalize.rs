@@ -128,7 +128,7 @@ pub(crate) fn normalize_into(input: &[u8], fold: Fold, mut buffer: String) -> No
         "texts of 4 GiB or more are not supported"
     );
     if fold == Fold::EXACT && memchr::memchr(b'\r', input).is_none() {
-        if let Ok(text) = std::str::from_utf8(input) {
+        if let Some(text) = crate::lines::utf8_str(input) {
             return Normalized {
                 text: Cow::Borrowed(text),
                 units: Vec::new(),
