@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use crate::lines::LineIndex;
 use crate::loose::FileLines;
-use crate::normalize::{normalize, Normalized};
+use crate::normalize::{exact_view_without_cr, normalize, Fold, Normalized};
 use crate::tier::Tier;
 
 /// A text to search (UTF-8 that may hold invalid sequences, any line terminators), with its line
@@ -77,7 +77,13 @@ impl<'a> Haystack<'a> {
         }
         // The previous view goes first, so that two copies of the text never coexist here.
         *view = None;
-        let v = Rc::new(normalize(self.text, tier.fold()));
+        // The exact view of a text known to hold no CR skips normalize's own search for one.
+        let without_cr = || (tier.fold() == Fold::EXACT && !self.has_cr()).then(|| exact_view_without_cr(self.text));
+        let v = Rc::new(
+            without_cr()
+                .flatten()
+                .unwrap_or_else(|| normalize(self.text, tier.fold())),
+        );
         if matches!(v.text, std::borrow::Cow::Borrowed(_)) {
             // A borrowed view is a text found to be valid UTF-8: not a legacy 8-bit one, which
             // saves validating the whole text again.

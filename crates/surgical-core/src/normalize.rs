@@ -119,6 +119,15 @@ pub(crate) fn normalize(input: &[u8], fold: Fold) -> Normalized<'_> {
     normalize_into(input, fold, String::new())
 }
 
+/// `input` itself as its exact view when it is valid UTF-8, for a caller that knows it holds no CR
+/// (so the text is not searched for one again); `None` for invalid UTF-8 (use [`normalize`]).
+pub(crate) fn exact_view_without_cr(input: &[u8]) -> Option<Normalized<'_>> {
+    Some(Normalized {
+        text: Cow::Borrowed(crate::lines::utf8_str(input)?),
+        units: Vec::new(),
+    })
+}
+
 /// Normalizes `input` under `fold`, building into `buffer` (cleared first) when a copy is needed:
 /// passing the buffer of a normalization that is no longer needed saves a large allocation and its
 /// page faults.
