@@ -1329,7 +1329,16 @@ fn merge(
     for edit in &mut applied.edits {
         edit.index = changed_ids[edit.index];
     }
-    applied.edits = one_edit_per_segment(std::mem::take(&mut applied.edits));
+    let regions: Vec<_> = places
+        .iter()
+        .zip(&reports)
+        .map(|(place, report)| Region {
+            old: index.range(place.start..place.end),
+            old_lines: report.old_lines,
+            new_lines: report.new_lines,
+        })
+        .collect();
+    applied.edits = one_edit_per_segment(std::mem::take(&mut applied.edits), &regions);
     let first = places.first().expect("a segment");
     let last = places.last().expect("a segment");
     Ok(SnippetApplied {
@@ -1420,27 +1429,49 @@ fn change_blocks(kept: &[Option<usize>], place: &Place, file: &FileLines<'_>) ->
     blocks
 }
 
-/// The engine's edits merged per segment: one edit whose occurrence spans the segment's runs of
-/// changed lines (the kept lines between them included, unchanged), as the result reports segments.
-fn one_edit_per_segment(edits: Vec<crate::changes::AppliedEdit>) -> Vec<crate::changes::AppliedEdit> {
+/// A segment's region: its bytes before, its one-based lines before and after.
+#[derive(Clone)]
+struct Region {
+    old: std::ops::Range<usize>,
+    old_lines: (usize, usize),
+    new_lines: (usize, usize),
+}
+
+/// The engine's edits merged per segment: one edit whose occurrence is the segment's region
+/// (`regions[k]`: its bytes before, its lines before and after), as the result reports segments. The
+/// lines of the region around the runs of changed lines are kept byte for byte, so the region's new
+/// bytes are the runs' new bytes widened by as many bytes as the old ones.
+fn one_edit_per_segment(
+    edits: Vec<crate::changes::AppliedEdit>,
+    regions: &[Region],
+) -> Vec<crate::changes::AppliedEdit> {
     let mut merged: Vec<crate::changes::AppliedEdit> = Vec::with_capacity(edits.len());
     for edit in edits {
         match merged.last_mut() {
             Some(last) if last.index == edit.index => {
-                let (Some(first), Some(next)) = (last.occurrences.first().cloned(), edit.occurrences.last()) else {
-                    continue;
-                };
-                last.occurrences = vec![crate::changes::Occurrence {
-                    old: first.old.start..next.old.end,
-                    new: first.new.start..next.new.end,
-                    old_lines: (first.old_lines.0, next.old_lines.1),
-                    new_lines: (first.new_lines.0, next.new_lines.1),
-                }];
+                last.occurrences.extend(edit.occurrences);
                 last.differences.extend(edit.differences);
                 last.coarse_alignment |= edit.coarse_alignment;
             }
             _ => merged.push(edit),
         }
+    }
+    for edit in &mut merged {
+        let (Some(first), Some(last)) = (edit.occurrences.first(), edit.occurrences.last()) else {
+            continue;
+        };
+        let Region {
+            old,
+            old_lines,
+            new_lines,
+        } = regions[edit.index].clone();
+        let new = first.new.start - (first.old.start - old.start)..last.new.end + (old.end - last.old.end);
+        edit.occurrences = vec![crate::changes::Occurrence {
+            old,
+            new,
+            old_lines,
+            new_lines,
+        }];
     }
     merged
 }
