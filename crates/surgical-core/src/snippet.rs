@@ -103,8 +103,19 @@
 //!   [`SnippetError::Ambiguous`] (the readings, with their line numbers); none is
 //!   [`SnippetError::NotFound`] with the closest region of each segment that did not land. A
 //!   snippet that changes nothing is [`SnippetError::NoChange`].
-//! - **Bytes.** The merge goes through a [`ChangeSet`]: every byte outside the replaced lines is the
-//!   file's, kept lines inside them too; new lines take the file's line ending there.
+//! - **Which alike line is the file's.** Inside a segment, which shown line is which file line is a
+//!   diff of the two (lines compared as above). Among alignments that keep as many lines, one that
+//!   keeps only lines the model wrote byte for byte as the file has them, trailing blanks included,
+//!   is taken (`# ` new, then `#` as the file has it: `#` is the file's line, `# ` is written with its
+//!   blank). Then each kept file line is the earliest alike segment line after the previous kept
+//!   one: of alike lines (a blank, `#`) the first is the file's and the later one is new, as git's
+//!   diff of a commit shows it. The model cannot see the bytes in which two alike lines may differ
+//!   (a line ending in a file of mixed endings); one fixed rule, the diffs' own, decides.
+//! - **Bytes.** The merge goes through a [`ChangeSet`], one replacement or insertion per run of
+//!   changed lines: every byte outside those runs is the file's, the kept lines between them too
+//!   (they are not rewritten, so their endings stay on the lines the alignment keeps); new lines
+//!   take the file's line ending there. Deleting the file's last lines where its last line has no
+//!   line break is written with the segment's whole region, so that no final line break appears.
 //!
 //! Work is near-linear: the file's lines are keyed once; each segment looks up its first and last
 //! lines in a map; the readings explored are capped ([`MAX_READINGS`]).
@@ -333,6 +344,14 @@ fn key(bytes: &[u8], keying: Keying) -> &[u8] {
         Keying::Trimmed => bytes[..end].iter().position(|&b| !is_blank(b)).unwrap_or(end),
     };
     &bytes[start..end]
+}
+
+/// A line as [`key`] compares it, its trailing blanks kept.
+fn exact_key(bytes: &[u8], keying: Keying) -> &[u8] {
+    match keying {
+        Keying::Indented => bytes,
+        Keying::Trimmed => &bytes[bytes.iter().position(|&b| !is_blank(b)).unwrap_or(bytes.len())..],
+    }
 }
 
 fn indent_of(bytes: &[u8]) -> &[u8] {
@@ -1197,22 +1216,24 @@ fn merge(
         let region_keys = &file.keys[place.start..place.end];
         let seg_keys: Vec<&[u8]> = seg.lines.iter().map(|l| key(l.text.as_bytes(), keying)).collect();
         // Which segment line is which file line: a diff of the region and the segment.
-        let mut kept: Vec<Option<usize>> = vec![None; seg.lines.len()];
-        let mut kept_count = 0;
-        for op in budget.anchored_diff(region_keys, &seg_keys) {
-            if let similar::DiffOp::Equal {
-                old_index,
-                new_index,
-                len,
-            } = op
-            {
-                for i in 0..len {
-                    kept[new_index + i] = Some(place.start + old_index + i);
-                }
-                kept_count += len;
-            }
-        }
+        let (mut kept, kept_count) = align_lines(&mut budget, region_keys, &seg_keys, place.start);
         let deleted = region_keys.len() - kept_count;
+        // Lines compare with trailing blanks ignored; among the alignments keeping as many lines,
+        // one keeping only lines the model wrote byte for byte as the file has them (trailing
+        // blanks included) is taken: a line written exactly so is the file's line, where its
+        // alike neighbour with other trailing blanks is a new one.
+        let region_exact: Vec<&[u8]> = file.lines[place.start..place.end]
+            .iter()
+            .map(|l| exact_key(l.content, keying))
+            .collect();
+        let seg_exact: Vec<&[u8]> = seg.lines.iter().map(|l| exact_key(l.text.as_bytes(), keying)).collect();
+        let (exact_kept, exact_count) = align_lines(&mut budget, &region_exact, &seg_exact, place.start);
+        if exact_count == kept_count {
+            kept = exact_kept;
+            keep_earliest(&mut kept, &seg_exact, &region_exact, place.start);
+        } else {
+            keep_earliest(&mut kept, &seg_keys, region_keys, place.start);
+        }
         let lossy = |j: usize| String::from_utf8_lossy(file.lines[j].content).into_owned();
         let mut old = String::new();
         for j in place.start..place.end {
@@ -1247,23 +1268,48 @@ fn merge(
         let changed = new != old;
         let new_start = (place.start as isize + delta) as usize;
         if changed {
-            let range = index.range(place.start..place.end);
-            let found = Match {
-                tier: Tier::Exact,
-                spans: vec![range],
-                forgiven: None,
-                indented_first_line: false,
-                old,
-                fold: Fold::EXACT,
-                unescape_new: false,
-                unnumber_new: None,
-                lines: None,
-                open_end: false,
-                pieces: Vec::new(),
-                unpinned: Vec::new(),
-            };
-            set.replace(&found, &new).map_err(SnippetError::Engine)?;
-            changed_ids.push(k);
+            // One replacement per run of changed lines: the kept lines between them are not
+            // rewritten, so the file line the alignment keeps is the one whose bytes (line ending,
+            // trailing blanks) stay, whatever alignment a diff of the whole region would choose.
+            for block in change_blocks(&kept, place, file) {
+                let new_lines = &written[block.new.clone()];
+                if block.old.is_empty() {
+                    let at = index.start(block.old.start);
+                    let mut text = new_lines.join("\n");
+                    if at < hay.text().len() || file.lines.last().is_some_and(|l| !l.eol.is_empty()) {
+                        text.push('\n');
+                    }
+                    set.insert_lines(at, &text).map_err(SnippetError::Engine)?;
+                } else {
+                    let mut old = String::new();
+                    for j in block.old.clone() {
+                        old.push_str(&lossy(j));
+                        if !file.lines[j].eol.is_empty() {
+                            old.push('\n');
+                        }
+                    }
+                    let mut text = new_lines.join("\n");
+                    if !new_lines.is_empty() && !file.lines[block.old.end - 1].eol.is_empty() {
+                        text.push('\n');
+                    }
+                    let found = Match {
+                        tier: Tier::Exact,
+                        spans: vec![index.range(block.old.clone())],
+                        forgiven: None,
+                        indented_first_line: false,
+                        old,
+                        fold: Fold::EXACT,
+                        unescape_new: false,
+                        unnumber_new: None,
+                        lines: None,
+                        open_end: false,
+                        pieces: Vec::new(),
+                        unpinned: Vec::new(),
+                    };
+                    set.replace(&found, &text).map_err(SnippetError::Engine)?;
+                }
+                changed_ids.push(k);
+            }
         }
         delta += seg.lines.len() as isize - (place.end - place.start) as isize;
         reports.push(SegmentPlacement {
@@ -1283,6 +1329,16 @@ fn merge(
     for edit in &mut applied.edits {
         edit.index = changed_ids[edit.index];
     }
+    let regions: Vec<_> = places
+        .iter()
+        .zip(&reports)
+        .map(|(place, report)| Region {
+            old: index.range(place.start..place.end),
+            old_lines: report.old_lines,
+            new_lines: report.new_lines,
+        })
+        .collect();
+    applied.edits = one_edit_per_segment(std::mem::take(&mut applied.edits), &regions);
     let first = places.first().expect("a segment");
     let last = places.last().expect("a segment");
     Ok(SnippetApplied {
@@ -1294,6 +1350,130 @@ fn merge(
             indentation_ignored,
         },
     })
+}
+
+/// Which segment line is which region line (absolute file line, from `start`), by a diff of their
+/// keys, and how many lines are kept.
+fn align_lines(budget: &mut Budget, region: &[&[u8]], seg: &[&[u8]], start: usize) -> (Vec<Option<usize>>, usize) {
+    let mut kept: Vec<Option<usize>> = vec![None; seg.len()];
+    let mut count = 0;
+    for op in budget.anchored_diff(region, seg) {
+        if let similar::DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } = op
+        {
+            for i in 0..len {
+                kept[new_index + i] = Some(start + old_index + i);
+            }
+            count += len;
+        }
+    }
+    (kept, count)
+}
+
+/// Among alignments of a segment with its region that keep as many lines, the one git's diffs show
+/// (the hunks of the commits the snippets come from): each kept file line is the earliest segment
+/// line alike it after the previous kept one, so that of alike lines the first is the file's and
+/// the later one is new (new lines after `#`, then `#` again: the first `#` is kept). A model
+/// cannot see which of two alike lines it meant as the file's, yet their bytes may differ in what
+/// it cannot see (a line ending in a file of mixed endings); the choice follows one fixed rule, the
+/// one the diffs it reads make. Linear: the scans between kept lines do not overlap.
+fn keep_earliest(kept: &mut [Option<usize>], seg: &[&[u8]], region: &[&[u8]], start: usize) {
+    let mut from = 0;
+    for i in 0..kept.len() {
+        let Some(f) = kept[i] else { continue };
+        let earliest = (from..i).find(|&e| kept[e].is_none() && seg[e] == region[f - start]);
+        if let Some(e) = earliest {
+            kept[e] = kept[i].take();
+        }
+        from = earliest.unwrap_or(i) + 1;
+    }
+}
+
+/// A run of changed lines of a segment: file lines `old` (absolute) written as segment lines `new`.
+struct ChangeBlock {
+    old: std::ops::Range<usize>,
+    new: std::ops::Range<usize>,
+}
+
+/// The runs of changed lines between the kept ones, in order. A deletion of the file's last lines
+/// where its last line has no line break is written with the kept line before it (as the whole
+/// region), so that the file does not gain a final line break.
+fn change_blocks(kept: &[Option<usize>], place: &Place, file: &FileLines<'_>) -> Vec<ChangeBlock> {
+    let mut blocks = Vec::new();
+    let (mut i, mut f) = (0, place.start);
+    while i < kept.len() || f < place.end {
+        if i < kept.len() && kept[i] == Some(f) {
+            i += 1;
+            f += 1;
+            continue;
+        }
+        let mut i2 = i;
+        while i2 < kept.len() && kept[i2].is_none() {
+            i2 += 1;
+        }
+        let f2 = kept.get(i2).copied().flatten().unwrap_or(place.end);
+        let unterminated_end = f2 == file.lines.len() && file.lines[f2 - 1].eol.is_empty();
+        if i == i2 && f < f2 && unterminated_end {
+            return vec![ChangeBlock {
+                old: place.start..place.end,
+                new: 0..kept.len(),
+            }];
+        }
+        blocks.push(ChangeBlock { old: f..f2, new: i..i2 });
+        i = i2;
+        f = f2;
+    }
+    blocks
+}
+
+/// A segment's region: its bytes before, its one-based lines before and after.
+#[derive(Clone)]
+struct Region {
+    old: std::ops::Range<usize>,
+    old_lines: (usize, usize),
+    new_lines: (usize, usize),
+}
+
+/// The engine's edits merged per segment: one edit whose occurrence is the segment's region
+/// (`regions[k]`: its bytes before, its lines before and after), as the result reports segments. The
+/// lines of the region around the runs of changed lines are kept byte for byte, so the region's new
+/// bytes are the runs' new bytes widened by as many bytes as the old ones.
+fn one_edit_per_segment(
+    edits: Vec<crate::changes::AppliedEdit>,
+    regions: &[Region],
+) -> Vec<crate::changes::AppliedEdit> {
+    let mut merged: Vec<crate::changes::AppliedEdit> = Vec::with_capacity(edits.len());
+    for edit in edits {
+        match merged.last_mut() {
+            Some(last) if last.index == edit.index => {
+                last.occurrences.extend(edit.occurrences);
+                last.differences.extend(edit.differences);
+                last.coarse_alignment |= edit.coarse_alignment;
+            }
+            _ => merged.push(edit),
+        }
+    }
+    for edit in &mut merged {
+        let (Some(first), Some(last)) = (edit.occurrences.first(), edit.occurrences.last()) else {
+            continue;
+        };
+        let Region {
+            old,
+            old_lines,
+            new_lines,
+        } = regions[edit.index].clone();
+        let new = first.new.start - (first.old.start - old.start)..last.new.end + (old.end - last.old.end);
+        edit.occurrences = vec![crate::changes::Occurrence {
+            old,
+            new,
+            old_lines,
+            new_lines,
+        }];
+    }
+    merged
 }
 
 /// An engine error about replacement `i` names segment `ids[i]`.

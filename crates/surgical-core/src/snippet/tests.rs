@@ -525,3 +525,33 @@ fn a_strong_line_kept_after_a_nearer_weak_tail_is_no_new_line() {
         "// ...\n        on: bool,\n    }\n\n    let s = S { on: true };\n    check(&s);\n\n    Ok(())\n}\n\n// ...\n";
     assert!(apply_snippet(file.as_bytes(), snippet).is_err());
 }
+
+#[test]
+fn of_alike_lines_the_first_is_the_files() {
+    // The model shows one blank line where the file has it and a second one after new lines: the
+    // first is the file's (its CRLF stays on it), the second is new, as git's diff of the commit
+    // shows it (fresh public set, express examples/downloads mixed). Kept lines are not rewritten,
+    // so the ending stays on the line the alignment keeps.
+    let file = "let a = 1;\nlet z = 0;\n\r\nlet c = 3;\nlet d = 4;\n";
+    let snippet = "// ...\nlet z = 0;\n\nlet b = 2;\n\nlet c = 3;\n// ...\n";
+    assert_eq!(
+        merged(file, snippet),
+        "let a = 1;\nlet z = 0;\n\r\nlet b = 2;\r\n\r\nlet c = 3;\nlet d = 4;\n"
+    );
+    // Alike lines apart (new lines between, none alike): the first one is still the file's.
+    let file = "# Title\n# old\n#\r\n# more\nclass A\n";
+    let snippet = "# Title\n# new\n#\n# == Options\n#\n# more2\nclass A\n";
+    assert_eq!(
+        merged(file, snippet),
+        "# Title\n# new\n#\r\n# == Options\n#\n# more2\nclass A\n"
+    );
+}
+
+#[test]
+fn a_line_written_with_the_files_trailing_blanks_is_the_files() {
+    // `# ` (a new line with a trailing blank) and `#` (as the file has it): `#` is the file's line
+    // and `# ` is new, written with its blank (fresh public set, sinatra referrer_policy.rb).
+    let file = "# Title\n# old\n#\nclass A\n";
+    let snippet = "# Title\n# \n# new\n#\nclass A\n";
+    assert_eq!(merged(file, snippet), "# Title\n# \n# new\n#\nclass A\n");
+}
