@@ -174,21 +174,33 @@ pub(crate) fn safe_before(c: char) -> bool {
     if c.is_ascii() {
         return true;
     }
-    // The answer depends on the character only, and the Unicode tables are slow to ask: the last
-    // answers are kept, one slot per low byte of the code point (`code << 1 | answer`).
     thread_local! {
-        static ANSWERS: [Cell<u32>; 256] = const { [const { Cell::new(u32::MAX) }; 256] };
+        static ANSWERS: PerCodePoint = const { [const { Cell::new(u32::MAX) }; 256] };
     }
+    asked_once(&ANSWERS, c, safe_before_uncached)
+}
+
+/// Answers about code points kept by [`asked_once`]: one slot per low byte of the code point, each
+/// holding `code << 1 | answer` (`u32::MAX` when empty: no code point is that large).
+pub(crate) type PerCodePoint = [Cell<u32>; 256];
+
+/// `ask(c)`, kept in `answers`: for questions whose answer depends on the character only and whose
+/// Unicode tables are slow to ask. The last answer per slot is kept.
+pub(crate) fn asked_once(
+    answers: &'static std::thread::LocalKey<PerCodePoint>,
+    c: char,
+    ask: impl FnOnce(char) -> bool,
+) -> bool {
     let code = c as u32;
     let slot = (code & 0xff) as usize;
-    if let Some(answer) = ANSWERS.with(|a| {
+    if let Some(answer) = answers.with(|a| {
         let kept = a[slot].get();
         (kept >> 1 == code).then_some(kept & 1 == 1)
     }) {
         return answer;
     }
-    let answer = safe_before_uncached(c);
-    ANSWERS.with(|a| a[slot].set(code << 1 | u32::from(answer)));
+    let answer = ask(c);
+    answers.with(|a| a[slot].set(code << 1 | u32::from(answer)));
     answer
 }
 

@@ -412,20 +412,13 @@ fn folds_to_ascii(line: &[u8]) -> bool {
 /// [`crate::normalize::safe_before`] keeps its own: the Unicode tables are slow to ask.
 fn may_fold_to_ascii(c: char) -> bool {
     thread_local! {
-        static ANSWERS: [std::cell::Cell<u32>; 256] = const { [const { std::cell::Cell::new(u32::MAX) }; 256] };
+        static ANSWERS: crate::normalize::PerCodePoint =
+            const { [const { std::cell::Cell::new(u32::MAX) }; 256] };
     }
-    let code = c as u32;
-    let slot = (code & 0xff) as usize;
-    if let Some(answer) = ANSWERS.with(|a| {
-        let kept = a[slot].get();
-        (kept >> 1 == code).then_some(kept & 1 == 1)
-    }) {
-        return answer;
-    }
-    let folds = |d: char| d.is_ascii() || crate::fold::fold_typographic(d).is_some();
-    let answer = folds(c) || std::iter::once(c).nfkc().any(folds);
-    ANSWERS.with(|a| a[slot].set(code << 1 | u32::from(answer)));
-    answer
+    crate::normalize::asked_once(&ANSWERS, c, |c| {
+        let folds = |d: char| d.is_ascii() || crate::fold::fold_typographic(d).is_some();
+        folds(c) || std::iter::once(c).nfkc().any(folds)
+    })
 }
 
 /// Whether an ASCII word is in the `unicode` view of `orig`, line by line: on an ASCII line where
@@ -987,6 +980,18 @@ mod tests {
         check(&prose, "end - here", &["end"]);
     }
 
+    /// `pieces` concatenated, with each of `invalid` spliced in where the text so far is valid UTF-8.
+    fn with_invalid_bytes(pieces: &[&str], invalid: &[&[u8]]) -> Vec<u8> {
+        let mut text = pieces.concat().into_bytes();
+        for (i, bad) in invalid.iter().enumerate() {
+            let at = (i * 7) % (text.len() + 1);
+            if std::str::from_utf8(&text[..at]).is_ok() {
+                text.splice(at..at, bad.iter().copied());
+            }
+        }
+        text
+    }
+
     proptest! {
         #[test]
         fn windows_agree_with_the_full_pass(
@@ -997,13 +1002,7 @@ mod tests {
             start in any::<prop::sample::Index>(),
             len in 1usize..12,
         ) {
-            let mut text = pieces.concat().into_bytes();
-            for (i, bad) in invalid.iter().enumerate() {
-                let at = (i * 7) % (text.len() + 1);
-                if std::str::from_utf8(&text[..at]).is_ok() {
-                    text.splice(at..at, bad.iter().copied());
-                }
-            }
+            let text = with_invalid_bytes(&pieces, &invalid);
             let source = pieces.concat();
             let chars: Vec<char> = source.chars().collect();
             if chars.is_empty() {
@@ -1030,13 +1029,7 @@ mod tests {
             len in 1usize..14,
             other in prop::collection::vec(prop::sample::select(vec!["a", "b", "fi", "K", "-", "\"", " ", "\n", "x"]), 1..6),
         ) {
-            let mut text = pieces.concat().into_bytes();
-            for (i, bad) in invalid.iter().enumerate() {
-                let at = (i * 7) % (text.len() + 1);
-                if std::str::from_utf8(&text[..at]).is_ok() {
-                    text.splice(at..at, bad.iter().copied());
-                }
-            }
+            let text = with_invalid_bytes(&pieces, &invalid);
             let source = pieces.concat();
             let chars: Vec<char> = source.chars().collect();
             let s = if chars.is_empty() { 0 } else { start.index(chars.len()) };
