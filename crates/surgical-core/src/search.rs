@@ -889,6 +889,22 @@ mod tests {
     }
 
     #[test]
+    fn an_anchor_too_common_to_window_is_not_known() {
+        // Past MAX_ANCHOR_HITS the needle is searched in one full pass and its anchor's places are
+        // dropped: they must not be handed on as every place of the run (an empty list would tell
+        // later tiers it occurs nowhere). Issue 16's mutation run: the filter's `&&` as `||`.
+        let text = "x;\n".repeat(MAX_ANCHOR_HITS + 1) + "y = 1;\n";
+        let (got, known) = invisible_occurrences(text.as_bytes(), &["x;", "y = 1;"], &Scope::default());
+        assert_eq!(got[0].0, MAX_ANCHOR_HITS + 1);
+        assert_eq!(got[0].1, (0..MAX_LISTED).map(|i| 3 * i).collect::<Vec<_>>());
+        assert_eq!(got[1], (1, vec![3 * (MAX_ANCHOR_HITS + 1)]));
+        assert_eq!(
+            known,
+            KnownRuns::from([("1;".to_string(), vec![3 * (MAX_ANCHOR_HITS + 1) + 4])])
+        );
+    }
+
+    #[test]
     fn probes_in_pieces_agree_with_the_whole_view() {
         // Words split across piece boundaries, typographic characters folded into them, and one
         // word found nowhere.
