@@ -849,6 +849,55 @@ mod tests {
     }
 
     #[test]
+    fn spans_stop_at_the_cap_and_the_count_goes_on() {
+        // Every caller truncates to the cap again, so only this contract of `find_all_in` tells a
+        // span too many apart (issue 16's mutation run: `len() < cap` as `<=`).
+        let n = pattern("ab", Fold::INVISIBLE);
+        let text = b"ab ab\nab\r\nab ab";
+        for (cap, listed) in [(0, 0), (2, 2), (5, 5), (6, 5)] {
+            let view = || std::rc::Rc::new(normalize(text, Fold::INVISIBLE));
+            let (spans, counts) = find_all_in(text, Fold::INVISIBLE, view, &[&n], &[cap], &Scope::default());
+            assert_eq!(counts, [5], "cap {cap}");
+            assert_eq!(spans[0], [0..2, 3..5, 6..8, 10..12, 13..15][..listed], "cap {cap}");
+        }
+    }
+
+    #[test]
+    fn a_last_line_break_stands_for_an_open_end_under_whole_lines_only() {
+        // The needle's line break stands for the end of a text without one (`Scope::whole_lines`);
+        // its first occurrence differs only by a trailing blank. Issue 16's mutation run: the
+        // at-end variant never added (`!o.is_empty()` without `!`).
+        let whole = Scope::default().whole_lines();
+        let (got, _) = invisible_occurrences(b"foo \nbar\nfoo", &["foo\n"], &whole);
+        assert_eq!(got[0], (2, vec![0, 9]));
+        // Anywhere, the line break is one: the last line does not hold it.
+        let (got, _) = invisible_occurrences(b"foo \nbar\nfoo", &["foo\n"], &Scope::default());
+        assert_eq!(got[0], (1, vec![0]));
+        // A text ending with a terminator has no open end: the last line counts once.
+        let (got, _) = invisible_occurrences(b"foo \nbar\nfoo\n", &["foo\n"], &whole);
+        assert_eq!(got[0], (2, vec![0, 9]));
+        // A needle that is only a line break has no variant (an empty needle finds nothing).
+        let (got, _) = invisible_occurrences(b"a\n\nb", &["\n"], &whole);
+        assert_eq!(got[0].0, 1);
+    }
+
+    #[test]
+    fn an_anchor_too_common_to_window_is_not_known() {
+        // Past MAX_ANCHOR_HITS the needle is searched in one full pass and its anchor's places are
+        // dropped: they must not be handed on as every place of the run (an empty list would tell
+        // later tiers it occurs nowhere). Issue 16's mutation run: the filter's `&&` as `||`.
+        let text = "x;\n".repeat(MAX_ANCHOR_HITS + 1) + "y = 1;\n";
+        let (got, known) = invisible_occurrences(text.as_bytes(), &["x;", "y = 1;"], &Scope::default());
+        assert_eq!(got[0].0, MAX_ANCHOR_HITS + 1);
+        assert_eq!(got[0].1, (0..MAX_LISTED).map(|i| 3 * i).collect::<Vec<_>>());
+        assert_eq!(got[1], (1, vec![3 * (MAX_ANCHOR_HITS + 1)]));
+        assert_eq!(
+            known,
+            KnownRuns::from([("1;".to_string(), vec![3 * (MAX_ANCHOR_HITS + 1) + 4])])
+        );
+    }
+
+    #[test]
     fn probes_in_pieces_agree_with_the_whole_view() {
         // Words split across piece boundaries, typographic characters folded into them, and one
         // word found nowhere.
