@@ -711,8 +711,29 @@ fn one_edit_apart(a: &[char], b: &[char]) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// The body of one of [`near_duplicate_functions`], its third line `audit({a})`.
+    fn near_duplicate_block(a: &str) -> String {
+        format!(
+            "    let count = items.len();\n    report(count, total);\n    audit({a});\n    finish(count);\n    \
+             close(handle);\n    flush(output);\n"
+        )
+    }
+
+    /// Two functions whose blocks differ in one line (`audit(count)`, `audit(other)`), and an
+    /// `oldText` for the first with one word mistyped (`itemz`): the second is a rival nearly as
+    /// good (lines 11-16 against 2-7).
+    pub(crate) fn near_duplicate_functions() -> (String, &'static str) {
+        let text = format!(
+            "fn first() {{\n{}}}\n\nfn second() {{\n{}}}\n",
+            near_duplicate_block("count"),
+            near_duplicate_block("other")
+        );
+        let old = "    let count = itemz.len();\n    report(count, total);\n    audit(count);\n    finish(count);\n    close(handle);\n    flush(output);";
+        (text, old)
+    }
     use crate::{apply, Edit, EditError, Options, Tier};
 
     const FILE: &str = "def load(path):\n    with open(path) as handle:\n        rows = handle.readlines()\n    \
@@ -854,18 +875,7 @@ mod tests {
     /// reading of the file nearly as good: the margin refuses.
     #[test]
     fn a_near_duplicate_within_the_margin_is_refused() {
-        let block = |a: &str| {
-            format!(
-                "    let count = items.len();\n    report(count, total);\n    audit({a});\n    finish(count);\n    \
-                 close(handle);\n    flush(output);\n"
-            )
-        };
-        let text = format!(
-            "fn first() {{\n{}}}\n\nfn second() {{\n{}}}\n",
-            block("count"),
-            block("other")
-        );
-        let old = "    let count = itemz.len();\n    report(count, total);\n    audit(count);\n    finish(count);\n    close(handle);\n    flush(output);";
+        let (text, old) = near_duplicate_functions();
         let new = old.replace("flush(output)", "flush(output, 1)");
         assert!(
             matches!(edit(&text, old, &new), Err(EditError::NotFound { .. })),
@@ -873,7 +883,7 @@ mod tests {
             edit(&text, old, &new)
         );
         // Without the near duplicate, the same edit is placed.
-        let alone = format!("fn first() {{\n{}}}\n", block("count"));
+        let alone = format!("fn first() {{\n{}}}\n", near_duplicate_block("count"));
         assert_eq!(edit(&alone, old, &new).unwrap().0, Tier::Typo);
     }
 

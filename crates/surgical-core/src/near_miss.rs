@@ -601,18 +601,7 @@ mod tests {
 
     #[test]
     fn a_rival_region_is_named_by_its_equal_lines() {
-        let block = |a: &str| {
-            format!(
-                "    let count = items.len();\n    report(count, total);\n    audit({a});\n    finish(count);\n    \
-                 close(handle);\n    flush(output);\n"
-            )
-        };
-        let text = format!(
-            "fn first() {{\n{}}}\n\nfn second() {{\n{}}}\n",
-            block("count"),
-            block("other")
-        );
-        let old = "    let count = itemz.len();\n    report(count, total);\n    audit(count);\n    finish(count);\n    close(handle);\n    flush(output);";
+        let (text, old) = crate::misremembered::tests::near_duplicate_functions();
         let n = near(&text, old).expect("a near miss");
         assert_eq!(n.refused, Refusal::Rival { lines: (11, 16) });
         assert_eq!(n.lines, (2, 7));
