@@ -149,7 +149,17 @@ pub(crate) fn find_all_probing<'a>(
     let mut probe = probes_ok.then(|| Probe::new(probes));
     if borrowed || orig.len() <= 2 * chunk {
         let hay = view();
-        scan.scan(ac, &hay, 0, None);
+        let windows = (borrowed && probe.is_none())
+            .then(|| exact_windows(needles, known))
+            .flatten();
+        match (&hay.text, windows) {
+            (std::borrow::Cow::Borrowed(whole), Some(windows)) => {
+                for w in char_windows(whole, windows) {
+                    scan.scan(ac, &normalize(&orig[w.clone()], Fold::EXACT), w.start, None);
+                }
+            }
+            _ => scan.scan(ac, &hay, 0, None),
+        }
         if let Some(p) = probe.as_mut() {
             p.scan(hay.text.as_bytes());
         }
@@ -187,6 +197,56 @@ pub(crate) fn find_all_probing<'a>(
     }
     let (spans, counts) = scan.finish();
     (spans, counts, probe.map(Probe::finish))
+}
+
+/// The ranges of the text that hold every exact occurrence of the `needles`, from the places of
+/// their anchors that the invisible-difference count found: an exact occurrence holds its needle's
+/// anchor verbatim (the needle's longest run without blanks or line breaks, [`anchor`]) at the same
+/// offset, and that count listed every place of the anchor in the text. So the exact tier searches
+/// a few bytes around each instead of the whole text a second time (issue 12). `None`, for a pass
+/// over the whole text, when a needle is empty or has no anchor, its anchor's places are not all
+/// known (too common, or another search), or its match must end a line (not under the exact fold).
+/// The ranges may overlap and may cut a character: see [`char_windows`].
+fn exact_windows(needles: &[&Pattern], known: &KnownRuns) -> Option<Vec<Range<usize>>> {
+    let mut windows = Vec::new();
+    for n in needles {
+        if n.text.is_empty() || n.needs_line_end {
+            return None;
+        }
+        let (run, _) = anchor(&n.text)?;
+        let offset = run.as_ptr() as usize - n.text.as_ptr() as usize;
+        for &place in known_places(known, run)? {
+            if let Some(start) = place.checked_sub(offset) {
+                windows.push(start..start + n.text.len());
+            }
+        }
+    }
+    Some(windows)
+}
+
+/// `windows` cut to `text`, widened to its character boundaries, sorted, and the overlapping or
+/// touching ones merged: disjoint and ascending, so that each match lies in exactly one, and
+/// searching them in order reports the matches in the order a pass over the whole text does.
+fn char_windows(text: &str, mut windows: Vec<Range<usize>>) -> Vec<Range<usize>> {
+    for w in &mut windows {
+        w.end = w.end.min(text.len());
+        w.start = w.start.min(w.end);
+        while !text.is_char_boundary(w.start) {
+            w.start -= 1;
+        }
+        while !text.is_char_boundary(w.end) {
+            w.end += 1;
+        }
+    }
+    windows.sort_unstable_by_key(|w| w.start);
+    let mut merged: Vec<Range<usize>> = Vec::with_capacity(windows.len());
+    for w in windows {
+        match merged.last_mut() {
+            Some(last) if w.start <= last.end => last.end = last.end.max(w.end),
+            _ => merged.push(w),
+        }
+    }
+    merged
 }
 
 /// The `unicode` tier's search without normalizing the whole text (issue 12: that was most of what
@@ -1064,6 +1124,45 @@ mod tests {
                 return Ok(());
             }
             prop_assert_eq!(&invisible_occurrences(&text, &[&old], &Scope::default()).0[0], &reference(&text, &old), "{:?} in {:?}", old, String::from_utf8_lossy(&text));
+        }
+
+        /// The exact tier searching only around the anchor places the invisible count found
+        /// ([`exact_windows`]) finds what a pass over the whole text finds: the same spans in the
+        /// same order and the same counts, for a needle and its open-end variant, in every scope.
+        #[test]
+        fn exact_search_around_known_anchors_agrees_with_the_full_pass(
+            pieces in prop::collection::vec(prop::sample::select(vec![
+                "a", "b", "ab", "aba", " ", "\t", "\n", "\u{a0}", "\u{2014}", "\u{e9}", "x = 1;",
+            ]), 0..60),
+            start in any::<prop::sample::Index>(),
+            len in 1usize..14,
+            scope_kind in 0usize..4,
+        ) {
+            let text = pieces.concat();
+            let chars: Vec<char> = text.chars().collect();
+            if chars.is_empty() {
+                return Ok(());
+            }
+            let s = start.index(chars.len());
+            let old: String = chars[s..(s + len).min(chars.len())].iter().collect();
+            let scope = match scope_kind {
+                0 => Scope::default(),
+                1 => Scope::default().whole_lines(),
+                2 => Scope::default().within(text.len() / 3..text.len()),
+                _ => Scope::everywhere(),
+            };
+            let (_, known) = invisible_occurrences(text.as_bytes(), &[&old], &scope);
+            let needle = pattern(&old, Fold::EXACT);
+            let mut needles = vec![pattern(&old, Fold::EXACT)];
+            needles.extend(needle.at_end_variant(&scope, text.as_bytes()));
+            let refs: Vec<&Pattern> = needles.iter().collect();
+            let caps = vec![usize::MAX; refs.len()];
+            let search = |known: &KnownRuns| {
+                let view = || std::rc::Rc::new(normalize(text.as_bytes(), Fold::EXACT));
+                let got = find_all_probing(text.as_bytes(), Fold::EXACT, view, || false, &refs, &caps, &scope, &[], known);
+                (got.0, got.1)
+            };
+            prop_assert_eq!(search(&known), search(&KnownRuns::new()), "{:?} in {:?}", old, text);
         }
 
         #[test]
