@@ -300,6 +300,9 @@ pub(crate) fn copy_range(_from: &File, _offset: u64, _len: u64, _to: &File) -> i
     Err(io::ErrorKind::Unsupported.into())
 }
 
+/// See the Linux version: Windows has no such hint for ordinary allocations.
+pub(crate) fn advise_huge_pages(_spare: &mut [std::mem::MaybeUninit<u8>]) {}
+
 /// Creates `name` for writing; fails with [`io::ErrorKind::AlreadyExists`] if anything is there.
 /// Windows has no permission bits: `mode` is not used. The file is shared for deletion so that it
 /// can be moved to its final name while still open.
