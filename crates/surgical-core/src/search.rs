@@ -308,11 +308,7 @@ impl Windows {
                 })
             })
             .collect();
-        let ac = AhoCorasick::builder()
-            .match_kind(MatchKind::Standard)
-            .kind(automaton_kind(&runs))
-            .build(&runs)
-            .expect("anchors are small enough for an automaton");
+        let ac = Searcher::new(&runs);
         // Runs whose every place the invisible count found are not searched again.
         let mut lines_of: Vec<Vec<usize>> = runs
             .iter()
@@ -320,15 +316,14 @@ impl Windows {
             .collect();
         let unknown: Vec<bool> = runs.iter().map(|r| known_places(known, r).is_none()).collect();
         if unknown.contains(&true) {
-            for m in ac.find_overlapping_iter(orig) {
-                let id = m.pattern().as_usize();
+            for (id, start, _) in ac.overlapping(orig) {
                 if !unknown[id] {
                     continue;
                 }
                 if lines_of[id].len() == MAX_WINDOWED_HITS {
                     return None;
                 }
-                lines_of[id].push(m.start());
+                lines_of[id].push(start);
             }
         }
         if lines_of.iter().any(|hits| hits.len() > MAX_WINDOWED_HITS) {
@@ -360,7 +355,7 @@ impl Windows {
             }
             let hay = normalize_into(&orig[line.clone()], Fold::UNICODE, std::mem::take(&mut buffer));
             let text = hay.text.as_bytes();
-            let mut here: Vec<usize> = ac.find_overlapping_iter(text).map(|m| m.pattern().as_usize()).collect();
+            let mut here: Vec<usize> = ac.overlapping(text).map(|(id, _, _)| id).collect();
             here.sort_unstable();
             here.dedup();
             for id in here {
@@ -587,23 +582,16 @@ impl<'n, 'p> Scan<'n, 'p> {
         }
     }
 
-    /// The automaton of all needles; `None` when there is none to search.
-    fn automaton(&self) -> Option<AhoCorasick> {
-        (!self.patterns.is_empty()).then(|| {
-            AhoCorasick::builder()
-                .match_kind(MatchKind::Standard)
-                .kind(automaton_kind(&self.patterns))
-                .build(&self.patterns)
-                .expect("needles are small enough for an automaton")
-        })
+    /// The searcher of all needles; `None` when there is none to search.
+    fn automaton(&self) -> Option<Searcher> {
+        (!self.patterns.is_empty()).then(|| Searcher::new(&self.patterns))
     }
 
     /// Searches `hay`, the normalized text of the original from `offset` on; with `own`, keeps only
     /// the matches whose end maps into it, past its start and up to its end (in the original).
-    fn scan(&mut self, ac: &AhoCorasick, hay: &Normalized, offset: usize, own: Option<Range<usize>>) {
+    fn scan(&mut self, ac: &Searcher, hay: &Normalized, offset: usize, own: Option<Range<usize>>) {
         let text = hay.text.as_bytes();
-        for m in ac.find_overlapping_iter(text) {
-            let (start, end) = (m.start(), m.end());
+        for (id, start, end) in ac.overlapping(text) {
             if let Some(own) = &own {
                 match hay.orig_end(end, false) {
                     Some(at) if own.start < offset + at && offset + at <= own.end => {}
@@ -615,7 +603,7 @@ impl<'n, 'p> Scan<'n, 'p> {
             };
             let (o_start, o_end) = (offset + o_start, offset + o_end.max(o_start));
             let at_line_end = end == text.len() || text[end] == b'\n';
-            for &k in &self.by_pattern[m.pattern().as_usize()] {
+            for &k in &self.by_pattern[id] {
                 let n = self.needles[k];
                 if n.needs_line_end && !at_line_end || n.at_end_only && o_end != self.orig.len() {
                     continue;
@@ -742,13 +730,9 @@ fn occurrences_of(text: &[u8], expanded: &[(&str, bool)], scope: &Scope) -> (Vec
     }
     let mut hits: Vec<Vec<usize>> = vec![Vec::new(); olds.len()];
     if !patterns.is_empty() {
-        let ac = AhoCorasick::builder()
-            .match_kind(MatchKind::Standard)
-            .kind(automaton_kind(&patterns))
-            .build(&patterns)
-            .expect("anchors are small enough for an automaton");
-        for m in ac.find_overlapping_iter(text) {
-            for &k in &by_pattern[m.pattern().as_usize()] {
+        let ac = Searcher::new(&patterns);
+        for (id, start, _) in ac.overlapping(text) {
+            for &k in &by_pattern[id] {
                 if !windowed[k] {
                     continue;
                 }
@@ -756,7 +740,7 @@ fn occurrences_of(text: &[u8], expanded: &[(&str, bool)], scope: &Scope) -> (Vec
                     windowed[k] = false;
                     hits[k] = Vec::new();
                 } else {
-                    hits[k].push(m.start());
+                    hits[k].push(start);
                 }
             }
         }
@@ -859,6 +843,94 @@ fn search_window(text: &[u8], window: Range<usize>, needle: &Pattern, scope: &Sc
 /// as linearly, a little slower per byte.
 const DFA_MAX_PATTERN_BYTES: usize = 1024;
 
+/// Every occurrence of a few patterns in a text, overlapping ones included, reported by their ends
+/// (as Aho-Corasick's overlapping search does). One long pattern is looked for with a substring
+/// finder instead of an automaton: building the automaton costs time and memory in proportion to
+/// the pattern (a 300 KB needle, edited in a file that writes its quotes typographically, spent
+/// most of its call building automata: issue 12), the finder almost nothing. Only a pattern whose
+/// shortest period is at least half its length gets the finder: its occurrences lie at least that
+/// far apart, so finding each from one past the last costs a linear pass in all; a periodic one
+/// (`xxxx…`), which can occur at every position, keeps the automaton, which reports those in one pass.
+pub(crate) enum Searcher {
+    /// One long aperiodic pattern.
+    One(Box<memchr::memmem::Finder<'static>>),
+    /// Several patterns, or a short or periodic one.
+    Many(AhoCorasick),
+}
+
+/// From this length, one aperiodic pattern is looked for with the substring finder.
+const FINDER_FROM_BYTES: usize = 256;
+
+impl Searcher {
+    pub(crate) fn new(patterns: &[&str]) -> Searcher {
+        if let [one] = patterns {
+            if one.len() >= FINDER_FROM_BYTES && 2 * shortest_period(one.as_bytes()) >= one.len() {
+                return Searcher::One(Box::new(memchr::memmem::Finder::new(one.as_bytes()).into_owned()));
+            }
+        }
+        Searcher::Many(
+            AhoCorasick::builder()
+                .match_kind(MatchKind::Standard)
+                .kind(automaton_kind(patterns))
+                .build(patterns)
+                .expect("patterns are small enough for an automaton"),
+        )
+    }
+
+    /// Every occurrence in `hay` as (pattern index, start, end), ascending by end.
+    pub(crate) fn overlapping<'s>(&'s self, hay: &'s [u8]) -> Occurrences<'s> {
+        match self {
+            Searcher::One(finder) => Occurrences::One { finder, hay, at: 0 },
+            Searcher::Many(ac) => Occurrences::Many(ac.find_overlapping_iter(hay)),
+        }
+    }
+}
+
+/// The iterator of [`Searcher::overlapping`].
+pub(crate) enum Occurrences<'s> {
+    One {
+        finder: &'s memchr::memmem::Finder<'static>,
+        hay: &'s [u8],
+        at: usize,
+    },
+    Many(aho_corasick::FindOverlappingIter<'s, 's>),
+}
+
+impl Iterator for Occurrences<'_> {
+    type Item = (usize, usize, usize);
+
+    fn next(&mut self) -> Option<(usize, usize, usize)> {
+        match self {
+            Occurrences::One { finder, hay, at } => {
+                let start = *at + finder.find(hay.get(*at..)?)?;
+                *at = start + 1;
+                Some((0, start, start + finder.needle().len()))
+            }
+            Occurrences::Many(it) => it.next().map(|m| (m.pattern().as_usize(), m.start(), m.end())),
+        }
+    }
+}
+
+/// The length of the shortest period of `s` (the least `p` with `s[i] == s[i + p]` throughout;
+/// `s.len()` for an aperiodic one), from the prefix function, in linear time.
+fn shortest_period(s: &[u8]) -> usize {
+    if s.is_empty() {
+        return 0;
+    }
+    let mut border = vec![0u32; s.len()];
+    let mut k = 0usize;
+    for i in 1..s.len() {
+        while k > 0 && s[i] != s[k] {
+            k = border[k - 1] as usize;
+        }
+        if s[i] == s[k] {
+            k += 1;
+        }
+        border[i] = k as u32;
+    }
+    s.len() - border[s.len() - 1] as usize
+}
+
 /// The automaton for `patterns`: the crate's choice for small ones, else a contiguous NFA.
 fn automaton_kind(patterns: &[&str]) -> Option<AhoCorasickKind> {
     let bytes: usize = patterns.iter().map(|p| p.len()).sum();
@@ -890,6 +962,29 @@ mod tests {
         // Small needles, where the square is cheap, keep the crate's choice.
         assert_eq!(automaton_kind(&["fn a() {", "let x = 1;"]), None);
         assert_eq!(automaton_kind(&[&"x".repeat(DFA_MAX_PATTERN_BYTES - 1)]), None);
+    }
+
+    #[test]
+    fn one_long_aperiodic_pattern_gets_the_substring_finder() {
+        assert_eq!(shortest_period(b"abcab"), 3);
+        assert_eq!(shortest_period(b"aaaa"), 1);
+        assert_eq!(shortest_period(b"abcd"), 4);
+        assert_eq!(shortest_period(b"a"), 1);
+        let mut x = 88172645463325252u64;
+        let blob: String = (0..400)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                char::from(b'a' + (x % 26) as u8)
+            })
+            .collect();
+        assert!(matches!(Searcher::new(&[blob.as_str()]), Searcher::One(_)));
+        // Periodic, short, or several: the automaton.
+        let periodic = "let x = 1; ".repeat(40);
+        assert!(matches!(Searcher::new(&[periodic.as_str()]), Searcher::Many(_)));
+        assert!(matches!(Searcher::new(&["fn a() {"]), Searcher::Many(_)));
+        assert!(matches!(Searcher::new(&[blob.as_str(), "x"]), Searcher::Many(_)));
     }
 
     #[test]
@@ -1124,6 +1219,37 @@ mod tests {
                 return Ok(());
             }
             prop_assert_eq!(&invisible_occurrences(&text, &[&old], &Scope::default()).0[0], &reference(&text, &old), "{:?} in {:?}", old, String::from_utf8_lossy(&text));
+        }
+
+        /// The substring finder reports what the automaton reports: every occurrence, overlapping
+        /// ones included, in the same order, for long patterns periodic or not.
+        #[test]
+        fn the_substring_finder_agrees_with_the_automaton(
+            unit in prop::collection::vec(prop::sample::select(vec!['a', 'b', 'c']), 1..40),
+            tail in prop::collection::vec(prop::sample::select(vec!['a', 'b', 'c']), 0..300),
+            cut in any::<prop::sample::Index>(),
+            gaps in prop::collection::vec(prop::collection::vec(prop::sample::select(vec!['a', 'b', 'c']), 0..50), 0..6),
+        ) {
+            // `base` then a prefix of it: a needle with a period of `base`'s length (at least half of
+            // it), which occurs twice, overlapping, in `base` twice then the prefix.
+            let unit: String = unit.into_iter().collect();
+            let mut base = unit.repeat(FINDER_FROM_BYTES / unit.len() + 1);
+            base.extend(tail);
+            let needle = format!("{base}{}", &base[..cut.index(base.len())]);
+            let mut text = String::new();
+            for gap in &gaps {
+                text.extend(gap.iter());
+                text.push_str(&base);
+                text.push_str(&needle);
+                text.push_str(&needle[needle.len() / 3..]);
+            }
+            let automaton = AhoCorasick::builder().match_kind(MatchKind::Standard).build([needle.as_str()]).unwrap();
+            let expected: Vec<(usize, usize, usize)> = automaton
+                .find_overlapping_iter(text.as_bytes())
+                .map(|m| (m.pattern().as_usize(), m.start(), m.end()))
+                .collect();
+            let got: Vec<(usize, usize, usize)> = Searcher::new(&[needle.as_str()]).overlapping(text.as_bytes()).collect();
+            prop_assert_eq!(got, expected);
         }
 
         /// The exact tier searching only around the anchor places the invisible count found
