@@ -509,38 +509,39 @@ fn atoms(s: &[u8], o: &str, fold: Fold) -> Option<Vec<Atom>> {
     if ns.text != no.text {
         return None;
     }
-    let sp = ns.pieces(s);
-    let op = no.pieces(o.as_bytes());
-    // Char index of each byte offset in `o` that starts a piece.
-    let mut char_at = vec![0usize; o.len() + 1];
-    let mut k = 0;
-    for (b, _) in o.char_indices() {
-        char_at[b] = k;
-        k += 1;
-    }
-    char_at[o.len()] = k;
+    let mut sp = ns.pieces(s);
+    let mut op = no.pieces(o.as_bytes());
+    // The char index in `o` of a byte offset that starts a piece; asked in ascending order.
+    let (mut byte, mut chars) = (0, 0);
+    let mut char_at = |at: usize| {
+        chars += o[byte..at].chars().count();
+        byte = at;
+        chars
+    };
     let mut atoms = Vec::new();
-    let (mut i, mut j) = (0, 0);
-    while i < sp.len() && j < op.len() {
-        let (si, oj) = (i, j);
-        let (mut s_end, mut o_end) = (sp[i].norm.end, op[j].norm.end);
-        i += 1;
-        j += 1;
+    loop {
+        let (first_s, first_o) = match (sp.next(), op.next()) {
+            (Some(a), Some(b)) => (a, b),
+            (None, None) => return Some(atoms),
+            _ => return None,
+        };
+        let (mut s_end, mut o_end) = (first_s.norm.end, first_o.norm.end);
+        let (mut file_end, mut old_end) = (first_s.orig.end, first_o.orig.end);
         while s_end != o_end {
             if s_end < o_end {
-                s_end = sp.get(i)?.norm.end;
-                i += 1;
+                let next = sp.next()?;
+                (s_end, file_end) = (next.norm.end, next.orig.end);
             } else {
-                o_end = op.get(j)?.norm.end;
-                j += 1;
+                let next = op.next()?;
+                (o_end, old_end) = (next.norm.end, next.orig.end);
             }
         }
+        let old = char_at(first_o.orig.start)..char_at(old_end);
         atoms.push(Atom {
-            file: sp[si].orig.start..sp[i - 1].orig.end,
-            old: char_at[op[oj].orig.start]..char_at[op[j - 1].orig.end],
+            file: first_s.orig.start..file_end,
+            old,
         });
     }
-    (i == sp.len() && j == op.len()).then_some(atoms)
 }
 
 /// Records where an unchanged line of the file differs from the model's old line (notes only).
@@ -604,14 +605,17 @@ fn align_chars(
             }
         }
     }
+    // One buffer for the model's side of every atom: a line of 300 KB has as many atoms.
+    let mut model = String::new();
     for (idx, a) in atoms.iter().enumerate() {
-        let model: String = o_chars[a.old.clone()].iter().collect();
+        model.clear();
+        model.extend(&o_chars[a.old.clone()]);
         if s[a.file.clone()] != *model.as_bytes() {
             differences.push(Difference {
                 line,
                 kind: DifferenceKind::Text {
                     file: lossy(&s[a.file.clone()]),
-                    model,
+                    model: model.clone(),
                     kept: kept[idx],
                 },
             });
