@@ -123,8 +123,15 @@ fn align_within(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[u8],
     let consistent =
         s_lines.len() == o_lines.len() && s_lines.iter().zip(&o_lines).all(|(s, o)| s.eol.is_empty() != o.1);
     if !consistent {
-        // Cannot happen for a real match (normalization keeps line breaks); stay safe regardless.
-        for (text, nl) in &n_lines {
+        // Cannot happen for a real match (normalization keeps line breaks). Should it, `newText` is
+        // written as given, and the result says so (a coarse alignment, every line rewritten)
+        // rather than pass it off as a faithful one.
+        out.coarse = true;
+        for (line, (text, nl)) in n_lines.iter().enumerate() {
+            out.differences.push(Difference {
+                line,
+                kind: DifferenceKind::Rewritten,
+            });
             push_written(&mut out, text, *nl, local_eol);
         }
         return out;
@@ -665,6 +672,15 @@ mod tests {
             .filter(|d| d.kind == DifferenceKind::Rewritten)
             .map(|d| d.line)
             .collect()
+    }
+
+    #[test]
+    fn a_span_whose_lines_are_not_the_old_texts_is_written_as_given_and_said_so() {
+        // Not a match any tier makes; the fallback must not pass as a faithful alignment.
+        let out = align(b"a \nb\n", "a\n", "A\n", Fold::TRAILING, b"\n");
+        assert_eq!(out.bytes, b"A\n");
+        assert!(out.coarse);
+        assert_eq!(rewritten_lines(&out), vec![0]);
     }
 
     #[test]
