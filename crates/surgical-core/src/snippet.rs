@@ -104,7 +104,10 @@
 //!   [`SnippetError::NotFound`] with the closest region of each segment that did not land. A
 //!   snippet that changes nothing is [`SnippetError::NoChange`].
 //! - **Which alike line is the file's.** Inside a segment, which shown line is which file line is a
-//!   diff of the two (lines compared as above). Among alignments that keep as many lines, one that
+//!   diff of the two (lines compared as above), git's: Myers' algorithm as git runs it, each run of
+//!   changed lines that can slide placed by git's indent heuristic (a deleted method between two
+//!   `@Override` lines takes the first one with it; of two swapped lines the first is the moved,
+//!   new one). Among alignments that keep as many lines, one that
 //!   keeps only lines the model wrote byte for byte as the file has them, trailing blanks included,
 //!   is taken (`# ` new, then `#` as the file has it: `#` is the file's line, `# ` is written with its
 //!   blank). Then each kept file line is the earliest alike segment line after the previous kept
@@ -1211,12 +1214,11 @@ fn merge(
     let mut reports = Vec::with_capacity(segments.len());
     let mut changed_ids = Vec::new();
     let mut delta: isize = 0;
-    let mut budget = Budget::for_bytes(text.len());
     for (k, (seg, place)) in segments.iter().zip(places).enumerate() {
         let region_keys = &file.keys[place.start..place.end];
         let seg_keys: Vec<&[u8]> = seg.lines.iter().map(|l| key(l.text.as_bytes(), keying)).collect();
         // Which segment line is which file line: a diff of the region and the segment.
-        let (mut kept, kept_count) = align_lines(&mut budget, region_keys, &seg_keys, place.start);
+        let (mut kept, kept_count) = align_lines(region_keys, &seg_keys, place.start);
         let deleted = region_keys.len() - kept_count;
         // Lines compare with trailing blanks ignored; among the alignments keeping as many lines,
         // one keeping only lines the model wrote byte for byte as the file has them (trailing
@@ -1227,7 +1229,7 @@ fn merge(
             .map(|l| exact_key(l.content, keying))
             .collect();
         let seg_exact: Vec<&[u8]> = seg.lines.iter().map(|l| exact_key(l.text.as_bytes(), keying)).collect();
-        let (exact_kept, exact_count) = align_lines(&mut budget, &region_exact, &seg_exact, place.start);
+        let (exact_kept, exact_count) = align_lines(&region_exact, &seg_exact, place.start);
         if exact_count == kept_count {
             kept = exact_kept;
             keep_earliest(&mut kept, &seg_exact, &region_exact, place.start);
@@ -1354,22 +1356,36 @@ fn merge(
 
 /// Which segment line is which region line (absolute file line, from `start`), by a diff of their
 /// keys, and how many lines are kept.
-fn align_lines(budget: &mut Budget, region: &[&[u8]], seg: &[&[u8]], start: usize) -> (Vec<Option<usize>>, usize) {
+///
+/// The diff is git's: Myers' algorithm as git's xdiff runs it, then each run of changed lines that
+/// can slide (a deleted run whose first line equals the kept line after it, or the reverse) placed
+/// where git's indent heuristic places it. Where two alike lines could each be the kept one, which
+/// one is the file's decides bytes a model cannot see (a line ending in a file of mixed endings); the
+/// choice follows one fixed rule, the one git's diffs make (the commits' hunks a model reads). The
+/// diff is linear in space, and its Myers gives up on the minimal script past a cost bound, as git's.
+fn align_lines(region: &[&[u8]], seg: &[&[u8]], start: usize) -> (Vec<Option<usize>>, usize) {
+    let mut input: imara_diff::InternedInput<&[u8]> = imara_diff::InternedInput::default();
+    input.update_before(region.iter().copied());
+    input.update_after(seg.iter().copied());
+    let mut diff = imara_diff::Diff::compute(imara_diff::Algorithm::Myers, &input);
+    diff.postprocess_lines(&input);
     let mut kept: Vec<Option<usize>> = vec![None; seg.len()];
+    let (mut old, mut new) = (0usize, 0usize);
     let mut count = 0;
-    for op in budget.anchored_diff(region, seg) {
-        if let similar::DiffOp::Equal {
-            old_index,
-            new_index,
-            len,
-        } = op
-        {
-            for i in 0..len {
-                kept[new_index + i] = Some(start + old_index + i);
-            }
-            count += len;
+    let mut keep_to = |old_end: usize, old: &mut usize, new: &mut usize| {
+        while *old < old_end {
+            kept[*new] = Some(start + *old);
+            *old += 1;
+            *new += 1;
+            count += 1;
         }
+    };
+    for hunk in diff.hunks() {
+        keep_to(hunk.before.start as usize, &mut old, &mut new);
+        old = hunk.before.end as usize;
+        new = hunk.after.end as usize;
     }
+    keep_to(region.len(), &mut old, &mut new);
     (kept, count)
 }
 

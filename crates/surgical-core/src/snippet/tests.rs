@@ -555,3 +555,22 @@ fn a_line_written_with_the_files_trailing_blanks_is_the_files() {
     let snippet = "# Title\n# \n# new\n#\nclass A\n";
     assert_eq!(merged(file, snippet), "# Title\n# \n# new\n#\nclass A\n");
 }
+
+#[test]
+fn which_alike_line_is_kept_follows_gits_diff() {
+    // Two swapped lines: git's diff deletes the first and writes it again after the second, so the
+    // second keeps its own bytes (its LF here) and the moved line is new, taking the file's ending
+    // there (fresh public set, phpdotenv src/Parser/Parser.php mixed).
+    let file = "use A;\r\nuse S;\r\nuse R;\nuse Z;\n";
+    let snippet = "// ...\nuse A;\nuse R;\nuse S;\nuse Z;\n";
+    assert_eq!(merged(file, snippet), "use A;\r\nuse R;\nuse S;\nuse Z;\n");
+    // A deleted method between two `@Override` lines: git's indent heuristic deletes the first
+    // `@Override` with the method it annotates (the block ends at the blank line), so the second,
+    // CRLF-ended, is the one kept (fresh public set, junit4 FrameworkMethod.java mixed).
+    let file = "class F {\n    void a() {\n        x();\n    }\n\n    @Override\n    void b() {\n        y();\n    }\n\n    @Override\r\n    void c() {\n        z();\n    }\n}\n";
+    let snippet = "// ...\n    void a() {\n        x();\n    }\n\n    @Override\n    void c() {\n// ...\n";
+    assert_eq!(
+        merged(file, snippet),
+        "class F {\n    void a() {\n        x();\n    }\n\n    @Override\r\n    void c() {\n        z();\n    }\n}\n"
+    );
+}
