@@ -7,7 +7,9 @@
 //!   comment holding an ellipsis that stands apart (`// ... existing code ...`, `# ...`,
 //!   `<!-- ... -->`, `/* ... */`, JSX `{/* ... */}`, `-- ...`, named markers such as
 //!   `// ... keep validate() ...` or `// rest of code ...`), at any indentation ([`is_marker`]). A
-//!   marker stands for file lines kept exactly as they are. A line that only looks like a marker is
+//!   marker stands for file lines kept exactly as they are. A doc comment's continuation line
+//!   whose text is itself a comment (` *     // ...`, code quoted in the doc) is no marker: it is the
+//!   doc's line (a marker inside a doc comment is ` * ...`). A line that only looks like a marker is
 //!   code when it matches the file there: when the file holds it (same indentation) next to a line
 //!   equal to its neighbour in the snippet, or when it is a bare `...` under a line ending with `:`
 //!   and the file holds `...` so indented (Python's stub body).
@@ -74,6 +76,16 @@
 //!   `*` nor `/*`). New code does not start by closing a block that is not open where it goes.
 //!   (Where the lines between head and tail are all indented deeper than both, the insertion was
 //!   never counted: they are the body the anchors delimit.)
+//! - **A closer that would strand the file's next line.** "Insert after the head" before a weak
+//!   tail writes the segment's other lines, its tail's closers included, between the head and the
+//!   file's next line. When a new line closes a block (`}`, `)`, `]`, `end`) indented less than
+//!   the file's next non-blank line, and the last new line is indented less than it too and opens
+//!   no block (it ends with none of `{`, `(`, `[`, `:`), the insertion would leave that file line
+//!   after the closer of the block it is in (`check(old);` after `}` and `@Test`): new code does
+//!   not do that, so the insertion is not counted, and the span that rewrites the lines up to the
+//!   tail is the reading. Indentation is measured from the head's last line, in the snippet and in
+//!   the file. (A new test inserted after its neighbour's closing line ends no shallower than the
+//!   file's next line: both readings stay.)
 //! - **Readings not counted, and why that keeps "two results, ambiguous" true.** A reading is left
 //!   out only where another one that is counted explains the same snippet with more of its lines
 //!   as anchors: a shorter head or tail than the longest run at the same place (the longest one
@@ -154,6 +166,16 @@ pub fn is_marker(line: &str) -> bool {
     let Some(inner) = comment_inner(trimmed) else {
         return false;
     };
+    // A doc comment's continuation line (`*`) whose text is itself a comment quotes code inside
+    // the doc (` *     // ...` in an example): it is the doc's line. A marker in a doc comment
+    // is written ` * ...`.
+    if trimmed.starts_with('*')
+        && ["//", "/*", "#", "<!--", "--"]
+            .iter()
+            .any(|lead| inner.starts_with(lead))
+    {
+        return false;
+    }
     has_standalone_ellipsis(inner)
 }
 
@@ -981,6 +1003,9 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             if place.start != j && self.closes_nothing_before(j, y) {
                 continue;
             }
+            if place.start == j && self.strands_next_line(k, j, x - j) {
+                continue;
+            }
             push(place, &mut out);
         }
         // The head with the rest after it is counted only where the spans from it end at a copy of
@@ -1087,6 +1112,41 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             && !prev.ends_with(b"[")
             && !prev.ends_with(b"(")
             && indent_of(lines[before].content).len() <= indent_of(lines[j].content).len()
+    }
+
+    /// Whether inserting segment `k`'s lines after its head (`p` lines, at file line `j`) would
+    /// strand the file's next line outside its block: a new line closes a block (`}`, `)`, `]`,
+    /// `end`) indented less than the file's next non-blank line, and the last new non-blank line is
+    /// indented less than that line too and opens no block (it ends with none of `{`, `(`, `[`,
+    /// `:`). New code that closes the block the file's next lines are in, and leaves them after
+    /// the closer, is no insertion: the lines it shows after the head rewrite the file's.
+    /// Indentation is compared from the head's last non-blank line, in the snippet and in the file
+    /// (the snippet may be indented otherwise when indentation is ignored).
+    fn strands_next_line(&self, k: usize, j: usize, p: usize) -> bool {
+        let (file, seg) = (self.file, &self.segments[k].lines);
+        let width = |b: &[u8]| indent_of(b).len() as isize;
+        let blank = |b: &[u8]| b.trim_ascii().is_empty();
+        let Some(h) = (0..p).rev().find(|&i| !blank(seg[i].text.as_bytes())) else {
+            return false;
+        };
+        let shift = width(file.lines[j + h].content) - width(seg[h].text.as_bytes());
+        let Some(next) = (j + p..file.len()).find(|&i| !blank(file.lines[i].content)) else {
+            return false;
+        };
+        let next_width = width(file.lines[next].content);
+        let new: Vec<&[u8]> = seg[p..]
+            .iter()
+            .map(|l| l.text.as_bytes())
+            .filter(|b| !blank(b))
+            .collect();
+        let shallower = |b: &[u8]| width(b) + shift < next_width;
+        let Some(last) = new.last() else {
+            return false;
+        };
+        let opens = [b'{', b'(', b'[', b':']
+            .iter()
+            .any(|c| last.trim_ascii().ends_with(&[*c]));
+        new.iter().any(|b| is_closer(b.trim_ascii()) && shallower(b)) && shallower(last) && !opens
     }
 
     /// Whether two lines are alike enough that one may be the other rewritten.

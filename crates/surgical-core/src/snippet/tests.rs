@@ -32,6 +32,8 @@ fn marker_forms_are_recognized() {
         "// ... rest of code ...",
         "-- ...",
         "// rest of the file ...",
+        " * ...",
+        " * ... existing docs ...",
     ] {
         assert!(is_marker(m), "{m}");
     }
@@ -43,6 +45,9 @@ fn marker_forms_are_recognized() {
         "x = 1",
         "// TODO",
         "print('...')",
+        // Code quoted in a doc comment: the doc's line (fresh public set, junit4 ClassRule.java).
+        " *     // ...",
+        " * # ...",
     ] {
         assert!(!is_marker(code), "{code}");
     }
@@ -456,9 +461,14 @@ fn an_insertion_of_punctuation_only_is_no_reading() {
     let file = "expect(lines).toEqual([\n  {\n    dim: false,\n    inverse: false,\n    ready: false,\n  },\n]);\n\nexpect(x).toBe(1);\n";
     let snippet = "// ...\n    dim: false,\n    inverse: false,\n  },\n]);\n// ...\n";
     assert_eq!(merged(file, snippet), file.replace("    ready: false,\n", ""));
-    // A new line that is code among them leaves insert against replace open.
+    // A new line that is code among them leaves insert against replace open for this rule; here
+    // the insertion would strand the file's next line (`ready: false,` after `]);`), so the span
+    // is the reading (a_closer_that_would_strand_the_files_next_line_is_no_insertion).
     let snippet = "// ...\n    dim: false,\n    inverse: false,\n  },\n  other,\n]);\n// ...\n";
-    assert!(matches!(refused(file, snippet), SnippetError::Ambiguous { .. }));
+    assert_eq!(
+        merged(file, snippet),
+        file.replace("    ready: false,\n  },\n", "  },\n  other,\n")
+    );
 }
 
 #[test]
@@ -573,4 +583,34 @@ fn which_alike_line_is_kept_follows_gits_diff() {
         merged(file, snippet),
         "class F {\n    void a() {\n        x();\n    }\n\n    @Override\r\n    void c() {\n        z();\n    }\n}\n"
     );
+}
+
+#[test]
+fn a_comment_quoted_in_a_doc_comment_is_the_docs_line() {
+    // New doc lines holding an example whose `// ...` is the example's: written as new lines, not
+    // read as a marker standing for nothing (fresh public set, junit4 ClassRule.java).
+    let file = "/**\n * Rules.\n *\n * @since 4.9\n */\nclass R {}\n";
+    let snippet = "/**\n * Rules.\n *\n * <pre>\n *     // ...\n * </pre>\n *\n * @since 4.9\n */\n// ...\n";
+    assert_eq!(
+        merged(file, snippet),
+        "/**\n * Rules.\n *\n * <pre>\n *     // ...\n * </pre>\n *\n * @since 4.9\n */\nclass R {}\n"
+    );
+}
+
+#[test]
+fn a_closer_that_would_strand_the_files_next_line_is_no_insertion() {
+    // A strong head, a rewritten line, then a weak tail (`    }`, a blank, `    @Test`): inserting
+    // the lines after the head would leave the file's `check(old(5));` after the method's closer
+    // and `@Test`, outside any method; the rewrite is the reading (fresh public set, junit4
+    // SuiteDescriptionTest.java, phpdotenv Validator.php, spdlog logger-inl.h).
+    let file = "class T {\n    @Test\n    void a() {\n        check(1);\n        check(old(5));\n    }\n\n    @Test\n    void b() {\n        run();\n    }\n}\n";
+    let snippet = "// ...\n        check(1);\n        check(new(5));\n    }\n\n    @Test\n// ...\n";
+    assert_eq!(merged(file, snippet), file.replace("check(old(5));", "check(new(5));"));
+    // Indentation ignored (the snippet indented one level less): measured from the head's line.
+    let shallow = "// ...\n    check(1);\n    check(new(5));\n}\n\n@Test\n// ...\n";
+    assert_eq!(merged(file, shallow), file.replace("check(old(5));", "check(new(5));"));
+    // New lines ending with a line that opens a block strand nothing: both readings stay.
+    let file = "class T {\n    void a() {\n        check(1);\n        check(old(5));\n    }\n\n    static {\n        run();\n    }\n\n    static {\n        stop();\n    }\n}\n";
+    let split = "// ...\n        check(1);\n        check(new(5));\n    }\n\n    static {\n// ...\n";
+    assert!(matches!(refused(file, split), SnippetError::Ambiguous { .. }));
 }
