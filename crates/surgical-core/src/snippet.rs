@@ -74,6 +74,8 @@
 //!   bracket closer (`}`, `]`, `)`, `end`) after a line indented no deeper than it that opens no
 //!   bracket, or a comment closer `*/` after a line that is no comment's (starting with neither
 //!   `*` nor `/*`). New code does not start by closing a block that is not open where it goes.
+//!   Likewise a comment opener (`/*`, `/**`) after a comment's continuation line (starting with
+//!   `*`, not ending with `*/`): it would open a comment inside one.
 //!   (Where the lines between head and tail are all indented deeper than both, the insertion was
 //!   never counted: they are the body the anchors delimit.)
 //! - **A closer that would strand the file's next line.** "Insert after the head" before a weak
@@ -83,9 +85,14 @@
 //!   no block (it ends with none of `{`, `(`, `[`, `:`), the insertion would leave that file line
 //!   after the closer of the block it is in (`check(old);` after `}` and `@Test`): new code does
 //!   not do that, so the insertion is not counted, and the span that rewrites the lines up to the
-//!   tail is the reading. Indentation is measured from the head's last line, in the snippet and in
+//!   tail is the reading — where that span is counted, strands nothing itself, and every non-blank
+//!   line it deletes is alike a new line of the segment (the changed lines rewrite what it
+//!   deletes: the evidence; a deleted line no new line is like leaves both readings). Indentation is measured from the head's last line, in the snippet and in
 //!   the file. (A new test inserted after its neighbour's closing line ends no shallower than the
-//!   file's next line: both readings stay.)
+//!   file's next line: both readings stay.) Likewise new lines ending with a comment closer (`*/`)
+//!   before the file's next line that continues a comment (` * old text`): that line would stand
+//!   after the comment's end. The same holds for "the head with the rest after it" (a last line
+//!   repeating the head), beside a counted span from that head.
 //! - **Readings not counted, and why that keeps "two results, ambiguous" true.** A reading is left
 //!   out only where another one that is counted explains the same snippet with more of its lines
 //!   as anchors: a shorter head or tail than the longest run at the same place (the longest one
@@ -403,6 +410,12 @@ fn is_closer(trimmed: &[u8]) -> bool {
         || trimmed
             .strip_prefix(b"end")
             .is_some_and(|r| r.first().is_none_or(|b| !b.is_ascii_alphanumeric()))
+}
+
+/// Whether `trimmed` is a block comment's continuation line (` * text`): it starts with `*` and
+/// does not close the comment.
+fn in_open_comment(trimmed: &[u8]) -> bool {
+    trimmed.starts_with(b"*") && !trimmed.ends_with(b"*/")
 }
 
 /// The file's lines, keyed.
@@ -1003,7 +1016,7 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             if place.start != j && self.closes_nothing_before(j, y) {
                 continue;
             }
-            if place.start == j && self.strands_next_line(k, j, x - j) {
+            if place.start == j && self.stranding_insertion(k, j, x - j, end) {
                 continue;
             }
             push(place, &mut out);
@@ -1014,6 +1027,14 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         // then no reading, as for any segment with a strong tail.
         for (j, x) in repeats {
             if strong_tailed.contains(&(j, x)) {
+                continue;
+            }
+            // Beside a counted span from the same head, an insertion that would strand the file's
+            // next line is no reading (as for "insert after the head" above).
+            if out
+                .iter()
+                .any(|pl| pl.start == j && pl.end > x && self.stranding_insertion(k, j, x - j, pl.end))
+            {
                 continue;
             }
             if !lossless
@@ -1107,6 +1128,10 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         if first.starts_with(b"*/") {
             return !(prev.starts_with(b"*") || prev.starts_with(b"/*"));
         }
+        if first.starts_with(b"/*") {
+            // A comment opener after a comment's continuation line would open a comment inside one.
+            return in_open_comment(prev);
+        }
         is_closer(first)
             && !prev.ends_with(b"{")
             && !prev.ends_with(b"[")
@@ -1114,15 +1139,45 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             && indent_of(lines[before].content).len() <= indent_of(lines[j].content).len()
     }
 
-    /// Whether inserting segment `k`'s lines after its head (`p` lines, at file line `j`) would
-    /// strand the file's next line outside its block: a new line closes a block (`}`, `)`, `]`,
-    /// `end`) indented less than the file's next non-blank line, and the last new non-blank line is
+    /// Whether "insert after the head" (segment `k`'s head of `p` lines at file line `j`) is no
+    /// reading beside the counted span from that head to `end`: the insertion would strand the
+    /// file's next line ([`Search::strands_next_line`]), the span would not, and every non-blank
+    /// file line the span deletes is alike a new line of the segment (rewritten, not lost): the
+    /// changed lines are the evidence that the span rewrites the file's lines.
+    fn stranding_insertion(&self, k: usize, j: usize, p: usize, end: usize) -> bool {
+        if !self.strands_next_line(k, j, p, j + p) || self.strands_next_line(k, j, p, end) {
+            return false;
+        }
+        let keys = &self.keys[k];
+        let region = &self.file.keys[j..end];
+        let (kept, _) = align_lines(region, keys, 0);
+        let mut is_kept = vec![false; region.len()];
+        for f in kept.iter().flatten() {
+            is_kept[*f] = true;
+        }
+        let new: Vec<&[u8]> = (0..keys.len())
+            .filter(|&i| kept[i].is_none())
+            .map(|i| keys[i])
+            .collect();
+        region
+            .iter()
+            .zip(&is_kept)
+            .filter(|(l, kept)| !**kept && !l.trim_ascii().is_empty())
+            .all(|(l, _)| new.iter().any(|n| self.alike(l, n)))
+    }
+
+    /// Whether writing segment `k`'s lines after its head (`p` lines, at file line `j`) in place of
+    /// the file lines up to `end` (`j + p`: an insertion) would strand the file's next line (from
+    /// `end`) outside its block: a line after the head closes a block (`}`, `)`, `]`, `end`)
+    /// indented less than the file's next non-blank line, and the segment's last non-blank line is
     /// indented less than that line too and opens no block (it ends with none of `{`, `(`, `[`,
-    /// `:`). New code that closes the block the file's next lines are in, and leaves them after
-    /// the closer, is no insertion: the lines it shows after the head rewrite the file's.
+    /// `:`); or that last line closes a comment (`*/`) before a line continuing one (` * text`).
+    /// New code that closes the block the file's next lines are in, and leaves them after the
+    /// closer, is no insertion: the lines it shows after the head rewrite the file's. An insertion
+    /// so stranding is left out only beside a counted span from the same head that does not.
     /// Indentation is compared from the head's last non-blank line, in the snippet and in the file
     /// (the snippet may be indented otherwise when indentation is ignored).
-    fn strands_next_line(&self, k: usize, j: usize, p: usize) -> bool {
+    fn strands_next_line(&self, k: usize, j: usize, p: usize, end: usize) -> bool {
         let (file, seg) = (self.file, &self.segments[k].lines);
         let width = |b: &[u8]| indent_of(b).len() as isize;
         let blank = |b: &[u8]| b.trim_ascii().is_empty();
@@ -1130,7 +1185,7 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             return false;
         };
         let shift = width(file.lines[j + h].content) - width(seg[h].text.as_bytes());
-        let Some(next) = (j + p..file.len()).find(|&i| !blank(file.lines[i].content)) else {
+        let Some(next) = (end..file.len()).find(|&i| !blank(file.lines[i].content)) else {
             return false;
         };
         let next_width = width(file.lines[next].content);
@@ -1143,6 +1198,14 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         let Some(last) = new.last() else {
             return false;
         };
+        // A comment closed by the new lines, before a continuation line of the file's comment.
+        let closes_comment = |b: &[u8]| {
+            let t = b.trim_ascii();
+            t.ends_with(b"*/") && !t.starts_with(b"/*")
+        };
+        if closes_comment(last) && in_open_comment(file.lines[next].content.trim_ascii()) {
+            return true;
+        }
         let opens = [b'{', b'(', b'[', b':']
             .iter()
             .any(|c| last.trim_ascii().ends_with(&[*c]));

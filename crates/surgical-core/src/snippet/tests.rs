@@ -447,7 +447,8 @@ fn an_insertion_beside_a_span_that_deletes_nothing_is_no_reading() {
         file.replace("    }\n\n", "    }\n\n    impl S {}\n\n")
             .replace("check(&s);\n\n", "check(&s);\n\n    ensure!(s);\n\n")
     );
-    // Where the span deletes a line (`    log(&s);`, not shown), insert against replace stays open.
+    // Where the span deletes a line (`    log(&s);`, not shown, alike no new line), insert against
+    // replace stays open.
     let file = file.replace("    check(&s);\n", "    check(&s);\n    log(&s);\n");
     assert!(matches!(refused(&file, snippet), SnippetError::Ambiguous { .. }));
 }
@@ -461,14 +462,9 @@ fn an_insertion_of_punctuation_only_is_no_reading() {
     let file = "expect(lines).toEqual([\n  {\n    dim: false,\n    inverse: false,\n    ready: false,\n  },\n]);\n\nexpect(x).toBe(1);\n";
     let snippet = "// ...\n    dim: false,\n    inverse: false,\n  },\n]);\n// ...\n";
     assert_eq!(merged(file, snippet), file.replace("    ready: false,\n", ""));
-    // A new line that is code among them leaves insert against replace open for this rule; here
-    // the insertion would strand the file's next line (`ready: false,` after `]);`), so the span
-    // is the reading (a_closer_that_would_strand_the_files_next_line_is_no_insertion).
+    // A new line that is code among them leaves insert against replace open.
     let snippet = "// ...\n    dim: false,\n    inverse: false,\n  },\n  other,\n]);\n// ...\n";
-    assert_eq!(
-        merged(file, snippet),
-        file.replace("    ready: false,\n  },\n", "  },\n  other,\n")
-    );
+    assert!(matches!(refused(file, snippet), SnippetError::Ambiguous { .. }));
 }
 
 #[test]
@@ -533,7 +529,11 @@ fn a_strong_line_kept_after_a_nearer_weak_tail_is_no_new_line() {
     let file = "fn t() -> R {\n    struct S {\n        on: bool,\n    }\n\n    impl Not for S {}\n\n    let s = S { on: true };\n    check(&s);\n\n    ensure!(s);\n\n    Ok(())\n}\n\nfn u() -> R {\n    Ok(())\n}\n";
     let snippet =
         "// ...\n        on: bool,\n    }\n\n    let s = S { on: true };\n    check(&s);\n\n    Ok(())\n}\n\n// ...\n";
-    assert!(apply_snippet(file.as_bytes(), snippet).is_err());
+    assert!(
+        apply_snippet(file.as_bytes(), snippet).is_err(),
+        "{}",
+        merged(&file, snippet)
+    );
 }
 
 #[test]
@@ -609,8 +609,40 @@ fn a_closer_that_would_strand_the_files_next_line_is_no_insertion() {
     // Indentation ignored (the snippet indented one level less): measured from the head's line.
     let shallow = "// ...\n    check(1);\n    check(new(5));\n}\n\n@Test\n// ...\n";
     assert_eq!(merged(file, shallow), file.replace("check(old(5));", "check(new(5));"));
+    // A line the span would delete that no new line rewrites (`check(old(5));` against `zap();`):
+    // no evidence that the span rewrites it, both readings stay.
+    let unlike = "// ...\n        check(1);\n        zap();\n    }\n\n    @Test\n// ...\n";
+    assert!(matches!(refused(file, unlike), SnippetError::Ambiguous { .. }));
     // New lines ending with a line that opens a block strand nothing: both readings stay.
     let file = "class T {\n    void a() {\n        check(1);\n        check(old(5));\n    }\n\n    static {\n        run();\n    }\n\n    static {\n        stop();\n    }\n}\n";
     let split = "// ...\n        check(1);\n        check(new(5));\n    }\n\n    static {\n// ...\n";
     assert!(matches!(refused(file, split), SnippetError::Ambiguous { .. }));
+}
+
+#[test]
+fn a_comment_opened_or_closed_around_a_comments_line_is_no_insertion() {
+    // `/**`, a rewritten doc line, ` */`: inserting `/**` and the new line before the file's ` */`
+    // would open a comment inside the doc; inserting the new line and ` */` after `/**` would leave
+    // the old doc line after the comment's end. The rewrite is the reading (fresh public set,
+    // junit4 Comparators.java, ThrowingRunnable.java).
+    let file = "import a;\n\n/**\n * Factory metods.\n */\nclass C {}\n\n// Other.\nclass D {}\n";
+    let snippet = "// ...\n/**\n * Factory methods.\n */\n// ...\n";
+    assert_eq!(merged(file, snippet), file.replace("metods", "methods"));
+    // A strong tail: only "insert before the tail" rivals the rewrite.
+    let file = "/**\n * Runs a thing\n * without wrapping.\n */\nclass R {}\n\n// Other.\nclass D {}\n";
+    let snippet = "// ...\n/**\n * Runs a thing well\n * without wrapping.\n// ...\n";
+    assert_eq!(
+        merged(file, snippet),
+        file.replace("Runs a thing\n", "Runs a thing well\n")
+    );
+}
+
+#[test]
+fn a_repeated_head_line_inserted_that_strands_the_next_line_is_no_reading() {
+    // The segment starts and ends with a blank line: "the head with the rest after it" would leave
+    // the file's old `$failing[] = ...` after the two closers; the span to the blank is the reading
+    // (fresh public set, phpdotenv Validator.php).
+    let file = "    {\n        $x = 1;\n\n        foreach ($vs as $v) {\n            if (f($v)) {\n                $failing[] = g($v, $m ?? 'x');\n            }\n        }\n\n        return $failing;\n    }\n";
+    let snippet = "// ...\n\n        foreach ($vs as $v) {\n            if (f($v)) {\n                $failing[] = g($v, $m);\n            }\n        }\n\n        // ...\n";
+    assert_eq!(merged(file, snippet), file.replace("$m ?? 'x'", "$m"));
 }
