@@ -80,19 +80,23 @@
 //!   never counted: they are the body the anchors delimit.)
 //! - **A closer that would strand the file's next line.** "Insert after the head" before a weak
 //!   tail writes the segment's other lines, its tail's closers included, between the head and the
-//!   file's next line. When a new line closes a block (`}`, `)`, `]`, `end`) indented less than
-//!   the file's next non-blank line, and the last new line is indented less than it too and opens
-//!   no block (it ends with none of `{`, `(`, `[`, `:`), the insertion would leave that file line
-//!   after the closer of the block it is in (`check(old);` after `}` and `@Test`): new code does
-//!   not do that, so the insertion is not counted, and the span that rewrites the lines up to the
-//!   tail is the reading — where that span is counted, strands nothing itself, and every non-blank
-//!   line it deletes is alike a new line of the segment (the changed lines rewrite what it
-//!   deletes: the evidence; a deleted line no new line is like leaves both readings). Indentation is measured from the head's last line, in the snippet and in
-//!   the file. (A new test inserted after its neighbour's closing line ends no shallower than the
-//!   file's next line: both readings stay.) Likewise new lines ending with a comment closer (`*/`)
-//!   before the file's next line that continues a comment (` * old text`): that line would stand
-//!   after the comment's end. The same holds for "the head with the rest after it" (a last line
-//!   repeating the head), beside a counted span from that head.
+//!   file's next line. It is not counted beside the span from the same head to the tail when all of
+//!   these hold: a new line closes a block (`}`, `)`, `]`, `end`) indented less than the file's
+//!   next non-blank line, and the last new line is indented less than it too and opens no block
+//!   (it ends with none of `{`, `(`, `[`, `:`), so that the file's next line would stand after
+//!   the closer of the block it is in (`check(old);` after `}` and `@Test`); the file's brackets
+//!   balance, the insertion would unbalance them and the span keeps them as they are; the span is
+//!   counted and strands nothing itself; and every non-blank line the span deletes is alike a new
+//!   line of the segment (the changed lines rewrite what it deletes: the evidence). Indentation is
+//!   measured from the head's last line, in the snippet and in the file. Likewise new lines ending
+//!   with a comment closer (`*/`) before the file's next line that continues a comment
+//!   (` * old text`), the span rewriting what it deletes: that line would stand after the
+//!   comment's end. The same holds for "the head with the rest after it" (a last line repeating
+//!   the head). A new test inserted after its neighbour's closing line ends no shallower than the
+//!   file's next line and keeps the brackets balanced: both readings stay. (The block property
+//!   inserts blocks of random lines, a copied `}` among them; into a file whose brackets balance,
+//!   one that unbalances them and strands the next line is the code this rule reads as a
+//!   rewrite.)
 //! - **Readings not counted, and why that keeps "two results, ambiguous" true.** A reading is left
 //!   out only where another one that is counted explains the same snippet with more of its lines
 //!   as anchors: a shorter head or tail than the longest run at the same place (the longest one
@@ -418,12 +422,57 @@ fn in_open_comment(trimmed: &[u8]) -> bool {
     trimmed.starts_with(b"*") && !trimmed.ends_with(b"*/")
 }
 
+/// How many `{`, `(`, `[` a line opens less how many `}`, `)`, `]` it closes, per kind.
+fn bracket_delta(line: &[u8]) -> [i64; 3] {
+    let mut d = [0i64; 3];
+    for b in line {
+        match b {
+            b'{' => d[0] += 1,
+            b'}' => d[0] -= 1,
+            b'(' => d[1] += 1,
+            b')' => d[1] -= 1,
+            b'[' => d[2] += 1,
+            b']' => d[2] -= 1,
+            _ => {}
+        }
+    }
+    d
+}
+
+/// Whether each kind of bracket balances over `lines`: never more closed than opened so far, and
+/// as many closed as opened at the end (brackets inside strings and comments count as well, so a
+/// file with an unmatched one in a string is not balanced: the rules that need balance then do not
+/// apply).
+fn brackets_balance<'l>(lines: impl Iterator<Item = &'l [u8]>) -> bool {
+    let mut open = [0i64; 3];
+    for line in lines {
+        for b in line {
+            let (kind, step) = match b {
+                b'{' => (0, 1),
+                b'}' => (0, -1),
+                b'(' => (1, 1),
+                b')' => (1, -1),
+                b'[' => (2, 1),
+                b']' => (2, -1),
+                _ => continue,
+            };
+            open[kind] += step;
+            if open[kind] < 0 {
+                return false;
+            }
+        }
+    }
+    open == [0; 3]
+}
+
 /// The file's lines, keyed.
 struct FileLines<'t> {
     lines: Vec<Line<'t>>,
     keys: Vec<&'t [u8]>,
     /// Where each key occurs, ascending.
     places: HashMap<&'t [u8], Vec<usize>>,
+    /// Whether the file's brackets balance ([`brackets_balance`]).
+    balanced: bool,
 }
 
 impl<'t> FileLines<'t> {
@@ -433,10 +482,12 @@ impl<'t> FileLines<'t> {
         for (i, k) in keys.iter().enumerate() {
             places.entry(k).or_default().push(i);
         }
+        let balanced = brackets_balance(all.iter().map(|l| l.content));
         FileLines {
             lines: all.to_vec(),
             keys,
             places,
+            balanced,
         }
     }
 
@@ -1140,12 +1191,15 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
     }
 
     /// Whether "insert after the head" (segment `k`'s head of `p` lines at file line `j`) is no
-    /// reading beside the counted span from that head to `end`: the insertion would strand the
-    /// file's next line ([`Search::strands_next_line`]), the span would not, and every non-blank
-    /// file line the span deletes is alike a new line of the segment (rewritten, not lost): the
-    /// changed lines are the evidence that the span rewrites the file's lines.
+    /// reading beside the counted span from that head to `end` (module docs, "A closer that would
+    /// strand the file's next line"): the insertion would strand the file's next line
+    /// ([`Search::strands_next_line`], brackets unbalanced in a file where they balance and kept by
+    /// the span) or close a comment before it ([`Search::closes_comment_before`]), the span would
+    /// strand nothing, and every non-blank file line the span deletes is alike a new line of the
+    /// segment (rewritten, not lost): the changed lines are the evidence.
     fn stranding_insertion(&self, k: usize, j: usize, p: usize, end: usize) -> bool {
-        if !self.strands_next_line(k, j, p, j + p) || self.strands_next_line(k, j, p, end) {
+        let comment = self.closes_comment_before(k, j + p);
+        if !comment && !self.strands_next_line(k, j, p, j + p) || self.strands_next_line(k, j, p, end) {
             return false;
         }
         let keys = &self.keys[k];
@@ -1159,11 +1213,45 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             .filter(|&i| kept[i].is_none())
             .map(|i| keys[i])
             .collect();
-        region
+        let deleted: Vec<&[u8]> = region
             .iter()
             .zip(&is_kept)
-            .filter(|(l, kept)| !**kept && !l.trim_ascii().is_empty())
-            .all(|(l, _)| new.iter().any(|n| self.alike(l, n)))
+            .filter(|(_, kept)| !**kept)
+            .map(|(l, _)| *l)
+            .collect();
+        let rewritten = deleted
+            .iter()
+            .filter(|l| !l.trim_ascii().is_empty())
+            .all(|l| new.iter().any(|n| self.alike(l, n)));
+        // Brackets: in a file whose brackets balance, the insertion unbalances them and the span
+        // keeps them balanced.
+        let sum = |ls: &mut dyn Iterator<Item = &[u8]>| {
+            ls.map(bracket_delta)
+                .fold([0i64; 3], |a, d| [a[0] + d[0], a[1] + d[1], a[2] + d[2]])
+        };
+        let inserted = sum(&mut keys[p..].iter().copied());
+        let (added, removed) = (sum(&mut new.iter().copied()), sum(&mut deleted.iter().copied()));
+        let unbalances = self.file.balanced && inserted != [0; 3] && added == removed;
+        rewritten && (comment || unbalances)
+    }
+
+    /// Whether segment `k`'s last non-blank line closes a comment (`*/`, not opening one on the
+    /// same line) and the file's next non-blank line from `end` continues a comment (` * text`).
+    fn closes_comment_before(&self, k: usize, end: usize) -> bool {
+        let file = self.file;
+        let seg = &self.segments[k].lines;
+        let Some(last) = seg
+            .iter()
+            .rev()
+            .map(|l| l.text.trim().as_bytes())
+            .find(|t| !t.is_empty())
+        else {
+            return false;
+        };
+        let Some(next) = (end..file.len()).find(|&i| !file.lines[i].content.trim_ascii().is_empty()) else {
+            return false;
+        };
+        last.ends_with(b"*/") && !last.starts_with(b"/*") && in_open_comment(file.lines[next].content.trim_ascii())
     }
 
     /// Whether writing segment `k`'s lines after its head (`p` lines, at file line `j`) in place of
@@ -1171,10 +1259,7 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
     /// `end`) outside its block: a line after the head closes a block (`}`, `)`, `]`, `end`)
     /// indented less than the file's next non-blank line, and the segment's last non-blank line is
     /// indented less than that line too and opens no block (it ends with none of `{`, `(`, `[`,
-    /// `:`); or that last line closes a comment (`*/`) before a line continuing one (` * text`).
-    /// New code that closes the block the file's next lines are in, and leaves them after the
-    /// closer, is no insertion: the lines it shows after the head rewrite the file's. An insertion
-    /// so stranding is left out only beside a counted span from the same head that does not.
+    /// `:`).
     /// Indentation is compared from the head's last non-blank line, in the snippet and in the file
     /// (the snippet may be indented otherwise when indentation is ignored).
     fn strands_next_line(&self, k: usize, j: usize, p: usize, end: usize) -> bool {
@@ -1198,14 +1283,6 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         let Some(last) = new.last() else {
             return false;
         };
-        // A comment closed by the new lines, before a continuation line of the file's comment.
-        let closes_comment = |b: &[u8]| {
-            let t = b.trim_ascii();
-            t.ends_with(b"*/") && !t.starts_with(b"/*")
-        };
-        if closes_comment(last) && in_open_comment(file.lines[next].content.trim_ascii()) {
-            return true;
-        }
         let opens = [b'{', b'(', b'[', b':']
             .iter()
             .any(|c| last.trim_ascii().ends_with(&[*c]));

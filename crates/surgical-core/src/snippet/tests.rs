@@ -605,6 +605,9 @@ fn a_closer_that_would_strand_the_files_next_line_is_no_insertion() {
     // Indentation ignored (the snippet indented one level less): measured from the head's line.
     let shallow = "// ...\n    check(1);\n    check(new(5));\n}\n\n@Test\n// ...\n";
     assert_eq!(merged(file, shallow), file.replace("check(old(5));", "check(new(5));"));
+    // A file whose brackets do not balance (a `{` in a string) gives no evidence: both readings.
+    let unbalanced = file.replace("        run();\n", "        run(\"{\");\n");
+    assert!(matches!(refused(&unbalanced, snippet), SnippetError::Ambiguous { .. }));
     // A line the span would delete that no new line rewrites (`check(old(5));` against `zap();`):
     // no evidence that the span rewrites it, both readings stay.
     let unlike = "// ...\n        check(1);\n        zap();\n    }\n\n    @Test\n// ...\n";
