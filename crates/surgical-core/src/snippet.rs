@@ -7,7 +7,9 @@
 //!   comment holding an ellipsis that stands apart (`// ... existing code ...`, `# ...`,
 //!   `<!-- ... -->`, `/* ... */`, JSX `{/* ... */}`, `-- ...`, named markers such as
 //!   `// ... keep validate() ...` or `// rest of code ...`), at any indentation ([`is_marker`]). A
-//!   marker stands for file lines kept exactly as they are. A line that only looks like a marker is
+//!   marker stands for file lines kept exactly as they are. A doc comment's continuation line
+//!   whose text is itself a comment (` *     // ...`, code quoted in the doc) is no marker: it is the
+//!   doc's line (a marker inside a doc comment is ` * ...`). A line that only looks like a marker is
 //!   code when it matches the file there: when the file holds it (same indentation) next to a line
 //!   equal to its neighbour in the snippet, or when it is a bare `...` under a line ending with `:`
 //!   and the file holds `...` so indented (Python's stub body).
@@ -72,8 +74,29 @@
 //!   bracket closer (`}`, `]`, `)`, `end`) after a line indented no deeper than it that opens no
 //!   bracket, or a comment closer `*/` after a line that is no comment's (starting with neither
 //!   `*` nor `/*`). New code does not start by closing a block that is not open where it goes.
+//!   Likewise a comment opener (`/*`, `/**`) after a comment's continuation line (starting with
+//!   `*`, not ending with `*/`): it would open a comment inside one.
 //!   (Where the lines between head and tail are all indented deeper than both, the insertion was
 //!   never counted: they are the body the anchors delimit.)
+//! - **A closer that would strand the file's next line.** "Insert after the head" before a weak
+//!   tail writes the segment's other lines, its tail's closers included, between the head and the
+//!   file's next line. It is not counted beside the span from the same head to the tail when all of
+//!   these hold: a new line closes a block (`}`, `)`, `]`, `end`) indented less than the file's
+//!   next non-blank line, and the last new line is indented less than it too and opens no block
+//!   (it ends with none of `{`, `(`, `[`, `:`), so that the file's next line would stand after
+//!   the closer of the block it is in (`check(old);` after `}` and `@Test`); the file's brackets
+//!   balance, the insertion would unbalance them and the span keeps them as they are; the span is
+//!   counted and strands nothing itself; and every non-blank line the span deletes is alike a new
+//!   line of the segment (the changed lines rewrite what it deletes: the evidence). Indentation is
+//!   measured from the head's last line, in the snippet and in the file. Likewise new lines ending
+//!   with a comment closer (`*/`) before the file's next line that continues a comment
+//!   (` * old text`), the span rewriting what it deletes: that line would stand after the
+//!   comment's end. The same holds for "the head with the rest after it" (a last line repeating
+//!   the head). A new test inserted after its neighbour's closing line ends no shallower than the
+//!   file's next line and keeps the brackets balanced: both readings stay. (The block property
+//!   inserts blocks of random lines, a copied `}` among them; into a file whose brackets balance,
+//!   one that unbalances them and strands the next line is the code this rule reads as a
+//!   rewrite.)
 //! - **Readings not counted, and why that keeps "two results, ambiguous" true.** A reading is left
 //!   out only where another one that is counted explains the same snippet with more of its lines
 //!   as anchors: a shorter head or tail than the longest run at the same place (the longest one
@@ -104,7 +127,10 @@
 //!   [`SnippetError::NotFound`] with the closest region of each segment that did not land. A
 //!   snippet that changes nothing is [`SnippetError::NoChange`].
 //! - **Which alike line is the file's.** Inside a segment, which shown line is which file line is a
-//!   diff of the two (lines compared as above). Among alignments that keep as many lines, one that
+//!   diff of the two (lines compared as above), git's: Myers' algorithm as git runs it, each run of
+//!   changed lines that can slide placed by git's indent heuristic (a deleted method between two
+//!   `@Override` lines takes the first one with it; of two swapped lines the first is the moved,
+//!   new one). Among alignments that keep as many lines, one that
 //!   keeps only lines the model wrote byte for byte as the file has them, trailing blanks included,
 //!   is taken (`# ` new, then `#` as the file has it: `#` is the file's line, `# ` is written with its
 //!   blank). Then each kept file line is the earliest alike segment line after the previous kept
@@ -151,6 +177,16 @@ pub fn is_marker(line: &str) -> bool {
     let Some(inner) = comment_inner(trimmed) else {
         return false;
     };
+    // A doc comment's continuation line (`*`) whose text is itself a comment quotes code inside
+    // the doc (` *     // ...` in an example): it is the doc's line. A marker in a doc comment
+    // is written ` * ...`.
+    if trimmed.starts_with('*')
+        && ["//", "/*", "#", "<!--", "--"]
+            .iter()
+            .any(|lead| inner.starts_with(lead))
+    {
+        return false;
+    }
     has_standalone_ellipsis(inner)
 }
 
@@ -380,12 +416,63 @@ fn is_closer(trimmed: &[u8]) -> bool {
             .is_some_and(|r| r.first().is_none_or(|b| !b.is_ascii_alphanumeric()))
 }
 
+/// Whether `trimmed` is a block comment's continuation line (` * text`): it starts with `*` and
+/// does not close the comment.
+fn in_open_comment(trimmed: &[u8]) -> bool {
+    trimmed.starts_with(b"*") && !trimmed.ends_with(b"*/")
+}
+
+/// How many `{`, `(`, `[` a line opens less how many `}`, `)`, `]` it closes, per kind.
+fn bracket_delta(line: &[u8]) -> [i64; 3] {
+    let mut d = [0i64; 3];
+    for b in line {
+        match b {
+            b'{' => d[0] += 1,
+            b'}' => d[0] -= 1,
+            b'(' => d[1] += 1,
+            b')' => d[1] -= 1,
+            b'[' => d[2] += 1,
+            b']' => d[2] -= 1,
+            _ => {}
+        }
+    }
+    d
+}
+
+/// Whether each kind of bracket balances over `lines`: never more closed than opened so far, and
+/// as many closed as opened at the end (brackets inside strings and comments count as well, so a
+/// file with an unmatched one in a string is not balanced: the rules that need balance then do not
+/// apply).
+fn brackets_balance<'l>(lines: impl Iterator<Item = &'l [u8]>) -> bool {
+    let mut open = [0i64; 3];
+    for line in lines {
+        for b in line {
+            let (kind, step) = match b {
+                b'{' => (0, 1),
+                b'}' => (0, -1),
+                b'(' => (1, 1),
+                b')' => (1, -1),
+                b'[' => (2, 1),
+                b']' => (2, -1),
+                _ => continue,
+            };
+            open[kind] += step;
+            if open[kind] < 0 {
+                return false;
+            }
+        }
+    }
+    open == [0; 3]
+}
+
 /// The file's lines, keyed.
 struct FileLines<'t> {
     lines: Vec<Line<'t>>,
     keys: Vec<&'t [u8]>,
     /// Where each key occurs, ascending.
     places: HashMap<&'t [u8], Vec<usize>>,
+    /// Whether the file's brackets balance ([`brackets_balance`]).
+    balanced: bool,
 }
 
 impl<'t> FileLines<'t> {
@@ -395,10 +482,12 @@ impl<'t> FileLines<'t> {
         for (i, k) in keys.iter().enumerate() {
             places.entry(k).or_default().push(i);
         }
+        let balanced = brackets_balance(all.iter().map(|l| l.content));
         FileLines {
             lines: all.to_vec(),
             keys,
             places,
+            balanced,
         }
     }
 
@@ -978,6 +1067,9 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             if place.start != j && self.closes_nothing_before(j, y) {
                 continue;
             }
+            if place.start == j && self.stranding_insertion(k, j, x - j, end) {
+                continue;
+            }
             push(place, &mut out);
         }
         // The head with the rest after it is counted only where the spans from it end at a copy of
@@ -986,6 +1078,14 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         // then no reading, as for any segment with a strong tail.
         for (j, x) in repeats {
             if strong_tailed.contains(&(j, x)) {
+                continue;
+            }
+            // Beside a counted span from the same head, an insertion that would strand the file's
+            // next line is no reading (as for "insert after the head" above).
+            if out
+                .iter()
+                .any(|pl| pl.start == j && pl.end > x && self.stranding_insertion(k, j, x - j, pl.end))
+            {
                 continue;
             }
             if !lossless
@@ -1079,11 +1179,114 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         if first.starts_with(b"*/") {
             return !(prev.starts_with(b"*") || prev.starts_with(b"/*"));
         }
+        if first.starts_with(b"/*") {
+            // A comment opener after a comment's continuation line would open a comment inside one.
+            return in_open_comment(prev);
+        }
         is_closer(first)
             && !prev.ends_with(b"{")
             && !prev.ends_with(b"[")
             && !prev.ends_with(b"(")
             && indent_of(lines[before].content).len() <= indent_of(lines[j].content).len()
+    }
+
+    /// Whether "insert after the head" (segment `k`'s head of `p` lines at file line `j`) is no
+    /// reading beside the counted span from that head to `end` (module docs, "A closer that would
+    /// strand the file's next line"): the insertion would strand the file's next line
+    /// ([`Search::strands_next_line`], brackets unbalanced in a file where they balance and kept by
+    /// the span) or close a comment before it ([`Search::closes_comment_before`]), the span would
+    /// strand nothing, and every non-blank file line the span deletes is alike a new line of the
+    /// segment (rewritten, not lost): the changed lines are the evidence.
+    fn stranding_insertion(&self, k: usize, j: usize, p: usize, end: usize) -> bool {
+        let comment = self.closes_comment_before(k, j + p);
+        if !comment && !self.strands_next_line(k, j, p, j + p) || self.strands_next_line(k, j, p, end) {
+            return false;
+        }
+        let keys = &self.keys[k];
+        let region = &self.file.keys[j..end];
+        let (kept, _) = align_lines(region, keys, 0);
+        let mut is_kept = vec![false; region.len()];
+        for f in kept.iter().flatten() {
+            is_kept[*f] = true;
+        }
+        let new: Vec<&[u8]> = (0..keys.len())
+            .filter(|&i| kept[i].is_none())
+            .map(|i| keys[i])
+            .collect();
+        let deleted: Vec<&[u8]> = region
+            .iter()
+            .zip(&is_kept)
+            .filter(|(_, kept)| !**kept)
+            .map(|(l, _)| *l)
+            .collect();
+        let rewritten = deleted
+            .iter()
+            .filter(|l| !l.trim_ascii().is_empty())
+            .all(|l| new.iter().any(|n| self.alike(l, n)));
+        // Brackets: in a file whose brackets balance, the insertion unbalances them and the span
+        // keeps them balanced.
+        let sum = |ls: &mut dyn Iterator<Item = &[u8]>| {
+            ls.map(bracket_delta)
+                .fold([0i64; 3], |a, d| [a[0] + d[0], a[1] + d[1], a[2] + d[2]])
+        };
+        let inserted = sum(&mut keys[p..].iter().copied());
+        let (added, removed) = (sum(&mut new.iter().copied()), sum(&mut deleted.iter().copied()));
+        let unbalances = self.file.balanced && inserted != [0; 3] && added == removed;
+        rewritten && (comment || unbalances)
+    }
+
+    /// Whether segment `k`'s last non-blank line closes a comment (`*/`, not opening one on the
+    /// same line) and the file's next non-blank line from `end` continues a comment (` * text`).
+    fn closes_comment_before(&self, k: usize, end: usize) -> bool {
+        let file = self.file;
+        let seg = &self.segments[k].lines;
+        let Some(last) = seg
+            .iter()
+            .rev()
+            .map(|l| l.text.trim().as_bytes())
+            .find(|t| !t.is_empty())
+        else {
+            return false;
+        };
+        let Some(next) = (end..file.len()).find(|&i| !file.lines[i].content.trim_ascii().is_empty()) else {
+            return false;
+        };
+        last.ends_with(b"*/") && !last.starts_with(b"/*") && in_open_comment(file.lines[next].content.trim_ascii())
+    }
+
+    /// Whether writing segment `k`'s lines after its head (`p` lines, at file line `j`) in place of
+    /// the file lines up to `end` (`j + p`: an insertion) would strand the file's next line (from
+    /// `end`) outside its block: a line after the head closes a block (`}`, `)`, `]`, `end`)
+    /// indented less than the file's next non-blank line, and the segment's last non-blank line is
+    /// indented less than that line too and opens no block (it ends with none of `{`, `(`, `[`,
+    /// `:`).
+    /// Indentation is compared from the head's last non-blank line, in the snippet and in the file
+    /// (the snippet may be indented otherwise when indentation is ignored).
+    fn strands_next_line(&self, k: usize, j: usize, p: usize, end: usize) -> bool {
+        let (file, seg) = (self.file, &self.segments[k].lines);
+        let width = |b: &[u8]| indent_of(b).len() as isize;
+        let blank = |b: &[u8]| b.trim_ascii().is_empty();
+        let Some(h) = (0..p).rev().find(|&i| !blank(seg[i].text.as_bytes())) else {
+            return false;
+        };
+        let shift = width(file.lines[j + h].content) - width(seg[h].text.as_bytes());
+        let Some(next) = (end..file.len()).find(|&i| !blank(file.lines[i].content)) else {
+            return false;
+        };
+        let next_width = width(file.lines[next].content);
+        let new: Vec<&[u8]> = seg[p..]
+            .iter()
+            .map(|l| l.text.as_bytes())
+            .filter(|b| !blank(b))
+            .collect();
+        let shallower = |b: &[u8]| width(b) + shift < next_width;
+        let Some(last) = new.last() else {
+            return false;
+        };
+        let opens = [b'{', b'(', b'[', b':']
+            .iter()
+            .any(|c| last.trim_ascii().ends_with(&[*c]));
+        new.iter().any(|b| is_closer(b.trim_ascii()) && shallower(b)) && shallower(last) && !opens
     }
 
     /// Whether two lines are alike enough that one may be the other rewritten.
@@ -1211,12 +1414,11 @@ fn merge(
     let mut reports = Vec::with_capacity(segments.len());
     let mut changed_ids = Vec::new();
     let mut delta: isize = 0;
-    let mut budget = Budget::for_bytes(text.len());
     for (k, (seg, place)) in segments.iter().zip(places).enumerate() {
         let region_keys = &file.keys[place.start..place.end];
         let seg_keys: Vec<&[u8]> = seg.lines.iter().map(|l| key(l.text.as_bytes(), keying)).collect();
         // Which segment line is which file line: a diff of the region and the segment.
-        let (mut kept, kept_count) = align_lines(&mut budget, region_keys, &seg_keys, place.start);
+        let (mut kept, kept_count) = align_lines(region_keys, &seg_keys, place.start);
         let deleted = region_keys.len() - kept_count;
         // Lines compare with trailing blanks ignored; among the alignments keeping as many lines,
         // one keeping only lines the model wrote byte for byte as the file has them (trailing
@@ -1227,7 +1429,7 @@ fn merge(
             .map(|l| exact_key(l.content, keying))
             .collect();
         let seg_exact: Vec<&[u8]> = seg.lines.iter().map(|l| exact_key(l.text.as_bytes(), keying)).collect();
-        let (exact_kept, exact_count) = align_lines(&mut budget, &region_exact, &seg_exact, place.start);
+        let (exact_kept, exact_count) = align_lines(&region_exact, &seg_exact, place.start);
         if exact_count == kept_count {
             kept = exact_kept;
             keep_earliest(&mut kept, &seg_exact, &region_exact, place.start);
@@ -1354,22 +1556,36 @@ fn merge(
 
 /// Which segment line is which region line (absolute file line, from `start`), by a diff of their
 /// keys, and how many lines are kept.
-fn align_lines(budget: &mut Budget, region: &[&[u8]], seg: &[&[u8]], start: usize) -> (Vec<Option<usize>>, usize) {
+///
+/// The diff is git's: Myers' algorithm as git's xdiff runs it, then each run of changed lines that
+/// can slide (a deleted run whose first line equals the kept line after it, or the reverse) placed
+/// where git's indent heuristic places it. Where two alike lines could each be the kept one, which
+/// one is the file's decides bytes a model cannot see (a line ending in a file of mixed endings); the
+/// choice follows one fixed rule, the one git's diffs make (the commits' hunks a model reads). The
+/// diff is linear in space, and its Myers gives up on the minimal script past a cost bound, as git's.
+fn align_lines(region: &[&[u8]], seg: &[&[u8]], start: usize) -> (Vec<Option<usize>>, usize) {
+    let mut input: imara_diff::InternedInput<&[u8]> = imara_diff::InternedInput::default();
+    input.update_before(region.iter().copied());
+    input.update_after(seg.iter().copied());
+    let mut diff = imara_diff::Diff::compute(imara_diff::Algorithm::Myers, &input);
+    diff.postprocess_lines(&input);
     let mut kept: Vec<Option<usize>> = vec![None; seg.len()];
+    let (mut old, mut new) = (0usize, 0usize);
     let mut count = 0;
-    for op in budget.anchored_diff(region, seg) {
-        if let similar::DiffOp::Equal {
-            old_index,
-            new_index,
-            len,
-        } = op
-        {
-            for i in 0..len {
-                kept[new_index + i] = Some(start + old_index + i);
-            }
-            count += len;
+    let mut keep_to = |old_end: usize, old: &mut usize, new: &mut usize| {
+        while *old < old_end {
+            kept[*new] = Some(start + *old);
+            *old += 1;
+            *new += 1;
+            count += 1;
         }
+    };
+    for hunk in diff.hunks() {
+        keep_to(hunk.before.start as usize, &mut old, &mut new);
+        old = hunk.before.end as usize;
+        new = hunk.after.end as usize;
     }
+    keep_to(region.len(), &mut old, &mut new);
     (kept, count)
 }
 

@@ -32,6 +32,8 @@ fn marker_forms_are_recognized() {
         "// ... rest of code ...",
         "-- ...",
         "// rest of the file ...",
+        " * ...",
+        " * ... existing docs ...",
     ] {
         assert!(is_marker(m), "{m}");
     }
@@ -43,6 +45,9 @@ fn marker_forms_are_recognized() {
         "x = 1",
         "// TODO",
         "print('...')",
+        // Code quoted in a doc comment: the doc's line (fresh public set, junit4 ClassRule.java).
+        " *     // ...",
+        " * # ...",
     ] {
         assert!(!is_marker(code), "{code}");
     }
@@ -442,7 +447,8 @@ fn an_insertion_beside_a_span_that_deletes_nothing_is_no_reading() {
         file.replace("    }\n\n", "    }\n\n    impl S {}\n\n")
             .replace("check(&s);\n\n", "check(&s);\n\n    ensure!(s);\n\n")
     );
-    // Where the span deletes a line (`    log(&s);`, not shown), insert against replace stays open.
+    // Where the span deletes a line (`    log(&s);`, not shown, alike no new line), insert against
+    // replace stays open.
     let file = file.replace("    check(&s);\n", "    check(&s);\n    log(&s);\n");
     assert!(matches!(refused(&file, snippet), SnippetError::Ambiguous { .. }));
 }
@@ -554,4 +560,88 @@ fn a_line_written_with_the_files_trailing_blanks_is_the_files() {
     let file = "# Title\n# old\n#\nclass A\n";
     let snippet = "# Title\n# \n# new\n#\nclass A\n";
     assert_eq!(merged(file, snippet), "# Title\n# \n# new\n#\nclass A\n");
+}
+
+#[test]
+fn which_alike_line_is_kept_follows_gits_diff() {
+    // Two swapped lines: git's diff deletes the first and writes it again after the second, so the
+    // second keeps its own bytes (its LF here) and the moved line is new, taking the file's ending
+    // there (fresh public set, phpdotenv src/Parser/Parser.php mixed).
+    let file = "use A;\r\nuse S;\r\nuse R;\nuse Z;\n";
+    let snippet = "// ...\nuse A;\nuse R;\nuse S;\nuse Z;\n";
+    assert_eq!(merged(file, snippet), "use A;\r\nuse R;\nuse S;\nuse Z;\n");
+    // A deleted method between two `@Override` lines: git's indent heuristic deletes the first
+    // `@Override` with the method it annotates (the block ends at the blank line), so the second,
+    // CRLF-ended, is the one kept (fresh public set, junit4 FrameworkMethod.java mixed).
+    let file = "class F {\n    void a() {\n        x();\n    }\n\n    @Override\n    void b() {\n        y();\n    }\n\n    @Override\r\n    void c() {\n        z();\n    }\n}\n";
+    let snippet = "// ...\n    void a() {\n        x();\n    }\n\n    @Override\n    void c() {\n// ...\n";
+    assert_eq!(
+        merged(file, snippet),
+        "class F {\n    void a() {\n        x();\n    }\n\n    @Override\r\n    void c() {\n        z();\n    }\n}\n"
+    );
+}
+
+#[test]
+fn a_comment_quoted_in_a_doc_comment_is_the_docs_line() {
+    // New doc lines holding an example whose `// ...` is the example's: written as new lines, not
+    // read as a marker standing for nothing (fresh public set, junit4 ClassRule.java).
+    let file = "/**\n * Rules.\n *\n * @since 4.9\n */\nclass R {}\n";
+    let snippet = "/**\n * Rules.\n *\n * <pre>\n *     // ...\n * </pre>\n *\n * @since 4.9\n */\n// ...\n";
+    assert_eq!(
+        merged(file, snippet),
+        "/**\n * Rules.\n *\n * <pre>\n *     // ...\n * </pre>\n *\n * @since 4.9\n */\nclass R {}\n"
+    );
+}
+
+#[test]
+fn a_closer_that_would_strand_the_files_next_line_is_no_insertion() {
+    // A strong head, a rewritten line, then a weak tail (`    }`, a blank, `    @Test`): inserting
+    // the lines after the head would leave the file's `check(old(5));` after the method's closer
+    // and `@Test`, outside any method; the rewrite is the reading (fresh public set, junit4
+    // SuiteDescriptionTest.java, phpdotenv Validator.php, spdlog logger-inl.h).
+    let file = "class T {\n    @Test\n    void a() {\n        check(1);\n        check(old(5));\n    }\n\n    @Test\n    void b() {\n        run();\n    }\n}\n";
+    let snippet = "// ...\n        check(1);\n        check(new(5));\n    }\n\n    @Test\n// ...\n";
+    assert_eq!(merged(file, snippet), file.replace("check(old(5));", "check(new(5));"));
+    // Indentation ignored (the snippet indented one level less): measured from the head's line.
+    let shallow = "// ...\n    check(1);\n    check(new(5));\n}\n\n@Test\n// ...\n";
+    assert_eq!(merged(file, shallow), file.replace("check(old(5));", "check(new(5));"));
+    // A file whose brackets do not balance (a `{` in a string) gives no evidence: both readings.
+    let unbalanced = file.replace("        run();\n", "        run(\"{\");\n");
+    assert!(matches!(refused(&unbalanced, snippet), SnippetError::Ambiguous { .. }));
+    // A line the span would delete that no new line rewrites (`check(old(5));` against `zap();`):
+    // no evidence that the span rewrites it, both readings stay.
+    let unlike = "// ...\n        check(1);\n        zap();\n    }\n\n    @Test\n// ...\n";
+    assert!(matches!(refused(file, unlike), SnippetError::Ambiguous { .. }));
+    // New lines ending with a line that opens a block strand nothing: both readings stay.
+    let file = "class T {\n    void a() {\n        check(1);\n        check(old(5));\n    }\n\n    static {\n        run();\n    }\n\n    static {\n        stop();\n    }\n}\n";
+    let split = "// ...\n        check(1);\n        check(new(5));\n    }\n\n    static {\n// ...\n";
+    assert!(matches!(refused(file, split), SnippetError::Ambiguous { .. }));
+}
+
+#[test]
+fn a_comment_opened_or_closed_around_a_comments_line_is_no_insertion() {
+    // `/**`, a rewritten doc line, ` */`: inserting `/**` and the new line before the file's ` */`
+    // would open a comment inside the doc; inserting the new line and ` */` after `/**` would leave
+    // the old doc line after the comment's end. The rewrite is the reading (fresh public set,
+    // junit4 Comparators.java, ThrowingRunnable.java).
+    let file = "import a;\n\n/**\n * Factory metods.\n */\nclass C {}\n\n// Other.\nclass D {}\n";
+    let snippet = "// ...\n/**\n * Factory methods.\n */\n// ...\n";
+    assert_eq!(merged(file, snippet), file.replace("metods", "methods"));
+    // A strong tail: only "insert before the tail" rivals the rewrite.
+    let file = "/**\n * Runs a thing\n * without wrapping.\n */\nclass R {}\n\n// Other.\nclass D {}\n";
+    let snippet = "// ...\n/**\n * Runs a thing well\n * without wrapping.\n// ...\n";
+    assert_eq!(
+        merged(file, snippet),
+        file.replace("Runs a thing\n", "Runs a thing well\n")
+    );
+}
+
+#[test]
+fn a_repeated_head_line_inserted_that_strands_the_next_line_is_no_reading() {
+    // The segment starts and ends with a blank line: "the head with the rest after it" would leave
+    // the file's old `$failing[] = ...` after the two closers; the span to the blank is the reading
+    // (fresh public set, phpdotenv Validator.php).
+    let file = "    {\n        $x = 1;\n\n        foreach ($vs as $v) {\n            if (f($v)) {\n                $failing[] = g($v, $m ?? 'x');\n            }\n        }\n\n        return $failing;\n    }\n";
+    let snippet = "// ...\n\n        foreach ($vs as $v) {\n            if (f($v)) {\n                $failing[] = g($v, $m);\n            }\n        }\n\n        // ...\n";
+    assert_eq!(merged(file, snippet), file.replace("$m ?? 'x'", "$m"));
 }
