@@ -1074,6 +1074,30 @@ mod tests {
         assert!(!may_fold_to_ascii('\u{E9}') && !may_fold_to_ascii('\u{4E2D}'));
     }
 
+    #[test]
+    fn a_probe_that_is_not_ascii_counts_as_present() {
+        // `cafe` + U+0301 composes to `café` in the view, which the original does not hold as such:
+        // a word that is not ASCII is not looked for in the original (it would be missed there and
+        // rule a tier out wrongly). Issue 16's mutation run: `!p.is_ascii() || p.is_empty()` as `&&`.
+        let text = "let cafe\u{301} = 1;\n";
+        let n = pattern("let", Fold::UNICODE);
+        let probes = ["caf\u{e9}"];
+        let got = find_all_probing(
+            text.as_bytes(),
+            Fold::UNICODE,
+            || unreachable!("the whole view is not built"),
+            || unreachable!("asked under the exact fold only"),
+            &[&n],
+            &[MAX_LISTED],
+            &Scope::default(),
+            &[probes.to_vec()],
+            &KnownRuns::new(),
+        );
+        let want = unicode_reference(text.as_bytes(), &[&n], &probes);
+        assert_eq!(want.2, [true]);
+        assert_eq!((got.0, got.1, got.2.unwrap()), want);
+    }
+
     /// Each way the windowed unicode search gives up for the whole pass: the plan says so, and the
     /// result is the whole view's.
     #[test]
