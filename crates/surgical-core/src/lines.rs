@@ -707,6 +707,88 @@ mod tests {
         assert_eq!(line_start(b"a\n", 2), 2);
     }
 
+    /// Every text of up to `max` bytes over `a`, `\r` and `\n`: each run of CRs and LFs a text
+    /// can hold (CR CR, LF LF, LF CR, CR LF, a CRLF cut by a position), at either end and between
+    /// lines.
+    fn small_texts(max: u32) -> Vec<Vec<u8>> {
+        (0..=max)
+            .flat_map(|len| {
+                (0..3usize.pow(len)).map(move |mut code| {
+                    (0..len)
+                        .map(|_| {
+                            let b = [b'a', b'\r', b'\n'][code % 3];
+                            code /= 3;
+                            b
+                        })
+                        .collect()
+                })
+            })
+            .collect()
+    }
+
+    /// The terminators of `text`, read left to right by the definition (a CR followed by an LF is
+    /// one terminator, any other CR or LF is one alone): the reference the per-line functions are
+    /// checked against.
+    fn reference_terminators(text: &[u8]) -> Vec<Range<usize>> {
+        let mut found = Vec::new();
+        let mut at = 0;
+        while at < text.len() {
+            let len = match (text[at], text.get(at + 1)) {
+                (b'\r', Some(b'\n')) => 2,
+                (b'\r' | b'\n', _) => 1,
+                _ => 0,
+            };
+            if len > 0 {
+                found.push(at..at + len);
+            }
+            at += len.max(1);
+        }
+        found
+    }
+
+    #[test]
+    fn per_line_endings_agree_with_a_reference_at_every_position() {
+        // Issue 16's mutation run over the per-line endings: each function at every position of
+        // every small text, against the reference's terminators.
+        for text in small_texts(7) {
+            let all = reference_terminators(&text);
+            let index = LineIndex::new(&text);
+            let ended_by = |at: usize| all.iter().filter(|t| t.end <= at).count();
+            for p in 0..=text.len() {
+                let shown = String::from_utf8_lossy(&text);
+                // From `p` on, the bytes before it unseen (an LF right after `p` is one alone).
+                let next = reference_terminators(&text[p..])
+                    .first()
+                    .map(|t| p + t.start..p + t.end);
+                assert_eq!(next_terminator(&text, p), next, "next_terminator({shown:?}, {p})");
+                let prev = all.iter().rfind(|t| t.end <= p).cloned();
+                assert_eq!(prev_terminator(&text, p), prev, "prev_terminator({shown:?}, {p})");
+                assert_eq!(
+                    line_start(&text, p),
+                    prev.map_or(0, |t| t.end),
+                    "line_start({shown:?}, {p})"
+                );
+                let line = if p < text.len() { ended_by(p) } else { index.count() };
+                assert_eq!(index.line_of(p), line, "LineIndex::line_of({shown:?}, {p})");
+                assert_eq!(line_of(&text, p), 1 + ended_by(p), "line_of({shown:?}, {p})");
+                // Of the bytes before `p` alone (a CR whose LF follows `p` ends them).
+                let tail = reference_terminators(&text[..p])
+                    .last()
+                    .filter(|t| t.end == p)
+                    .map_or(0, |t| t.len());
+                assert_eq!(terminator_len(&text[..p]), tail, "terminator_len({shown:?}[..{p}])");
+                // Resumed at `p` on its line, a counter agrees with one counted from the start.
+                let has_cr = text.contains(&b'\r');
+                for q in p..=text.len() {
+                    let mut resumed = LineCounter::resumed(&text, p, line_of(&text, p), has_cr);
+                    assert_eq!(resumed.line_at(q), 1 + ended_by(q), "resumed({shown:?}, {p}) at {q}");
+                }
+            }
+            let lf_only = 1 + text.iter().filter(|&&b| b == b'\n').count();
+            assert_eq!(LineCounter::lf_only(&text).line_at(text.len()), lf_only);
+        }
+    }
+
     #[test]
     fn writes_an_ending() {
         assert_eq!(&*with_ending("a\nb\n", Ending::Crlf), b"a\r\nb\r\n");

@@ -1004,6 +1004,99 @@ mod tests {
     }
 
     #[test]
+    fn a_needle_ending_with_blanks_counts_at_line_ends_only() {
+        // Its trailing blank is invisible, so it occurs where its text ends a line: before a CRLF,
+        // before trailing blanks, and at the end of the text without a terminator (the last
+        // window ends there), but not inside a line. Issue 16's mutation run over `search_window`.
+        let text = b"x = 1;\r\nx = 1;y\nx = 1;  \nx = 1;";
+        for (old, want) in [("x = 1; ", (3, vec![0, 16, 25])), ("= 1;\t", (3, vec![2, 18, 27]))] {
+            let (got, _) = invisible_occurrences(text, &[old], &Scope::default());
+            assert_eq!(got[0], want, "{old:?}");
+            assert_eq!(got[0], reference(text, old), "{old:?}");
+        }
+    }
+
+    #[test]
+    fn an_open_end_variant_takes_a_blank_first_line_whole_under_a_trimming_fold_only() {
+        // Under whole lines the variant matches where the text ends without a line break. Its
+        // empty first line may take a file line of blanks whole only when the fold trims them;
+        // under the exact fold the blanks are text the needle lacks. Issue 16's mutation run: the
+        // variant's `blank_first_line` taken from its own text alone (`&&` as `||`).
+        let whole = Scope::default().whole_lines();
+        let text = b"  \nfoo";
+        for (fold, want) in [(Fold::EXACT, vec![]), (Fold::TRAILING, vec![(0, 6)])] {
+            let n = pattern("\nfoo\n", fold);
+            let open = n
+                .at_end_variant(&whole, text)
+                .expect("the text ends without a line break");
+            let view = || std::rc::Rc::new(normalize(text, fold));
+            let (spans, _) = find_all_in(text, fold, view, &[&open], &[MAX_LISTED], &whole);
+            let spans: Vec<(usize, usize)> = spans[0].iter().map(|s| (s.start, s.end)).collect();
+            assert_eq!(spans, want, "{fold:?}");
+        }
+    }
+
+    #[test]
+    fn the_search_chunk_setter_returns_the_previous_size() {
+        // Tests restore the size they found (issue 16's mutation run: the previous size as a
+        // constant); zero stands for one byte.
+        let before = set_search_chunk(7);
+        assert_eq!(set_search_chunk(0), 7);
+        assert_eq!(set_search_chunk(before), 1);
+    }
+
+    #[test]
+    fn the_windowed_search_takes_the_places_the_invisible_count_found() {
+        // A run whose places the invisible count found is not searched for again (issue 12): told
+        // it occurs nowhere, the plan has no window for it; told where, it has that window.
+        // Issue 16's mutation run: `known_places` as `None` (the text searched again).
+        let text = b"let x = 1;\nlet y = 2;\n";
+        let n = pattern("let x = 1;", Fold::UNICODE);
+        let (run, _) = ascii_anchor(&n.text).expect("an ASCII anchor");
+        let plan = |known: KnownRuns| -> Vec<(usize, usize)> {
+            let plan = Windows::plan(text, &[&n], &[], &known).expect("a plan");
+            plan.windows.iter().map(|w| (w.start, w.end)).collect()
+        };
+        assert_eq!(plan(KnownRuns::new()), [(0, 22)]);
+        assert_eq!(plan(KnownRuns::from([(run.to_string(), vec![])])), []);
+        assert_eq!(plan(KnownRuns::from([(run.to_string(), vec![11])])), [(0, 22)]);
+    }
+
+    #[test]
+    fn probes_are_answered_only_when_every_one_fits_in_the_longest_needle() {
+        // A probe longer than every needle could straddle two pieces unseen, and an empty one is
+        // no question: the answers are `None` then, and without probes (issue 16's mutation run:
+        // either `&&` of the condition as `||`).
+        let text = b"let value = 1;\nlet other = 2;\n";
+        let n = pattern("value = 1;", Fold::TRAILING);
+        for chunk in [7, 1 << 20] {
+            let before = set_search_chunk(chunk);
+            let answers = |probes: &[&str]| {
+                let groups: Vec<Vec<&str>> = probes.iter().map(|p| vec![*p]).collect();
+                let view = || std::rc::Rc::new(normalize(text, Fold::TRAILING));
+                let got = find_all_probing(
+                    text,
+                    Fold::TRAILING,
+                    view,
+                    || false,
+                    &[&n],
+                    &[MAX_LISTED],
+                    &Scope::default(),
+                    &groups,
+                    &KnownRuns::new(),
+                );
+                assert_eq!(got.1, [1], "pieces of {chunk} bytes");
+                got.2
+            };
+            assert_eq!(answers(&["other", "absent"]), Some(vec![true, false]), "{chunk}");
+            assert_eq!(answers(&[]), None, "{chunk}");
+            assert_eq!(answers(&["other", "value = 1;\nlet"]), None, "{chunk}");
+            assert_eq!(answers(&["other", ""]), None, "{chunk}");
+            set_search_chunk(before);
+        }
+    }
+
+    #[test]
     fn spans_stop_at_the_cap_and_the_count_goes_on() {
         // Every caller truncates to the cap again, so only this contract of `find_all_in` tells a
         // span too many apart (issue 16's mutation run: `len() < cap` as `<=`).
@@ -1134,6 +1227,30 @@ mod tests {
         }
         assert!(may_fold_to_ascii('\u{FF21}') && may_fold_to_ascii('\u{2014}') && may_fold_to_ascii('\u{A0}'));
         assert!(!may_fold_to_ascii('\u{E9}') && !may_fold_to_ascii('\u{4E2D}'));
+    }
+
+    #[test]
+    fn a_probe_that_is_not_ascii_counts_as_present() {
+        // `cafe` + U+0301 composes to `café` in the view, which the original does not hold as such:
+        // a word that is not ASCII is not looked for in the original (it would be missed there and
+        // rule a tier out wrongly). Issue 16's mutation run: `!p.is_ascii() || p.is_empty()` as `&&`.
+        let text = "let cafe\u{301} = 1;\n";
+        let n = pattern("let", Fold::UNICODE);
+        let probes = ["caf\u{e9}"];
+        let got = find_all_probing(
+            text.as_bytes(),
+            Fold::UNICODE,
+            || unreachable!("the whole view is not built"),
+            || unreachable!("asked under the exact fold only"),
+            &[&n],
+            &[MAX_LISTED],
+            &Scope::default(),
+            &[probes.to_vec()],
+            &KnownRuns::new(),
+        );
+        let want = unicode_reference(text.as_bytes(), &[&n], &probes);
+        assert_eq!(want.2, [true]);
+        assert_eq!((got.0, got.1, got.2.unwrap()), want);
     }
 
     /// Each way the windowed unicode search gives up for the whole pass: the plan says so, and the
