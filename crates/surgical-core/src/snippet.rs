@@ -115,7 +115,11 @@
 //!   whose last line opens a block in the file (the next file lines are indented more) is a header:
 //!   the following segments whose lines are all indented more than it (closing lines such as `}`
 //!   aside) are searched inside that block only (up to the first line indented no more than the
-//!   header, a closing `}`, `)`, `]` or `end` included); a segment with no place there is searched
+//!   header, a closing `}`, `)`, `]` or `end` included, and the blank lines after it); a segment
+//!   that shows a closer indented less than the header (`  }` then `}`: it ends the header's block
+//!   and an enclosing one) is searched up to the enclosing blocks' closers right after that closer
+//!   too, each shallower than the one before, since it shows them (inside the block alone, every
+//!   reading would write them again as new lines); a segment with no place there is searched
 //!   in the rest of the file, as outside any header (the header narrows the search, it does not
 //!   forbid the rest: `const KEYS = [` then code of a later function, indented as deep).
 //! - **Edges.** A snippet without a marker before its first segment or after its last keeps the
@@ -515,11 +519,14 @@ struct Place {
     end: usize,
 }
 
-/// A header's block: segments indented more than `indent` (in the snippet) are searched up to `end`.
+/// A header's block: segments indented more than `indent` (in the snippet) are searched up to `end`,
+/// or up to `outer_end` (past the closers of the enclosing blocks right after the block's own) for a
+/// segment that shows a closer indented less than the header.
 #[derive(Clone, Copy)]
 struct Block {
     indent: usize,
     end: usize,
+    outer_end: usize,
 }
 
 struct Search<'a, 't, 's> {
@@ -809,7 +816,16 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         while blocks.last().is_some_and(|b| b.indent >= indent) {
             blocks.pop();
         }
-        let mut hi = blocks.last().map_or(self.file.len(), |b| b.end).max(lo);
+        let mut hi = blocks
+            .last()
+            .map_or(self.file.len(), |b| {
+                if self.closes_outer_block(k, b.indent) {
+                    b.outer_end
+                } else {
+                    b.end
+                }
+            })
+            .max(lo);
         let mut candidates = self.candidates(k, lo, hi, !blocks.is_empty());
         if candidates.is_empty() && !blocks.is_empty() {
             // Nowhere inside the header's block: the header narrowed the search, it does not forbid
@@ -846,6 +862,16 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         *blocks = saved;
     }
 
+    /// Whether segment `k` shows a closer (`}`, `)`, `]`, `end`) indented less than a header indented
+    /// `indent` (in the snippet): it closes a block that encloses the header's, after the header's
+    /// own block ends.
+    fn closes_outer_block(&self, k: usize, indent: usize) -> bool {
+        self.segments[k].lines.iter().any(|l| {
+            let t = l.text.trim().as_bytes();
+            !t.is_empty() && is_closer(t) && indent_of(l.text.as_bytes()).len() < indent
+        })
+    }
+
     /// The least indentation (in characters, as the snippet writes it) of segment `k`'s lines,
     /// blank lines and closing lines (`}`, `)`, `]`, `end`: a block holds its closer) aside.
     fn segment_indent(&self, k: usize) -> usize {
@@ -875,18 +901,34 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         let mut end = (next..file.len())
             .find(|&j| !file.keys[j].trim_ascii().is_empty() && indent_of(file.lines[j].content).len() <= header_indent)
             .unwrap_or(file.len());
+        let skip_blanks = |mut i: usize| {
+            while i < file.len() && file.keys[i].trim_ascii().is_empty() {
+                i += 1;
+            }
+            i
+        };
+        let mut outer_end = end;
         if end < file.len() && is_closer(file.lines[end].content.trim_ascii()) {
-            end += 1;
             // The blank lines after the closer go with it: a segment that ends with the closer and
             // a blank line must be able to span them here, or only "insert after the head" would
             // be left to count (a second closer written).
-            while end < file.len() && file.keys[end].trim_ascii().is_empty() {
-                end += 1;
+            let mut width = indent_of(file.lines[end].content).len();
+            end = skip_blanks(end + 1);
+            // The closers of the enclosing blocks right after it, each shallower than the one
+            // before (`  }` then `}`), for a segment that shows them.
+            outer_end = end;
+            while outer_end < file.len()
+                && is_closer(file.lines[outer_end].content.trim_ascii())
+                && indent_of(file.lines[outer_end].content).len() < width
+            {
+                width = indent_of(file.lines[outer_end].content).len();
+                outer_end = skip_blanks(outer_end + 1);
             }
         }
         Some(Block {
             indent: indent_of(last.text.as_bytes()).len(),
             end,
+            outer_end,
         })
     }
 
