@@ -97,6 +97,14 @@
 //!   inserts blocks of random lines, a copied `}` among them; into a file whose brackets balance,
 //!   one that unbalances them and strands the next line is the code this rule reads as a
 //!   rewrite.)
+//! - **A raw string left open.** Likewise "insert after the head" (or the head with the rest after
+//!   it) is not counted beside the span from the same head when the file's backquotes pair up (an
+//!   even number: Go's raw strings, JavaScript's template literals all closed), the lines after the
+//!   head hold an odd number of them (a raw string's closing `` ` `` written again: the file's
+//!   own closing line would then open a string), the span keeps them paired, it deletes a
+//!   non-blank line, and every non-blank line it deletes is alike a new line (a line of the string
+//!   rewritten, such as a typo fixed before the closing line). A span that deletes blank lines
+//!   only rewrites nothing: both stay counted (the block property found that one).
 //! - **Readings not counted, and why that keeps "two results, ambiguous" true.** A reading is left
 //!   out only where another one that is counted explains the same snippet with more of its lines
 //!   as anchors: a shorter head or tail than the longest run at the same place (the longest one
@@ -469,6 +477,11 @@ fn brackets_balance<'l>(lines: impl Iterator<Item = &'l [u8]>) -> bool {
     open == [0; 3]
 }
 
+/// How many backquotes (`` ` ``: Go's raw strings, JavaScript's template literals) a line holds.
+fn backquotes(line: &[u8]) -> usize {
+    line.iter().filter(|&&b| b == b'`').count()
+}
+
 /// The file's lines, keyed.
 struct FileLines<'t> {
     lines: Vec<Line<'t>>,
@@ -477,6 +490,8 @@ struct FileLines<'t> {
     places: HashMap<&'t [u8], Vec<usize>>,
     /// Whether the file's brackets balance ([`brackets_balance`]).
     balanced: bool,
+    /// Whether the file holds an even number of backquotes (its raw strings are all closed).
+    backquotes_pair: bool,
 }
 
 impl<'t> FileLines<'t> {
@@ -487,11 +502,13 @@ impl<'t> FileLines<'t> {
             places.entry(k).or_default().push(i);
         }
         let balanced = brackets_balance(all.iter().map(|l| l.content));
+        let backquotes_pair = all.iter().map(|l| backquotes(l.content)).sum::<usize>() % 2 == 0;
         FileLines {
             lines: all.to_vec(),
             keys,
             places,
             balanced,
+            backquotes_pair,
         }
     }
 
@@ -1240,11 +1257,15 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
     /// strand nothing, and every non-blank file line the span deletes is alike a new line of the
     /// segment (rewritten, not lost): the changed lines are the evidence.
     fn stranding_insertion(&self, k: usize, j: usize, p: usize, end: usize) -> bool {
+        let keys = &self.keys[k];
         let comment = self.closes_comment_before(k, j + p);
-        if !comment && !self.strands_next_line(k, j, p, j + p) || self.strands_next_line(k, j, p, end) {
+        // A raw string left open: the file's backquotes pair up and the lines after the head hold
+        // an odd number of them (a raw string's closing line written again).
+        let quotes = self.file.backquotes_pair && keys[p..].iter().map(|l| backquotes(l)).sum::<usize>() % 2 == 1;
+        let strands = (comment || self.strands_next_line(k, j, p, j + p)) && !self.strands_next_line(k, j, p, end);
+        if !strands && !quotes {
             return false;
         }
-        let keys = &self.keys[k];
         let region = &self.file.keys[j..end];
         let (kept, _) = align_lines(region, keys, 0);
         let mut is_kept = vec![false; region.len()];
@@ -1274,7 +1295,13 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         let inserted = sum(&mut keys[p..].iter().copied());
         let (added, removed) = (sum(&mut new.iter().copied()), sum(&mut deleted.iter().copied()));
         let unbalances = self.file.balanced && inserted != [0; 3] && added == removed;
-        rewritten && (comment || unbalances)
+        // The span keeps the backquotes paired (it writes as many as it deletes, modulo two) and
+        // rewrites a line it deletes (a span deleting blank lines only shows no rewrite: the block
+        // property found a lone `` ` `` inserted before a blank line and a copy of it).
+        let count = |ls: &[&[u8]]| ls.iter().map(|l| backquotes(l)).sum::<usize>();
+        let rewrites_one = deleted.iter().any(|l| !l.trim_ascii().is_empty());
+        let unpairs = quotes && rewrites_one && (count(&new) + count(&deleted)) % 2 == 0;
+        rewritten && (strands && (comment || unbalances) || unpairs)
     }
 
     /// Whether segment `k`'s last non-blank line closes a comment (`*/`, not opening one on the

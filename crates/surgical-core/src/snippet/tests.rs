@@ -416,6 +416,24 @@ fn a_segment_showing_the_enclosing_blocks_closer_reaches_past_the_headers_block(
 }
 
 #[test]
+fn an_insertion_that_leaves_a_raw_string_open_is_no_reading() {
+    // A line of a Go raw string rewritten (a typo fixed) before the string's closing backquote, a
+    // weak tail: "insert after the head" would write a second closing line and leave a raw string
+    // open in a file whose backquotes pair up, where the span rewrites the line it deletes.
+    let file = "package main\n\nconst help = `\nUsage: tool [flags]\nRun it an see.\n`\n\nfunc main() {}\n";
+    let snippet = "// ...\nUsage: tool [flags]\nRun it and see.\n`\n// ...\n";
+    assert_eq!(merged(file, snippet), file.replace("it an see", "it and see"));
+    // Deleted lines that no new line rewrites keep insert against replace open.
+    let other = file.replace("Run it an see.", "Flags come first, always.");
+    assert!(matches!(refused(&other, snippet), SnippetError::Ambiguous { .. }));
+    // So does a span that deletes blank lines only (it rewrites nothing): found by the block
+    // property, a `` ` `` line inserted before a blank line and a copy of it, the head holding one.
+    let blank = "x := 1\n`\nUsage: tool [flags]\n\n`\ny := 2\n";
+    let snippet = "// ...\n`\nUsage: tool [flags]\nRun it and see.\n`\n// ...\n";
+    assert!(matches!(refused(blank, snippet), SnippetError::Ambiguous { .. }));
+}
+
+#[test]
 fn a_changed_line_keeps_the_trailing_blanks_the_model_wrote() {
     // A line the file ends with a space, changed by the snippet with the space kept: written as the
     // model wrote it (it once lost the space, a byte the model did not change).
