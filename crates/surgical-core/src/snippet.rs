@@ -97,6 +97,14 @@
 //!   inserts blocks of random lines, a copied `}` among them; into a file whose brackets balance,
 //!   one that unbalances them and strands the next line is the code this rule reads as a
 //!   rewrite.)
+//! - **A raw string left open.** Likewise "insert after the head" (or the head with the rest after
+//!   it) is not counted beside the span from the same head when the file's backquotes pair up (an
+//!   even number: Go's raw strings, JavaScript's template literals all closed), the lines after the
+//!   head hold an odd number of them (a raw string's closing `` ` `` written again: the file's
+//!   own closing line would then open a string), the span keeps them paired, it deletes a
+//!   non-blank line, and every non-blank line it deletes is alike a new line (a line of the string
+//!   rewritten, such as a typo fixed before the closing line). A span that deletes blank lines
+//!   only rewrites nothing: both stay counted (the block property found that one).
 //! - **Readings not counted, and why that keeps "two results, ambiguous" true.** A reading is left
 //!   out only where another one that is counted explains the same snippet with more of its lines
 //!   as anchors: a shorter head or tail than the longest run at the same place (the longest one
@@ -115,7 +123,11 @@
 //!   whose last line opens a block in the file (the next file lines are indented more) is a header:
 //!   the following segments whose lines are all indented more than it (closing lines such as `}`
 //!   aside) are searched inside that block only (up to the first line indented no more than the
-//!   header, a closing `}`, `)`, `]` or `end` included); a segment with no place there is searched
+//!   header, a closing `}`, `)`, `]` or `end` included, and the blank lines after it); a segment
+//!   that shows a closer indented less than the header (`  }` then `}`: it ends the header's block
+//!   and an enclosing one) is searched up to the enclosing blocks' closers right after that closer
+//!   too, each shallower than the one before, since it shows them (inside the block alone, every
+//!   reading would write them again as new lines); a segment with no place there is searched
 //!   in the rest of the file, as outside any header (the header narrows the search, it does not
 //!   forbid the rest: `const KEYS = [` then code of a later function, indented as deep).
 //! - **Edges.** A snippet without a marker before its first segment or after its last keeps the
@@ -465,6 +477,11 @@ fn brackets_balance<'l>(lines: impl Iterator<Item = &'l [u8]>) -> bool {
     open == [0; 3]
 }
 
+/// How many backquotes (`` ` ``: Go's raw strings, JavaScript's template literals) a line holds.
+fn backquotes(line: &[u8]) -> usize {
+    line.iter().filter(|&&b| b == b'`').count()
+}
+
 /// The file's lines, keyed.
 struct FileLines<'t> {
     lines: Vec<Line<'t>>,
@@ -473,6 +490,8 @@ struct FileLines<'t> {
     places: HashMap<&'t [u8], Vec<usize>>,
     /// Whether the file's brackets balance ([`brackets_balance`]).
     balanced: bool,
+    /// Whether the file holds an even number of backquotes (its raw strings are all closed).
+    backquotes_pair: bool,
 }
 
 impl<'t> FileLines<'t> {
@@ -483,11 +502,13 @@ impl<'t> FileLines<'t> {
             places.entry(k).or_default().push(i);
         }
         let balanced = brackets_balance(all.iter().map(|l| l.content));
+        let backquotes_pair = all.iter().map(|l| backquotes(l.content)).sum::<usize>() % 2 == 0;
         FileLines {
             lines: all.to_vec(),
             keys,
             places,
             balanced,
+            backquotes_pair,
         }
     }
 
@@ -515,11 +536,14 @@ struct Place {
     end: usize,
 }
 
-/// A header's block: segments indented more than `indent` (in the snippet) are searched up to `end`.
+/// A header's block: segments indented more than `indent` (in the snippet) are searched up to `end`,
+/// or up to `outer_end` (past the closers of the enclosing blocks right after the block's own) for a
+/// segment that shows a closer indented less than the header.
 #[derive(Clone, Copy)]
 struct Block {
     indent: usize,
     end: usize,
+    outer_end: usize,
 }
 
 struct Search<'a, 't, 's> {
@@ -809,7 +833,16 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         while blocks.last().is_some_and(|b| b.indent >= indent) {
             blocks.pop();
         }
-        let mut hi = blocks.last().map_or(self.file.len(), |b| b.end).max(lo);
+        let mut hi = blocks
+            .last()
+            .map_or(self.file.len(), |b| {
+                if self.closes_outer_block(k, b.indent) {
+                    b.outer_end
+                } else {
+                    b.end
+                }
+            })
+            .max(lo);
         let mut candidates = self.candidates(k, lo, hi, !blocks.is_empty());
         if candidates.is_empty() && !blocks.is_empty() {
             // Nowhere inside the header's block: the header narrowed the search, it does not forbid
@@ -846,6 +879,16 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         *blocks = saved;
     }
 
+    /// Whether segment `k` shows a closer (`}`, `)`, `]`, `end`) indented less than a header indented
+    /// `indent` (in the snippet): it closes a block that encloses the header's, after the header's
+    /// own block ends.
+    fn closes_outer_block(&self, k: usize, indent: usize) -> bool {
+        self.segments[k].lines.iter().any(|l| {
+            let t = l.text.trim().as_bytes();
+            !t.is_empty() && is_closer(t) && indent_of(l.text.as_bytes()).len() < indent
+        })
+    }
+
     /// The least indentation (in characters, as the snippet writes it) of segment `k`'s lines,
     /// blank lines and closing lines (`}`, `)`, `]`, `end`: a block holds its closer) aside.
     fn segment_indent(&self, k: usize) -> usize {
@@ -875,18 +918,34 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         let mut end = (next..file.len())
             .find(|&j| !file.keys[j].trim_ascii().is_empty() && indent_of(file.lines[j].content).len() <= header_indent)
             .unwrap_or(file.len());
+        let skip_blanks = |mut i: usize| {
+            while i < file.len() && file.keys[i].trim_ascii().is_empty() {
+                i += 1;
+            }
+            i
+        };
+        let mut outer_end = end;
         if end < file.len() && is_closer(file.lines[end].content.trim_ascii()) {
-            end += 1;
             // The blank lines after the closer go with it: a segment that ends with the closer and
             // a blank line must be able to span them here, or only "insert after the head" would
             // be left to count (a second closer written).
-            while end < file.len() && file.keys[end].trim_ascii().is_empty() {
-                end += 1;
+            let mut width = indent_of(file.lines[end].content).len();
+            end = skip_blanks(end + 1);
+            // The closers of the enclosing blocks right after it, each shallower than the one
+            // before (`  }` then `}`), for a segment that shows them.
+            outer_end = end;
+            while outer_end < file.len()
+                && is_closer(file.lines[outer_end].content.trim_ascii())
+                && indent_of(file.lines[outer_end].content).len() < width
+            {
+                width = indent_of(file.lines[outer_end].content).len();
+                outer_end = skip_blanks(outer_end + 1);
             }
         }
         Some(Block {
             indent: indent_of(last.text.as_bytes()).len(),
             end,
+            outer_end,
         })
     }
 
@@ -1198,11 +1257,15 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
     /// strand nothing, and every non-blank file line the span deletes is alike a new line of the
     /// segment (rewritten, not lost): the changed lines are the evidence.
     fn stranding_insertion(&self, k: usize, j: usize, p: usize, end: usize) -> bool {
+        let keys = &self.keys[k];
         let comment = self.closes_comment_before(k, j + p);
-        if !comment && !self.strands_next_line(k, j, p, j + p) || self.strands_next_line(k, j, p, end) {
+        // A raw string left open: the file's backquotes pair up and the lines after the head hold
+        // an odd number of them (a raw string's closing line written again).
+        let quotes = self.file.backquotes_pair && keys[p..].iter().map(|l| backquotes(l)).sum::<usize>() % 2 == 1;
+        let strands = (comment || self.strands_next_line(k, j, p, j + p)) && !self.strands_next_line(k, j, p, end);
+        if !strands && !quotes {
             return false;
         }
-        let keys = &self.keys[k];
         let region = &self.file.keys[j..end];
         let (kept, _) = align_lines(region, keys, 0);
         let mut is_kept = vec![false; region.len()];
@@ -1232,7 +1295,13 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         let inserted = sum(&mut keys[p..].iter().copied());
         let (added, removed) = (sum(&mut new.iter().copied()), sum(&mut deleted.iter().copied()));
         let unbalances = self.file.balanced && inserted != [0; 3] && added == removed;
-        rewritten && (comment || unbalances)
+        // The span keeps the backquotes paired (it writes as many as it deletes, modulo two) and
+        // rewrites a line it deletes (a span deleting blank lines only shows no rewrite: the block
+        // property found a lone `` ` `` inserted before a blank line and a copy of it).
+        let count = |ls: &[&[u8]]| ls.iter().map(|l| backquotes(l)).sum::<usize>();
+        let rewrites_one = deleted.iter().any(|l| !l.trim_ascii().is_empty());
+        let unpairs = quotes && rewrites_one && (count(&new) + count(&deleted)) % 2 == 0;
+        rewritten && (strands && (comment || unbalances) || unpairs)
     }
 
     /// Whether segment `k`'s last non-blank line closes a comment (`*/`, not opening one on the

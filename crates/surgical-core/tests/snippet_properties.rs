@@ -10,13 +10,15 @@ use proptest::prelude::*;
 use surgical_core::lines::lines;
 use surgical_core::snippet::apply_snippet;
 
-/// Lines as code has them: repeated ones, weak ones (`}`, blank), a marker-like one, words.
+/// Lines as code has them: repeated ones, weak ones (`}`, blank, a raw string's closing `` ` ``), a
+/// marker-like one, words.
 fn line() -> impl Strategy<Value = String> {
     prop_oneof![
         3 => Just("}".to_string()),
         2 => Just(String::new()),
         2 => Just("fn f() {".to_string()),
         2 => Just("    let x = 1;".to_string()),
+        1 => Just("`".to_string()),
         1 => Just("    ...".to_string()),
         1 => Just("// ...".to_string()),
         6 => "[a-z]{1,6}( [a-z0-9]{1,6}){0,3}",
@@ -98,13 +100,14 @@ type BlockCase = (
     u8,
 );
 
-/// Lines as code has them, marker-like ones aside.
+/// Lines as code has them (a raw string's closing `` ` `` among them), marker-like ones aside.
 fn code_line() -> impl Strategy<Value = String> {
     prop_oneof![
         3 => Just("}".to_string()),
         2 => Just(String::new()),
         2 => Just("fn f() {".to_string()),
         2 => Just("    let x = 1;".to_string()),
+        1 => Just("`".to_string()),
         6 => "[a-z]{1,6}( [a-z0-9]{1,6}){0,3}",
         2 => "    [a-z]{1,6}\\([a-z0-9]{0,3}\\);",
     ]

@@ -395,6 +395,45 @@ fn a_header_block_ends_with_its_closer_and_the_blank_lines_after_it() {
 }
 
 #[test]
+fn a_segment_showing_the_enclosing_blocks_closer_reaches_past_the_headers_block() {
+    // After a header, a segment that ends with the header's closer and the enclosing block's
+    // (`  }` then `}` at the end of a file): the header's block ended at its own closer, so the
+    // file's `}` was out of reach and both readings left inside it (insert after the head, or span
+    // to `  }`) wrote a second `}`: refused. The block now reaches over the enclosing blocks'
+    // closers right after it for a segment that shows one indented less than the header.
+    let file = "class T {\n  void f() {\n    a(1);\n\n    b(2);\n  }\n}\n";
+    let snippet = "// ...\n  void f() {\n    // ...\n    b(2);\n    c(3);\n  }\n}\n";
+    assert_eq!(
+        merged(file, snippet),
+        file.replace("    b(2);\n", "    b(2);\n    c(3);\n")
+    );
+    // Not shown, the enclosing closer stays outside: the same segment without `}` places as before.
+    let snippet = "// ...\n  void f() {\n    // ...\n    b(2);\n    c(3);\n  }\n// ...\n";
+    assert_eq!(
+        merged(file, snippet),
+        file.replace("    b(2);\n", "    b(2);\n    c(3);\n")
+    );
+}
+
+#[test]
+fn an_insertion_that_leaves_a_raw_string_open_is_no_reading() {
+    // A line of a Go raw string rewritten (a typo fixed) before the string's closing backquote, a
+    // weak tail: "insert after the head" would write a second closing line and leave a raw string
+    // open in a file whose backquotes pair up, where the span rewrites the line it deletes.
+    let file = "package main\n\nconst help = `\nUsage: tool [flags]\nRun it an see.\n`\n\nfunc main() {}\n";
+    let snippet = "// ...\nUsage: tool [flags]\nRun it and see.\n`\n// ...\n";
+    assert_eq!(merged(file, snippet), file.replace("it an see", "it and see"));
+    // Deleted lines that no new line rewrites keep insert against replace open.
+    let other = file.replace("Run it an see.", "Flags come first, always.");
+    assert!(matches!(refused(&other, snippet), SnippetError::Ambiguous { .. }));
+    // So does a span that deletes blank lines only (it rewrites nothing): found by the block
+    // property, a `` ` `` line inserted before a blank line and a copy of it, the head holding one.
+    let blank = "x := 1\n`\nUsage: tool [flags]\n\n`\ny := 2\n";
+    let snippet = "// ...\n`\nUsage: tool [flags]\nRun it and see.\n`\n// ...\n";
+    assert!(matches!(refused(blank, snippet), SnippetError::Ambiguous { .. }));
+}
+
+#[test]
 fn a_changed_line_keeps_the_trailing_blanks_the_model_wrote() {
     // A line the file ends with a space, changed by the snippet with the space kept: written as the
     // model wrote it (it once lost the space, a byte the model did not change).
