@@ -1182,6 +1182,27 @@ mod tests {
 
     /// The unicode tier the plain way: the whole text normalized, searched in one pass, and the
     /// probes looked up in the whole view.
+    /// The unicode tier's search of `text` for `n`, each probe a group of its own, which must take
+    /// the windowed path (it builds no whole view).
+    #[allow(clippy::type_complexity)]
+    fn windowed_unicode_search(
+        text: &str,
+        n: &Pattern,
+        probes: &[&str],
+    ) -> (Vec<Vec<Range<usize>>>, Vec<usize>, Option<Vec<bool>>) {
+        find_all_probing(
+            text.as_bytes(),
+            Fold::UNICODE,
+            || unreachable!("the whole view is not built"),
+            || unreachable!("asked under the exact fold only"),
+            &[n],
+            &[MAX_LISTED],
+            &Scope::default(),
+            &probes.iter().map(|p| vec![*p]).collect::<Vec<_>>(),
+            &KnownRuns::new(),
+        )
+    }
+
     fn unicode_reference(
         text: &[u8],
         needles: &[&Pattern],
@@ -1211,17 +1232,7 @@ mod tests {
             ("let cafe", vec!["cafe", "zzz"]),
         ] {
             let n = pattern(old, Fold::UNICODE);
-            let got = find_all_probing(
-                text.as_bytes(),
-                Fold::UNICODE,
-                || unreachable!("the whole view is not built"),
-                || unreachable!("asked under the exact fold only"),
-                &[&n],
-                &[MAX_LISTED],
-                &Scope::default(),
-                &probes.iter().map(|p| vec![*p]).collect::<Vec<_>>(),
-                &KnownRuns::new(),
-            );
+            let got = windowed_unicode_search(text, &n, &probes);
             let want = unicode_reference(text.as_bytes(), &[&n], &probes);
             assert_eq!((got.0, got.1, got.2.unwrap()), want, "{old}");
         }
@@ -1237,17 +1248,7 @@ mod tests {
         let text = "let cafe\u{301} = 1;\n";
         let n = pattern("let", Fold::UNICODE);
         let probes = ["caf\u{e9}"];
-        let got = find_all_probing(
-            text.as_bytes(),
-            Fold::UNICODE,
-            || unreachable!("the whole view is not built"),
-            || unreachable!("asked under the exact fold only"),
-            &[&n],
-            &[MAX_LISTED],
-            &Scope::default(),
-            &[probes.to_vec()],
-            &KnownRuns::new(),
-        );
+        let got = windowed_unicode_search(text, &n, &probes);
         let want = unicode_reference(text.as_bytes(), &[&n], &probes);
         assert_eq!(want.2, [true]);
         assert_eq!((got.0, got.1, got.2.unwrap()), want);
