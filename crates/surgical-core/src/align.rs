@@ -742,6 +742,52 @@ mod tests {
     }
 
     #[test]
+    fn an_edited_line_is_not_reported_as_rewritten() {
+        // After a kept line (the change block starts at old line 1), a line whose file bytes differ
+        // from oldText's (no-break spaces) and that the model edited: its file characters stay, and
+        // it is no removed line.
+        let out = align(
+            "keep\n\u{a0}\u{a0}return 2;\n".as_bytes(),
+            "keep\n  return 2;\n",
+            "keep\n  return 3;\n",
+            Fold::UNICODE,
+            b"\n",
+        );
+        assert_eq!(
+            String::from_utf8(out.bytes.clone()).unwrap(),
+            "keep\n\u{a0}\u{a0}return 3;\n"
+        );
+        assert_eq!(rewritten_lines(&out), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn rewritten_lines_after_a_kept_one_are_reported_where_they_stood() {
+        // Two lines rewritten as three: each on the new line that stands where it stood.
+        let out = align(
+            b"k\nx \ny \n",
+            "k\nx\ny\n",
+            "k\nPPPP\nQQQQ\nRRRR\n",
+            Fold::TRAILING,
+            b"\n",
+        );
+        assert_eq!(out.bytes, b"k\nPPPP\nQQQQ\nRRRR\n");
+        assert_eq!(rewritten_lines(&out), vec![1, 2]);
+        // Two lines rewritten as one: both on that one line, not past it.
+        let out = align(b"k\nx \ny \nz\n", "k\nx\ny\nz\n", "k\nQ\nz\n", Fold::TRAILING, b"\n");
+        assert_eq!(out.bytes, b"k\nQ\nz\n");
+        assert_eq!(rewritten_lines(&out), vec![1, 1]);
+    }
+
+    #[test]
+    fn lines_added_after_an_edited_open_last_line_take_the_terminator_before_it() {
+        // The span's last line has no terminator; the model edits it and adds lines after it. The
+        // edited line's terminator is the local one; the added lines take the last terminator the
+        // span had (CRLF here, local LF), not the open line's lack of one.
+        let out = align(b"a\r\nb", "a\nb", "a\nb!\nc\nd", Fold::EXACT, b"\n");
+        assert_eq!(out.bytes, b"a\r\nb!\nc\r\nd");
+    }
+
+    #[test]
     fn a_short_line_only_added_to_keeps_the_file_characters() {
         // `}` with trailing blanks in the file; the model dropped them and appended a comment.
         assert_eq!(
