@@ -681,6 +681,12 @@ mod tests {
         assert_eq!(out.bytes, b"A\n");
         assert!(out.coarse);
         assert_eq!(rewritten_lines(&out), vec![0]);
+        // oldText one line longer than the span, that line not blanks: nothing a trimming tier
+        // matched to nothing past the span's end, so not taken for an empty file line there.
+        let out = align(b"a\n", "a\nb", "a\nB", Fold::TRAILING, b"\n");
+        assert_eq!(out.bytes, b"a\nB");
+        assert!(out.coarse);
+        assert_eq!(rewritten_lines(&out), vec![0, 1]);
     }
 
     #[test]
