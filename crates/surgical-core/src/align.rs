@@ -794,6 +794,25 @@ mod tests {
     }
 
     #[test]
+    fn differences_after_a_written_line_are_reported_on_their_own_line() {
+        // A line written as given (inserted) before an edited one: the edited line's kept no-break
+        // space is reported on the line it ends up on (2), counting the written line.
+        let out = align(
+            "a\n\u{a0}b = 1;\n".as_bytes(),
+            "a\n b = 1;\n",
+            "a\nNEW LINE\n b = 2;\n",
+            Fold::UNICODE,
+            b"\n",
+        );
+        assert_eq!(
+            String::from_utf8(out.bytes.clone()).unwrap(),
+            "a\nNEW LINE\n\u{a0}b = 2;\n"
+        );
+        let lines: Vec<usize> = out.differences.iter().map(|d| d.line).collect();
+        assert_eq!(lines, vec![2]);
+    }
+
+    #[test]
     fn a_short_line_only_added_to_keeps_the_file_characters() {
         // `}` with trailing blanks in the file; the model dropped them and appended a comment.
         assert_eq!(
