@@ -813,6 +813,31 @@ mod tests {
     }
 
     #[test]
+    fn an_edited_line_the_file_words_differently_is_written_as_given() {
+        // The file's line is not oldText's under the fold (a misremembered word): the edit is written
+        // as given, said rewritten, and no U+FFFD is said fabricated where newText wrote none.
+        let out = align(
+            b"helo world\n",
+            "hello world\n",
+            "hello world!\n",
+            Fold::TRAILING,
+            b"\n",
+        );
+        assert_eq!(out.bytes, b"hello world!\n");
+        assert_eq!(rewritten_lines(&out), vec![0]);
+        assert_eq!(out.fabricated_replacement_char, None);
+        // newText writing one there is (no file bytes stand behind it).
+        let out = align(
+            b"a\nhelo world\n",
+            "a\nhello world\n",
+            "a\nhello w\u{FFFD}rld!\n",
+            Fold::TRAILING,
+            b"\n",
+        );
+        assert_eq!(out.fabricated_replacement_char, Some(1));
+    }
+
+    #[test]
     fn a_short_line_only_added_to_keeps_the_file_characters() {
         // `}` with trailing blanks in the file; the model dropped them and appended a comment.
         assert_eq!(
