@@ -838,6 +838,50 @@ mod tests {
     }
 
     #[test]
+    fn an_atom_is_kept_only_where_the_model_changed_none_of_it() {
+        // The file's `…` is the model's `...` (one atom of three old characters). Kept where the
+        // model left all three dots; written as the model's where it changed one of them.
+        assert_eq!(
+            run(
+                "Loading\u{2026} x = 1;",
+                "Loading... x = 1;",
+                "Loading... x = 2;",
+                Fold::UNICODE
+            ),
+            "Loading\u{2026} x = 2;"
+        );
+        assert_eq!(
+            run("Loading\u{2026}", "Loading...", "Loading..!", Fold::UNICODE),
+            "Loading..!"
+        );
+        // The other way round: the file's three dots are one atom against the model's `…`.
+        assert_eq!(
+            run(
+                "wait... x = 1;",
+                "wait\u{2026} x = 1;",
+                "wait\u{2026} x = 2;",
+                Fold::UNICODE
+            ),
+            "wait... x = 2;"
+        );
+    }
+
+    #[test]
+    fn a_replacement_char_written_into_an_edited_line_is_said_fabricated() {
+        // The line goes through the character step (its no-break space differs from oldText's
+        // space); the model writes a U+FFFD into the part it changed.
+        let out = align(
+            "a\u{a0}= 1;".as_bytes(),
+            "a = 1;",
+            "a = \u{FFFD};",
+            Fold::UNICODE,
+            b"\n",
+        );
+        assert_eq!(String::from_utf8(out.bytes.clone()).unwrap(), "a\u{a0}= \u{FFFD};");
+        assert_eq!(out.fabricated_replacement_char, Some(0));
+    }
+
+    #[test]
     fn a_short_line_only_added_to_keeps_the_file_characters() {
         // `}` with trailing blanks in the file; the model dropped them and appended a comment.
         assert_eq!(
