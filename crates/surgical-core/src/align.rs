@@ -718,6 +718,11 @@ mod tests {
             line_destinations("a first line\nb\n", "b\na first line, edited\n"),
             vec![None, Some(0)]
         );
+        // A block whose first old line resembles no new line, before an edited one.
+        assert_eq!(
+            line_destinations("rewrite this\nedit this line\n", "SOMETHING ELSE\nedit this line!\n"),
+            vec![None, Some(1)]
+        );
         assert_eq!(line_destinations("", "x\n"), Vec::<Option<usize>>::new());
         assert_eq!(line_destinations("x\n", ""), vec![None]);
         // An edited line after inserted ones (what surgical-patch carries a first line's indentation to).
