@@ -681,6 +681,12 @@ mod tests {
         assert_eq!(out.bytes, b"A\n");
         assert!(out.coarse);
         assert_eq!(rewritten_lines(&out), vec![0]);
+        // oldText one line longer than the span, that line not blanks: nothing a trimming tier
+        // matched to nothing past the span's end, so not taken for an empty file line there.
+        let out = align(b"a\n", "a\nb", "a\nB", Fold::TRAILING, b"\n");
+        assert_eq!(out.bytes, b"a\nB");
+        assert!(out.coarse);
+        assert_eq!(rewritten_lines(&out), vec![0, 1]);
     }
 
     #[test]
@@ -712,6 +718,11 @@ mod tests {
             line_destinations("a first line\nb\n", "b\na first line, edited\n"),
             vec![None, Some(0)]
         );
+        // A block whose first old line resembles no new line, before an edited one.
+        assert_eq!(
+            line_destinations("rewrite this\nedit this line\n", "SOMETHING ELSE\nedit this line!\n"),
+            vec![None, Some(1)]
+        );
         assert_eq!(line_destinations("", "x\n"), Vec::<Option<usize>>::new());
         assert_eq!(line_destinations("x\n", ""), vec![None]);
         // An edited line after inserted ones (what surgical-patch carries a first line's indentation to).
@@ -739,6 +750,140 @@ mod tests {
         let out = align(b"x\ny \nz\n", "x\ny\nz\n", "x\nz\n", Fold::TRAILING, b"\n");
         let lines = rewritten_lines(&out);
         assert_eq!(lines, vec![1]);
+    }
+
+    #[test]
+    fn an_edited_line_is_not_reported_as_rewritten() {
+        // After a kept line (the change block starts at old line 1), a line whose file bytes differ
+        // from oldText's (no-break spaces) and that the model edited: its file characters stay, and
+        // it is no removed line.
+        let out = align(
+            "keep\n\u{a0}\u{a0}return 2;\n".as_bytes(),
+            "keep\n  return 2;\n",
+            "keep\n  return 3;\n",
+            Fold::UNICODE,
+            b"\n",
+        );
+        assert_eq!(
+            String::from_utf8(out.bytes.clone()).unwrap(),
+            "keep\n\u{a0}\u{a0}return 3;\n"
+        );
+        assert_eq!(rewritten_lines(&out), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn rewritten_lines_after_a_kept_one_are_reported_where_they_stood() {
+        // Two lines rewritten as three: each on the new line that stands where it stood.
+        let out = align(
+            b"k\nx \ny \n",
+            "k\nx\ny\n",
+            "k\nPPPP\nQQQQ\nRRRR\n",
+            Fold::TRAILING,
+            b"\n",
+        );
+        assert_eq!(out.bytes, b"k\nPPPP\nQQQQ\nRRRR\n");
+        assert_eq!(rewritten_lines(&out), vec![1, 2]);
+        // Two lines rewritten as one: both on that one line, not past it.
+        let out = align(b"k\nx \ny \nz\n", "k\nx\ny\nz\n", "k\nQ\nz\n", Fold::TRAILING, b"\n");
+        assert_eq!(out.bytes, b"k\nQ\nz\n");
+        assert_eq!(rewritten_lines(&out), vec![1, 1]);
+    }
+
+    #[test]
+    fn lines_added_after_an_edited_open_last_line_take_the_terminator_before_it() {
+        // The span's last line has no terminator; the model edits it and adds lines after it. The
+        // edited line's terminator is the local one; the added lines take the last terminator the
+        // span had (CRLF here, local LF), not the open line's lack of one.
+        let out = align(b"a\r\nb", "a\nb", "a\nb!\nc\nd", Fold::EXACT, b"\n");
+        assert_eq!(out.bytes, b"a\r\nb!\nc\r\nd");
+    }
+
+    #[test]
+    fn differences_after_a_written_line_are_reported_on_their_own_line() {
+        // A line written as given (inserted) before an edited one: the edited line's kept no-break
+        // space is reported on the line it ends up on (2), counting the written line.
+        let out = align(
+            "a\n\u{a0}b = 1;\n".as_bytes(),
+            "a\n b = 1;\n",
+            "a\nNEW LINE\n b = 2;\n",
+            Fold::UNICODE,
+            b"\n",
+        );
+        assert_eq!(
+            String::from_utf8(out.bytes.clone()).unwrap(),
+            "a\nNEW LINE\n\u{a0}b = 2;\n"
+        );
+        let lines: Vec<usize> = out.differences.iter().map(|d| d.line).collect();
+        assert_eq!(lines, vec![2]);
+    }
+
+    #[test]
+    fn an_edited_line_the_file_words_differently_is_written_as_given() {
+        // The file's line is not oldText's under the fold (a misremembered word): the edit is written
+        // as given, said rewritten, and no U+FFFD is said fabricated where newText wrote none.
+        let out = align(
+            b"helo world\n",
+            "hello world\n",
+            "hello world!\n",
+            Fold::TRAILING,
+            b"\n",
+        );
+        assert_eq!(out.bytes, b"hello world!\n");
+        assert_eq!(rewritten_lines(&out), vec![0]);
+        assert_eq!(out.fabricated_replacement_char, None);
+        // newText writing one there is (no file bytes stand behind it).
+        let out = align(
+            b"a\nhelo world\n",
+            "a\nhello world\n",
+            "a\nhello w\u{FFFD}rld!\n",
+            Fold::TRAILING,
+            b"\n",
+        );
+        assert_eq!(out.fabricated_replacement_char, Some(1));
+    }
+
+    #[test]
+    fn an_atom_is_kept_only_where_the_model_changed_none_of_it() {
+        // The file's `…` is the model's `...` (one atom of three old characters). Kept where the
+        // model left all three dots; written as the model's where it changed one of them.
+        assert_eq!(
+            run(
+                "Loading\u{2026} x = 1;",
+                "Loading... x = 1;",
+                "Loading... x = 2;",
+                Fold::UNICODE
+            ),
+            "Loading\u{2026} x = 2;"
+        );
+        assert_eq!(
+            run("Loading\u{2026}", "Loading...", "Loading..!", Fold::UNICODE),
+            "Loading..!"
+        );
+        // The other way round: the file's three dots are one atom against the model's `…`.
+        assert_eq!(
+            run(
+                "wait... x = 1;",
+                "wait\u{2026} x = 1;",
+                "wait\u{2026} x = 2;",
+                Fold::UNICODE
+            ),
+            "wait... x = 2;"
+        );
+    }
+
+    #[test]
+    fn a_replacement_char_written_into_an_edited_line_is_said_fabricated() {
+        // The line goes through the character step (its no-break space differs from oldText's
+        // space); the model writes a U+FFFD into the part it changed.
+        let out = align(
+            "a\u{a0}= 1;".as_bytes(),
+            "a = 1;",
+            "a = \u{FFFD};",
+            Fold::UNICODE,
+            b"\n",
+        );
+        assert_eq!(String::from_utf8(out.bytes.clone()).unwrap(), "a\u{a0}= \u{FFFD};");
+        assert_eq!(out.fabricated_replacement_char, Some(0));
     }
 
     #[test]
