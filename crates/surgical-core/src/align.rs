@@ -379,11 +379,9 @@ fn pair_lines_within(old: &[&str], new: &[&str], budget: &mut Budget) -> Vec<(us
     let (a, b) = (old.len(), new.len());
     let mut best = vec![0f32; (a + 1) * (b + 1)];
     let at = |i: usize, j: usize| i * (b + 1) + j;
-    let mut scores = vec![None; a * b];
     for i in 1..=a {
         for j in 1..=b {
             let s = score(old[i - 1], new[j - 1]);
-            scores[(i - 1) * b + (j - 1)] = s;
             let mut v = best[at(i - 1, j)].max(best[at(i, j - 1)]);
             if let Some(s) = s {
                 v = v.max(best[at(i - 1, j - 1)] + s);

@@ -437,18 +437,24 @@ fn in_open_comment(trimmed: &[u8]) -> bool {
 /// How many `{`, `(`, `[` a line opens less how many `}`, `)`, `]` it closes, per kind.
 fn bracket_delta(line: &[u8]) -> [i64; 3] {
     let mut d = [0i64; 3];
-    for b in line {
-        match b {
-            b'{' => d[0] += 1,
-            b'}' => d[0] -= 1,
-            b'(' => d[1] += 1,
-            b')' => d[1] -= 1,
-            b'[' => d[2] += 1,
-            b']' => d[2] -= 1,
-            _ => {}
-        }
+    for (kind, step) in line.iter().filter_map(|&b| bracket(b)) {
+        d[kind] += step;
     }
     d
+}
+
+/// Which kind of bracket `b` is (0 for `{}`, 1 for `()`, 2 for `[]`) and whether it opens (1) or
+/// closes (-1) one.
+fn bracket(b: u8) -> Option<(usize, i64)> {
+    match b {
+        b'{' => Some((0, 1)),
+        b'}' => Some((0, -1)),
+        b'(' => Some((1, 1)),
+        b')' => Some((1, -1)),
+        b'[' => Some((2, 1)),
+        b']' => Some((2, -1)),
+        _ => None,
+    }
 }
 
 /// Whether each kind of bracket balances over `lines`: never more closed than opened so far, and
@@ -457,21 +463,10 @@ fn bracket_delta(line: &[u8]) -> [i64; 3] {
 /// apply).
 fn brackets_balance<'l>(lines: impl Iterator<Item = &'l [u8]>) -> bool {
     let mut open = [0i64; 3];
-    for line in lines {
-        for b in line {
-            let (kind, step) = match b {
-                b'{' => (0, 1),
-                b'}' => (0, -1),
-                b'(' => (1, 1),
-                b')' => (1, -1),
-                b'[' => (2, 1),
-                b']' => (2, -1),
-                _ => continue,
-            };
-            open[kind] += step;
-            if open[kind] < 0 {
-                return false;
-            }
+    for (kind, step) in lines.flat_map(|line| line.iter().filter_map(|&b| bracket(b))) {
+        open[kind] += step;
+        if open[kind] < 0 {
+            return false;
         }
     }
     open == [0; 3]
@@ -1261,7 +1256,8 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         let comment = self.closes_comment_before(k, j + p);
         // A raw string left open: the file's backquotes pair up and the lines after the head hold
         // an odd number of them (a raw string's closing line written again).
-        let quotes = self.file.backquotes_pair && keys[p..].iter().map(|l| backquotes(l)).sum::<usize>() % 2 == 1;
+        let count = |ls: &[&[u8]]| ls.iter().map(|l| backquotes(l)).sum::<usize>();
+        let quotes = self.file.backquotes_pair && count(&keys[p..]) % 2 == 1;
         let strands = (comment || self.strands_next_line(k, j, p, j + p)) && !self.strands_next_line(k, j, p, end);
         if !strands && !quotes {
             return false;
@@ -1298,7 +1294,6 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         // The span keeps the backquotes paired (it writes as many as it deletes, modulo two) and
         // rewrites a line it deletes (a span deleting blank lines only shows no rewrite: the block
         // property found a lone `` ` `` inserted before a blank line and a copy of it).
-        let count = |ls: &[&[u8]]| ls.iter().map(|l| backquotes(l)).sum::<usize>();
         let rewrites_one = deleted.iter().any(|l| !l.trim_ascii().is_empty());
         let unpairs = quotes && rewrites_one && (count(&new) + count(&deleted)) % 2 == 0;
         rewritten && (strands && (comment || unbalances) || unpairs)
