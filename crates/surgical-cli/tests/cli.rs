@@ -8,7 +8,7 @@ use std::process::Output;
 use serde_json::{json, Value};
 
 mod common;
-use common::{bin, spawn_with_input};
+use common::{bin, spawn_with_input, Run};
 
 fn call(root: &Path, input: &str) -> (Output, Value) {
     let mut cmd = bin();
@@ -94,22 +94,11 @@ fn tool_errors_exit_1_and_leave_the_file() {
 
 #[test]
 fn usage_errors_exit_2() {
-    assert_eq!(bin().output().unwrap().status.code(), Some(2));
-    assert_eq!(
-        bin().args(["call", "nosuchtool"]).output().unwrap().status.code(),
-        Some(2)
-    );
-    assert_eq!(bin().args(["edit", "f.txt"]).output().unwrap().status.code(), Some(2));
-    assert_eq!(
-        bin()
-            .args(["edit", "f.txt", "--old", "a"])
-            .output()
-            .unwrap()
-            .status
-            .code(),
-        Some(2)
-    );
-    let help = bin().arg("--help").output().unwrap();
+    assert_eq!(bin().run().status.code(), Some(2));
+    assert_eq!(bin().args(["call", "nosuchtool"]).run().status.code(), Some(2));
+    assert_eq!(bin().args(["edit", "f.txt"]).run().status.code(), Some(2));
+    assert_eq!(bin().args(["edit", "f.txt", "--old", "a"]).run().status.code(), Some(2));
+    let help = bin().arg("--help").run();
     assert_eq!(help.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&help.stdout).contains("Exit status"));
 }
@@ -150,8 +139,7 @@ fn edit_command_for_people() {
         .current_dir(dir.path())
         .env("NO_COLOR", "1")
         .args(["edit", "a.txt", "--old", "x = 1", "--new", "x = 10", "--dry-run"])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(0));
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(stdout.contains("Dry run"), "{stdout}");
@@ -168,15 +156,13 @@ fn edit_command_for_people() {
     let out = bin()
         .current_dir(dir.path())
         .args(["edit", "a.txt", "--old", "y = 2", "--new", "y = 3"])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(std::fs::read(&file).unwrap(), b"x = 1   \ny = 3\n");
     let out = bin()
         .current_dir(dir.path())
         .args(["edit", "a.txt", "--old", "nope", "--new", "y"])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not_found"));
 }
@@ -184,7 +170,7 @@ fn edit_command_for_people() {
 #[test]
 fn demo_runs_and_checks_itself() {
     let dir = tempfile::tempdir().unwrap();
-    let out = bin().args(["demo", "--dir"]).arg(dir.path()).output().unwrap();
+    let out = bin().args(["demo", "--dir"]).arg(dir.path()).run();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(!stdout.contains("NO") && !stdout.contains("UNEXPECTED"), "{stdout}");
@@ -224,8 +210,7 @@ fn file_content_cannot_drive_the_terminal() {
                 "keep = 2 \x1b[8m",
             ])
             .arg(&file)
-            .output()
-            .unwrap();
+            .run();
         assert_eq!(out.status.code(), Some(0), "{out:?}");
         assert!(
             only_colour_escapes(&out.stdout),
@@ -244,8 +229,7 @@ fn file_content_cannot_drive_the_terminal() {
         let out = bin()
             .args(["edit", "--color", color, "--old", "dup \x1b[5m", "--new", "x"])
             .arg(&file)
-            .output()
-            .unwrap();
+            .run();
         assert_eq!(out.status.code(), Some(1));
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("ambiguous") && err.contains("dup \\u{1b}[5m"), "{err}");
@@ -265,7 +249,7 @@ fn colour_is_decided_per_stream() {
             .env_remove("CLICOLOR_FORCE")
             .env_remove("TERM");
         cmd.envs(envs.iter().copied()).args(args).arg(&file);
-        cmd.output().unwrap()
+        cmd.run()
     };
     let missing = ["edit", "--old", "zz", "--new", "b"];
     // Piped streams are not terminals: no colour on either.
@@ -345,8 +329,7 @@ fn inputs_from_stdin_sizes_and_empty_inputs() {
                 limit,
             ])
             .arg(&file)
-            .output()
-            .unwrap()
+            .run()
     };
     assert_eq!(size("1K").status.code(), Some(0));
     assert_eq!(size("1kib").status.code(), Some(0));
@@ -365,8 +348,7 @@ fn inputs_from_stdin_sizes_and_empty_inputs() {
 fn usage_lines_show_which_options_exclude_each_other() {
     let out = bin()
         .args(["edit", "f.txt", "--old", "a", "--new", "b", "--edits", "e.json"])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cannot be used with"), "{err}");
@@ -383,8 +365,7 @@ fn hints_name_the_flags_of_the_command() {
     let out = bin()
         .current_dir(dir.path())
         .args(["edit", "d.txt", "--old", "x", "--new", "y"])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -396,8 +377,7 @@ fn hints_name_the_flags_of_the_command() {
     let out = bin()
         .current_dir(dir.path())
         .args(["edit", "d.txt", "--old", "x", "--new", "y", "--max-file-size", "1"])
-        .output()
-        .unwrap();
+        .run();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("too_large") && err.contains("--max-file-size"), "{err}");
     // The tool call keeps its own words.

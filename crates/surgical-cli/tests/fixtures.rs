@@ -14,7 +14,7 @@ fn fixtures_dir() -> PathBuf {
 }
 
 mod common;
-use common::{bin, spawn_with_input};
+use common::{bin, spawn_with_input, Run};
 
 struct Fixture {
     name: String,
@@ -82,8 +82,7 @@ fn via_edit_command(f: &Fixture, dir: &Path) -> Outcome {
         .current_dir(dir)
         .args(["edit", "target.txt", "--json", "--edits"])
         .arg(&edits)
-        .output()
-        .unwrap();
+        .run();
     let result: Value = serde_json::from_slice(&out.stdout).unwrap();
     (result, std::fs::read(dir.join("target.txt")).unwrap())
 }
@@ -108,8 +107,7 @@ fn git_apply_reproduces(f: &Fixture, patch: &str, expected: &[u8]) {
     let out = Command::new("git")
         .current_dir(dir.path())
         .args(["apply", "--whitespace=nowarn", "p.patch"])
-        .output()
-        .unwrap();
+        .run();
     assert!(
         out.status.success(),
         "{}: git apply failed: {}\n{patch}",

@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 mod common;
-use common::{bin, spawn_with_input};
+use common::{bin, spawn_with_input, Run};
 
 fn spawn_call(tool: &str, root: &Path, input: &Value) -> Child {
     let mut cmd = bin();
@@ -340,14 +340,9 @@ fn undo_restores_byte_for_byte_and_refuses_after_outside_changes() {
     let out = bin()
         .current_dir(&ws.root)
         .args(["edit", "undo.txt", "--old", "a", "--new", "b"])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(0));
-    let out = bin()
-        .args(["undo", "undo.txt", "--root"])
-        .arg(&ws.root)
-        .output()
-        .unwrap();
+    let out = bin().args(["undo", "undo.txt", "--root"]).arg(&ws.root).run();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(std::fs::read(&file).unwrap(), b"a\n");
     // The journal ignores itself in version control.

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::Output;
 
 mod common;
-use common::bin;
+use common::{bin, Run};
 
 /// Runs `surgical ARGS` in `cwd` with `home` as the home directory.
 fn run(cwd: &Path, home: &Path, args: &[&str]) -> Output {
@@ -17,8 +17,7 @@ fn run(cwd: &Path, home: &Path, args: &[&str]) -> Output {
         .env("LOCALAPPDATA", home.join("AppData").join("Local"))
         .env("NO_COLOR", "1")
         .args(args)
-        .output()
-        .unwrap()
+        .run()
 }
 
 fn ok(out: &Output) {
