@@ -83,7 +83,7 @@ pub(crate) struct Aligned {
     pub bytes: Vec<u8>,
     pub differences: Vec<Difference>,
     /// A U+FFFD that `newText` wrote where no file bytes stood behind it (lines it rewrote): the
-    /// output line it is on.
+    /// output line it is on. The splice refuses it only in a text that is not valid UTF-8.
     pub fabricated_replacement_char: Option<usize>,
     /// Some diff ran past its work budget, so a coarser alignment kept fewer of the file's
     /// characters (see [`crate::budget`]).
@@ -450,6 +450,12 @@ fn lossy(bytes: &[u8]) -> String {
 /// One changed line that the model edited: keep the file's characters where old and new agree.
 fn edit_line(out: &mut Aligned, s: &[u8], o: &str, n: &str, fold: Fold, line: usize, budget: &mut Budget) {
     if s == o.as_bytes() {
+        // The whole of newText is written: a U+FFFD it adds is fabricated, as in the changed part
+        // of a line aligned below.
+        let replacement_chars = |t: &str| t.matches('\u{FFFD}').count();
+        if replacement_chars(n) > replacement_chars(o) && out.fabricated_replacement_char.is_none() {
+            out.fabricated_replacement_char = Some(line);
+        }
         out.bytes.extend_from_slice(n.as_bytes());
         return;
     }

@@ -340,8 +340,8 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
     ///
     /// An empty `new_text` changes nothing: [`ChangeSet::apply`] refuses it with
     /// [`EditError::NoChange`]. It is refused with [`EditError::Overlap`] inside another span (at
-    /// either end of one it is not). On apply, inserted text holding U+FFFD is refused with
-    /// [`EditError::FabricatedReplacementChar`] and non-ASCII text in a legacy 8-bit file with
+    /// either end of one it is not). On apply, inserted text holding U+FFFD in a text that is not valid
+    /// UTF-8 is refused with [`EditError::FabricatedReplacementChar`] and non-ASCII text in a legacy 8-bit file with
     /// [`EditError::LegacyEncoding`], as a replacement's new text is. Its occurrence has an empty
     /// `old` range at `at`.
     ///
@@ -527,7 +527,8 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
     ///
     /// Bytes outside the spans are copied unchanged; inside a span, the file's own characters are kept
     /// wherever the needle and the replacement agree. Fails, writing nothing, when a replacement would
-    /// write U+FFFD where the file has invalid bytes ([`EditError::FabricatedReplacementChar`]), add
+    /// write U+FFFD into a text that has invalid bytes, whose U+FFFD a model cannot tell from them
+    /// ([`EditError::FabricatedReplacementChar`]; in valid UTF-8 it is the character itself), add
     /// non-ASCII text to a legacy 8-bit file ([`EditError::LegacyEncoding`]), or change nothing at all
     /// ([`EditError::NoChange`]); the first in file order (for `no_change`, the first added) is reported.
     ///
@@ -627,7 +628,12 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
             }
             let first_line = old_lines.line_at(span.start);
             let last_line = old_lines.line_at(span.end.saturating_sub(1).max(span.start));
-            if let Some(line) = aligned.fabricated_replacement_char {
+            // A U+FFFD a model writes stands for invalid bytes only where its view showed some: in a
+            // text that is valid UTF-8 every U+FFFD it saw was the character itself.
+            if let Some(line) = aligned
+                .fabricated_replacement_char
+                .filter(|_| crate::lines::utf8_str(text).is_none())
+            {
                 let line = first_line + line;
                 return Err(EditError::FabricatedReplacementChar { index: *index, line });
             }

@@ -252,6 +252,41 @@ fn invalid_utf8_is_carried_through() {
     // newText never fabricates U+FFFD in text it rewrites.
     let err = edit1_bytes(text, "caf\u{FFFD} = 1;", "completely \u{FFFD} different").unwrap_err();
     assert_eq!(err.code(), "invalid_input");
+    // Nor on a line whose file bytes are oldText's own (written whole), nor on a line it adds (in a
+    // file with UTF-8 text, which is not legacy 8-bit).
+    let text = b"caf\xe9 = 1;\nname = \"\xc3\xa9\";\n";
+    for (old, new) in [
+        ("name = \"\u{e9}\";", "name = \"\u{FFFD}\";"),
+        ("name = \"\u{e9}\";\n", "name = \"\u{e9}\";\nz = \"\u{FFFD}\";\n"),
+    ] {
+        let err = edit1_bytes(text, old, new).unwrap_err();
+        assert!(
+            matches!(err, EditError::FabricatedReplacementChar { index: 0, line: 2.. }),
+            "{new:?}: {err:?}"
+        );
+    }
+}
+
+/// In a text that is valid UTF-8 a model was shown no U+FFFD for invalid bytes: one it writes is the
+/// character itself, written as given whether the line is edited, rewritten or added.
+#[test]
+fn a_replacement_char_is_written_into_valid_utf8() {
+    let text = b"a = 1;\nb = 2;\n";
+    for (old, new, expected) in [
+        ("a = 1;", "a = \"\u{FFFD}\";", "a = \"\u{FFFD}\";\nb = 2;\n"),
+        (
+            "b = 2;",
+            "\u{FFFD} completely different",
+            "a = 1;\n\u{FFFD} completely different\n",
+        ),
+        (
+            "b = 2;\n",
+            "b = 2;\nc = \"\u{FFFD}\";\n",
+            "a = 1;\nb = 2;\nc = \"\u{FFFD}\";\n",
+        ),
+    ] {
+        assert_eq!(edit1_bytes(text, old, new).unwrap(), expected.as_bytes(), "{new:?}");
+    }
 }
 
 #[test]

@@ -390,11 +390,11 @@ fn lines_are_inserted_at_line_starts_only() {
     assert!(!inside(b"a\r\nb\n", 3), "after a CRLF");
 }
 
-/// A rewritten line holding U+FFFD (which stands for bytes a model could not see) is refused, on the
-/// line of the text where it would be written.
+/// A rewritten line holding U+FFFD, in a text where U+FFFD stands for bytes a model could not see,
+/// is refused, on the line of the text where it would be written.
 #[test]
 fn a_fabricated_replacement_char_is_refused_on_its_line() {
-    let text = b"a\nb\nc\n";
+    let text = b"a\xff\nb\nc\n";
     let hay = Haystack::new(text);
     let found = hay.find("b\nc\n", &Scope::everywhere(), Tier::Exact).unwrap();
     let mut changes = ChangeSet::new(&hay);
