@@ -739,6 +739,56 @@ mod tests {
         );
     }
 
+    /// The pairing of a change block: the monotone one of greatest total similarity, each line in at
+    /// most one pair, only pairs alike enough (ratio at least one half) counted; past
+    /// `MAX_PAIRING_CELLS` line pairs, by position.
+    #[test]
+    fn pairing_takes_the_best_monotone_pairing() {
+        // Alike at exactly one half (2 * 1 / (1 + 3)) is an edit.
+        assert_eq!(pair_lines(&["a"], &["xay"]), vec![(0, 0)]);
+        // Of two candidates the more alike wins, whichever comes first; the line is paired once.
+        assert_eq!(pair_lines(&["abcdefgh"], &["abcdXXXX", "abcdefgX"]), vec![(0, 1)]);
+        assert_eq!(pair_lines(&["abcdefgh"], &["abcdefgX", "abcdXXXX"]), vec![(0, 0)]);
+        // A line only added to counts as alike as its common part makes it (at least one half), no
+        // more: here less than a one-character change of the same line.
+        assert_eq!(pair_lines(&["abc"], &["abcdefghijklmnop", "abd"]), vec![(0, 1)]);
+        assert_eq!(pair_lines(&["abcd"], &["abcdefghijklmnop", "abXd"]), vec![(0, 1)]);
+        // Each pair takes the best pairing of the lines before both: here the first old line goes
+        // with the second new one, the second old line with the third.
+        assert_eq!(
+            pair_lines(&["abcdefgh", "stuvwxyz"], &["abcdXXXX", "abcdefgX", "stuvwxyX"]),
+            vec![(0, 1), (1, 2)]
+        );
+        // A block of distinct lines, each new line an edit of the old line before it (one line
+        // inserted in front): paired by best alignment up to MAX_PAIRING_CELLS line pairs (64 x 64),
+        // by position beyond (65 x 65), where no line is alike the line at its own position.
+        // Lines of 20 pseudo-random letters: two different ones are far less than half alike.
+        let line = |k: usize| -> String {
+            let mut x = k as u64 * 2_654_435_761 + 12_345;
+            let letters = (0..20).map(|_| {
+                x = x
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                char::from(b'a' + (x >> 59) as u8 % 26)
+            });
+            format!("{k:03} {}", letters.collect::<String>())
+        };
+        for (n, by_position) in [(64, false), (65, true)] {
+            assert_eq!(n * n > MAX_PAIRING_CELLS, by_position);
+            let old: Vec<String> = (0..n).map(|k| line(k) + " old").collect();
+            let new: Vec<String> = std::iter::once("inserted".to_string())
+                .chain((0..n - 1).map(|k| line(k) + " new"))
+                .collect();
+            let (old, new): (Vec<&str>, Vec<&str>) = (
+                old.iter().map(String::as_str).collect(),
+                new.iter().map(String::as_str).collect(),
+            );
+            let shifted: Vec<(usize, usize)> = (0..n - 1).map(|k| (k, k + 1)).collect();
+            let expected = if by_position { Vec::new() } else { shifted };
+            assert_eq!(pair_lines(&old, &new), expected, "{n} x {n}");
+        }
+    }
+
     #[test]
     fn a_rewritten_line_is_reported_where_its_replacement_stands() {
         // `b ` (trailing blank) rewritten as `B`: the difference is on the block's first line (0),
