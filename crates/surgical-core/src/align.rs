@@ -789,6 +789,27 @@ mod tests {
         }
     }
 
+    /// `anchored_diff`'s budget is linear in its elements: two sequences of 10,000 elements over two
+    /// symbols (nothing found once to anchor a coarse diff on) whose minimal diff takes about 10^8
+    /// steps get the coarse one, which pairs nothing, rather than that quadratic diff.
+    #[test]
+    fn anchored_diff_is_coarse_past_a_linear_budget() {
+        let n = 10_000;
+        let old: Vec<usize> = (0..n).map(|k| k % 2).collect();
+        let new: Vec<usize> = (0..n).map(|k| (k / 2 + 1) % 2).collect();
+        let equal = |ops: &[DiffOp]| -> usize {
+            ops.iter()
+                .map(|op| match *op {
+                    DiffOp::Equal { len, .. } => len,
+                    _ => 0,
+                })
+                .sum()
+        };
+        assert_eq!(equal(&anchored_diff(&old, &new)), 0);
+        // Small enough, the same kind of input is diffed exactly.
+        assert!(equal(&anchored_diff(&old[..200], &new[..200])) >= 100);
+    }
+
     #[test]
     fn a_rewritten_line_is_reported_where_its_replacement_stands() {
         // `b ` (trailing blank) rewritten as `B`: the difference is on the block's first line (0),
