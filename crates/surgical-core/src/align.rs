@@ -727,6 +727,11 @@ mod tests {
             line_destinations("rewrite this\nedit this line\n", "SOMETHING ELSE\nedit this line!\n"),
             vec![None, Some(1)]
         );
+        // A run of kept lines after an inserted one: each to its own new line.
+        assert_eq!(
+            line_destinations("a\nb\nc\nd\n", "X\na\nb\nc\nsomething else\n"),
+            vec![Some(1), Some(2), Some(3), None]
+        );
         assert_eq!(line_destinations("", "x\n"), Vec::<Option<usize>>::new());
         assert_eq!(line_destinations("x\n", ""), vec![None]);
         // An edited line after inserted ones (what surgical-patch carries a first line's indentation to).
@@ -808,6 +813,18 @@ mod tests {
         assert_eq!(equal(&anchored_diff(&old, &new)), 0);
         // Small enough, the same kind of input is diffed exactly.
         assert!(equal(&anchored_diff(&old[..200], &new[..200])) >= 100);
+    }
+
+    /// Past its budget (linear in the texts) `line_destinations` pairs lines the coarse way the
+    /// replacement then does: by position in a block this large, where the exact diff would shift
+    /// every line of two texts of 10,000 lines over two symbols.
+    #[test]
+    fn line_destinations_past_the_budget_pair_by_position() {
+        let n = 10_000;
+        let old: String = (0..n).map(|k| format!("{}\n", k % 2)).collect();
+        let new: String = (0..n).map(|k| format!("{}\n", (k / 2 + 1) % 2)).collect();
+        let by_position: Vec<Option<usize>> = (0..n).map(|k| (k % 2 == (k / 2 + 1) % 2).then_some(k)).collect();
+        assert_eq!(line_destinations(&old, &new), by_position);
     }
 
     #[test]

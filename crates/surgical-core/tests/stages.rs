@@ -405,6 +405,20 @@ fn a_fabricated_replacement_char_is_refused_on_its_line() {
     );
 }
 
+/// Lines inserted after an open last line are counted from the line break that ends it: a U+FFFD
+/// among them is refused on the line it would be written on.
+#[test]
+fn a_fabricated_replacement_char_after_an_open_last_line_is_refused_on_its_line() {
+    let text = b"a\xff\nb";
+    let hay = Haystack::new(text);
+    let mut changes = ChangeSet::new(&hay);
+    changes.insert_lines(text.len(), "X\u{FFFD}Y\n").unwrap();
+    assert_eq!(
+        changes.apply().unwrap_err(),
+        EditError::FabricatedReplacementChar { index: 0, line: 3 }
+    );
+}
+
 /// An `oldText` copied with line numbers of one style: `newText`'s prefixes of that style are left
 /// out, a line that only looks numbered in another style is the model's text and is written as given.
 #[test]
