@@ -1538,6 +1538,22 @@ mod tests {
         );
     }
 
+    /// oldText with 4 columns a level for a file with 2: a new line's levels are mapped, the columns
+    /// past its last whole level (a continuation's alignment) are kept as they are.
+    #[test]
+    fn levels_are_mapped_and_columns_past_them_kept() {
+        let text = "fn a() {\n  if x {\n    return 1;\n  }\n}\n";
+        let (out, note) = run(
+            Tier::Indentation,
+            text,
+            "if x {\n    return 1;\n}\n",
+            "if x {\n    return f(1,\n      2);\n}\n",
+        )
+        .unwrap();
+        assert_eq!(out, "fn a() {\n  if x {\n    return f(1,\n      2);\n  }\n}\n");
+        assert!(matches!(note, Forgiven::Reindented { shift: 2, .. }), "{note:?}");
+    }
+
     #[test]
     fn whitespace_runs_and_blank_lines() {
         let text = "a  =   1;\n\n\nb = 2;\nc = 3;\n";

@@ -941,10 +941,12 @@ pub(crate) mod tests {
                     copy_entries(&map.entries, &fresh);\n    release(map.renamed);\n    release(map.entries);\n}\n";
         let old = "    let fresh = allocate(map.capacity * 2);\n    copy_entries(&map.entries, &fresh);\n    release(map.entries);";
         let new = old.replace("release(map.entries);", "release(map.entries); // done");
+        // Reported on the first needle line the readings pair differently (the last one: file line
+        // 4 in one reading, 5 in the other), not on a line both pair alike.
+        let err = edit(text, old, &new);
         assert!(
-            matches!(edit(text, old, &new), Err(EditError::Conflict { .. })),
-            "{:?}",
-            edit(text, old, &new)
+            matches!(&err, Err(EditError::Conflict { line: 4 | 5, expected, .. }) if expected == "release(map.entries);"),
+            "{err:?}"
         );
         let new = old.replace("* 2)", "* 4)");
         assert_eq!(edit(text, old, &new).unwrap().1, text.replace("* 2)", "* 4)"));
