@@ -1585,6 +1585,18 @@ mod tests {
         );
     }
 
+    /// A run of blanks between two characters stands for the file's run between the same two, also
+    /// after a stretch the file writes differently (a typographic quote): the model's deleting it
+    /// deletes the file's run. A character only the model has is never taken for the file's blank
+    /// run at its place, so a change to it is refused.
+    #[test]
+    fn blank_runs_stand_for_the_files_between_the_same_characters() {
+        assert_eq!(transport_line("\u{201C}  x", "\" x", "\"x").unwrap(), "\u{201C}x");
+        assert_eq!(transport_line("\u{201C}  x", "\" x", "\" y").unwrap(), "\u{201C}  y");
+        assert_eq!(transport_line("a b", "a-b", "a+b"), None);
+        assert_eq!(transport_line("a b", "a-b", "a-b;").unwrap(), "a b;");
+    }
+
     /// A stretch is written merely differently when it folds to the model's with nothing trimmed:
     /// one that ends with a special space the model's lacks (a no-break space after a quote) is a
     /// character more, not a spelling, so a change covering it is refused rather than drop the
