@@ -1597,6 +1597,21 @@ mod tests {
         assert_eq!(transport_line("a b", "a-b", "a-b;").unwrap(), "a b;");
     }
 
+    /// An insertion inside a stretch the file writes differently (`…` for `...`) cannot be placed in
+    /// the file's characters and is refused; one before or after it lands beside the file's stretch.
+    #[test]
+    fn an_insertion_inside_a_stretch_written_differently_is_refused() {
+        assert_eq!(transport_line("f(\u{2026})", "f(...)", "f(.x..)"), None);
+        assert_eq!(
+            transport_line("f(\u{2026})", "f(...)", "f!(...)").unwrap(),
+            "f!(\u{2026})"
+        );
+        assert_eq!(
+            transport_line("f(\u{2026})", "f(...)", "f(...!)").unwrap(),
+            "f(\u{2026}!)"
+        );
+    }
+
     /// A stretch is written merely differently when it folds to the model's with nothing trimmed:
     /// one that ends with a special space the model's lacks (a no-break space after a quote) is a
     /// character more, not a spelling, so a change covering it is refused rather than drop the
