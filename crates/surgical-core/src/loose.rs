@@ -1610,6 +1610,11 @@ mod tests {
             transport_line("f(\u{2026})", "f(...)", "f(...!)").unwrap(),
             "f(\u{2026}!)"
         );
+        // So is a change to part of it, from inside it to its end or from its start to inside it;
+        // a change to all of it writes the model's new characters over the file's stretch.
+        assert_eq!(transport_line("f(\u{2026})", "f(...)", "f(.x)"), None);
+        assert_eq!(transport_line("f(\u{2026})", "f(...)", "f(x.)"), None);
+        assert_eq!(transport_line("f(\u{2026})", "f(...)", "f(x)").unwrap(), "f(x)");
     }
 
     /// A stretch is written merely differently when it folds to the model's with nothing trimmed:
