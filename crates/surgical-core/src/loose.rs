@@ -1597,6 +1597,17 @@ mod tests {
         assert_eq!(transport_line("a b", "a-b", "a-b;").unwrap(), "a b;");
     }
 
+    /// A character only the file has, right before or after what the model replaces, may belong to
+    /// the change the model never saw: refused. Blanks there stay where they are.
+    #[test]
+    fn a_file_only_character_beside_a_replaced_one_is_refused() {
+        assert_eq!(transport_line("x = 1!;", "x = 1;", "x = 2;"), None);
+        assert_eq!(transport_line("x = !1;", "x = 1;", "x = 2;"), None);
+        assert_eq!(transport_line("x = 1 ;", "x = 1;", "x = 2;").unwrap(), "x = 2 ;");
+        // A model-only character is never written, and deleting it deletes nothing of the file's.
+        assert_eq!(transport_line("( )", "(-)", "()").unwrap(), "( )");
+    }
+
     /// An insertion inside a stretch the file writes differently (`…` for `...`) cannot be placed in
     /// the file's characters and is refused; one before or after it lands beside the file's stretch.
     #[test]
