@@ -1606,6 +1606,8 @@ mod tests {
         assert_eq!(transport_line("x = 1 ;", "x = 1;", "x = 2;").unwrap(), "x = 2 ;");
         // A model-only character is never written, and deleting it deletes nothing of the file's.
         assert_eq!(transport_line("( )", "(-)", "()").unwrap(), "( )");
+        // Nor when the model empties the line: an empty line has no units at all.
+        assert_eq!(transport_line("(", "-(", "").unwrap(), "");
     }
 
     /// An insertion inside a stretch the file writes differently (`…` for `...`) cannot be placed in
