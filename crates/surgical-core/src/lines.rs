@@ -586,6 +586,13 @@ mod tests {
         assert_eq!(LineIndex::new(b"x\n").count(), 1);
         assert_eq!(Ending::first_in(t), Some(Ending::Crlf));
         assert_eq!(Ending::first_in(b"x"), None);
+        assert_eq!(Ending::first_in(b"x\ny\r\n"), Some(Ending::Lf));
+        assert_eq!(Ending::first_in(b"x\ry\n"), Some(Ending::Cr));
+        for ending in [Ending::Lf, Ending::Crlf, Ending::Cr] {
+            assert_eq!(Ending::of(ending.bytes()), Some(ending));
+        }
+        assert_eq!(Ending::of(b"\n\r"), None);
+        assert_eq!(Ending::of(b""), None);
     }
 
     #[test]
