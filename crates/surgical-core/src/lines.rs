@@ -557,6 +557,19 @@ mod tests {
         assert_eq!(line_of(t, 1), 1);
     }
 
+    /// Terminators are counted a block at a time: a CRLF in any block, whatever its offset in the
+    /// block, is one terminator (blocks of 64 KiB, lines of 5 bytes, so the CRs fall at every offset
+    /// modulo 5 across blocks).
+    #[test]
+    fn counts_terminators_across_blocks() {
+        let text = b"abc\r\n".repeat(40_000);
+        assert_eq!(count_terminators(&text), 40_000);
+        let mixed: Vec<u8> = (0..60_000)
+            .flat_map(|k| ["ab\r\n", "c\r", "d\n"][k % 3].bytes())
+            .collect();
+        assert_eq!(count_terminators(&mixed), 60_000);
+    }
+
     #[test]
     fn indexes_lines() {
         let t = b"a\r\nb\rc\nd";
