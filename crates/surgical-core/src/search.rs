@@ -1062,6 +1062,22 @@ mod tests {
         assert_eq!(plan(KnownRuns::from([(run.to_string(), vec![11])])), [(0, 22)]);
     }
 
+    /// The exact tier's windows are the known places of each needle's anchor, moved back by the
+    /// anchor's offset in the needle (none where the needle would start before the text); `None`,
+    /// for the full pass, when a place list is missing.
+    #[test]
+    fn exact_windows_are_the_known_places_of_each_anchor() {
+        let n = pattern("x = value;", Fold::EXACT);
+        let (run, _) = anchor(&n.text).expect("an anchor");
+        assert_eq!(run, "value;");
+        let len = n.text.len();
+        let known = KnownRuns::from([(run.to_string(), vec![2, 4, 30])]);
+        assert_eq!(exact_windows(&[&n], &known), Some(vec![0..len, 26..26 + len]));
+        assert_eq!(exact_windows(&[&n], &KnownRuns::new()), None);
+        let empty = KnownRuns::from([(run.to_string(), vec![])]);
+        assert_eq!(exact_windows(&[&n], &empty), Some(vec![]));
+    }
+
     #[test]
     fn probes_are_answered_only_when_every_one_fits_in_the_longest_needle() {
         // A probe longer than every needle could straddle two pieces unseen, and an empty one is
