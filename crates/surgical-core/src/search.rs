@@ -410,8 +410,8 @@ impl Windows {
     }
 }
 
-/// The longest run of ASCII other than blanks and line breaks in a normalized needle, and how many
-/// line breaks come before it; `None` when it has none.
+/// The longest run of ASCII other than blanks and line breaks in a normalized needle (the first of
+/// equally long ones), and how many line breaks come before it; `None` when it has none.
 fn ascii_anchor(text: &str) -> Option<(&str, usize)> {
     let bytes = text.as_bytes();
     let mut best: Option<Range<usize>> = None;
@@ -1076,6 +1076,15 @@ mod tests {
         assert_eq!(exact_windows(&[&n], &KnownRuns::new()), None);
         let empty = KnownRuns::from([(run.to_string(), vec![])]);
         assert_eq!(exact_windows(&[&n], &empty), Some(vec![]));
+    }
+
+    #[test]
+    fn the_ascii_anchor_is_the_first_longest_run() {
+        assert_eq!(ascii_anchor("ab cde\nfg"), Some(("cde", 0)));
+        assert_eq!(ascii_anchor("x\nab\tcd\nxyz"), Some(("xyz", 2)));
+        assert_eq!(ascii_anchor("abc d\nefg"), Some(("abc", 0)));
+        assert_eq!(ascii_anchor("caf\u{e9} \u{e9}t\u{e9}"), Some(("caf", 0)));
+        assert_eq!(ascii_anchor(" \u{e9} \n"), None);
     }
 
     #[test]
