@@ -1279,6 +1279,92 @@ mod tests {
         assert_eq!((got.0, got.1, got.2.unwrap()), want);
     }
 
+    #[test]
+    fn a_group_has_a_missing_word_when_the_view_lacks_one_of_its_words() {
+        // Words answered by passes over the text (found on an ASCII line, or nowhere) and on a line
+        // that folds to ASCII, in groups of one to three: a group has a word answered missing
+        // exactly when the whole view lacks one of its words, and no word the view holds is
+        // answered missing. Issue 16's mutation run over `Windows::plan`: `missing = !*found`
+        // without `!`, the group's offset not moved on (`k += group.len()` as `*=`).
+        let text = "let present = 1;\nlet other = \u{201C}2\u{201D};\n";
+        let n = pattern("let other = \"2\";", Fold::UNICODE);
+        let groups: Vec<Vec<&str>> = vec![
+            vec!["present", "absent"],
+            vec!["absent", "present"],
+            vec!["gone", "absent"],
+            vec!["present"],
+            vec!["let", "present", "other"],
+            vec!["nowhere"],
+            vec!["other", "absent", "let"],
+        ];
+        let plan = Windows::plan(text.as_bytes(), &[&n], &groups, &KnownRuns::new()).expect("a plan");
+        let view = normalize(text.as_bytes(), Fold::UNICODE);
+        assert_eq!(plan.seen.len(), groups.iter().map(Vec::len).sum::<usize>());
+        let mut answers = plan.seen.iter();
+        for group in &groups {
+            let got: Vec<bool> = group.iter().map(|_| *answers.next().unwrap()).collect();
+            let held: Vec<bool> = group.iter().map(|w| view.text.contains(w)).collect();
+            assert_eq!(got.contains(&false), held.contains(&false), "{group:?}: {got:?}");
+            assert!(got.iter().zip(&held).all(|(g, h)| *g || !*h), "{group:?}: {got:?}");
+        }
+    }
+
+    #[test]
+    fn windows_are_the_merged_neighbourhoods_of_the_anchor_lines() {
+        // A one-line needle's window runs from the line above its anchor's line to the line below;
+        // the windows of adjacent hits overlap and merge into one, a distant hit keeps its own, and
+        // the bytes covered are counted once (six overlapping windows of long lines are well under
+        // the limit). Issue 16's mutation run over `Windows::plan`'s merge.
+        let (filler, hit) = ("short\n", "key = value_of_something_long;\n");
+        let lines: Vec<&str> = [
+            vec![filler; 3],
+            vec![hit; 6],
+            vec![filler; 10],
+            vec![hit],
+            vec![filler; 3],
+        ]
+        .concat();
+        let text = lines.concat();
+        let mut starts = vec![0];
+        for l in &lines {
+            starts.push(starts.last().unwrap() + l.len());
+        }
+        let n = pattern(hit.trim_end(), Fold::UNICODE);
+        let plan = Windows::plan(text.as_bytes(), &[&n], &[], &KnownRuns::new()).expect("a plan");
+        // Hits on lines 3 to 8 and 19: lines 2 to 9 and 18 to 20.
+        assert_eq!(plan.windows, [starts[2]..starts[10], starts[18]..starts[21]]);
+        let got = windowed_unicode_search(&text, &n, &[]);
+        let want = unicode_reference(text.as_bytes(), &[&n], &[]);
+        assert_eq!((got.0, got.1), (want.0, want.1));
+    }
+
+    #[test]
+    fn a_large_text_takes_the_whole_pass_when_most_of_its_start_needs_normalizing() {
+        // Told from the first sixteenth of a text over 1 MiB: more than half of its bytes on lines
+        // that need normalizing (every other line, the longer ones) gives the windows up; one such
+        // line at the start of a text otherwise ASCII does not. Issue 16's mutation run over the
+        // condition in `Windows::plan`.
+        let n = pattern("end - here", Fold::UNICODE);
+        let plan = |text: &str| Windows::plan(text.as_bytes(), &[&n], &[], &KnownRuns::new()).is_some();
+        let (ascii, quoted, last) = (
+            "0123456789 abcdefghij\n",
+            "She said \u{201C}hello\u{201D} and left at once.\n",
+            "end \u{2014} here\n",
+        );
+        let one_quote = quoted.to_string() + &ascii.repeat((1 << 21) / ascii.len()) + last;
+        assert!(plan(&one_quote), "one line to normalize");
+        let alternating = (quoted.to_string() + ascii).repeat((1 << 21) / (quoted.len() + ascii.len())) + last;
+        assert!(
+            !plan(&alternating),
+            "{} of {} bytes to normalize",
+            quoted.len(),
+            quoted.len() + ascii.len()
+        );
+        // Lines whose characters do not fold to ASCII (CJK) are not normalized at all.
+        let cjk = "let \u{540D}\u{524D} = 1;\n".repeat((1 << 21) / 16) + last;
+        assert!(plan(&cjk), "no line folds to ASCII");
+    }
+
     /// Each way the windowed unicode search gives up for the whole pass: the plan says so, and the
     /// result is the whole view's.
     #[test]
@@ -1322,6 +1408,11 @@ mod tests {
         // the text.
         let covering = format!("key {}\n", "w".repeat(195)).repeat(1000) + "key \u{2014} k\n";
         check(&covering, "key - k", &["key"]);
+        // So do windows apart from each other (the anchor on every third line: each window its own,
+        // none merged), counted one by one. Issue 16's mutation run: `covered += w.len()` as `*=`.
+        let apart = format!("key {}\n{}\n{}\n", "w".repeat(95), "v".repeat(99), "u".repeat(99)).repeat(1000)
+            + "key \u{2014} k\n";
+        check(&apart, "key - k", &["key"]);
         // A large text most of whose first lines need normalizing (prose with typographic quotes).
         let prose = "She said \u{201C}hello\u{201D} and left.\n".repeat((1 << 21) / 36) + "end \u{2014} here\n";
         check(&prose, "end - here", &["end"]);
