@@ -1280,6 +1280,51 @@ mod tests {
     }
 
     #[test]
+    fn first_non_ascii_agrees_with_a_byte_by_byte_search() {
+        // Texts shorter and longer than the 32-byte blocks tested at once, the first non-ASCII byte
+        // anywhere in them: a character of two bytes (`é`, whose high bits cancel under xor), of
+        // three, or U+0080, with another after it. Issue 16's mutation run over `first_non_ascii`.
+        for len in 0..100 {
+            let ascii = "a".repeat(len);
+            assert_eq!(first_non_ascii(ascii.as_bytes()), None, "{len}");
+            for at in 0..=len {
+                for first in ["\u{e9}", "\u{201C}", "\u{80}"] {
+                    let text = format!("{}{first}{}\u{e9}", &ascii[..at], &ascii[at..]);
+                    assert_eq!(first_non_ascii(text.as_bytes()), Some(at), "{first:?} at {at} of {len}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_word_is_present_on_an_ascii_line_or_where_a_line_keeps_it_normalized() {
+        // `cafe` + U+0301 composes to `café`: such a line holds `cafe` in the original only, and is
+        // normalized to tell (at the start of the text too). Up to MAX_PROBE_RECHECKS such lines are
+        // checked; past them the word counts as present unchecked (the caller only rules tiers out
+        // with a missing word). Issue 16's mutation run over `word_present`.
+        let present = |text: &str| {
+            let finder = memchr::memmem::Finder::new("cafe");
+            word_present(text.as_bytes(), &finder, &mut String::new())
+        };
+        let in_view = |text: &str| normalize(text.as_bytes(), Fold::UNICODE).text.contains("cafe");
+        let composed = "cafe\u{301} = 1;\n";
+        for text in [
+            composed.to_string(),
+            format!("{composed}let cafe = 2;\n"),
+            format!("{composed}let \u{4E2D} = cafe;\n"),
+            format!("x\n{composed}{composed}cafe\u{301}"),
+            "x\n".to_string(),
+            composed.repeat(MAX_PROBE_RECHECKS),
+            composed.repeat(MAX_PROBE_RECHECKS) + "cafe\n",
+        ] {
+            assert_eq!(present(&text), in_view(&text), "{text:?}");
+        }
+        let many = composed.repeat(MAX_PROBE_RECHECKS + 1);
+        assert!(!in_view(&many));
+        assert!(present(&many), "given up past MAX_PROBE_RECHECKS lines: present");
+    }
+
+    #[test]
     fn a_group_has_a_missing_word_when_the_view_lacks_one_of_its_words() {
         // Words answered by passes over the text (found on an ASCII line, or nowhere) and on a line
         // that folds to ASCII, in groups of one to three: a group has a word answered missing
