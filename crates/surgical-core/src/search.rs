@@ -1410,6 +1410,66 @@ mod tests {
         assert!(plan(&cjk), "no line folds to ASCII");
     }
 
+    #[test]
+    fn the_exact_tier_searches_only_around_the_known_places_of_its_anchor() {
+        // Without probes, the exact search of a text without CRs takes the places of the needle's
+        // anchor that the invisible count found rather than scanning the whole text again (issue
+        // 12): told the run occurs nowhere, it finds nothing; told one place, the occurrence there
+        // only. Issue 16's mutation run: `find_all_probing`'s arm for the windows deleted.
+        let text = b"x = value;\ny = value;\n";
+        let n = pattern("= value;", Fold::EXACT);
+        let (run, _) = anchor(&n.text).expect("an anchor");
+        assert_eq!(run, "value;");
+        let search = |known: KnownRuns| {
+            let view = || std::rc::Rc::new(normalize(text, Fold::EXACT));
+            let caps = [MAX_LISTED];
+            let (spans, counts, _) = find_all_probing(
+                text,
+                Fold::EXACT,
+                view,
+                || false,
+                &[&n],
+                &caps,
+                &Scope::default(),
+                &[],
+                &known,
+            );
+            let spans: Vec<(usize, usize)> = spans[0].iter().map(|s| (s.start, s.end)).collect();
+            (spans, counts[0])
+        };
+        assert_eq!(search(KnownRuns::new()), (vec![(2, 10), (13, 21)], 2));
+        assert_eq!(search(KnownRuns::from([(run.to_string(), vec![])])), (vec![], 0));
+        assert_eq!(
+            search(KnownRuns::from([(run.to_string(), vec![15])])),
+            (vec![(13, 21)], 1)
+        );
+    }
+
+    #[test]
+    fn shortest_period_agrees_with_its_definition() {
+        // Every text over two letters up to 12 bytes and over three up to 7, against the least `p`
+        // with `s[i] == s[i + p]` throughout (issue 16's mutation run over the prefix function).
+        let naive = |s: &[u8]| {
+            (1..=s.len())
+                .find(|&p| (0..s.len() - p).all(|i| s[i] == s[i + p]))
+                .unwrap_or(0)
+        };
+        for (letters, longest) in [(2u32, 12u32), (3, 7)] {
+            for len in 0..=longest {
+                for mut code in 0..letters.pow(len) {
+                    let s: Vec<u8> = (0..len)
+                        .map(|_| {
+                            let letter = b'a' + (code % letters) as u8;
+                            code /= letters;
+                            letter
+                        })
+                        .collect();
+                    assert_eq!(shortest_period(&s), naive(&s), "{:?}", String::from_utf8_lossy(&s));
+                }
+            }
+        }
+    }
+
     /// Each way the windowed unicode search gives up for the whole pass: the plan says so, and the
     /// result is the whole view's.
     #[test]
