@@ -1415,8 +1415,10 @@ mod tests {
         // Without probes, the exact search of a text without CRs takes the places of the needle's
         // anchor that the invisible count found rather than scanning the whole text again (issue
         // 12): told the run occurs nowhere, it finds nothing; told one place, the occurrence there
-        // only. Issue 16's mutation run: `find_all_probing`'s arm for the windows deleted.
-        let text = b"x = value;\ny = value;\n";
+        // only; told two, those two and not the one between them (the windows are searched apart).
+        // Issue 16's mutation run: `find_all_probing`'s arm for the windows deleted, `char_windows`
+        // merging every window (its guard as `true`).
+        let text = b"x = value;\ny = value;\nz = value;\n";
         let n = pattern("= value;", Fold::EXACT);
         let (run, _) = anchor(&n.text).expect("an anchor");
         assert_eq!(run, "value;");
@@ -1437,11 +1439,15 @@ mod tests {
             let spans: Vec<(usize, usize)> = spans[0].iter().map(|s| (s.start, s.end)).collect();
             (spans, counts[0])
         };
-        assert_eq!(search(KnownRuns::new()), (vec![(2, 10), (13, 21)], 2));
+        assert_eq!(search(KnownRuns::new()), (vec![(2, 10), (13, 21), (24, 32)], 3));
         assert_eq!(search(KnownRuns::from([(run.to_string(), vec![])])), (vec![], 0));
         assert_eq!(
             search(KnownRuns::from([(run.to_string(), vec![15])])),
             (vec![(13, 21)], 1)
+        );
+        assert_eq!(
+            search(KnownRuns::from([(run.to_string(), vec![4, 26])])),
+            (vec![(2, 10), (24, 32)], 2)
         );
     }
 
