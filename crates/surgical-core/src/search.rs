@@ -1279,6 +1279,203 @@ mod tests {
         assert_eq!((got.0, got.1, got.2.unwrap()), want);
     }
 
+    #[test]
+    fn first_non_ascii_agrees_with_a_byte_by_byte_search() {
+        // Texts shorter and longer than the 32-byte blocks tested at once, the first non-ASCII byte
+        // anywhere in them: a character of two bytes (`é`, whose high bits cancel under xor), of
+        // three, or U+0080, with another after it. Issue 16's mutation run over `first_non_ascii`.
+        for len in 0..100 {
+            let ascii = "a".repeat(len);
+            assert_eq!(first_non_ascii(ascii.as_bytes()), None, "{len}");
+            for at in 0..=len {
+                for first in ["\u{e9}", "\u{201C}", "\u{80}"] {
+                    let text = format!("{}{first}{}\u{e9}", &ascii[..at], &ascii[at..]);
+                    assert_eq!(first_non_ascii(text.as_bytes()), Some(at), "{first:?} at {at} of {len}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_word_is_present_on_an_ascii_line_or_where_a_line_keeps_it_normalized() {
+        // `cafe` + U+0301 composes to `café`: such a line holds `cafe` in the original only, and is
+        // normalized to tell (at the start of the text too). Up to MAX_PROBE_RECHECKS such lines are
+        // checked; past them the word counts as present unchecked (the caller only rules tiers out
+        // with a missing word). Issue 16's mutation run over `word_present`.
+        let present = |text: &str| {
+            let finder = memchr::memmem::Finder::new("cafe");
+            word_present(text.as_bytes(), &finder, &mut String::new())
+        };
+        let in_view = |text: &str| normalize(text.as_bytes(), Fold::UNICODE).text.contains("cafe");
+        let composed = "cafe\u{301} = 1;\n";
+        for text in [
+            composed.to_string(),
+            format!("{composed}let cafe = 2;\n"),
+            format!("{composed}let \u{4E2D} = cafe;\n"),
+            format!("x\n{composed}{composed}cafe\u{301}"),
+            "x\n".to_string(),
+            composed.repeat(MAX_PROBE_RECHECKS),
+            composed.repeat(MAX_PROBE_RECHECKS) + "cafe\n",
+        ] {
+            assert_eq!(present(&text), in_view(&text), "{text:?}");
+        }
+        let many = composed.repeat(MAX_PROBE_RECHECKS + 1);
+        assert!(!in_view(&many));
+        assert!(present(&many), "given up past MAX_PROBE_RECHECKS lines: present");
+    }
+
+    #[test]
+    fn a_group_has_a_missing_word_when_the_view_lacks_one_of_its_words() {
+        // Words answered by passes over the text (found on an ASCII line, or nowhere) and on a line
+        // that folds to ASCII, in groups of one to three: a group has a word answered missing
+        // exactly when the whole view lacks one of its words, and no word the view holds is
+        // answered missing. Issue 16's mutation run over `Windows::plan`: `missing = !*found`
+        // without `!`, the group's offset not moved on (`k += group.len()` as `*=`).
+        let text = "let present = 1;\nlet other = \u{201C}2\u{201D};\n";
+        let n = pattern("let other = \"2\";", Fold::UNICODE);
+        let groups: Vec<Vec<&str>> = vec![
+            vec!["present", "absent"],
+            vec!["absent", "present"],
+            vec!["gone", "absent"],
+            vec!["present"],
+            vec!["let", "present", "other"],
+            vec!["nowhere"],
+            vec!["other", "absent", "let"],
+        ];
+        let plan = Windows::plan(text.as_bytes(), &[&n], &groups, &KnownRuns::new()).expect("a plan");
+        let view = normalize(text.as_bytes(), Fold::UNICODE);
+        assert_eq!(plan.seen.len(), groups.iter().map(Vec::len).sum::<usize>());
+        let mut answers = plan.seen.iter();
+        for group in &groups {
+            let got: Vec<bool> = group.iter().map(|_| *answers.next().unwrap()).collect();
+            let held: Vec<bool> = group.iter().map(|w| view.text.contains(w)).collect();
+            assert_eq!(got.contains(&false), held.contains(&false), "{group:?}: {got:?}");
+            assert!(got.iter().zip(&held).all(|(g, h)| *g || !*h), "{group:?}: {got:?}");
+        }
+    }
+
+    #[test]
+    fn windows_are_the_merged_neighbourhoods_of_the_anchor_lines() {
+        // A one-line needle's window runs from the line above its anchor's line to the line below;
+        // the windows of adjacent hits overlap and merge into one, a distant hit keeps its own, and
+        // the bytes covered are counted once (six overlapping windows of long lines are well under
+        // the limit). Issue 16's mutation run over `Windows::plan`'s merge.
+        let (filler, hit) = ("short\n", "key = value_of_something_long;\n");
+        let lines: Vec<&str> = [
+            vec![filler; 3],
+            vec![hit; 6],
+            vec![filler; 10],
+            vec![hit],
+            vec![filler; 3],
+        ]
+        .concat();
+        let text = lines.concat();
+        let mut starts = vec![0];
+        for l in &lines {
+            starts.push(starts.last().unwrap() + l.len());
+        }
+        let n = pattern(hit.trim_end(), Fold::UNICODE);
+        let plan = Windows::plan(text.as_bytes(), &[&n], &[], &KnownRuns::new()).expect("a plan");
+        // Hits on lines 3 to 8 and 19: lines 2 to 9 and 18 to 20.
+        assert_eq!(plan.windows, [starts[2]..starts[10], starts[18]..starts[21]]);
+        let got = windowed_unicode_search(&text, &n, &[]);
+        let want = unicode_reference(text.as_bytes(), &[&n], &[]);
+        assert_eq!((got.0, got.1), (want.0, want.1));
+    }
+
+    #[test]
+    fn a_large_text_takes_the_whole_pass_when_most_of_its_start_needs_normalizing() {
+        // Told from the first sixteenth of a text over 1 MiB: more than half of its bytes on lines
+        // that need normalizing (every other line, the longer ones) gives the windows up; one such
+        // line at the start of a text otherwise ASCII does not. Issue 16's mutation run over the
+        // condition in `Windows::plan`.
+        let n = pattern("end - here", Fold::UNICODE);
+        let plan = |text: &str| Windows::plan(text.as_bytes(), &[&n], &[], &KnownRuns::new()).is_some();
+        let (ascii, quoted, last) = (
+            "0123456789 abcdefghij\n",
+            "She said \u{201C}hello\u{201D} and left at once.\n",
+            "end \u{2014} here\n",
+        );
+        let one_quote = quoted.to_string() + &ascii.repeat((1 << 21) / ascii.len()) + last;
+        assert!(plan(&one_quote), "one line to normalize");
+        let alternating = (quoted.to_string() + ascii).repeat((1 << 21) / (quoted.len() + ascii.len())) + last;
+        assert!(
+            !plan(&alternating),
+            "{} of {} bytes to normalize",
+            quoted.len(),
+            quoted.len() + ascii.len()
+        );
+        // Lines whose characters do not fold to ASCII (CJK) are not normalized at all.
+        let cjk = "let \u{540D}\u{524D} = 1;\n".repeat((1 << 21) / 16) + last;
+        assert!(plan(&cjk), "no line folds to ASCII");
+    }
+
+    #[test]
+    fn the_exact_tier_searches_only_around_the_known_places_of_its_anchor() {
+        // Without probes, the exact search of a text without CRs takes the places of the needle's
+        // anchor that the invisible count found rather than scanning the whole text again (issue
+        // 12): told the run occurs nowhere, it finds nothing; told one place, the occurrence there
+        // only; told two, those two and not the one between them (the windows are searched apart).
+        // Issue 16's mutation run: `find_all_probing`'s arm for the windows deleted, `char_windows`
+        // merging every window (its guard as `true`).
+        let text = b"x = value;\ny = value;\nz = value;\n";
+        let n = pattern("= value;", Fold::EXACT);
+        let (run, _) = anchor(&n.text).expect("an anchor");
+        assert_eq!(run, "value;");
+        let search = |known: KnownRuns| {
+            let view = || std::rc::Rc::new(normalize(text, Fold::EXACT));
+            let caps = [MAX_LISTED];
+            let (spans, counts, _) = find_all_probing(
+                text,
+                Fold::EXACT,
+                view,
+                || false,
+                &[&n],
+                &caps,
+                &Scope::default(),
+                &[],
+                &known,
+            );
+            let spans: Vec<(usize, usize)> = spans[0].iter().map(|s| (s.start, s.end)).collect();
+            (spans, counts[0])
+        };
+        assert_eq!(search(KnownRuns::new()), (vec![(2, 10), (13, 21), (24, 32)], 3));
+        assert_eq!(search(KnownRuns::from([(run.to_string(), vec![])])), (vec![], 0));
+        assert_eq!(
+            search(KnownRuns::from([(run.to_string(), vec![15])])),
+            (vec![(13, 21)], 1)
+        );
+        assert_eq!(
+            search(KnownRuns::from([(run.to_string(), vec![4, 26])])),
+            (vec![(2, 10), (24, 32)], 2)
+        );
+    }
+
+    #[test]
+    fn shortest_period_agrees_with_its_definition() {
+        // Every text over two letters up to 12 bytes and over three up to 7, against the least `p`
+        // with `s[i] == s[i + p]` throughout (issue 16's mutation run over the prefix function).
+        let naive = |s: &[u8]| {
+            (1..=s.len())
+                .find(|&p| (0..s.len() - p).all(|i| s[i] == s[i + p]))
+                .unwrap_or(0)
+        };
+        for (letters, longest) in [(2u32, 12u32), (3, 7)] {
+            for len in 0..=longest {
+                for mut code in 0..letters.pow(len) {
+                    let s: Vec<u8> = (0..len)
+                        .map(|_| {
+                            let letter = b'a' + (code % letters) as u8;
+                            code /= letters;
+                            letter
+                        })
+                        .collect();
+                    assert_eq!(shortest_period(&s), naive(&s), "{:?}", String::from_utf8_lossy(&s));
+                }
+            }
+        }
+    }
+
     /// Each way the windowed unicode search gives up for the whole pass: the plan says so, and the
     /// result is the whole view's.
     #[test]
@@ -1322,6 +1519,11 @@ mod tests {
         // the text.
         let covering = format!("key {}\n", "w".repeat(195)).repeat(1000) + "key \u{2014} k\n";
         check(&covering, "key - k", &["key"]);
+        // So do windows apart from each other (the anchor on every third line: each window its own,
+        // none merged), counted one by one. Issue 16's mutation run: `covered += w.len()` as `*=`.
+        let apart = format!("key {}\n{}\n{}\n", "w".repeat(95), "v".repeat(99), "u".repeat(99)).repeat(1000)
+            + "key \u{2014} k\n";
+        check(&apart, "key - k", &["key"]);
         // A large text most of whose first lines need normalizing (prose with typographic quotes).
         let prose = "She said \u{201C}hello\u{201D} and left.\n".repeat((1 << 21) / 36) + "end \u{2014} here\n";
         check(&prose, "end - here", &["end"]);
