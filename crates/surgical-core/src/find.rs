@@ -454,11 +454,12 @@ impl Haystack<'_> {
                     tier: inner.tier,
                     also: inner.forgiven.clone().map(Box::new),
                 };
+                // The unescaped needle may have matched without line-number prefixes: newText,
+                // unescaped the same way, loses them too (`inner.unnumber_new`).
                 Ok(Some(Match {
                     tier: Tier::Escapes,
                     forgiven: Some(forgiven),
                     unescape_new: true,
-                    unnumber_new: None,
                     ..inner
                 }))
             }

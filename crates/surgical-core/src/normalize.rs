@@ -607,48 +607,75 @@ mod tests {
         assert_eq!(n.orig_end(5, false), Some(6));
     }
 
+    /// Text that a fold leaves as it is costs no map: no unit is stored for it (here a segment of
+    /// several characters that NFKC keeps, and characters no fold touches).
+    #[test]
+    fn text_no_fold_changes_stores_no_unit() {
+        for text in [
+            "plain ascii\nlines\n",
+            "caf\u{E9} \u{65E5}\u{672C} x\u{20DD} \u{1F600}\nend",
+        ] {
+            for fold in FOLDS {
+                let n = normalize(text.as_bytes(), fold);
+                assert_eq!(n.text, text, "{fold:?}");
+                assert_eq!(n.units, Vec::new(), "{fold:?} {text:?}");
+            }
+        }
+    }
+
+    /// Characters that normalize in every way the folds know: line terminators, blanks, special
+    /// spaces, combining marks, compatibility forms, typographic punctuation, Hangul jamo.
+    const NASTY: [&str; 38] = [
+        "a",
+        "e",
+        "b",
+        " ",
+        "\t",
+        "\n",
+        "\r",
+        "\r\n",
+        "\u{301}",
+        "\u{308}",
+        "\u{323}",
+        "\u{E9}",
+        "\u{FB01}",
+        "\u{A0}",
+        "\u{202F}",
+        "\u{3000}",
+        "\u{2014}",
+        "\u{201C}",
+        "\u{2019}",
+        "\u{1100}",
+        "\u{1161}",
+        "\u{11A8}",
+        "\u{AC00}",
+        "\u{F73}",
+        "\u{F71}",
+        "\u{F72}",
+        "\u{344}",
+        "\u{212B}",
+        "\u{FF21}",
+        "\u{2126}",
+        "\u{1E0A}",
+        "\u{3099}",
+        "\u{304B}",
+        "\u{FF76}",
+        "\u{FF9E}",
+        "\u{2460}",
+        "\u{1F600}",
+        "\u{FDFA}",
+    ];
+
     fn nasty_string() -> impl Strategy<Value = String> {
-        let alphabet = prop::sample::select(vec![
-            "a",
-            "e",
-            "b",
-            " ",
-            "\t",
-            "\n",
-            "\r",
-            "\r\n",
-            "\u{301}",
-            "\u{308}",
-            "\u{323}",
-            "\u{E9}",
-            "\u{FB01}",
-            "\u{A0}",
-            "\u{202F}",
-            "\u{3000}",
-            "\u{2014}",
-            "\u{201C}",
-            "\u{2019}",
-            "\u{1100}",
-            "\u{1161}",
-            "\u{11A8}",
-            "\u{AC00}",
-            "\u{F73}",
-            "\u{F71}",
-            "\u{F72}",
-            "\u{344}",
-            "\u{212B}",
-            "\u{FF21}",
-            "\u{2126}",
-            "\u{1E0A}",
-            "\u{3099}",
-            "\u{304B}",
-            "\u{FF76}",
-            "\u{FF9E}",
-            "\u{2460}",
-            "\u{1F600}",
-            "\u{FDFA}",
-        ]);
-        prop::collection::vec(alphabet, 0..40).prop_map(|v| v.concat())
+        prop::collection::vec(prop::sample::select(NASTY.to_vec()), 0..40).prop_map(|v| v.concat())
+    }
+
+    /// [`nasty_string`]'s characters with invalid UTF-8 among them (a lone byte, a truncated
+    /// sequence, a lead byte alone).
+    fn nasty_bytes() -> impl Strategy<Value = Vec<u8>> {
+        let mut alphabet: Vec<&[u8]> = NASTY.iter().map(|s| s.as_bytes()).collect();
+        alphabet.extend([&b"\xff"[..], b"\xe2\x82", b"\xc3", b"\xff\xfe"]);
+        prop::collection::vec(prop::sample::select(alphabet), 0..40).prop_map(|v| v.concat())
     }
 
     /// `normalize` with every line taken alone (no plain stretches taken many lines at a time).
@@ -709,6 +736,54 @@ mod tests {
         fn segments_normalize_like_the_whole(s in nasty_string()) {
             for fold in FOLDS {
                 prop_assert_eq!(normalize(s.as_bytes(), fold).text, reference(&s, fold), "{:?}", fold);
+            }
+        }
+
+        /// Invalid bytes normalize as the replacement characters `from_utf8_lossy` gives them, and the
+        /// blanks before them are not trailing (only a line's end or the text's end trims).
+        #[test]
+        fn invalid_bytes_normalize_as_their_replacement_characters(input in nasty_bytes()) {
+            let lossy = String::from_utf8_lossy(&input);
+            for fold in FOLDS {
+                prop_assert_eq!(normalize(&input, fold).text, reference(&lossy, fold), "{:?}", fold);
+            }
+        }
+
+        /// The map against a reference: the original bytes of every piece, normalized alone by
+        /// `reference` (without trimming), are the piece's normalized text; a piece that normalizes
+        /// to nothing is blanks the fold trims, right before a line terminator or the text's end; and
+        /// a stored unit's normalized text differs from its original bytes (identity is never stored).
+        #[test]
+        fn each_piece_normalizes_alone_to_its_normalized_text(bytes in nasty_bytes(), s in nasty_string()) {
+            for input in [bytes, s.into_bytes()] {
+                for fold in FOLDS {
+                    let n = normalize(&input, fold);
+                    let special = fold.special_spaces || fold.unicode;
+                    for piece in n.pieces(&input) {
+                        let orig = String::from_utf8_lossy(&input[piece.orig.clone()]);
+                        let norm = &n.text[piece.norm.clone()];
+                        if norm.is_empty() {
+                            prop_assert!(fold.trim_trailing, "{:?} {:?}", fold, piece);
+                            prop_assert!(
+                                !orig.is_empty()
+                                    && orig.chars().all(|c| c == ' ' || c == '\t' || special && is_special_space(c)),
+                                "{:?} {:?} {:?}", fold, piece, orig
+                            );
+                            let next = input.get(piece.orig.end);
+                            prop_assert!(matches!(next, None | Some(b'\r' | b'\n')), "{:?} {:?}", fold, piece);
+                        } else {
+                            prop_assert_eq!(&reference(&orig, fold.without_trim()), norm, "{:?} {:?}", fold, piece);
+                        }
+                    }
+                    for u in &n.units {
+                        let (o, m) = (u.orig_start as usize, u.norm_start as usize);
+                        prop_assert_ne!(
+                            &input[o..o + u.orig_len as usize],
+                            n.text[m..m + u.norm_len as usize].as_bytes(),
+                            "{:?} {:?}", fold, u
+                        );
+                    }
+                }
             }
         }
 

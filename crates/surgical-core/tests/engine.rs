@@ -370,6 +370,36 @@ fn escapes_tier_unescapes_both_sides() {
     let a = apply(file.as_bytes(), &[Edit::new(old, new)], &Options::new()).unwrap();
     assert_eq!(a.edits[0].tier, Tier::Escapes);
     assert_eq!(a.text, b"fn f() {\n    println!(\"hello\");\n}\n");
+    // The report says what was forgiven: escapes, the unescaped needle matching exactly.
+    assert_eq!(
+        a.edits[0].differences[0].kind,
+        DifferenceKind::Forgiven(surgical_core::Forgiven::Escapes {
+            tier: Tier::Exact,
+            also: None
+        })
+    );
+}
+
+#[test]
+fn an_over_escaped_needle_with_line_numbers_writes_new_text_without_them() {
+    // Copied from a numbered read view and over-escaped: unescaped, the needle matches without its
+    // line numbers, and newText loses the same prefixes (they were written into the file).
+    let file = "fn f() {\n    println!(\"hi\");\n}\n";
+    let old = "1 | fn f() {\\n2 |     println!(\\\"hi\\\");\\n3 | }";
+    let new = "1 | fn f() {\\n2 |     println!(\\\"hello\\\");\\n3 | }";
+    let a = apply(file.as_bytes(), &[Edit::new(old, new)], &Options::new()).unwrap();
+    assert_eq!(a.edits[0].tier, Tier::Escapes);
+    assert_eq!(
+        String::from_utf8(a.text).unwrap(),
+        "fn f() {\n    println!(\"hello\");\n}\n"
+    );
+    assert_eq!(
+        a.edits[0].differences[0].kind,
+        DifferenceKind::Forgiven(surgical_core::Forgiven::Escapes {
+            tier: Tier::Exact,
+            also: Some(Box::new(surgical_core::Forgiven::LineNumbers { also: None }))
+        })
+    );
 }
 
 #[test]

@@ -644,3 +644,47 @@ fn a_line_the_file_indents_more_is_deleted_or_preceded_whole() {
         );
     }
 }
+
+/// Hunk lines that carry CR bytes, at several places that read alike: the byte-exact pass takes
+/// the one on the hunk's header line (each hunk here changes a line ending, which the line pass,
+/// reading CRs as line breaks, could not write: a place taken there would show).
+#[test]
+fn lines_carrying_cr_at_repeated_places_take_the_one_on_the_header_line() {
+    let text = b"x\r\nb\r\nx\r\nb\r\n";
+    let mut h = hunk(&["-b\r", "+b"]);
+    for (hint, want) in [(4, &b"x\r\nb\r\nx\r\nb\n"[..]), (2, b"x\r\nb\nx\r\nb\r\n")] {
+        h.hint = Some(hint);
+        for format in [PatchFormat::Unified, PatchFormat::Codex, PatchFormat::SearchReplace] {
+            assert_eq!(
+                placed(text, std::slice::from_ref(&h), format).map(|b| String::from_utf8_lossy(&b).into_owned()),
+                Ok(String::from_utf8_lossy(want).into_owned()),
+                "hint {hint} {format:?}"
+            );
+        }
+    }
+    // No hint, or one on neither line: not placed byte for byte (the line pass, the CRs read as
+    // line breaks, then finds the two places as far from the hint).
+    for hint in [None, Some(0), Some(3)] {
+        h.hint = hint;
+        assert_eq!(
+            placed(text, std::slice::from_ref(&h), PatchFormat::Unified),
+            Err("ambiguous"),
+            "{hint:?}"
+        );
+    }
+}
+
+/// The byte-exact pass looks for each hunk after the one before: the second hunk's line also stands
+/// before the first hunk, and only the one after it is meant.
+#[test]
+fn lines_carrying_cr_are_found_after_the_previous_hunk() {
+    let text = b"b\r\na\r\nb\r\n";
+    let hunks = [hunk(&["-a\r", "+A\r"]), hunk(&["-b\r", "+B"])];
+    for format in [PatchFormat::Unified, PatchFormat::Codex, PatchFormat::SearchReplace] {
+        assert_eq!(
+            placed(text, &hunks, format).map(|b| String::from_utf8_lossy(&b).into_owned()),
+            Ok("b\r\nA\r\nB\n".to_string()),
+            "{format:?}"
+        );
+    }
+}
