@@ -688,3 +688,56 @@ fn lines_carrying_cr_are_found_after_the_previous_hunk() {
         );
     }
 }
+
+/// `*** End of File`: the old lines end the file, blank lines after them forgiven (up to three),
+/// which singles out the last of several places; without the marker the same hunk is ambiguous.
+#[test]
+fn end_of_file_forgives_blank_lines_after_the_last_place() {
+    let mut h = hunk(&["-b", "+c"]);
+    h.at_eof = true;
+    for (text, want) in [
+        (&b"a\nb\na\nb\n\n"[..], &b"a\nb\na\nc\n\n"[..]),
+        (b"a\nb\na\nb\n \n\t\n", b"a\nb\na\nc\n \n\t\n"),
+        (b"b\r\nb\r\n\r\n", b"b\r\nc\r\n\r\n"),
+    ] {
+        assert_eq!(
+            placed(text, std::slice::from_ref(&h), PatchFormat::Codex)
+                .map(|b| String::from_utf8_lossy(&b).into_owned()),
+            Ok(String::from_utf8_lossy(want).into_owned()),
+            "{:?}",
+            String::from_utf8_lossy(text)
+        );
+    }
+    h.at_eof = false;
+    assert_eq!(placed(b"a\nb\na\nb\n\n", &[h], PatchFormat::Codex), Err("ambiguous"));
+}
+
+/// The names results give each way a hunk's place was decided (part of the result contract).
+#[test]
+fn each_way_of_placing_has_its_documented_name() {
+    use super::How;
+    let names: Vec<&str> = [
+        How::Unique,
+        How::Anchor(0),
+        How::AfterPrevious,
+        How::LineHint(1),
+        How::AfterAnchor(0),
+        How::EndOfFile,
+        How::StartOfFile,
+    ]
+    .into_iter()
+    .map(How::name)
+    .collect();
+    assert_eq!(
+        names,
+        [
+            "unique",
+            "anchor",
+            "after_previous_hunk",
+            "line_hint",
+            "after_anchor",
+            "end_of_file",
+            "start_of_file"
+        ]
+    );
+}
