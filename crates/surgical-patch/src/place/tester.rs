@@ -741,3 +741,321 @@ fn each_way_of_placing_has_its_documented_name() {
         ]
     );
 }
+
+/// Unified-diff rules (ordered, fuzz 2, byte-exact first) over `hunks`: the new text or the
+/// failure's kind, as a string for readable diffs.
+fn unified(text: &[u8], hunks: &[Hunk]) -> Result<String, &'static str> {
+    placed(text, hunks, PatchFormat::Unified).map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
+/// `hunks` placed under `format`'s rules: the new text and how each hunk's place was decided, or
+/// the failure's kind.
+fn placed_how(text: &[u8], hunks: &[Hunk], format: PatchFormat) -> Result<(String, Vec<super::How>), &'static str> {
+    place(text, hunks, &Rules::new(format, loosest()))
+        .map(|p| {
+            let hows = p.hunks.iter().map(|h| h.how).collect();
+            (String::from_utf8_lossy(&p.text).into_owned(), hows)
+        })
+        .map_err(|f| kind(&f.kind))
+}
+
+/// A hunk with a line hint (the one-based old start its header claims).
+fn hinted(body: &[&str], hint: usize) -> Hunk {
+    Hunk {
+        hint: Some(hint),
+        ..hunk(body)
+    }
+}
+
+/// The batched first pass (`Placer::locate_all`) takes exactly the hunks that search the whole file
+/// (no anchor but blank ones, not `*** End of File`, some old line), and gives each its first line
+/// and line count; one such hunk alone, or places that overlap, are left to the search per hunk.
+/// (The batch decides nothing the search per hunk would not: this pins that it runs at all, which
+/// only the cost of many hunks would show otherwise.)
+#[test]
+fn the_batched_pass_takes_the_hunks_that_search_the_whole_file() {
+    use super::Placer;
+    let text = b"a\nb\nc\nd\ne\nf\n";
+    let rules = Rules::new(PatchFormat::Codex, loosest());
+    let placer = Placer {
+        lines: Lines::new(text),
+        rules: &rules,
+        prev_end: None,
+        offset: 0,
+    };
+    let mut anchored = hunk(&["-c", "+C"]);
+    anchored.anchors = vec!["a".to_string()];
+    let mut blank_anchor = hunk(&["-d", "+D"]);
+    blank_anchor.anchors = vec!["  ".to_string()];
+    let mut eof = hunk(&["-f", "+F"]);
+    eof.at_eof = true;
+    let hunks = [
+        hunk(&[" a", "-b", "+B"]),
+        anchored,
+        blank_anchor,
+        eof,
+        hunk(&["+new"]),
+        hunk(&["-e"]),
+    ];
+    assert_eq!(
+        placer.locate_all(&hunks),
+        [Some((0, 2)), None, Some((3, 1)), None, None, Some((4, 1))]
+    );
+    // Places that touch are not an overlap.
+    assert_eq!(
+        placer.locate_all(&[hunk(&["-a", "+A"]), hunk(&["-b", "+B"])]),
+        [Some((0, 1)), Some((1, 1))]
+    );
+    // Nothing to batch: one hunk, places that overlap, a line found twice.
+    assert_eq!(placer.locate_all(&[hunk(&["-b", "+B"])]), []);
+    assert_eq!(
+        placer.locate_all(&[hunk(&["-a", "-b", "+x"]), hunk(&["-b", "-c", "+y"])]),
+        []
+    );
+    let twice = b"a\nb\na\n";
+    let placer = Placer {
+        lines: Lines::new(twice),
+        ..placer
+    };
+    assert_eq!(placer.locate_all(&[hunk(&["-a", "+A"]), hunk(&["-b", "+B"])]), []);
+}
+
+/// An anchored hunk whose old lines stand once in the file, but before the anchor: not found (the
+/// anchor narrows the search), with a second hunk that could have batched them both.
+#[test]
+fn an_anchor_after_the_only_place_is_not_skipped_by_the_batch() {
+    let text = b"x\nanchor\ny\n";
+    let mut anchored = hunk(&["-x", "+X"]);
+    anchored.anchors = vec!["anchor".to_string()];
+    let hunks = [hunk(&["-y", "+Y"]), anchored];
+    assert_eq!(placed(text, &hunks, PatchFormat::Codex), Err("not_found"));
+}
+
+/// Hunks come in file order: a hunk found at several places takes the one place at or after the
+/// previous hunk's last line (here right after it; the previous hunk's own last line, and the line
+/// before, read the same).
+#[test]
+fn the_next_place_after_the_previous_hunk_is_taken() {
+    use super::How;
+    let text = b"c\na\nc\nc\n";
+    let hunks = [hunk(&[" a", "-c", "+C"]), hunk(&["-c", "+D"])];
+    assert_eq!(
+        placed_how(text, &hunks, PatchFormat::Codex),
+        Ok(("c\na\nC\nD\n".to_string(), vec![How::Unique, How::AfterPrevious]))
+    );
+    // (A unified diff's byte-exact pass, as `git apply`, only looks after the previous hunk.)
+    assert_eq!(unified(text, &hunks), Ok("c\na\nC\nD\n".to_string()));
+    // Blocks are unordered: the same second block is ambiguous.
+    assert_eq!(placed(text, &hunks, PatchFormat::SearchReplace), Err("ambiguous"));
+}
+
+/// How far off a hunk's line number was carries to the next hunk: here the file has a line the
+/// patch does not count before the first hunk, whose leading context line is not in the file either
+/// (fuzz leaves it out, and it still counts for where the hunk claimed to start). The second hunk's
+/// line is at two adjacent places after the first; only the carried offset puts its line number
+/// exactly on one of them.
+#[test]
+fn a_line_number_off_by_some_lines_carries_to_the_next_hunk() {
+    use super::How;
+    let text = b"h0\nh1\nh2\none\np\nx\nx\nq\n";
+    let first = hinted(&[" WRONG", "-one", "+ONE"], 2);
+    let want = "h0\nh1\nh2\nONE\np\ny\nx\nq\n";
+    assert_eq!(
+        placed_how(text, &[first.clone(), hinted(&["-x", "+y"], 5)], PatchFormat::Unified),
+        Ok((want.to_string(), vec![How::Unique, How::LineHint(5)]))
+    );
+    // The second place, one line on, with its own number one line on.
+    assert_eq!(
+        unified(text, &[first.clone(), hinted(&["-x", "+y"], 6)]),
+        Ok("h0\nh1\nh2\nONE\np\nx\ny\nq\n".into())
+    );
+    // Without the first hunk's offset, the number is a line before both places: ambiguous.
+    assert_eq!(unified(text, &[hinted(&["-x", "+y"], 5)]), Err("ambiguous"));
+}
+
+/// A line number counts the leading context lines that fuzz leaves out: the old lines then start
+/// that many lines later, here on the first of two adjacent places.
+#[test]
+fn a_line_number_counts_the_context_fuzz_left_out() {
+    let text = b"a\nb\nc\nx\nx\nd\n";
+    assert_eq!(
+        unified(text, &[hinted(&[" WRONG", "-x", "+y"], 3)]),
+        Ok("a\nb\nc\ny\nx\nd\n".into())
+    );
+    assert_eq!(
+        unified(text, &[hinted(&[" WRONG", "-x", "+y"], 4)]),
+        Ok("a\nb\nc\nx\ny\nd\n".into())
+    );
+}
+
+/// The last thing tried is the hunk without the blank context lines at its ends (models add an
+/// empty line around a block that the file does not have); other context lines are never left
+/// out that way, and a blank line the hunk removes is kept. (With the text tiers only: the
+/// line-based ones pass over blank lines anyway.)
+#[test]
+fn blank_context_at_the_ends_is_left_out_last() {
+    let text = b"fn a() {\n    x();\n}\n";
+    for format in [PatchFormat::Codex, PatchFormat::SearchReplace] {
+        let with = |body: &[&str], tier: Tier| {
+            place(text, &[hunk(body)], &Rules::new(format, tier))
+                .map(|p| String::from_utf8_lossy(&p.text).into_owned())
+                .map_err(|f| kind(&f.kind))
+        };
+        let want = Ok("fn a() {\n    y();\n}\n".to_string());
+        for tier in [Tier::Unicode, loosest()] {
+            assert_eq!(with(&[" ", "-    x();", "+    y();", " "], tier), want, "{format:?}");
+            assert_eq!(with(&["-    x();", "+    y();", " "], tier), want, "{format:?}");
+            // A context line the file does not have is not left out (no fuzz in these formats).
+            assert_eq!(
+                with(&[" fn b() {", "-    x();", "+    y();"], tier),
+                Err("not_found"),
+                "{format:?}"
+            );
+            // A hunk of blank context lines alone changes nothing and is nowhere.
+            assert_eq!(with(&[" ", " "], tier), Err("not_found"), "{format:?}");
+        }
+        // A blank line the hunk removes must be there.
+        assert_eq!(
+            with(&["-", "-    x();", "+    y();"], Tier::Unicode),
+            Err("not_found"),
+            "{format:?}"
+        );
+    }
+}
+
+/// An added line keeps a line-number prefix of another style than the read view's (it is text the
+/// model means, such as a table row), while one of the same style is left out.
+#[test]
+fn an_added_line_numbered_in_another_style_is_kept() {
+    let text = b"fn a() {\n    x();\n}\n";
+    assert_eq!(
+        placed(
+            text,
+            &[hunk(&["-2\t    x();", "+    3 | y();"])],
+            PatchFormat::SearchReplace
+        ),
+        Ok(b"fn a() {\n    3 | y();\n}\n".to_vec())
+    );
+    assert_eq!(
+        placed(
+            text,
+            &[hunk(&["-2\t    x();", "+2\t    y();"])],
+            PatchFormat::SearchReplace
+        ),
+        Ok(b"fn a() {\n    y();\n}\n".to_vec())
+    );
+}
+
+/// The line-based pass runs when the loosest tier allowed reaches it, and no further than runs of
+/// whitespace: a line the model misspelled is not placed (patches state their old lines; the typo
+/// tiers are for `edit`).
+#[test]
+fn the_line_based_pass_stops_at_whitespace_runs() {
+    let text = b"a\nlet  x  =  1;\nb\n";
+    let body = ["-let x = 1;", "+let x = 2;"];
+    let with = |tier: Tier| {
+        place(text, &[hunk(&body)], &Rules::new(PatchFormat::Codex, tier))
+            .map(|p| String::from_utf8_lossy(&p.text).into_owned())
+            .map_err(|f| kind(&f.kind))
+    };
+    let want = with(Tier::WhitespaceRuns).expect("placed by the line-based pass");
+    assert!(want.starts_with("a\nlet  x  =  2;"), "{want:?}");
+    assert_eq!(with(loosest()), Ok(want));
+    assert_eq!(with(Tier::Unicode), Err("not_found"));
+    let typo = hunk(&["-let  x  =  l;", "+let  x  =  2;"]);
+    assert_eq!(placed(text, &[typo], PatchFormat::Codex), Err("not_found"));
+}
+
+/// A unified hunk that only adds lines and carries CRs, with a line number but no anchor, is
+/// refused as it is without CRs (no place is said), never put at a line start the byte-exact pass
+/// happens to find.
+#[test]
+fn lines_only_added_carrying_cr_are_not_placed_byte_for_byte() {
+    let text = b"a\r\nb\r\n";
+    assert_eq!(unified(text, &[hinted(&["+n\r"], 2)]), Err("other"));
+    assert_eq!(unified(text, &[hinted(&["+n"], 2)]), Err("other"));
+}
+
+/// New lines end with a line break unless they end the file and the hunk (or the file's own state)
+/// says not: a hunk that deletes all its lines writes nothing in their place, and a `\ No newline`
+/// marker on a hunk that does not reach the end of the file changes no line break.
+#[test]
+fn the_final_line_break_of_new_lines() {
+    for text in [&b"a\nb\nc\n"[..], b"a\nb\nc"] {
+        for format in [PatchFormat::Codex, PatchFormat::SearchReplace, PatchFormat::Unified] {
+            let got = placed(text, &[hunk(&["-b"])], format);
+            assert_eq!(got.as_deref(), Ok(&[b"a\n", &text[4..]].concat()[..]), "{format:?}");
+        }
+    }
+    let mut marked = hunk(&["-b", "+B"]);
+    marked.final_newline = Some(false);
+    assert_eq!(unified(b"a\nb\nc\n", &[marked.clone()]), Ok("a\nB\nc\n".into()));
+    assert_eq!(unified(b"a\nb\n", &[marked.clone()]), Ok("a\nB".into()));
+    marked.final_newline = Some(true);
+    assert_eq!(unified(b"a\nb", &[marked.clone()]), Ok("a\nB\n".into()));
+    marked.final_newline = None;
+    assert_eq!(unified(b"a\nb", &[marked.clone()]), Ok("a\nB".into()));
+    assert_eq!(unified(b"a\nb\n", &[marked]), Ok("a\nB\n".into()));
+}
+
+/// `*** End of File` is tried at the end first, within the search the anchors leave: old lines that
+/// are the whole file, or that start on the anchor line, are placed there (and say so); old lines
+/// longer than the file, or that would start before the anchor line, are not.
+#[test]
+fn end_of_file_is_tried_within_the_anchors_search() {
+    use super::How;
+    let codex = Rules::new(PatchFormat::Codex, loosest());
+    let how = |text: &[u8], h: &Hunk| place(text, std::slice::from_ref(h), &codex).map(|p| (p.text, p.hunks[0].how));
+    let mut whole = hunk(&[" a", "-b", "+B"]);
+    whole.at_eof = true;
+    assert_eq!(how(b"a\nb\n", &whole), Ok((b"a\nB\n".to_vec(), How::EndOfFile)));
+    assert_eq!(how(b"a\nb\n\n", &whole), Ok((b"a\nB\n\n".to_vec(), How::EndOfFile)));
+    let mut longer = hunk(&[" z", " a", "-b", "+B"]);
+    longer.at_eof = true;
+    assert_eq!(how(b"a\nb\n", &longer).map_err(|f| kind(&f.kind)), Err("not_found"));
+    let mut anchored = hunk(&[" anchor", "-b", "+B"]);
+    anchored.at_eof = true;
+    anchored.anchors = vec!["anchor".to_string()];
+    assert_eq!(
+        how(b"a\nanchor\nb\n", &anchored),
+        Ok((b"a\nanchor\nB\n".to_vec(), How::EndOfFile))
+    );
+    let mut before = hunk(&[" a", " anchor", "-b", "+B"]);
+    before.at_eof = true;
+    before.anchors = vec!["anchor".to_string()];
+    assert_eq!(
+        how(b"a\nanchor\nb\n", &before).map_err(|f| kind(&f.kind)),
+        Err("not_found")
+    );
+}
+
+/// The line-based pass decides among several places as the text pass does (here the one after the
+/// previous hunk, the other line with the same runs of whitespace before it), writes on the lines
+/// of the place chosen, says how it was chosen and, for a hunk that changes nothing there, says
+/// that.
+#[test]
+fn the_line_based_pass_takes_the_place_after_the_previous_hunk() {
+    use super::How;
+    let text = b"let  x  =  1;\nmid\nlet  x  =  1;\nend\n";
+    let hunks = [hunk(&["-mid", "+MID"]), hunk(&["-let x = 1;", "+let x = 2;"])];
+    assert_eq!(
+        placed_how(text, &hunks, PatchFormat::Codex),
+        Ok((
+            "let  x  =  1;\nMID\nlet  x  =  2;\nend\n".to_string(),
+            vec![How::Unique, How::AfterPrevious]
+        ))
+    );
+    let third = b"let  x  =  1;\nmid\nlet  x  =  1;\nlet  x  =  1;\n";
+    assert_eq!(placed_how(third, &hunks, PatchFormat::Codex), Err("ambiguous"));
+    let mut anchored = hunk(&["-let x = 1;", "+let x = 2;"]);
+    anchored.anchors = vec!["mid".to_string()];
+    assert_eq!(
+        placed_how(text, &[anchored], PatchFormat::Codex),
+        Ok((
+            "let  x  =  1;\nmid\nlet  x  =  2;\nend\n".to_string(),
+            vec![How::Anchor(1)]
+        ))
+    );
+    let unchanged = [hunk(&["-mid", "+MID"]), hunk(&["-let x = 1;", "+let x = 1;"])];
+    assert_eq!(placed_how(text, &unchanged, PatchFormat::Codex), Err("no_change"));
+}
