@@ -1059,3 +1059,60 @@ fn the_line_based_pass_takes_the_place_after_the_previous_hunk() {
     let unchanged = [hunk(&["-mid", "+MID"]), hunk(&["-let x = 1;", "+let x = 1;"])];
     assert_eq!(placed_how(text, &unchanged, PatchFormat::Codex), Err("no_change"));
 }
+
+/// Among places listed only in part (more than `MAX_LISTED`), none is picked: the one listed after
+/// the previous hunk need not be the only one after it.
+#[test]
+fn places_listed_in_part_are_not_chosen_among() {
+    let mut text = "x\n".repeat(surgical_core::MAX_LISTED - 1);
+    text.push_str("mid\nx\nx\nx\n");
+    let hunks = [hunk(&["-mid", "+MID"]), hunk(&["-x", "+y"])];
+    assert_eq!(placed(text.as_bytes(), &hunks, PatchFormat::Codex), Err("ambiguous"));
+    // Listed in full, the same order picks nothing either (three places after the previous hunk),
+    // and a single place after it is taken.
+    let short = b"x\nmid\nx\nz\n";
+    assert_eq!(
+        placed(short, &hunks, PatchFormat::Codex),
+        Ok(b"x\nMID\ny\nz\n".to_vec())
+    );
+}
+
+/// A line number picks a place only when it is at least twice as near as any other, among the
+/// places after the previous hunk when there are some, else among all.
+#[test]
+fn a_line_number_picks_a_place_twice_as_near() {
+    let text = b"a\nb\nx\nx\nd\n";
+    // One line before the first place: one line from it, two from the other.
+    assert_eq!(unified(text, &[hinted(&["-x", "+y"], 2)]), Err("ambiguous"));
+    assert_eq!(unified(text, &[hinted(&["-x", "+y"], 3)]), Ok("a\nb\ny\nx\nd\n".into()));
+    // Both places before the previous hunk: the line number decides among all of them.
+    let before = b"x\nb\nc\nd\nx\nmid\n";
+    let hunks = [hinted(&["-mid", "+MID"], 6), hinted(&["-x", "+y"], 1)];
+    assert_eq!(unified(before, &hunks), Ok("y\nb\nc\nd\nx\nMID\n".into()));
+    // Two places after the previous hunk and one before, the line number nearest the one before:
+    // the two after are the pool, and it is not twice as near either of them.
+    let around = b"x\nmid\nq\nx\nr\nx\n";
+    let hunks = [hinted(&["-mid", "+MID"], 2), hinted(&["-x", "+y"], 1)];
+    assert_eq!(unified(around, &hunks), Err("ambiguous"));
+}
+
+/// A hunk not found where it may go says what the whole file holds: the one place (before its
+/// anchor), the several places, or the closest region.
+#[test]
+fn not_found_says_what_the_file_holds_instead() {
+    use super::Elsewhere;
+    let codex = Rules::new(PatchFormat::Codex, loosest());
+    let elsewhere = |text: &[u8], h: Hunk| match place(text, &[h], &codex).map_err(|f| f.kind) {
+        Err(FailureKind::NotFound { elsewhere, .. }) => elsewhere,
+        other => panic!("{other:?}"),
+    };
+    let mut before = hunk(&["-x", "+y"]);
+    before.anchors = vec!["mid".to_string()];
+    assert!(matches!(elsewhere(b"x\nmid\nz\n", before.clone()), Elsewhere::Once(0)));
+    assert!(matches!(elsewhere(b"x\nx\nmid\nz\n", before), Elsewhere::Several(l) if l == [0, 1]));
+    let missing = hunk(&["-fn alpha_beta() {", "+fn gamma() {"]);
+    assert!(matches!(
+        elsewhere(b"a\nfn alpha_betx() {\nb\n", missing),
+        Elsewhere::Closest(_)
+    ));
+}
