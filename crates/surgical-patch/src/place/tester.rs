@@ -1116,3 +1116,90 @@ fn not_found_says_what_the_file_holds_instead() {
         Elsewhere::Closest(_)
     ));
 }
+
+/// The lines each hunk reports (one-based, old text and new text), also for lines added after a
+/// last line without a line break, which the hunk's bytes start by ending.
+#[test]
+fn each_hunk_reports_its_old_and_new_lines() {
+    let codex = Rules::new(PatchFormat::Codex, loosest());
+    let lines = |text: &[u8], h: Hunk| {
+        let p = place(text, &[h], &codex).unwrap();
+        (
+            String::from_utf8_lossy(&p.text).into_owned(),
+            p.hunks[0].old_lines,
+            p.hunks[0].new_lines,
+        )
+    };
+    assert_eq!(
+        lines(b"a\nb\nc\n", hunk(&["-b", "+B1", "+B2"])),
+        ("a\nB1\nB2\nc\n".to_string(), (2, 2), (2, 3))
+    );
+    assert_eq!(
+        lines(b"a\nb\nc\nd\n", hunk(&["-b", "-c", "+B"])),
+        ("a\nB\nd\n".to_string(), (2, 3), (2, 2))
+    );
+    for (text, want) in [(&b"a\nb"[..], "a\nb\nc1\nc2"), (b"a\r\nb", "a\r\nb\r\nc1\r\nc2")] {
+        assert_eq!(
+            lines(text, hunk(&["+c1", "+c2"])),
+            (want.to_string(), (2, 2), (3, 4)),
+            "{text:?}"
+        );
+    }
+}
+
+/// An `@@` line found on several whole lines names the only one at or after the previous hunk; one
+/// found nowhere says which regions are most like it.
+#[test]
+fn an_anchor_at_several_lines_is_the_one_after_the_previous_hunk() {
+    let text = b"a\nsec\nx\nmid\nsec\nx\n";
+    let mut anchored = hunk(&["-x", "+y"]);
+    anchored.anchors = vec!["sec".to_string()];
+    let hunks = [hunk(&["-mid", "+MID"]), anchored.clone()];
+    assert_eq!(
+        placed(text, &hunks, PatchFormat::Codex),
+        Ok(b"a\nsec\nx\nMID\nsec\ny\n".to_vec())
+    );
+    assert_eq!(placed(text, &[anchored.clone()], PatchFormat::Codex), Err("ambiguous"));
+    let codex = Rules::new(PatchFormat::Codex, loosest());
+    anchored.anchors = vec!["fn alpha_beta() {".to_string()];
+    let missing = place(b"a\nfn alpha_betx() {\nx\n", &[anchored], &codex).unwrap_err();
+    assert!(
+        matches!(missing.kind, FailureKind::AnchorNotFound { closest: Some(_), .. }),
+        "{:?}",
+        missing.kind
+    );
+}
+
+/// Lines added to an empty file are its whole text, with a final line break unless the hunk says
+/// not.
+#[test]
+fn lines_added_to_an_empty_file() {
+    let mut h = hunk(&["+a", "+b"]);
+    for (final_newline, want) in [(None, &b"a\nb\n"[..]), (Some(true), b"a\nb\n"), (Some(false), b"a\nb")] {
+        h.final_newline = final_newline;
+        for format in [PatchFormat::Codex, PatchFormat::Unified] {
+            assert_eq!(
+                placed(b"", std::slice::from_ref(&h), format),
+                Ok(want.to_vec()),
+                "{final_newline:?} {format:?}"
+            );
+        }
+    }
+}
+
+/// Fuzz leaves out context lines only, never a line the hunk removes or adds, and up to its limit
+/// (two) at each end.
+#[test]
+fn fuzz_leaves_out_context_lines_only() {
+    let text = b"a\nb\nc\n";
+    assert_eq!(unified(text, &[hunk(&["-X", "-b", "+B", " c"])]), Err("not_found"));
+    assert_eq!(unified(text, &[hunk(&[" a", "-b", "+B", "-X"])]), Err("not_found"));
+    assert_eq!(
+        unified(text, &[hunk(&[" W1", " W2", "-b", "+B", " V1", " V2"])]),
+        Ok("a\nB\nc\n".into())
+    );
+    assert_eq!(
+        unified(text, &[hunk(&[" W1", " W2", " W3", "-b", "+B"])]),
+        Err("not_found")
+    );
+}
