@@ -1203,3 +1203,14 @@ fn fuzz_leaves_out_context_lines_only() {
         Err("not_found")
     );
 }
+
+/// What differed is reported on the lines of the new text where it stands.
+#[test]
+fn differences_are_reported_on_their_lines_of_the_new_text() {
+    let codex = Rules::new(PatchFormat::Codex, loosest());
+    let text = b"a\nb\nc  \nd\ne \nf\n";
+    let p = place(text, &[hunk(&[" c", "-d", "+D1", "+D2", " e"])], &codex).unwrap();
+    assert_eq!(p.text, b"a\nb\nc  \nD1\nD2\ne \nf\n");
+    let on: Vec<usize> = p.hunks[0].differences.iter().map(|d| d.line).collect();
+    assert_eq!(on, [3, 6], "{:?}", p.hunks[0].differences);
+}
