@@ -990,6 +990,14 @@ fn the_final_line_break_of_new_lines() {
     let mut marked = hunk(&["-b", "+B"]);
     marked.final_newline = Some(false);
     assert_eq!(unified(b"a\nb\nc\n", &[marked.clone()]), Ok("a\nB\nc\n".into()));
+    // The same off the byte-exact pass: with fuzz, and under other rules.
+    let mut fuzzed = hunk(&[" WRONG", "-b", "+B"]);
+    fuzzed.final_newline = Some(false);
+    assert_eq!(unified(b"a\nb\nc\n", &[fuzzed]), Ok("a\nB\nc\n".into()));
+    assert_eq!(
+        placed(b"a\nb\nc\n", &[marked.clone()], PatchFormat::Codex),
+        Ok(b"a\nB\nc\n".to_vec())
+    );
     assert_eq!(unified(b"a\nb\n", &[marked.clone()]), Ok("a\nB".into()));
     marked.final_newline = Some(true);
     assert_eq!(unified(b"a\nb", &[marked.clone()]), Ok("a\nB\n".into()));
