@@ -472,6 +472,24 @@ fn scope_narrows_where_edits_may_land() {
     .unwrap();
     assert_eq!(a.edits[0].tier, Tier::Indentation);
     assert_eq!(a.text, b"\tif a {\n\t\tb();\n\t}\n\tif a {\n\t\tc();\n\t}\n");
+    // Blanks that end the matched line are taken in as without a range (here the line rewritten,
+    // so they go with it), when the range holds them, and left where they are when it does not.
+    let text = b"a\nfoo  \nb\n";
+    let edit = [Edit::new("foo", "bar")];
+    let whole = apply(text, &edit, &Options::new()).unwrap();
+    assert_eq!(
+        apply(text, &edit, &Options::new().within(0..text.len())).unwrap().text,
+        whole.text
+    );
+    assert_eq!(
+        apply(text, &edit, &Options::new().within(2..7)).unwrap().text,
+        whole.text
+    );
+    assert_eq!(whole.text, b"a\nbar\nb\n", "{:?}", String::from_utf8_lossy(&whole.text));
+    assert_eq!(
+        apply(text, &edit, &Options::new().within(2..6)).unwrap().text,
+        b"a\nbar  \nb\n"
+    );
 }
 
 #[test]
