@@ -231,3 +231,28 @@ fn line_numbers_copied_from_a_read_view_are_left_out() {
     assert_eq!(edit(file, "1 | one\ntwo", "x").unwrap_err().code(), "not_found");
     assert_eq!(edit(file, "1 | one\n3 | two", "x").unwrap_err().code(), "not_found");
 }
+
+/// A misremembered line the model deletes is refused at either end of the region too (where a
+/// region cut inside a line would be let through: its part of the line matched byte for byte).
+#[test]
+fn a_misremembered_first_or_last_line_deleted_is_refused() {
+    let file = "let total = compute(items, x);\nfirst line = 1;\nsecond line = 2;\nlet other = compute(items, y);\n";
+    let similar = |old: &str, new: &str| edit_up_to(file, old, new, Tier::Similar);
+    let kept = "first line = 1;\nsecond line = 2;";
+    for old in [
+        format!("let total = compute(itemz, x);\n{kept}"),
+        format!("{kept}\nlet other = compute(itemz, y);"),
+    ] {
+        assert_eq!(similar(&old, kept).unwrap_err().code(), "conflict", "{old}");
+    }
+    // Kept, the misremembered line stays the file's.
+    let old = format!("let total = compute(itemz, x);\n{kept}");
+    assert_eq!(
+        similar(
+            &old,
+            &format!("let total = compute(itemz, x);\nfirst line = 10;\nsecond line = 2;")
+        )
+        .unwrap(),
+        "let total = compute(items, x);\nfirst line = 10;\nsecond line = 2;\nlet other = compute(items, y);\n"
+    );
+}
