@@ -256,3 +256,19 @@ fn a_misremembered_first_or_last_line_deleted_is_refused() {
         "let total = compute(items, x);\nfirst line = 10;\nsecond line = 2;\nlet other = compute(items, y);\n"
     );
 }
+
+/// `indentation` from mid-line takes a needle of two lines or more whose first and last lines hold
+/// text: a single line found only inside a file line that also starts with it, or a needle ending
+/// with a line of blanks (where newText's blanks would go onto the next line's indentation), is
+/// not placed there; the same needle without the blank line is.
+#[test]
+fn a_copy_from_mid_line_needs_two_lines_with_text_at_both_ends() {
+    let text = "a\nx = x\nlet v = call(foo,\n    bar);\nnext();\n";
+    for (old, new) in [("  x  ", "  y  "), ("foo,\n  bar);\n  ", "foo,\n  baz);\n  ")] {
+        assert_eq!(edit(text, old, new).unwrap_err().code(), "not_found", "{old:?}");
+    }
+    assert_eq!(
+        edit(text, "foo,\n  bar);", "foo,\n  baz);").unwrap(),
+        "a\nx = x\nlet v = call(foo,\n    baz);\nnext();\n"
+    );
+}
