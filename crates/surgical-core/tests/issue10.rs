@@ -271,4 +271,14 @@ fn a_copy_from_mid_line_needs_two_lines_with_text_at_both_ends() {
         edit(text, "foo,\n  bar);", "foo,\n  baz);").unwrap(),
         "a\nx = x\nlet v = call(foo,\n    baz);\nnext();\n"
     );
+    // Stopped inside the last line: there, and never where the needle has a line break of its own.
+    let text = "let v = call(foo,\n    bar); more();\nnext();\n";
+    assert_eq!(
+        edit(text, "foo,\n  bar);", "foo,\n  baz);").unwrap(),
+        "let v = call(foo,\n    baz); more();\nnext();\n"
+    );
+    assert_eq!(
+        edit(text, "foo,\n  bar);\n", "foo,\n  baz);\n").unwrap_err().code(),
+        "not_found"
+    );
 }
