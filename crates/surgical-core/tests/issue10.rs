@@ -250,7 +250,7 @@ fn a_misremembered_first_or_last_line_deleted_is_refused() {
     assert_eq!(
         similar(
             &old,
-            &format!("let total = compute(itemz, x);\nfirst line = 10;\nsecond line = 2;")
+            "let total = compute(itemz, x);\nfirst line = 10;\nsecond line = 2;"
         )
         .unwrap(),
         "let total = compute(items, x);\nfirst line = 10;\nsecond line = 2;\nlet other = compute(items, y);\n"
