@@ -664,3 +664,24 @@ fn a_loose_match_of_an_unterminated_last_line_writes_no_line_break() {
         assert_eq!(String::from_utf8(a.text).unwrap(), after, "{file:?}");
     }
 }
+
+/// A needle that differs from the file only in blanks ending its lines is found by
+/// `trailing_whitespace` itself (the pass that rules that tier out before building its view must
+/// never rule out a real match): with the line found at a place the exact pass already knows, and
+/// with a line holding U+FFFD where the file has an invalid byte.
+#[test]
+fn trailing_whitespace_finds_what_only_it_can() {
+    let text = b"fn main() {\n    foo_bar();  \n}\n";
+    let a = apply(
+        text,
+        &[Edit::new("    foo_bar();\n}", "    baz();\n}")],
+        &Options::new(),
+    )
+    .unwrap();
+    assert_eq!(a.edits[0].tier, Tier::TrailingWhitespace);
+    assert_eq!(a.text, b"fn main() {\n    baz();  \n}\n");
+    let text = b"x\na\xff  \nb\n";
+    let a = apply(text, &[Edit::new("a\u{FFFD}\nb", "a\u{FFFD}\nc")], &Options::new()).unwrap();
+    assert_eq!(a.edits[0].tier, Tier::TrailingWhitespace);
+    assert_eq!(a.text, b"x\na\xff  \nc\n");
+}
