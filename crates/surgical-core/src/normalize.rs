@@ -535,6 +535,28 @@ impl Normalized<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The per-code-point cache answers as the question does, for every character (also those that
+    /// share a slot, 256 apart), and asks each only once while its slot keeps it.
+    #[test]
+    fn asked_once_answers_as_asked_and_asks_once() {
+        use std::cell::Cell;
+        thread_local! {
+            static TEST_ANSWERS: PerCodePoint = const { [const { Cell::new(u32::MAX) }; 256] };
+        }
+        let odd = |c: char| (c as u32).count_ones() % 2 == 1;
+        let asked = Cell::new(0);
+        let ask = |c: char| {
+            asked.set(asked.get() + 1);
+            odd(c)
+        };
+        for c in ('\0'..='\u{2fff}').step_by(7) {
+            assert_eq!(asked_once(&TEST_ANSWERS, c, ask), odd(c), "{c:?}");
+            let before = asked.get();
+            assert_eq!(asked_once(&TEST_ANSWERS, c, ask), odd(c), "{c:?} again");
+            assert_eq!(asked.get(), before, "{c:?} asked twice");
+        }
+    }
     use proptest::prelude::*;
 
     fn reference(s: &str, fold: Fold) -> String {
