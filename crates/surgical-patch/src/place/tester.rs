@@ -742,10 +742,17 @@ fn each_way_of_placing_has_its_documented_name() {
     );
 }
 
-/// Unified-diff rules (ordered, fuzz 2, byte-exact first) over `hunks`: the new text or the
-/// failure's kind, as a string for readable diffs.
+/// `hunks` placed under `format`'s rules with `loosest` the loosest tier: the new text (as a string,
+/// for readable diffs) or the failure's kind.
+fn placed_up_to(text: &[u8], hunks: &[Hunk], format: PatchFormat, loosest: Tier) -> Result<String, &'static str> {
+    place(text, hunks, &Rules::new(format, loosest))
+        .map(|p| String::from_utf8_lossy(&p.text).into_owned())
+        .map_err(|f| kind(&f.kind))
+}
+
+/// Unified-diff rules (ordered, fuzz 2, byte-exact first) over `hunks`, every tier allowed.
 fn unified(text: &[u8], hunks: &[Hunk]) -> Result<String, &'static str> {
-    placed(text, hunks, PatchFormat::Unified).map(|b| String::from_utf8_lossy(&b).into_owned())
+    placed_up_to(text, hunks, PatchFormat::Unified, loosest())
 }
 
 /// `hunks` placed under `format`'s rules: the new text and how each hunk's place was decided, or
@@ -896,11 +903,7 @@ fn a_line_number_counts_the_context_fuzz_left_out() {
 fn blank_context_at_the_ends_is_left_out_last() {
     let text = b"fn a() {\n    x();\n}\n";
     for format in [PatchFormat::Codex, PatchFormat::SearchReplace] {
-        let with = |body: &[&str], tier: Tier| {
-            place(text, &[hunk(body)], &Rules::new(format, tier))
-                .map(|p| String::from_utf8_lossy(&p.text).into_owned())
-                .map_err(|f| kind(&f.kind))
-        };
+        let with = |body: &[&str], tier: Tier| placed_up_to(text, &[hunk(body)], format, tier);
         let want = Ok("fn a() {\n    y();\n}\n".to_string());
         for tier in [Tier::Unicode, loosest()] {
             assert_eq!(with(&[" ", "-    x();", "+    y();", " "], tier), want, "{format:?}");
@@ -953,11 +956,7 @@ fn an_added_line_numbered_in_another_style_is_kept() {
 fn the_line_based_pass_stops_at_whitespace_runs() {
     let text = b"a\nlet  x  =  1;\nb\n";
     let body = ["-let x = 1;", "+let x = 2;"];
-    let with = |tier: Tier| {
-        place(text, &[hunk(&body)], &Rules::new(PatchFormat::Codex, tier))
-            .map(|p| String::from_utf8_lossy(&p.text).into_owned())
-            .map_err(|f| kind(&f.kind))
-    };
+    let with = |tier: Tier| placed_up_to(text, &[hunk(&body)], PatchFormat::Codex, tier);
     let want = with(Tier::WhitespaceRuns).expect("placed by the line-based pass");
     assert!(want.starts_with("a\nlet  x  =  2;"), "{want:?}");
     assert_eq!(with(loosest()), Ok(want));
