@@ -985,6 +985,22 @@ pub(crate) mod tests {
         assert!(matches!(spent, Err(EditError::NotFound { .. })), "{spent:?}");
     }
 
+    /// The budget grows with the file: on a large file whose lines share the needle's, every window
+    /// that holds one of them is scored, which a budget sized by the needle alone (the floor) would
+    /// not cover, so the copy at the file's end would be refused as `BudgetSpent`.
+    #[test]
+    fn the_budget_grows_with_the_file() {
+        // 120,000 lines of 34 bytes, all one of the needle's own lines: about 120,000 windows of
+        // about 2 * 470 steps each (113 million), past the floor (40 million) and within the floor
+        // plus 32 steps a byte of the file (130 million more).
+        let filler = "        rows = handle.readlines()\n".repeat(120_000);
+        let text = format!("{filler}{FILE}");
+        let old = "    with open(path) as handel:\n        rows = handle.readlines()\n    cleaned = [r.strip() for r in rows]";
+        let new = old.replace("for r in rows]", "for r in rows if r]");
+        let (_, out, _) = edit(&text, old, &new).unwrap();
+        assert_eq!(out, text.replace("for r in rows]", "for r in rows if r]"));
+    }
+
     #[test]
     fn typos_are_one_word_one_edit() {
         assert_eq!(
