@@ -418,6 +418,23 @@ pub(crate) fn shift(op: DiffOp, by_old: usize, by_new: usize) -> DiffOp {
 mod tests {
     use super::*;
 
+    /// `spend` takes what is asked while that many steps are left, the last of them included; past
+    /// that it refuses, empties the budget and marks it exceeded.
+    #[test]
+    fn spending_takes_steps_until_fewer_are_left() {
+        let mut budget = Budget::of_steps(10);
+        assert!(budget.spend(4));
+        assert!(budget.spend(6), "exactly what is left");
+        assert!(!budget.exceeded());
+        assert!(budget.spend(0));
+        assert!(!budget.spend(1));
+        assert!(budget.exceeded());
+        let mut budget = Budget::of_steps(10);
+        assert!(!budget.spend(11));
+        assert!(budget.exceeded());
+        assert!(!budget.spend(1), "a refusal empties the budget");
+    }
+
     /// Deterministic pseudo-random sequences over a small alphabet (many repeats, few unique).
     fn sequence(seed: u64, len: usize, alphabet: u32) -> Vec<u32> {
         let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
