@@ -435,6 +435,39 @@ mod tests {
         assert!(!budget.spend(1), "a refusal empties the budget");
     }
 
+    /// A diff that fits takes its steps and leaves the rest to the next: two diffs that together
+    /// fit are both exact. One side empty takes none and is never coarse (`coarseAlignment` would
+    /// say so of a plain insertion or deletion).
+    #[test]
+    fn a_diff_takes_its_steps_and_leaves_the_rest() {
+        let (a, b) = (sequence(1, 10, 4), sequence(2, 10, 4));
+        let first = Budget::of_steps(u64::MAX).diff(&a, &b);
+        let d = distance(&first) as u64;
+        assert!(d > 0);
+        // The first diff fits whole (20 * 20 steps at most) and takes 20 * d; the 400 left are
+        // exactly what the second needs to be exact.
+        let mut budget = Budget::of_steps(400 + 20 * d);
+        assert_eq!(budget.diff(&a, &b), first);
+        let (c, e) = (sequence(3, 10, 4), sequence(4, 10, 4));
+        assert_valid(&c, &e, &budget.diff(&c, &e));
+        assert!(!budget.exceeded());
+
+        let mut budget = Budget::of_steps(0);
+        let insert = DiffOp::Insert {
+            old_index: 0,
+            new_index: 0,
+            new_len: 3,
+        };
+        assert_eq!(budget.diff::<u32>(&[], &[1, 2, 3]), vec![insert]);
+        let delete = DiffOp::Delete {
+            old_index: 0,
+            old_len: 2,
+            new_index: 0,
+        };
+        assert_eq!(budget.diff::<u32>(&[1, 2], &[]), vec![delete]);
+        assert!(!budget.exceeded());
+    }
+
     /// Deterministic pseudo-random sequences over a small alphabet (many repeats, few unique).
     fn sequence(seed: u64, len: usize, alphabet: u32) -> Vec<u32> {
         let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
