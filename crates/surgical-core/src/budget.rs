@@ -448,6 +448,7 @@ mod tests {
         // exactly what the second needs to be exact.
         let mut budget = Budget::of_steps(400 + 20 * d);
         assert_eq!(budget.diff(&a, &b), first);
+        assert_eq!(budget.left, 400);
         let (c, e) = (sequence(3, 10, 4), sequence(4, 10, 4));
         assert_valid(&c, &e, &budget.diff(&c, &e));
         assert!(!budget.exceeded());
@@ -466,6 +467,32 @@ mod tests {
         };
         assert_eq!(budget.diff::<u32>(&[1, 2], &[]), vec![delete]);
         assert!(!budget.exceeded());
+    }
+
+    /// What each way of diffing takes from the budget: past `(n + m)^2` steps, a distance checked
+    /// within what is left takes twice `(n + m) * d` and is exact; one past it takes `(n + m)` times
+    /// the distance it could afford, and the diff is coarse.
+    #[test]
+    fn each_way_of_diffing_takes_what_it_costs() {
+        let a: Vec<u32> = (0..50).collect();
+        let mut b = a.clone();
+        b[10] = 100;
+        b[30] = 101;
+        // 100 elements: 10,000 steps for the whole diff, more than the 1,000 left; the distance (4)
+        // is within 1,000 / 100 / 2 = 5.
+        let mut budget = Budget::of_steps(1_000);
+        let ops = budget.diff(&a, &b);
+        assert_valid(&a, &b, &ops);
+        assert_eq!(distance(&ops), 4);
+        assert!(!budget.exceeded());
+        assert_eq!(budget.left, 1_000 - 2 * 100 * 4);
+
+        // Reversed, they differ in nearly everything: past the 5 the budget affords.
+        let reversed: Vec<u32> = a.iter().rev().copied().collect();
+        let mut budget = Budget::of_steps(1_000);
+        assert_valid(&a, &reversed, &budget.diff(&a, &reversed));
+        assert!(budget.exceeded());
+        assert_eq!(budget.left, 1_000 - 100 * 5);
     }
 
     /// Deterministic pseudo-random sequences over a small alphabet (many repeats, few unique).
