@@ -1505,9 +1505,12 @@ mod tests {
         assert_eq!(file.collapsed(0), "a b");
         // Past `SCANS_BEFORE_INDEX` distinct keys every line is grouped by hash in one pass: the
         // same answers, in order, for keys looked up before and after.
+        assert!(!file.collapsed_complete.get());
         for k in 0..SCANS_BEFORE_INDEX + 8 {
             assert_eq!(file.with_collapsed(&format!("absent {k}")).count(), 0);
         }
+        // (A scan per key would make a long needle against a long file quadratic.)
+        assert!(file.collapsed_complete.get());
         assert_eq!(file.with_collapsed("a b").collect::<Vec<_>>(), vec![0, 3, 5]);
         assert_eq!(file.with_collapsed("x").collect::<Vec<_>>(), vec![2, 7]);
         assert_eq!(file.with_collapsed("\"q\"").collect::<Vec<_>>(), vec![4]);
