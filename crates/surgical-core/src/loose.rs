@@ -1541,6 +1541,28 @@ mod tests {
         );
     }
 
+    /// A new line is indented with tabs only where most of the region's indented lines start with
+    /// one: spaces where more start with a space, and where as many do (none at all included).
+    #[test]
+    fn new_lines_take_the_indentation_most_of_the_region_has() {
+        let old = "fn f() {\n  a();\n  b();\n  c();\n}\n";
+        let new = "fn f() {\n  a();\n  b();\n  c();\n  d();\n}\n";
+        let cases = [
+            // Two lines start with spaces, one with a tab: spaces.
+            ("fn f() {\n    a();\n    b();\n\tc();\n}\n", "    d();"),
+            // Two with tabs, one with spaces: tabs.
+            ("fn f() {\n\ta();\n    b();\n\tc();\n}\n", "\td();"),
+        ];
+        for (text, added) in cases {
+            let (out, _) = run(Tier::Indentation, text, old, new).unwrap();
+            assert_eq!(out, text.replace("c();\n", &format!("c();\n{added}\n")), "{text:?}");
+        }
+        // None indented (as many tabs as spaces, none): a line indented a level takes spaces.
+        let text = "a();\nb();\n";
+        let (out, _) = run(Tier::Indentation, text, " a();\n b();\n", " a();\n     x();\n b();\n").unwrap();
+        assert_eq!(out, "a();\n    x();\nb();\n");
+    }
+
     /// oldText with 4 columns a level for a file with 2: a new line's levels are mapped, the columns
     /// past its last whole level (a continuation's alignment) are kept as they are.
     #[test]
