@@ -1541,6 +1541,27 @@ mod tests {
         );
     }
 
+    /// Levels map to levels: oldText's two levels are not both the file's one (a file whose lines
+    /// have no indentation has no unit to map oldText's onto).
+    #[test]
+    fn two_levels_never_map_onto_one() {
+        let text = "if x {\nreturn 1;\n}\n";
+        assert!(run(
+            Tier::Indentation,
+            text,
+            "if x {\n    return 1;\n}\n",
+            "if x {\n    return 2;\n}\n"
+        )
+        .is_none());
+        assert!(run(
+            Tier::Indentation,
+            text,
+            " if x {\n return 1;\n }\n",
+            " if x {\n return 2;\n }\n"
+        )
+        .is_some());
+    }
+
     /// A new line is indented with tabs only where most of the region's indented lines start with
     /// one: spaces where more start with a space, and where as many do (none at all included).
     #[test]
