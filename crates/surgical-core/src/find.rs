@@ -581,9 +581,10 @@ fn disjoint(spans: Vec<Range<usize>>) -> Vec<Range<usize>> {
     kept
 }
 
-/// The needle as a model meant it when it escaped what it should not have: `\n`, `\t`, `\r`, `\"`,
-/// `\'`, `\\`, and `\$` and `` \` `` (escaped for a template literal or a shell) become the characters
-/// they stand for.
+/// The needle as a model meant it when it escaped what it should not have: `\n`, `\t`, `\"`, `\'`,
+/// `\\`, and `\$` and `` \` `` (escaped for a template literal or a shell) become the characters
+/// they stand for; `\r` becomes a line break, `\n` (a needle's line breaks never decide which
+/// terminator a line has: the file's own are kept).
 pub(crate) fn unescape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();

@@ -35,6 +35,38 @@ fn escapes_unescape_dollar_and_backtick() {
     assert_eq!(tier_of(file, old, new), Tier::Escapes);
 }
 
+/// Each escape the tier undoes, alone in its needle: `\t`, `\r` (a line break, like `\n`: the file's
+/// own terminators are kept), `\'` and `\\`.
+#[test]
+fn escapes_unescape_tab_return_quote_and_backslash() {
+    let cases = [
+        ("a\tb = 1;\n", "a\\tb = 1;", "a\\tb = 2;", "a\tb = 2;\n"),
+        (
+            "one();\r\ntwo();\r\n",
+            "one();\\rtwo();",
+            "one();\\rthree();",
+            "one();\r\nthree();\r\n",
+        ),
+        (
+            "one();\ntwo();\n",
+            "one();\\rtwo();",
+            "one();\\rthree();",
+            "one();\nthree();\n",
+        ),
+        ("say('hi');\n", "say(\\'hi\\');", "say(\\'bye\\');", "say('bye');\n"),
+        (
+            "p = \"C:\\\\dir\";\n",
+            "p = \"C:\\\\\\\\dir\";",
+            "p = \"D:\\\\\\\\dir\";",
+            "p = \"D:\\\\dir\";\n",
+        ),
+    ];
+    for (file, old, new, expected) in cases {
+        assert_eq!(edit(file, old, new).unwrap(), expected, "{old:?}");
+        assert_eq!(tier_of(file, old, new), Tier::Escapes, "{old:?}");
+    }
+}
+
 #[test]
 fn omission_placeholders_are_refused() {
     let file = "fn a() {\n    one();\n    two();\n    three();\n}\n";
