@@ -495,6 +495,29 @@ mod tests {
         assert_eq!(budget.left, 1_000 - 100 * 5);
     }
 
+    /// The coarse diff extends a match of an element found once on each side (`9`) over the equal
+    /// neighbours before and after it (the repeated `5`s and `7`s, found twice on each side), and
+    /// replaces what lies between matches when it is past the small gap.
+    #[test]
+    fn coarse_matches_extend_over_equal_neighbours() {
+        let a = [1, 5, 5, 9, 7, 7, 2];
+        let b = [3, 5, 5, 9, 7, 7, 4];
+        let ops = coarse_diff(&a, &b, 0);
+        assert_valid(&a, &b, &ops);
+        let replace = |at| DiffOp::Replace {
+            old_index: at,
+            old_len: 1,
+            new_index: at,
+            new_len: 1,
+        };
+        let equal = DiffOp::Equal {
+            old_index: 1,
+            new_index: 1,
+            len: 5,
+        };
+        assert_eq!(ops, vec![replace(0), equal, replace(6)]);
+    }
+
     /// Deterministic pseudo-random sequences over a small alphabet (many repeats, few unique).
     fn sequence(seed: u64, len: usize, alphabet: u32) -> Vec<u32> {
         let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
