@@ -1707,6 +1707,59 @@ mod tests {
         assert!(run(Tier::Similar, text, "    let total = compute(item);", "x").is_none());
     }
 
+    /// Each rule a `similar` window must meet, broken alone (the same window placed when it is
+    /// met): at most two lines differ, each still alike, the equal lines hold 12 characters and 40%
+    /// of the needle's, and at least two are equal.
+    #[test]
+    fn similar_refuses_a_window_that_breaks_any_one_rule() {
+        let text = "fn report(items: &[Item]) -> Summary {\n    let total = items.iter().map(|i| i.price).sum::<u64>();\n    \
+                    let count = items.len() as u64;\n    let average = if count == 0 { 0 } else { total / count };\n    \
+                    let largest = items.iter().map(|i| i.price).max().unwrap_or(0);\n    \
+                    log_summary(total, count, average, largest);\n    Summary { total, count, average, largest }\n}\n";
+        let placed = |text: &str, old: &str| {
+            let new = format!("{old}\n// edited");
+            run(Tier::Similar, text, old, &new).is_some()
+        };
+        let misremember = |lines: &[(&str, &str)]| {
+            let mut old = text.trim_end().to_string();
+            for (from, to) in lines {
+                assert!(old.contains(from));
+                old = old.replacen(from, to, 1);
+            }
+            old
+        };
+        // Two lines misremembered: placed; three: refused.
+        let two = [
+            ("items.iter().map(|i| i.price).sum", "item.iter().map(|i| i.price).sum"),
+            ("max()", "maximum()"),
+        ];
+        assert!(placed(text, &misremember(&two)));
+        let three = [two[0], two[1], ("let count = items.len()", "let count = item.len()")];
+        assert!(!placed(text, &misremember(&three)));
+        // One line misremembered a little: placed; one made up: refused.
+        assert!(placed(
+            text,
+            &misremember(&[("log_summary(total, count, average", "log_summary(total, count, avg")])
+        ));
+        assert!(!placed(
+            text,
+            &misremember(&[("log_summary(total, count, average, largest)", "notify_everyone(42)")])
+        ));
+
+        // Equal lines of 15 characters in a needle of about 130: past 12, short of 40%.
+        let text = "while running {\n    let message = format!(\"{} items shipped to {}\", count, destination);\n    \
+                    let receipt = deliver(message, destination, priority_level);\n}\n";
+        let old = text.trim_end().replace("priority_level", "priority");
+        assert!(placed(text, &old));
+        assert!(!placed(text, &old.replace("items shipped", "item shipped")));
+
+        // Equal lines that hold enough, but only one of them.
+        let text = "    let configuration = load_configuration(path_to_file)?;\n    retry(3);\n    wait(5);\n";
+        let old = text.trim_end().replace("retry(3)", "retry(4)");
+        assert!(placed(text, &old));
+        assert!(!placed(text, &old.replace("wait(5)", "wait(6)")));
+    }
+
     /// The window's last line was renamed by another writer; a sibling function differs from the
     /// needle only on its signature. The window's renamed line is too unlike the model's to
     /// qualify, but at its real score it is as good a reading as the sibling: refused, never
