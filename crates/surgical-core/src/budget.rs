@@ -518,6 +518,30 @@ mod tests {
         assert_eq!(ops, vec![replace(0), equal, replace(6)]);
     }
 
+    /// Past the budget, a stretch between matches is still diffed exactly when both sides together
+    /// hold at most the small gap: the `7`s before the one match (`9`) are kept, and only past it
+    /// the stretch is replaced whole. The common prefix and suffix set aside first add no empty op.
+    #[test]
+    fn a_small_gap_is_diffed_exactly() {
+        let (a, b) = ([7, 7, 1, 9], [7, 2, 7, 9]);
+        let kept = |ops: &[DiffOp]| -> usize {
+            assert_valid(&a, &b, ops);
+            ops.iter()
+                .map(|op| match *op {
+                    DiffOp::Equal { len, .. } => len,
+                    _ => 0,
+                })
+                .sum()
+        };
+        assert_eq!(kept(&coarse_diff(&a, &b, 6)), 3);
+        assert_eq!(kept(&coarse_diff(&a, &b, 5)), 1);
+        // A common prefix and suffix of one (`7`, `9`), and the `7` the middles share (once each).
+        assert_eq!(kept(&Budget::of_steps(0).anchored_diff(&a, &b)), 3);
+        // No common prefix or suffix: `anchored_diff` pushes none.
+        let (c, e) = ([1, 2, 3], [4, 5, 6]);
+        assert_valid(&c, &e, &Budget::of_steps(0).anchored_diff(&c, &e));
+    }
+
     /// Deterministic pseudo-random sequences over a small alphabet (many repeats, few unique).
     fn sequence(seed: u64, len: usize, alphabet: u32) -> Vec<u32> {
         let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
@@ -538,6 +562,7 @@ mod tests {
         for op in ops {
             let (o, n) = (op.old_range(), op.new_range());
             assert_eq!((o.start, n.start), (i, j), "{ops:?}");
+            assert!(!o.is_empty() || !n.is_empty(), "an empty op: {ops:?}");
             if let DiffOp::Equal { .. } = op {
                 assert_eq!(&a[o.clone()], &b[n.clone()]);
             }

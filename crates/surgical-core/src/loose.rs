@@ -1758,6 +1758,11 @@ mod tests {
         let old = text.trim_end().replace("retry(3)", "retry(4)");
         assert!(placed(text, &old));
         assert!(!placed(text, &old.replace("wait(5)", "wait(6)")));
+        // Nor in a needle of two lines.
+        assert!(!placed(
+            text,
+            "    let configuration = load_configuration(path_to_file)?;\n    retry(4);"
+        ));
     }
 
     /// The window's last line was renamed by another writer; a sibling function differs from the
