@@ -519,19 +519,15 @@ mod tests {
     }
 
     /// Past the budget, a stretch between matches is still diffed exactly when both sides together
-    /// hold at most the small gap: the `7`s before the one match (`9`) are kept, and only past it
-    /// the stretch is replaced whole. The common prefix and suffix set aside first add no empty op.
+    /// hold at most the small gap: the two `7`s before the one match (`9`) are kept; with a gap one
+    /// smaller the stretch is replaced whole. The common prefix and suffix set aside first add no
+    /// empty op.
     #[test]
     fn a_small_gap_is_diffed_exactly() {
         let (a, b) = ([7, 7, 1, 9], [7, 2, 7, 9]);
         let kept = |ops: &[DiffOp]| -> usize {
             assert_valid(&a, &b, ops);
-            ops.iter()
-                .map(|op| match *op {
-                    DiffOp::Equal { len, .. } => len,
-                    _ => 0,
-                })
-                .sum()
+            matched(ops)
         };
         assert_eq!(kept(&coarse_diff(&a, &b, 6)), 3);
         assert_eq!(kept(&coarse_diff(&a, &b, 5)), 1);
