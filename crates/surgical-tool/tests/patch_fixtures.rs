@@ -1,6 +1,6 @@
 //! The edit-format fixtures, through `surgical_tool::call("apply_patch", ...)`:
 //!
-//! * Codex's own apply_patch scenarios (`<repo>/../shared/conformance/codex-apply-patch/`, read-only:
+//! * Codex's own apply_patch scenarios (`<repo>/tests/conformance/patch/codex/scenarios/`, vendored:
 //!   `input/` optional, `patch.txt`, `expected/` = the whole tree after). Every scenario must pass,
 //!   except where surgical deliberately differs (see `DIFFERENCES`), where surgical's behaviour is
 //!   asserted instead.
@@ -174,7 +174,7 @@ const DIFFERENCES: [(&str, &str); 2] = [
 ];
 
 fn codex_dir() -> PathBuf {
-    repo_root().join("../shared/conformance/codex-apply-patch")
+    repo_root().join("tests/conformance/patch/codex/scenarios")
 }
 
 #[test]
@@ -182,7 +182,7 @@ fn codex_conformance_scenarios() {
     let dir = codex_dir();
     assert!(
         dir.is_dir(),
-        "the Codex conformance scenarios are missing: expected them at {} (a sibling of the repository)",
+        "the Codex conformance scenarios are missing: expected them at {}",
         dir.display()
     );
     let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir)

@@ -1,4 +1,4 @@
-// The seed report's scenario (/work/shared/seed/fuzzy-edit-corrupts-whole-file.md; replayed by
+// The seed report's scenario (docs/seed-bug-report.md; replayed by
 // `surgical demo`, crates/surgical-cli/src/demo.rs) through pi itself: a model copies oldText from
 // rendered output with no-break spaces where the file has plain ones, so only a loose match finds
 // it. With the extension the file is byte-faithful and pi's recorded result shows the real diff;
