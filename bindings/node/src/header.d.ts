@@ -1,5 +1,5 @@
-/* The call objects and result objects of `surgical call` (see the repository's README, "Machine
- * interface"); fields are added, never renamed. */
+/* The call objects and result objects of `surgical call` (see the repository's docs/tools.md, "The
+ * machine interface"); fields are added, never renamed. */
 
 /** One replacement: `oldText` copied from the file, `newText` what it becomes. */
 export interface Edit {
