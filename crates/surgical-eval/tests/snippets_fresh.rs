@@ -98,7 +98,9 @@ fn fresh_sets_first_run() {
         "{} ({} cases, merged in {elapsed:.2?}, by {}):\n\n{}",
         dir.display(),
         cases.len(),
-        merged_dir.as_ref().map_or("surgical".to_owned(), |m| m.display().to_string()),
+        merged_dir
+            .as_ref()
+            .map_or("surgical".to_owned(), |m| m.display().to_string()),
         snippets::table(&rows)
     );
     // The run is a measurement; it fails only when the sets cannot be judged at all.
