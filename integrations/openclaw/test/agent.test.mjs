@@ -41,8 +41,18 @@ function workspaceWithEverything() {
   writeFiles(dir, FILES)
   for (const name of fixtureNames) writeFiles(dir, { [`fx/${name}`]: fs.readFileSync(path.join(FIXTURES, name, 'input')) })
   for (const [i, c] of cases.entries()) if (c.file !== null) writeFiles(dir, { [`oc/case-${i}.txt`]: c.file })
+  writeFiles(dir, { 'shapes/a.txt': 'alpha\n', 'shapes/b.txt': 'beta\n', 'shapes/c.txt': 'gamma\n' })
   return dir
 }
+
+// Calls in the shapes models send other than OpenClaw's own schema: other agents' parameter names,
+// edits as a JSON string, a top-level oldText/newText, an `@` file reference, surgical's `patch`.
+const SHAPES = [
+  { name: 'surgical_edit', args: { file_path: 'shapes/a.txt', old_string: 'alpha', new_string: 'ALPHA' } },
+  { name: 'surgical_edit', args: { path: 'shapes/b.txt', edits: JSON.stringify([{ oldText: 'beta', newText: 'BETA' }]) } },
+  { name: 'surgical_edit', args: { path: '@shapes/c.txt', oldText: 'gamma', newText: 'GAMMA' } },
+  { name: 'surgical_apply_patch', args: { patch: '*** Begin Patch\n*** Add File: shapes/d.txt\n+delta\n*** End Patch' } },
+]
 
 /** OpenClaw's case `i` as a call of `tool` names (edit/write), in `workspace`. */
 function caseCall(c, i, names, workspace) {
@@ -93,6 +103,7 @@ describe('the plugin in OpenClaw 2026.9.6, installed as documented', () => {
       ...routeCalls('plugin'),
       ...fixtureNames.map((name) => ({ fixture: name, name: 'surgical_edit', args: fixtureCall(name) })),
       ...cases.map((c, i) => ({ case: i, ...caseCall(c, i, { edit: 'surgical_edit', write: 'surgical_write' }, plugin.workspace) })),
+      ...SHAPES.map((c) => ({ shape: true, ...c })),
     ]
     // A second turn asks for OpenClaw's own edit, directly and through Tool Search's tool_call.
     const scratch = { path: 'dup.txt', edits: [{ oldText: 'y = 2', newText: 'y = 3' }] }
@@ -192,6 +203,12 @@ describe('the plugin in OpenClaw 2026.9.6, installed as documented', () => {
     assert.equal(text('gen/deep/new.ts'), 'export const made = "by write";\n')
     assert.equal(text('snippet.js'), FILES['snippet.js'].replace('return 2;', 'return 20;'))
     assert.equal(fs.existsSync(path.join(plugin.workspace, '.surgical')), false, 'no undo journal in the workspace')
+  })
+
+  test('the call shapes models send: aliases, edits as a JSON string, a top-level oldText/newText, @, patch', () => {
+    for (const [i, call] of plugin.calls.entries()) if (call.shape) assert.equal(resultOf(plugin.run, i).isError, false, `${JSON.stringify(call.args)}: ${resultText(resultOf(plugin.run, i))}`)
+    const text = (f) => fs.readFileSync(path.join(plugin.workspace, 'shapes', f), 'utf8')
+    assert.deepEqual(['a.txt', 'b.txt', 'c.txt', 'd.txt'].map(text), ['ALPHA\n', 'BETA\n', 'GAMMA\n', 'delta\n'])
   })
 
   test('every fixture of tests/fixtures: the bytes, text, diff and patch of `surgical call edit`', (t) => {

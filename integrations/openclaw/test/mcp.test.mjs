@@ -7,15 +7,16 @@ import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
-import { agentExec, DENY, offeredTools, openclaw, removeTempDirs, resultText, surgicalBin, tempDir, writeFiles } from './harness.mjs'
+import { agentExec, DENY, mergeConfig, offeredTools, openclaw, removeTempDirs, resultText, surgicalBin, tempDir, writeFiles } from './harness.mjs'
 import { FILES, SAMPLE, routeCalls, referenceResults } from './scenarios.mjs'
 
+const server = (workspace) => ({ command: surgicalBin, args: ['mcp', '--root', workspace, '--no-undo'] })
+
 /** The documented MCP setup, with OpenClaw's CLI. */
-async function configureMcp(home, workspace, { toolSearch }) {
-  const server = { command: surgicalBin, args: ['mcp', '--root', workspace, '--no-undo'] }
-  await openclaw(['config', 'set', 'mcp.servers.surgical', JSON.stringify(server), '--strict-json'], { home })
+async function configureMcp(home, workspace) {
+  await openclaw(['config', 'set', 'mcp.servers.surgical', JSON.stringify(server(workspace)), '--strict-json'], { home })
   await openclaw(['config', 'set', 'tools.deny', JSON.stringify(DENY), '--strict-json'], { home })
-  if (!toolSearch) await openclaw(['config', 'set', 'tools.toolSearch', 'false', '--strict-json'], { home })
+  await openclaw(['config', 'set', 'tools.toolSearch', 'false', '--strict-json'], { home })
 }
 
 describe('surgical mcp as an OpenClaw MCP server', () => {
@@ -27,14 +28,15 @@ describe('surgical mcp as an OpenClaw MCP server', () => {
     direct.home = tempDir('openclaw-home-mcp-')
     direct.workspace = tempDir('openclaw-ws-mcp-')
     writeFiles(direct.workspace, FILES)
-    await configureMcp(direct.home, direct.workspace, { toolSearch: false })
+    await configureMcp(direct.home, direct.workspace)
     direct.calls = routeCalls('mcp')
     direct.run = await agentExec({ home: direct.home, workspace: direct.workspace, calls: direct.calls })
 
     searched.home = tempDir('openclaw-home-mcp-search-')
     searched.workspace = tempDir('openclaw-ws-mcp-search-')
     writeFiles(searched.workspace, FILES)
-    await configureMcp(searched.home, searched.workspace, { toolSearch: true })
+    // The same setup without `tools.toolSearch: false`, written straight into the config file.
+    mergeConfig(searched.home, { mcp: { servers: { surgical: server(searched.workspace) } }, tools: { deny: DENY } })
     const seed = direct.calls.find((c) => c.scenario.id === 'seed')
     searched.calls = [
       { name: seed.name, args: seed.args },
