@@ -110,5 +110,9 @@ export function surgicalTarget(absolute: string, workspace: string, workspaceOnl
 	const real = realOrSelf(absolute);
 	const realWorkspace = realOrSelf(workspace);
 	if (isInside(real, realWorkspace) && real !== realWorkspace) return { root: realWorkspace, path: relativeTo(realWorkspace, real) };
-	return { root: path.dirname(real), path: path.basename(real) };
+	// A new file may lie in directories that do not exist yet (write creates them, as OpenClaw's
+	// does): surgical then works from the nearest directory that exists.
+	let root = path.dirname(real);
+	while (!existsSync(root) && path.dirname(root) !== root) root = path.dirname(root);
+	return { root, path: relativeTo(root, real) };
 }

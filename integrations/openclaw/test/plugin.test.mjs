@@ -146,6 +146,10 @@ describe('the tools, in-process', () => {
     await exec(edit, { path: 'link.txt', edits: [{ oldText: 'near', newText: 'nearer' }] })
     assert.equal(fs.readFileSync(path.join(out, 'far.txt'), 'utf8'), '\uFEFFnearer\r\n')
     assert.equal(fs.lstatSync(path.join(ws, 'link.txt')).isSymbolicLink(), true)
+    // A new file in directories that do not exist yet, outside the workspace: created, as OpenClaw's write does.
+    const { surgical_write: write } = tools({ workspaceDir: ws, fsPolicy: { workspaceOnly: false } })
+    await exec(write, { path: path.join(out, 'new/dir/f.txt'), content: 'made\n' })
+    assert.equal(fs.readFileSync(path.join(out, 'new/dir/f.txt'), 'utf8'), 'made\n')
     assert.equal(fs.existsSync(path.join(ws, '.surgical')) || fs.existsSync(path.join(out, '.surgical')), false)
   })
 
