@@ -104,29 +104,20 @@ assert!(shown.text.contains("-5   return 2;\n+5   return 3;\n"));
 
 #![deny(missing_docs)]
 
-mod align;
-mod budget;
 mod changes;
-mod closest;
 pub mod diff;
 mod edit;
-mod elision;
 mod error;
 mod find;
-pub mod fold;
-mod forgiven;
-mod haystack;
-pub mod line_numbers;
-pub mod lines;
-mod loose;
-mod misremembered;
-mod near_miss;
-mod normalize;
-mod placeholder;
-mod scope;
-mod search;
 pub mod snippet;
-mod tier;
+mod text;
+
+pub use text::{fold, line_numbers, lines};
+// The modules' former paths, while the imports still name them.
+use changes::align;
+use find::line_tiers as loose;
+use find::{closest, elision, forgiven, haystack, misremembered, near_miss, scope, search, tier};
+use text::{budget, normalize, placeholder};
 
 pub use align::{line_destinations, Difference, DifferenceKind};
 #[doc(hidden)]

@@ -1,0 +1,16 @@
+//! Finding a needle.
+
+pub(crate) mod closest;
+pub(crate) mod elision;
+pub(crate) mod forgiven;
+pub(crate) mod haystack;
+mod ladder;
+pub(crate) mod line_tiers;
+pub(crate) mod misremembered;
+pub(crate) mod near_miss;
+pub(crate) mod scope;
+pub(crate) mod search;
+pub(crate) mod tier;
+
+pub(crate) use ladder::unescape;
+pub use ladder::{Match, Miss, Missed, Needle};
