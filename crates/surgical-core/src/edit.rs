@@ -4,12 +4,12 @@ use std::ops::Range;
 
 use crate::changes::{Applied, ChangeSet, Spliced};
 use crate::error::EditError;
+use crate::find::haystack::Haystack;
+use crate::find::scope::Scope;
+use crate::find::tier::Tier;
 use crate::find::{Miss, Missed, Needle};
-use crate::haystack::Haystack;
-use crate::lines::{next_terminator, prev_terminator, LineCounter};
-use crate::placeholder::omission_placeholder;
-use crate::scope::Scope;
-use crate::tier::Tier;
+use crate::text::lines::{next_terminator, prev_terminator, LineCounter};
+use crate::text::placeholder::omission_placeholder;
 
 /// One `oldText` → `newText` replacement, as a model sends it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -200,7 +200,7 @@ fn first_overlap(text: &[u8], found: &[crate::find::Match]) -> EditError {
     EditError::Overlap {
         first: w[0].1.min(w[1].1),
         second: w[0].1.max(w[1].1),
-        line: crate::lines::line_of(text, w[1].0.start),
+        line: crate::text::lines::line_of(text, w[1].0.start),
     }
 }
 

@@ -2,9 +2,9 @@
 
 use std::fmt;
 
-use crate::closest::{Closest, Region};
-use crate::near_miss::NearMiss;
-use crate::tier::Tier;
+use crate::find::closest::{Closest, Region};
+use crate::find::near_miss::NearMiss;
+use crate::find::tier::Tier;
 
 /// An error from [`crate::apply`]. Nothing was changed when one is returned.
 ///

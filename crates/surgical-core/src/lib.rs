@@ -112,31 +112,25 @@ mod find;
 pub mod snippet;
 mod text;
 
-pub use text::{fold, line_numbers, lines};
-// The modules' former paths, while the imports still name them.
-use changes::align;
-use find::line_tiers as loose;
-use find::{closest, elision, forgiven, haystack, misremembered, near_miss, scope, search, tier};
-use text::{budget, normalize, placeholder};
-
-pub use align::{line_destinations, Difference, DifferenceKind};
-#[doc(hidden)]
-pub use budget::with_work_budget;
+pub use changes::align::{line_destinations, Difference, DifferenceKind};
 pub use changes::{Applied, AppliedEdit, Change, ChangeSet, Occurrence, Spliced};
-pub use closest::{Closest, LineDifference, Region, Row};
 pub use edit::{apply, apply_spliced, Edit, Options};
 pub use error::{EditError, ElisionProblem, MAX_LISTED};
-pub use find::{Match, Miss, Missed, Needle};
-pub use forgiven::{ElidedLines, ExtraLine, Forgiven, MissingLine, Typo};
-pub use haystack::Haystack;
-pub use loose::{
+pub use find::closest::{Closest, LineDifference, Region, Row};
+pub use find::forgiven::{ElidedLines, ExtraLine, Forgiven, MissingLine, Typo};
+pub use find::haystack::Haystack;
+pub use find::line_tiers::{
     SIMILAR_MARGIN, SIMILAR_MAX_DIFFERING_LINES, SIMILAR_MIN_ANCHOR_CHARS, SIMILAR_MIN_EQUAL_LINES,
     SIMILAR_MIN_LINE_RATIO, SIMILAR_THRESHOLD,
 };
-pub use misremembered::{MISREMEMBERED_MARGIN, MISREMEMBERED_MIN_ANCHOR_CHARS, MISREMEMBERED_MIN_EQUAL_LINES};
-pub use near_miss::{NearMiss, NearRow, Refusal};
-pub use placeholder::omission_placeholder;
-pub use scope::Scope;
+pub use find::misremembered::{MISREMEMBERED_MARGIN, MISREMEMBERED_MIN_ANCHOR_CHARS, MISREMEMBERED_MIN_EQUAL_LINES};
+pub use find::near_miss::{NearMiss, NearRow, Refusal};
+pub use find::scope::Scope;
 #[doc(hidden)]
-pub use search::set_search_chunk;
-pub use tier::Tier;
+pub use find::search::set_search_chunk;
+pub use find::tier::Tier;
+pub use find::{Match, Miss, Missed, Needle};
+#[doc(hidden)]
+pub use text::budget::with_work_budget;
+pub use text::placeholder::omission_placeholder;
+pub use text::{fold, line_numbers, lines};

@@ -24,14 +24,14 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::error::{ElisionProblem, MAX_LISTED};
+use crate::find::forgiven::{ElidedLines, Forgiven};
+use crate::find::haystack::Haystack;
+use crate::find::scope::Scope;
+use crate::find::tier::Tier;
 use crate::find::{Match, Miss, Missed};
-use crate::forgiven::{ElidedLines, Forgiven};
-use crate::haystack::Haystack;
-use crate::line_numbers::strip_line_numbers;
-use crate::lines::{is_line_start, line_start, next_terminator, split_model_lines};
-use crate::placeholder::is_omission_marker;
-use crate::scope::Scope;
-use crate::tier::Tier;
+use crate::text::line_numbers::strip_line_numbers;
+use crate::text::lines::{is_line_start, line_start, next_terminator, split_model_lines};
+use crate::text::placeholder::is_omission_marker;
 
 /// A text cut at its marker lines.
 #[derive(Debug, PartialEq, Eq)]
@@ -347,7 +347,7 @@ impl Match {
             forgiven: Some(forgiven),
             indented_first_line: false,
             old: old.to_string(),
-            fold: crate::normalize::Fold::EXACT,
+            fold: crate::text::normalize::Fold::EXACT,
             unescape_new: false,
             unnumber_new: None,
             lines: None,

@@ -8,19 +8,19 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use crate::closest::{closest_regions_in, Closest};
 use crate::error::MAX_LISTED;
-use crate::forgiven::Forgiven;
-use crate::haystack::Haystack;
-use crate::line_numbers::{strip_line_numbers, NumberStyle};
-use crate::lines::is_line_start;
-use crate::lines::model_newlines;
-use crate::loose::{self, Candidate, Found};
-use crate::near_miss::NearMiss;
-use crate::normalize::Fold;
-use crate::scope::Scope;
-use crate::search::{find_all_probing, invisible_occurrences, pattern, KnownRuns, Pattern};
-use crate::tier::Tier;
+use crate::find::closest::{closest_regions_in, Closest};
+use crate::find::forgiven::Forgiven;
+use crate::find::haystack::Haystack;
+use crate::find::line_tiers::{self, Candidate, Found};
+use crate::find::near_miss::NearMiss;
+use crate::find::scope::Scope;
+use crate::find::search::{find_all_probing, invisible_occurrences, pattern, KnownRuns, Pattern};
+use crate::find::tier::Tier;
+use crate::text::line_numbers::{strip_line_numbers, NumberStyle};
+use crate::text::lines::is_line_start;
+use crate::text::lines::model_newlines;
+use crate::text::normalize::Fold;
 
 /// A needle as a model wrote it: the text to find, and whether every occurrence is wanted.
 ///
@@ -80,7 +80,7 @@ pub struct Match {
     /// For [`Tier::Elision`]: the pieces placed where only one of several readings puts them, right
     /// only if the replacement keeps them as they are ([`Changes::replace`](crate::Changes::replace)
     /// refuses otherwise).
-    pub(crate) unpinned: Vec<crate::elision::Unpinned>,
+    pub(crate) unpinned: Vec<crate::find::elision::Unpinned>,
 }
 
 /// Why a needle has no single place.
@@ -399,7 +399,7 @@ impl Haystack<'_> {
                     continue;
                 }
                 let file = self.file_lines();
-                match loose::find(tier, file, &olds[index], scope) {
+                match line_tiers::find(tier, file, &olds[index], scope) {
                     Found::None => {}
                     Found::Refused(n) => near[index] = Some(n),
                     Found::One(c) => {
@@ -527,7 +527,7 @@ impl Match {
         }
     }
 
-    fn lines(tier: Tier, file: &crate::loose::FileLines<'_>, old: &str, c: Candidate) -> Match {
+    fn lines(tier: Tier, file: &crate::find::line_tiers::FileLines<'_>, old: &str, c: Candidate) -> Match {
         Match {
             tier,
             indented_first_line: false,
@@ -615,7 +615,7 @@ pub(crate) fn unescape(text: &str) -> String {
 /// The words [`Haystack::word_missing`] looks up for `old`: its longest runs of letters, digits and
 /// `_` of at least 3 bytes, `unicode` folded, longest first, at most [`MAX_WORDS_CHECKED`].
 fn checked_words(old: &str) -> Vec<String> {
-    let folded = crate::normalize::normalize(old.as_bytes(), Fold::UNICODE);
+    let folded = crate::text::normalize::normalize(old.as_bytes(), Fold::UNICODE);
     let mut words: Vec<&str> = folded
         .text
         .split(|c: char| !(c.is_alphanumeric() || c == '_'))
@@ -642,7 +642,7 @@ fn absent_under_trailing(text: &[u8], needle: &str, known: &KnownRuns) -> bool {
     };
     // A known run is a needle's longest run without blanks: if it is on this line, it is one of
     // the line's runs between blanks.
-    let runs = line.split(crate::fold::is_line_blank).filter(|r| !r.is_empty());
+    let runs = line.split(crate::text::fold::is_line_blank).filter(|r| !r.is_empty());
     for (run, places) in runs.filter_map(|r| known.get_key_value(r)) {
         if let Some(at) = line.find(run.as_str()) {
             // Wherever the line is, the run is `at` bytes into it.

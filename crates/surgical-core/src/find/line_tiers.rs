@@ -19,13 +19,13 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::rc::Rc;
 
-use crate::align::{anchored_diff, pair_lines};
-use crate::budget::Budget;
-use crate::forgiven::{percent, Forgiven};
-use crate::lines::{lines, split_model_lines, terminator_len, trim_ascii};
-use crate::normalize::{normalize, Fold};
-use crate::scope::Scope;
-use crate::tier::Tier;
+use crate::changes::align::{anchored_diff, pair_lines};
+use crate::find::forgiven::{percent, Forgiven};
+use crate::find::scope::Scope;
+use crate::find::tier::Tier;
+use crate::text::budget::Budget;
+use crate::text::lines::{lines, split_model_lines, terminator_len, trim_ascii};
+use crate::text::normalize::{normalize, Fold};
 
 /// `similar`: the least mean line similarity (0 to 1) a region must reach.
 pub const SIMILAR_THRESHOLD: f32 = 0.8;
@@ -415,7 +415,7 @@ pub(crate) enum Found {
     /// Several regions qualify: their first lines (zero-based).
     Many(Vec<usize>),
     /// None placed, and the misremembered tiers refused a region that almost matched.
-    Refused(Box<crate::near_miss::NearMiss>),
+    Refused(Box<crate::find::near_miss::NearMiss>),
 }
 
 /// Runs tier `tier` (one of the line-based ones) for one edit.
@@ -436,7 +436,7 @@ pub(crate) fn find(tier: Tier, file: &FileLines<'_>, old: &str, scope: &Scope) -
         Tier::WhitespaceRuns => whitespace_runs(file, &needle),
         Tier::Similar => similar(file, &needle),
         Tier::Typo | Tier::ExtraLine | Tier::MissingLine => {
-            return crate::misremembered::find(file, &needle, scope);
+            return crate::find::misremembered::find(file, &needle, scope);
         }
         _ => Vec::new(),
     };
@@ -1425,7 +1425,8 @@ mod tests {
                 let span = c.span(&file, old.ends_with('\n'));
                 let mut out = text.to_string();
                 let replaced =
-                    crate::align::align(&text.as_bytes()[span.clone()], &m.old, &m.new, Fold::EXACT, b"\n").bytes;
+                    crate::changes::align::align(&text.as_bytes()[span.clone()], &m.old, &m.new, Fold::EXACT, b"\n")
+                        .bytes;
                 out.replace_range(span, &String::from_utf8(replaced).unwrap());
                 Some((out, c.forgiven))
             }

@@ -31,11 +31,11 @@
 
 use std::collections::HashSet;
 
-use crate::budget::Budget;
-use crate::forgiven::{ExtraLine, Forgiven, MissingLine, Typo};
-use crate::loose::{Candidate, FileLines, Found, NeedleLine};
-use crate::near_miss::{self, Refusal};
-use crate::scope::Scope;
+use crate::find::forgiven::{ExtraLine, Forgiven, MissingLine, Typo};
+use crate::find::line_tiers::{Candidate, FileLines, Found, NeedleLine};
+use crate::find::near_miss::{self, Refusal};
+use crate::find::scope::Scope;
+use crate::text::budget::Budget;
 
 /// `typo`, `extra_line`, `missing_line`: how far (as a share of the needle's characters) the chosen
 /// region's equal lines must lead those of any other reading of the file.

@@ -161,15 +161,15 @@
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
-use crate::budget::Budget;
 use crate::changes::{Applied, ChangeSet};
-use crate::closest::{closest_regions, Closest};
 use crate::error::EditError;
+use crate::find::closest::{closest_regions, Closest};
+use crate::find::haystack::Haystack;
+use crate::find::tier::Tier;
 use crate::find::Match;
-use crate::haystack::Haystack;
-use crate::lines::{lines, model_newlines, Line};
-use crate::normalize::Fold;
-use crate::tier::Tier;
+use crate::text::budget::Budget;
+use crate::text::lines::{lines, model_newlines, Line};
+use crate::text::normalize::Fold;
 
 /// At most this many complete readings are explored; past it the snippet is ambiguous.
 pub const MAX_READINGS: usize = 32;

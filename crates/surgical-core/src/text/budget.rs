@@ -91,9 +91,9 @@ impl Budget {
     }
 
     /// Diff of `old` against `new` that first sets aside their common prefix and suffix (see
-    /// [`crate::align::anchored_diff`]): minimal when the budget allows, else coarse.
+    /// [`crate::changes::align::anchored_diff`]): minimal when the budget allows, else coarse.
     pub(crate) fn anchored_diff<T: Eq + Hash>(&mut self, old: &[T], new: &[T]) -> Vec<DiffOp> {
-        let (pre, post) = crate::align::common_affixes(old, new);
+        let (pre, post) = crate::changes::align::common_affixes(old, new);
         let mut ops = Vec::new();
         push_equal(&mut ops, 0, 0, pre);
         let (o_mid, n_mid) = (&old[pre..old.len() - post], &new[pre..new.len() - post]);
