@@ -223,18 +223,6 @@ fn past_the_span(span: &[u8], s_lines: &[Line<'_>], o_lines: &[(&str, bool)]) ->
             .is_some_and(|&(text, terminated)| !terminated && text.chars().all(is_line_blank))
 }
 
-/// The lengths of the longest common prefix and, after it, the longest common suffix.
-pub(crate) fn common_affixes<T: PartialEq>(old: &[T], new: &[T]) -> (usize, usize) {
-    let pre = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-    let post = old[pre..]
-        .iter()
-        .rev()
-        .zip(new[pre..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
-    (pre, post)
-}
-
 /// A diff that first sets aside the common prefix and suffix, so that among equally short diffs the
 /// one that changes what the model visibly changed wins (Myers alone may pair a changed line with
 /// an identical neighbour and delete the wrong copy).

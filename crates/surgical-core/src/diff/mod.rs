@@ -346,7 +346,7 @@ pub fn whole_change(old: &[u8], new: &[u8]) -> Vec<Change> {
         return Vec::new();
     }
     let continuation = |b: Option<&u8>| b.is_some_and(|b| (b & 0xC0) == 0x80);
-    let (mut prefix, _) = crate::changes::align::common_affixes(old, new);
+    let (mut prefix, _) = crate::text::budget::common_affixes(old, new);
     // The prefix never ends inside a UTF-8 sequence or between the CR and LF of a CRLF.
     while prefix > 0
         && (continuation(old.get(prefix))
@@ -842,7 +842,7 @@ mod tests {
     }
 
     fn changes_of(old: &[u8], new: &[u8]) -> Vec<Change> {
-        let (pre, post) = crate::changes::align::common_affixes(old, new);
+        let (pre, post) = crate::text::budget::common_affixes(old, new);
         vec![Change::new(pre..old.len() - post, pre..new.len() - post)]
     }
 
