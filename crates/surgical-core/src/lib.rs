@@ -113,7 +113,8 @@ pub mod snippet;
 mod text;
 
 pub use changes::align::{line_destinations, Difference, DifferenceKind};
-pub use changes::{Applied, AppliedEdit, Change, ChangeSet, Occurrence, Spliced};
+pub use changes::{Applied, AppliedEdit, ChangeSet, Occurrence, Spliced};
+pub use diff::change::Change;
 pub use edit::{apply, apply_spliced, Edit, Options};
 pub use error::{EditError, ElisionProblem, MAX_LISTED};
 pub use find::closest::{Closest, LineDifference, Region, Row};

@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 use std::ops::Range;
 
 use crate::changes::align::{align, inserted, Difference, DifferenceKind};
+use crate::diff::change::Change;
 use crate::diff::Windows;
 use crate::error::{EditError, ElisionProblem};
 use crate::find::elision;
@@ -18,24 +19,6 @@ use crate::text::lines::{
     count_terminators, line_of, model_newlines, next_terminator, prev_terminator, terminator_len, LineCounter,
 };
 use crate::text::normalize::Fold;
-
-/// One replacement, as the diffs take it: `old` is the byte range replaced in the text before,
-/// `new` the byte range of what replaced it in the text after. Either may be empty (an insertion, a
-/// deletion). A list of changes is in file order and its `old` ranges do not overlap.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Change {
-    /// Bytes replaced, in the text before.
-    pub old: Range<usize>,
-    /// Bytes written in their place, in the text after.
-    pub new: Range<usize>,
-}
-
-impl Change {
-    /// The change that replaced `old` (text before) with `new` (text after).
-    pub fn new(old: Range<usize>, new: Range<usize>) -> Change {
-        Change { old, new }
-    }
-}
 
 /// One place an edit changed.
 #[derive(Clone, Debug, PartialEq, Eq)]

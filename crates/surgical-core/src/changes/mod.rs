@@ -3,4 +3,4 @@
 pub(crate) mod align;
 mod change_set;
 
-pub use change_set::{Applied, AppliedEdit, Change, ChangeSet, Occurrence, Spliced};
+pub use change_set::{Applied, AppliedEdit, ChangeSet, Occurrence, Spliced};

@@ -15,13 +15,16 @@
 //!   blanks become `·` and `→`, special and invisible characters `⟨U+00A0⟩`, invalid bytes `⟨0xE9⟩`,
 //!   and terminators `␍␊`/`␍`/`␊` where the changed lines do not all end alike.
 
+pub(crate) mod change;
+
 use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::ops::Range;
 
 use similar::DiffOp;
 
-use crate::changes::Change;
+use change::Change;
+
 use crate::text::fold::{is_invisible, is_line_blank};
 use crate::text::lines::{count_lines, count_terminators, terminator_len, whole_lines, LineCounter};
 
