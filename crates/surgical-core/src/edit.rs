@@ -5,9 +5,9 @@ use std::ops::Range;
 use crate::changes::{Applied, ChangeSet, Spliced};
 use crate::error::EditError;
 use crate::find::haystack::Haystack;
+use crate::find::needle::{Match, Miss, Missed, Needle};
 use crate::find::scope::Scope;
 use crate::find::tier::Tier;
-use crate::find::{Miss, Missed, Needle};
 use crate::text::lines::{next_terminator, prev_terminator, LineCounter};
 use crate::text::placeholder::omission_placeholder;
 
@@ -186,7 +186,7 @@ fn not_placed(text: &[u8], missed: Missed) -> EditError {
 
 /// The overlap to report when edits overlap: the first pair in file order (a change set names the
 /// first it meets in the order edits are added, which may be another pair when several overlap).
-fn first_overlap(text: &[u8], found: &[crate::find::Match]) -> EditError {
+fn first_overlap(text: &[u8], found: &[Match]) -> EditError {
     let mut spans: Vec<(Range<usize>, usize)> = found
         .iter()
         .enumerate()

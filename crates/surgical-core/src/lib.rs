@@ -116,7 +116,7 @@ pub use changes::align::{line_destinations, Difference, DifferenceKind};
 pub use changes::{Applied, AppliedEdit, ChangeSet, Occurrence, Spliced};
 pub use diff::change::Change;
 pub use edit::{apply, apply_spliced, Edit, Options};
-pub use error::{EditError, ElisionProblem, MAX_LISTED};
+pub use error::EditError;
 pub use find::closest::{Closest, LineDifference, Region, Row};
 pub use find::forgiven::{ElidedLines, ExtraLine, Forgiven, MissingLine, Typo};
 pub use find::haystack::Haystack;
@@ -126,11 +126,11 @@ pub use find::line_tiers::{
 };
 pub use find::misremembered::{MISREMEMBERED_MARGIN, MISREMEMBERED_MIN_ANCHOR_CHARS, MISREMEMBERED_MIN_EQUAL_LINES};
 pub use find::near_miss::{NearMiss, NearRow, Refusal};
+pub use find::needle::{ElisionProblem, Match, Miss, Missed, Needle, MAX_LISTED};
 pub use find::scope::Scope;
 #[doc(hidden)]
 pub use find::search::set_search_chunk;
 pub use find::tier::Tier;
-pub use find::{Match, Miss, Missed, Needle};
 #[doc(hidden)]
 pub use text::budget::with_work_budget;
 pub use text::placeholder::omission_placeholder;

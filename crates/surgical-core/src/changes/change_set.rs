@@ -7,13 +7,14 @@ use std::ops::Range;
 use crate::changes::align::{align, inserted, Difference, DifferenceKind};
 use crate::diff::change::Change;
 use crate::diff::Windows;
-use crate::error::{EditError, ElisionProblem};
+use crate::error::EditError;
 use crate::find::elision;
 use crate::find::forgiven::Forgiven;
 use crate::find::haystack::Haystack;
 use crate::find::line_tiers::transport;
+use crate::find::needle::{ElisionProblem, Match};
 use crate::find::tier::Tier;
-use crate::find::{unescape, Match};
+use crate::find::unescape;
 use crate::text::fold::is_line_blank;
 use crate::text::lines::{
     count_terminators, line_of, model_newlines, next_terminator, prev_terminator, terminator_len, LineCounter,

@@ -23,12 +23,11 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use crate::error::{ElisionProblem, MAX_LISTED};
 use crate::find::forgiven::{ElidedLines, Forgiven};
 use crate::find::haystack::Haystack;
+use crate::find::needle::{ElisionProblem, Match, Miss, Missed, Unpinned, MAX_LISTED};
 use crate::find::scope::Scope;
 use crate::find::tier::Tier;
-use crate::find::{Match, Miss, Missed};
 use crate::text::line_numbers::strip_line_numbers;
 use crate::text::lines::{is_line_start, line_start, next_terminator, split_model_lines};
 use crate::text::placeholder::is_omission_marker;
@@ -309,19 +308,6 @@ enum Search {
     None,
     One(Box<Match>),
     Many { starts: Vec<usize>, total: usize },
-}
-
-/// A piece of an elided needle that more than one reading places differently: right only while the
-/// model changes nothing in it (every reading then writes the same bytes).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Unpinned {
-    /// The piece, zero-based.
-    pub piece: usize,
-    /// The one-based `oldText` line and text of the marker next to it.
-    pub line: usize,
-    pub marker: String,
-    /// The error if the model changes the piece ([`ElisionProblem::Ambiguous`]).
-    pub problem: ElisionProblem,
 }
 
 /// `scope` narrowed to `range` (an empty range where they do not meet).

@@ -8,9 +8,9 @@ mod ladder;
 pub(crate) mod line_tiers;
 pub(crate) mod misremembered;
 pub(crate) mod near_miss;
+pub(crate) mod needle;
 pub(crate) mod scope;
 pub(crate) mod search;
 pub(crate) mod tier;
 
 pub(crate) use ladder::unescape;
-pub use ladder::{Match, Miss, Missed, Needle};

@@ -7,7 +7,7 @@ use std::ops::Range;
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use unicode_normalization::UnicodeNormalization;
 
-use crate::error::MAX_LISTED;
+use crate::find::needle::MAX_LISTED;
 use crate::find::scope::Scope;
 use crate::text::fold::is_line_blank;
 use crate::text::lines::{next_terminator, prev_terminator};
