@@ -124,7 +124,7 @@ pub use find::line_tiers::{
     SIMILAR_MARGIN, SIMILAR_MAX_DIFFERING_LINES, SIMILAR_MIN_ANCHOR_CHARS, SIMILAR_MIN_EQUAL_LINES,
     SIMILAR_MIN_LINE_RATIO, SIMILAR_THRESHOLD,
 };
-pub use find::misremembered::{MISREMEMBERED_MARGIN, MISREMEMBERED_MIN_ANCHOR_CHARS, MISREMEMBERED_MIN_EQUAL_LINES};
+pub use find::mistakes::{MISREMEMBERED_MARGIN, MISREMEMBERED_MIN_ANCHOR_CHARS, MISREMEMBERED_MIN_EQUAL_LINES};
 pub use find::near_miss::{NearMiss, NearRow, Refusal};
 pub use find::needle::{ElisionProblem, Match, Miss, Missed, Needle, MAX_LISTED};
 pub use find::scope::Scope;

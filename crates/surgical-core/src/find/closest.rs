@@ -365,7 +365,7 @@ fn line_difference(file: &str, mine: &str) -> Option<LineDifference> {
             needle: m_lead.to_string(),
         });
     }
-    if let Some((wrote, file)) = crate::find::misremembered::typo(mine.trim(), file.trim()) {
+    if let Some((wrote, file)) = crate::find::mistakes::typo(mine.trim(), file.trim()) {
         return Some(LineDifference::Typo {
             needle: mine.to_string(),
             wrote,

@@ -7,6 +7,7 @@ pub(crate) mod haystack;
 mod ladder;
 pub(crate) mod line_tiers;
 pub(crate) mod misremembered;
+pub(crate) mod mistakes;
 pub(crate) mod near_miss;
 pub(crate) mod needle;
 pub(crate) mod scope;

@@ -12,7 +12,7 @@
 use std::ops::Range;
 
 use crate::find::line_tiers::{FileLines, NeedleLine};
-use crate::find::misremembered::{typo, MISREMEMBERED_MIN_ANCHOR_CHARS, MISREMEMBERED_MIN_EQUAL_LINES};
+use crate::find::mistakes::{typo, MISREMEMBERED_MIN_ANCHOR_CHARS, MISREMEMBERED_MIN_EQUAL_LINES};
 
 /// A region the misremembered tiers refused, and why (see [`crate::EditError::NotFound`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
