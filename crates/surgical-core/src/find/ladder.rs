@@ -11,7 +11,8 @@ use std::ops::Range;
 use crate::find::closest::closest_regions_in;
 use crate::find::forgiven::Forgiven;
 use crate::find::haystack::Haystack;
-use crate::find::line_tiers::{self, Candidate, Found};
+use crate::find::line_tiers::{self, needle_lines, Candidate, FileLines};
+use crate::find::misremembered::{self, Found};
 use crate::find::near_miss::NearMiss;
 use crate::find::needle::{Match, Miss, Missed, Needle, MAX_LISTED};
 use crate::find::scope::Scope;
@@ -281,7 +282,7 @@ impl Haystack<'_> {
                     continue;
                 }
                 let file = self.file_lines();
-                match line_tiers::find(tier, file, &olds[index], scope) {
+                match line_tier(tier, file, &olds[index], scope) {
                     Found::None => {}
                     Found::Refused(n) => near[index] = Some(n),
                     Found::One(c) => {
@@ -409,7 +410,7 @@ impl Match {
         }
     }
 
-    fn lines(tier: Tier, file: &crate::find::line_tiers::FileLines<'_>, old: &str, c: Candidate) -> Match {
+    fn lines(tier: Tier, file: &FileLines<'_>, old: &str, c: Candidate) -> Match {
         Match {
             tier,
             indented_first_line: false,
@@ -424,6 +425,25 @@ impl Match {
             pieces: Vec::new(),
             unpinned: Vec::new(),
         }
+    }
+}
+
+/// One line-based tier for one needle (`typo` standing for the three misremembered tiers, searched
+/// at once), as the ladder counts what it found: nothing for a blank needle, the misremembered
+/// search's own verdict, else none, one or several regions.
+fn line_tier(tier: Tier, file: &FileLines<'_>, old: &str, scope: &Scope) -> Found {
+    let needle = needle_lines(old);
+    if needle.iter().all(|l| l.is_blank()) {
+        return Found::None;
+    }
+    if matches!(tier, Tier::Typo | Tier::ExtraLine | Tier::MissingLine) {
+        return misremembered::find(file, &needle, scope);
+    }
+    let found = line_tiers::search(tier, file, &needle, old, scope);
+    match found.len() {
+        0 => Found::None,
+        1 => Found::One(Box::new(found.into_iter().next().expect("one candidate"))),
+        _ => Found::Many(found.iter().map(|c| c.first_line()).collect()),
     }
 }
 

@@ -382,9 +382,15 @@ impl NeedleLine<'_> {
     pub(crate) fn shown(&self) -> &str {
         self.text.trim()
     }
+
+    /// Whether the line is blank (its key is empty).
+    pub(crate) fn is_blank(&self) -> bool {
+        self.key.is_empty()
+    }
 }
 
-fn needle_lines(old: &str) -> Vec<NeedleLine<'_>> {
+/// The lines of `oldText`, keyed as the line-based tiers compare them.
+pub(crate) fn needle_lines(old: &str) -> Vec<NeedleLine<'_>> {
     split_model_lines(old)
         .into_iter()
         .map(|(text, _)| {
@@ -408,36 +414,27 @@ pub(crate) struct LooseMatch {
     pub new: String,
 }
 
-/// The outcome of one tier for one edit.
-pub(crate) enum Found {
-    None,
-    One(Box<Candidate>),
-    /// Several regions qualify: their first lines (zero-based).
-    Many(Vec<usize>),
-    /// None placed, and the misremembered tiers refused a region that almost matched.
-    Refused(Box<crate::find::near_miss::NearMiss>),
-}
-
-/// Runs tier `tier` (one of the line-based ones) for one edit.
-pub(crate) fn find(tier: Tier, file: &FileLines<'_>, old: &str, scope: &Scope) -> Found {
-    let needle = needle_lines(old);
-    if needle.iter().all(|l| l.key.is_empty()) {
-        return Found::None;
-    }
+/// Every region line-based tier `tier` (`indentation`, `whitespace_runs` or `similar`) finds for
+/// `needle` (the lines of `old`) in `scope`, in file order. Searching only: which tier runs and what
+/// its regions mean (none, one, several) is the tier ladder's to decide.
+pub(crate) fn search(
+    tier: Tier,
+    file: &FileLines<'_>,
+    needle: &[NeedleLine<'_>],
+    old: &str,
+    scope: &Scope,
+) -> Vec<Candidate> {
     let mut found = match tier {
         Tier::Indentation => {
-            let whole = indentation(file, &needle);
+            let whole = indentation(file, needle);
             // Only where a match may start and end inside a line.
             match whole.is_empty() && !scope.whole_lines {
-                true => indentation_mid_line(file, &needle, old.ends_with('\n')),
+                true => indentation_mid_line(file, needle, old.ends_with('\n')),
                 false => whole,
             }
         }
-        Tier::WhitespaceRuns => whitespace_runs(file, &needle),
-        Tier::Similar => similar(file, &needle),
-        Tier::Typo | Tier::ExtraLine | Tier::MissingLine => {
-            return crate::find::misremembered::find(file, &needle, scope);
-        }
+        Tier::WhitespaceRuns => whitespace_runs(file, needle),
+        Tier::Similar => similar(file, needle),
         _ => Vec::new(),
     };
     // Whole lines by construction (or cut only where the scope allows); only the range can rule a
@@ -445,11 +442,7 @@ pub(crate) fn find(tier: Tier, file: &FileLines<'_>, old: &str, scope: &Scope) -
     if let Some(r) = &scope.within {
         found.retain(|c| file.line_start(c.first) >= r.start && file.content_end(c.last) <= r.end);
     }
-    match found.len() {
-        0 => Found::None,
-        1 => Found::One(Box::new(found.into_iter().next().expect("one candidate"))),
-        _ => Found::Many(found.iter().map(|c| c.first).collect()),
-    }
+    found
 }
 
 /// A candidate region: file lines `first..=last`, needle line `k` paired with file line `pairs[k]`.
@@ -541,6 +534,11 @@ impl Candidate {
             None => file.content_end(self.last),
         };
         file.line_start(self.first) + self.cut.start..end
+    }
+
+    /// The region's first file line (zero-based).
+    pub(crate) fn first_line(&self) -> usize {
+        self.first
     }
 
     /// File line `i` as far as the region covers it, without its terminator.
@@ -1419,19 +1417,23 @@ mod tests {
 
     fn run(tier: Tier, text: &str, old: &str, new: &str) -> Option<(String, Forgiven)> {
         let file = FileLines::new(text.as_bytes());
-        match find(tier, &file, old, &Scope::default()) {
-            Found::One(c) => {
-                let m = transport(&file, old, new, &c).expect("no conflict");
+        let needle = needle_lines(old);
+        if needle.iter().all(|l| l.is_blank()) {
+            return None;
+        }
+        match search(tier, &file, &needle, old, &Scope::default()).as_slice() {
+            [c] => {
+                let m = transport(&file, old, new, c).expect("no conflict");
                 let span = c.span(&file, old.ends_with('\n'));
                 let mut out = text.to_string();
                 let replaced =
                     crate::changes::align::align(&text.as_bytes()[span.clone()], &m.old, &m.new, Fold::EXACT, b"\n")
                         .bytes;
                 out.replace_range(span, &String::from_utf8(replaced).unwrap());
-                Some((out, c.forgiven))
+                Some((out, c.forgiven.clone()))
             }
-            Found::None | Found::Refused(_) => None,
-            Found::Many(lines) => panic!("ambiguous: {lines:?}"),
+            [] => None,
+            many => panic!("ambiguous: {:?}", many.iter().map(|c| c.first).collect::<Vec<_>>()),
         }
     }
 

@@ -32,10 +32,11 @@
 use std::collections::HashSet;
 
 use crate::find::forgiven::{ExtraLine, Forgiven, MissingLine, Typo};
-use crate::find::line_tiers::{Candidate, FileLines, Found, NeedleLine};
+use crate::find::line_tiers::{Candidate, FileLines, NeedleLine};
 use crate::find::mistakes::{
     renamed, typo, MISREMEMBERED_MARGIN, MISREMEMBERED_MIN_ANCHOR_CHARS, MISREMEMBERED_MIN_EQUAL_LINES,
 };
+use crate::find::near_miss::NearMiss;
 use crate::find::near_miss::{self, Refusal};
 use crate::find::scope::Scope;
 use crate::text::budget::Budget;
@@ -47,6 +48,17 @@ const MAX_ALTERNATIVES: usize = 4;
 const MAX_RIVALS_HERE: usize = 4;
 /// Partial pairings explored while listing equally good ones.
 const MAX_EXPLORED: usize = 256;
+
+/// What the misremembered search (or, counted by the tier ladder, a line-based tier) found for one
+/// needle.
+pub(crate) enum Found {
+    None,
+    One(Box<Candidate>),
+    /// Several regions qualify: their first lines (zero-based).
+    Many(Vec<usize>),
+    /// None placed, and the misremembered tiers refused a region that almost matched.
+    Refused(Box<NearMiss>),
+}
 
 /// How a needle line compares with a file line.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
