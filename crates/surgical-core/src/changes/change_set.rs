@@ -5,13 +5,13 @@ use std::collections::BTreeSet;
 use std::ops::Range;
 
 use crate::changes::align::{align, inserted, Difference, DifferenceKind};
+use crate::changes::transport::transport;
 use crate::diff::change::Change;
 use crate::diff::Windows;
 use crate::error::EditError;
 use crate::find::elision;
 use crate::find::forgiven::Forgiven;
 use crate::find::haystack::Haystack;
-use crate::find::line_tiers::transport;
 use crate::find::needle::{ElisionProblem, Match};
 use crate::find::tier::Tier;
 use crate::find::unescape;

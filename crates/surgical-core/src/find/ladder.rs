@@ -443,7 +443,7 @@ fn line_tier(tier: Tier, file: &FileLines<'_>, old: &str, scope: &Scope) -> Foun
     match found.len() {
         0 => Found::None,
         1 => Found::One(Box::new(found.into_iter().next().expect("one candidate"))),
-        _ => Found::Many(found.iter().map(|c| c.first_line()).collect()),
+        _ => Found::Many(found.iter().map(|c| c.first).collect()),
     }
 }
 
