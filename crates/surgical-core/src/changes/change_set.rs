@@ -13,8 +13,8 @@ use crate::find::elision;
 use crate::find::forgiven::Forgiven;
 use crate::find::haystack::Haystack;
 use crate::find::needle::{ElisionProblem, Match};
+use crate::find::rewrites::unescape;
 use crate::find::tier::Tier;
-use crate::find::unescape;
 use crate::text::fold::is_line_blank;
 use crate::text::lines::{
     count_terminators, line_of, model_newlines, next_terminator, prev_terminator, terminator_len, LineCounter,

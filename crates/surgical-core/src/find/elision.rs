@@ -20,12 +20,11 @@
 //! file lines the model never showed. A marker that is the file's own text (Python's `...` body)
 //! never gets here: the needle as written matches by a stricter tier first.
 
-use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::find::forgiven::{ElidedLines, Forgiven};
 use crate::find::haystack::Haystack;
-use crate::find::needle::{ElisionProblem, Match, Miss, Missed, Unpinned, MAX_LISTED};
+use crate::find::needle::{ElisionProblem, Match, Miss, Missed, SearchAgain, Unpinned, MAX_LISTED};
 use crate::find::scope::Scope;
 use crate::find::tier::Tier;
 use crate::text::line_numbers::strip_line_numbers;
@@ -73,7 +72,15 @@ impl Haystack<'_> {
     /// The elision tier for `old`: `None` when it has no marker line (or carries line numbers and a
     /// piece is not found: the needle without its numbers is tried next); a [`Miss::Elision`] when its
     /// pieces cannot be placed safely.
-    pub(crate) fn elided(&self, old: &str, scope: &Scope, loosest: Tier) -> Result<Option<Match>, Miss> {
+    ///
+    /// The pieces are found with `again`, the tier ladder itself (up to `escapes`).
+    pub(crate) fn elided(
+        &self,
+        old: &str,
+        scope: &Scope,
+        loosest: Tier,
+        again: &SearchAgain<'_>,
+    ) -> Result<Option<Match>, Miss> {
         let cut = cut(old);
         if cut.markers.is_empty() {
             return Ok(None);
@@ -109,8 +116,8 @@ impl Haystack<'_> {
                 }
                 None => scope,
             };
-            match self.locate(&[Cow::Borrowed(cut.pieces[k].as_str())], &[false], scope, inner) {
-                Ok(mut found) => Ok(Search::One(Box::new(found.pop().expect("one needle, one match")))),
+            match again(cut.pieces[k].as_str(), false, scope, inner) {
+                Ok(found) => Ok(Search::One(Box::new(found))),
                 Err(Missed {
                     miss: Miss::NotFound { .. },
                     ..

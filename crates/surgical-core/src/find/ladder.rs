@@ -1,27 +1,51 @@
-//! Finding a needle: the tiers, strictest first, each for the needles still unplaced.
+//! The tier ladder: the one place that decides which tier runs.
 //!
-//! What a model cannot see never decides which occurrence it meant: before any tier, a needle that
-//! occurs twice once line endings, trailing blanks and special spaces are ignored is ambiguous. Then
-//! each text tier searches its normalized view of the haystack (one Aho–Corasick pass for all the
-//! needles still unplaced), then the line-based tiers, escapes and the opt-in `similar`.
+//! A needle is tried with the tiers strictest first ([`RUNGS`]), and the first tier that decides
+//! ends its climb: one occurrence places it, several are ambiguous (looser tiers are not tried
+//! then). Before any tier, what a model cannot see is ruled out as a way to tell occurrences apart:
+//! a needle that occurs twice once line endings, trailing blanks and special spaces are ignored is
+//! ambiguous. The text tiers search for all the needles still unplaced at once (one Aho–Corasick
+//! pass per tier, see `text_tiers`); the others, one needle at a time. The tiers themselves only
+//! search (`text_tiers`, `line_tiers`, `misremembered`) or rewrite the needle and climb again
+//! (`rewrites`, `elision`): none of them decides whether another tier runs. A needle found nowhere
+//! is tried once more without line-number prefixes copied from a read view, and else reported with
+//! the regions most like it.
+//!
+//! The steps of [`Haystack::locate`], in order: [`Climb::start`], [`Climb::refuse_invisible_twins`],
+//! [`Climb::rung`] for each rung allowed (a text tier: [`Climb::text_rung`]; any other:
+//! [`Climb::settle_missing_words`] once, then [`Climb::needle_rung`] per needle),
+//! [`Climb::retry_without_line_numbers`], [`Climb::outcome`].
 
 use std::borrow::Cow;
-use std::ops::Range;
 
 use crate::find::closest::closest_regions_in;
-use crate::find::forgiven::Forgiven;
 use crate::find::haystack::Haystack;
-use crate::find::line_tiers::{self, needle_lines, Candidate, FileLines};
+use crate::find::line_tiers::{self, needle_lines, FileLines};
 use crate::find::misremembered::{self, Found};
 use crate::find::near_miss::NearMiss;
 use crate::find::needle::{Match, Miss, Missed, Needle, MAX_LISTED};
+use crate::find::rewrites::{unescaped, unnumbered};
 use crate::find::scope::Scope;
-use crate::find::search::{find_all_probing, invisible_occurrences, pattern, KnownRuns, Pattern};
+use crate::find::search::{invisible_occurrences, KnownRuns};
+use crate::find::text_tiers;
 use crate::find::tier::Tier;
-use crate::text::line_numbers::strip_line_numbers;
-use crate::text::lines::is_line_start;
 use crate::text::lines::model_newlines;
 use crate::text::normalize::Fold;
+
+/// The rungs, strictest first: every tier but `extra_line` and `missing_line`, for which `typo`
+/// stands (the three misremembered tiers are searched at once, their rivals being each other's: a
+/// region found is the loosest of its mistakes' tier, placed if that is allowed).
+const RUNGS: [Tier; 9] = [
+    Tier::Exact,
+    Tier::TrailingWhitespace,
+    Tier::Unicode,
+    Tier::Indentation,
+    Tier::WhitespaceRuns,
+    Tier::Escapes,
+    Tier::Elision,
+    Tier::Typo,
+    Tier::Similar,
+];
 
 /// Words of a needle looked up before the line-based tiers index the text (see `word_missing`).
 const MAX_WORDS_CHECKED: usize = 8;
@@ -51,6 +75,8 @@ impl Haystack<'_> {
         self.locate(&olds, &every, scope, loosest)
     }
 
+    /// The needles `olds` (`\n`-only) climbing the ladder up to `loosest`: each one's match, or the
+    /// first needle that failed. Also how the tiers that rewrite a needle search it again.
     pub(crate) fn locate(
         &self,
         olds: &[Cow<'_, str>],
@@ -58,252 +84,13 @@ impl Haystack<'_> {
         scope: &Scope,
         loosest: Tier,
     ) -> Result<Vec<Match>, Missed> {
-        let text = self.text();
-        let refs: Vec<&str> = olds.iter().map(|o| o.as_ref()).collect();
-        let (invisible, known) = invisible_occurrences(text, &refs, scope);
-        for (index, (total, starts)) in invisible.iter().enumerate() {
-            if !every[index] && *total >= 2 {
-                let miss = Miss::Ambiguous {
-                    tier: None,
-                    starts: starts.clone(),
-                    total: *total,
-                };
-                return Err(Missed::one(index, miss));
-            }
+        let mut climb = Climb::start(self, olds, every, scope, loosest);
+        climb.refuse_invisible_twins()?;
+        for tier in RUNGS.into_iter().take_while(|&tier| tier <= loosest) {
+            climb.rung(tier)?;
         }
-        let mut found: Vec<Option<Match>> = olds.iter().map(|_| None).collect();
-        let mut fallback: Vec<Option<Match>> = olds.iter().map(|_| None).collect();
-        // The words `word_missing` asks about, looked up while the unicode tier searches its view, so
-        // that a miss does not normalize the whole text a second time for them (issue 12).
-        let words: Vec<Vec<String>> = if loosest >= Tier::Indentation {
-            olds.iter().map(|o| checked_words(o)).collect()
-        } else {
-            vec![Vec::new(); olds.len()]
-        };
-        let mut words_missing: Vec<Option<bool>> = vec![None; olds.len()];
-        for tier in Tier::TEXT.into_iter().filter(|t| *t <= loosest) {
-            let pending: Vec<usize> = (0..olds.len()).filter(|&i| found[i].is_none()).collect();
-            if pending.is_empty() {
-                break;
-            }
-            let probes: Vec<Vec<&str>> = match tier {
-                Tier::Unicode => pending
-                    .iter()
-                    .map(|&i| words[i].iter().map(String::as_str).collect())
-                    .collect(),
-                _ => Vec::new(),
-            };
-            let (hits, seen) = self.text_tier(tier, olds, every, &pending, scope, &probes, &known);
-            if let Some(seen) = seen {
-                let mut seen = seen.into_iter();
-                for &i in &pending {
-                    let of_needle: Vec<bool> = seen.by_ref().take(words[i].len()).collect();
-                    words_missing[i] = Some(!of_needle.is_empty() && of_needle.contains(&false));
-                }
-            }
-            for ((index, (spans, count)), open_end) in pending.iter().copied().zip(hits.0).zip(hits.1) {
-                if count == 0 {
-                    continue;
-                }
-                if !every[index] && count >= 2 {
-                    let starts = spans.iter().map(|s| s.start).collect();
-                    let miss = Miss::Ambiguous {
-                        tier: Some(tier),
-                        starts,
-                        total: count,
-                    };
-                    return Err(Missed::one(index, miss));
-                }
-                let mut spans = disjoint(spans);
-                for k in 0..spans.len() {
-                    let wider = over_trailing_blanks(text, spans[k].clone(), olds[index].as_ref(), scope);
-                    // Never into the next occurrence (a needle that starts with a blank).
-                    if spans.get(k + 1).is_none_or(|next| wider.end <= next.start) {
-                        spans[k] = wider;
-                    }
-                }
-                let mut m = Match::text(tier, spans, olds[index].as_ref(), open_end);
-                if scope.indented_first_line && !is_line_start(text, m.spans[0].start) {
-                    m.indented_first_line = true;
-                    m.forgiven = Some(Forgiven::IndentedFirstLine);
-                }
-                // Every occurrence: a tier that misses some a model cannot tell apart is not enough.
-                if every[index] && count < invisible[index].0 {
-                    fallback[index].get_or_insert(m);
-                    continue;
-                }
-                found[index] = Some(m);
-            }
-        }
-        for (f, fb) in found.iter_mut().zip(fallback) {
-            if f.is_none() {
-                *f = fb;
-            }
-        }
-        let mut near: Vec<Option<Box<NearMiss>>> = olds.iter().map(|_| None).collect();
-        self.locate_loose(olds, every, scope, loosest, &words_missing, &mut found, &mut near)?;
-        for index in 0..olds.len() {
-            if found[index].is_none() && !scope.numbers_as_written {
-                found[index] = self
-                    .unnumbered(&olds[index], every[index], scope, loosest)
-                    .map_err(|m| Missed::one(index, m))?;
-            }
-        }
-        let missing: Vec<usize> = (0..olds.len()).filter(|&i| found[i].is_none()).collect();
-        if let Some((&index, rest)) = missing.split_first() {
-            return Err(Missed {
-                index,
-                miss: Miss::NotFound {
-                    closest: closest_regions_in(text, &olds[index], self.built_file_lines()),
-                    near_miss: near[index].take(),
-                },
-                also_not_found: rest.to_vec(),
-            });
-        }
-        Ok(found.into_iter().map(|m| m.expect("all found")).collect())
-    }
-
-    /// One text tier for the `pending` needles: each one's spans in scope (all of them for `every`,
-    /// else the first [`MAX_LISTED`]) and count, and whether its last span is an open end.
-    #[allow(clippy::type_complexity, clippy::too_many_arguments)]
-    fn text_tier(
-        &self,
-        tier: Tier,
-        olds: &[Cow<'_, str>],
-        every: &[bool],
-        pending: &[usize],
-        scope: &Scope,
-        probes: &[Vec<&str>],
-        known: &KnownRuns,
-    ) -> ((Vec<(Vec<Range<usize>>, usize)>, Vec<bool>), Option<Vec<bool>>) {
-        let text = self.text();
-        let fold = tier.fold();
-        let mut patterns: Vec<Pattern> = pending.iter().map(|&i| pattern(&olds[i], fold)).collect();
-        if fold == Fold::TRAILING && patterns.iter().all(|p| absent_under_trailing(text, &p.text, known)) {
-            // Nothing to find: the view is not built.
-            return ((vec![(Vec::new(), 0); pending.len()], vec![false; pending.len()]), None);
-        }
-        let mut caps: Vec<usize> = pending
-            .iter()
-            .map(|&i| if every[i] { usize::MAX } else { MAX_LISTED })
-            .collect();
-        // A needle's last line break may stand for the end of a text without one (whole lines only).
-        let mut owners: Vec<usize> = (0..pending.len()).collect();
-        for k in 0..pending.len() {
-            if let Some(open) = patterns[k].at_end_variant(scope, text) {
-                patterns.push(open);
-                caps.push(caps[k]);
-                owners.push(k);
-            }
-        }
-        let refs: Vec<&Pattern> = patterns.iter().collect();
-        let (spans, counts, seen) = find_all_probing(
-            text,
-            fold,
-            || self.view(tier),
-            || self.has_cr(),
-            &refs,
-            &caps,
-            scope,
-            probes,
-            known,
-        );
-        let mut hits: Vec<(Vec<Range<usize>>, usize)> = vec![(Vec::new(), 0); pending.len()];
-        let mut open_end = vec![false; pending.len()];
-        for (p, (spans, count)) in spans.into_iter().zip(counts).enumerate() {
-            let k = owners[p];
-            open_end[k] |= p >= pending.len() && count > 0;
-            // The open-end variant's one match starts after all of the needle's own: order holds.
-            hits[k].0.extend(spans);
-            hits[k].0.truncate(caps[k]);
-            hits[k].1 += count;
-        }
-        ((hits, open_end), seen)
-    }
-
-    /// The tiers past `unicode`, for the needles still unplaced: the line-based ones, then escapes
-    /// (which unescapes the needle and tries every tier before it again), the misremembered ones
-    /// (`typo`, `extra_line`, `missing_line`), then the opt-in `similar`. `words_missing`: per
-    /// needle, whether the unicode tier's pass saw a word of it missing (`None`: not looked up).
-    #[allow(clippy::too_many_arguments)]
-    fn locate_loose(
-        &self,
-        olds: &[Cow<'_, str>],
-        every: &[bool],
-        scope: &Scope,
-        loosest: Tier,
-        words_missing: &[Option<bool>],
-        found: &mut [Option<Match>],
-        near: &mut [Option<Box<NearMiss>>],
-    ) -> Result<(), Missed> {
-        // Decided for every needle at once, while the unicode view is in memory: building the line
-        // index drops the view (see `Haystack::file_lines`), which must not be built again after.
-        let words_missing: Vec<bool> = if loosest >= Tier::Indentation {
-            (0..olds.len())
-                .map(|index| {
-                    found[index].is_none() && words_missing[index].unwrap_or_else(|| self.word_missing(&olds[index]))
-                })
-                .collect()
-        } else {
-            vec![false; olds.len()]
-        };
-        // `elision` finds pieces by the tiers before it; `typo` stands for the three misremembered tiers, searched at once (their rivals are each
-        // other's): a region found is the loosest of its mistakes' tier, placed if that is allowed.
-        for tier in [
-            Tier::Indentation,
-            Tier::WhitespaceRuns,
-            Tier::Escapes,
-            Tier::Elision,
-            Tier::Typo,
-            Tier::Similar,
-        ] {
-            if tier > loosest {
-                break;
-            }
-            for index in 0..olds.len() {
-                if found[index].is_some() {
-                    continue;
-                }
-                if matches!(tier, Tier::Indentation | Tier::WhitespaceRuns) && words_missing[index] {
-                    continue;
-                }
-                if tier == Tier::Elision {
-                    if !every[index] {
-                        found[index] = self
-                            .elided(&olds[index], scope, loosest)
-                            .map_err(|m| Missed::one(index, m))?;
-                    }
-                    continue;
-                }
-                if tier == Tier::Escapes {
-                    found[index] = self
-                        .unescaped(&olds[index], every[index], scope)
-                        .map_err(|m| Missed::one(index, m))?;
-                    continue;
-                }
-                let file = self.file_lines();
-                match line_tier(tier, file, &olds[index], scope) {
-                    Found::None => {}
-                    Found::Refused(n) => near[index] = Some(n),
-                    Found::One(c) => {
-                        let tier = c.forgiven.misremembered_tier().unwrap_or(tier);
-                        if tier <= loosest {
-                            found[index] = Some(Match::lines(tier, file, &olds[index], *c));
-                        }
-                    }
-                    Found::Many(firsts) => {
-                        let starts = firsts.iter().take(MAX_LISTED).map(|&i| file.line_start(i)).collect();
-                        let miss = Miss::Ambiguous {
-                            tier: Some(tier),
-                            starts,
-                            total: firsts.len(),
-                        };
-                        return Err(Missed::one(index, miss));
-                    }
-                }
-            }
-        }
-        Ok(())
+        climb.retry_without_line_numbers()?;
+        climb.outcome()
     }
 
     /// Whether `old` holds a word that the text does not: one of its longest runs of letters, digits
@@ -322,109 +109,266 @@ impl Haystack<'_> {
         let text = view.text.as_bytes();
         words.iter().any(|w| memchr::memmem::find(text, w.as_bytes()).is_none())
     }
-
-    /// The escapes tier: `old` unescaped, searched with every tier up to `whitespace_runs`. `None` when
-    /// unescaping changes nothing or the unescaped needle is not found either.
-    fn unescaped(&self, old: &str, every: bool, scope: &Scope) -> Result<Option<Match>, Miss> {
-        let plain = unescape(old);
-        if plain == old {
-            return Ok(None);
-        }
-        match self.locate(&[Cow::Owned(plain)], &[every], scope, Tier::WhitespaceRuns) {
-            Ok(mut found) => {
-                let inner = found.pop().expect("one needle, one match");
-                let forgiven = Forgiven::Escapes {
-                    tier: inner.tier,
-                    also: inner.forgiven.clone().map(Box::new),
-                };
-                // The unescaped needle may have matched without line-number prefixes: newText,
-                // unescaped the same way, loses them too (`inner.unnumber_new`).
-                Ok(Some(Match {
-                    tier: Tier::Escapes,
-                    forgiven: Some(forgiven),
-                    unescape_new: true,
-                    ..inner
-                }))
-            }
-            Err(Missed {
-                miss: Miss::NotFound { .. },
-                ..
-            }) => Ok(None),
-            Err(missed) => Err(missed.miss),
-        }
-    }
 }
 
-impl Haystack<'_> {
-    /// A needle every line of which carries a line-number prefix copied from a read view (`12 | `,
-    /// `12→`, `12<TAB>`, numbered in order), searched without them. Only tried once the needle as
-    /// written is found nowhere, so a text that holds such lines itself is matched as it is. `None`
-    /// when the needle has no such prefixes or is not found without them either.
-    fn unnumbered(&self, old: &str, every: bool, scope: &Scope, loosest: Tier) -> Result<Option<Match>, Miss> {
-        let lines: Vec<&str> = old.strip_suffix('\n').unwrap_or(old).split('\n').collect();
-        let Some(view) = strip_line_numbers(&lines) else {
-            return Ok(None);
+/// One climb of the ladder: the needles, and what the rungs climbed so far decided for each.
+struct Climb<'c, 'a> {
+    hay: &'c Haystack<'a>,
+    olds: &'c [Cow<'c, str>],
+    every: &'c [bool],
+    scope: &'c Scope,
+    loosest: Tier,
+    /// Per needle, its occurrences once what a model cannot see is ignored: how many, and where the
+    /// first ones start.
+    invisible: Vec<(usize, Vec<usize>)>,
+    /// Where the needles' longest runs without blanks occur (what that pass learned).
+    known: KnownRuns,
+    /// Per needle, its match.
+    found: Vec<Option<Match>>,
+    /// Per needle asking for every occurrence: the first text tier's match that found fewer than a
+    /// model could tell apart. Later text tiers may still find them all; past the text tiers, it is
+    /// the needle's match.
+    partial: Vec<Option<Match>>,
+    /// Per needle, the words `word_missing` asks about, looked up while the unicode tier searches
+    /// its view, so that a miss does not normalize the whole text a second time for them (issue 12).
+    words: Vec<Vec<String>>,
+    /// Per needle, whether the unicode tier's pass saw one of its words missing (`None`: not looked
+    /// up there).
+    words_seen_missing: Vec<Option<bool>>,
+    /// Per needle, whether a word of it is missing from the text, decided for every needle at once
+    /// before the first line-based rung (which rules `indentation` and `whitespace_runs` out).
+    missing_words: Option<Vec<bool>>,
+    /// Per needle, the region the misremembered tiers refused, when one almost matched.
+    near: Vec<Option<Box<NearMiss>>>,
+}
+
+impl<'c, 'a> Climb<'c, 'a> {
+    /// Step 1: the climb of `olds`, with the occurrences each has once what a model cannot see is
+    /// ignored (one pass over the text for all of them).
+    fn start(
+        hay: &'c Haystack<'a>,
+        olds: &'c [Cow<'c, str>],
+        every: &'c [bool],
+        scope: &'c Scope,
+        loosest: Tier,
+    ) -> Climb<'c, 'a> {
+        let refs: Vec<&str> = olds.iter().map(|o| o.as_ref()).collect();
+        let (invisible, known) = invisible_occurrences(hay.text(), &refs, scope);
+        let words: Vec<Vec<String>> = if loosest >= Tier::Indentation {
+            olds.iter().map(|o| checked_words(o)).collect()
+        } else {
+            vec![Vec::new(); olds.len()]
         };
-        let mut plain = view.lines.join("\n");
-        if old.ends_with('\n') {
-            plain.push('\n');
+        Climb {
+            hay,
+            olds,
+            every,
+            scope,
+            loosest,
+            invisible,
+            known,
+            found: olds.iter().map(|_| None).collect(),
+            partial: olds.iter().map(|_| None).collect(),
+            words,
+            words_seen_missing: vec![None; olds.len()],
+            missing_words: None,
+            near: olds.iter().map(|_| None).collect(),
         }
-        if plain.trim().is_empty() {
-            return Ok(None);
-        }
-        match self.locate(&[Cow::Owned(plain)], &[every], scope, loosest) {
-            Ok(mut found) => {
-                let inner = found.pop().expect("one needle, one match");
-                Ok(Some(Match {
-                    forgiven: Some(Forgiven::LineNumbers {
-                        also: inner.forgiven.clone().map(Box::new),
-                    }),
-                    unnumber_new: Some(view.style),
-                    ..inner
-                }))
+    }
+
+    /// Step 2: a needle (asking for one occurrence) that occurs twice once line endings, trailing
+    /// blanks and special spaces are ignored is ambiguous, whatever a tier would find.
+    fn refuse_invisible_twins(&self) -> Result<(), Missed> {
+        for (index, (total, starts)) in self.invisible.iter().enumerate() {
+            if !self.every[index] && *total >= 2 {
+                let miss = Miss::Ambiguous {
+                    tier: None,
+                    starts: starts.clone(),
+                    total: *total,
+                };
+                return Err(Missed::one(index, miss));
             }
-            Err(Missed {
-                miss: Miss::NotFound { .. },
-                ..
-            }) => Ok(None),
-            Err(missed) => Err(missed.miss),
         }
-    }
-}
-
-impl Match {
-    fn text(tier: Tier, spans: Vec<Range<usize>>, old: &str, open_end: bool) -> Match {
-        Match {
-            tier,
-            indented_first_line: false,
-            spans,
-            forgiven: None,
-            old: old.to_string(),
-            fold: tier.fold(),
-            unescape_new: false,
-            unnumber_new: None,
-            lines: None,
-            open_end,
-            pieces: Vec::new(),
-            unpinned: Vec::new(),
-        }
+        Ok(())
     }
 
-    fn lines(tier: Tier, file: &FileLines<'_>, old: &str, c: Candidate) -> Match {
-        Match {
-            tier,
-            indented_first_line: false,
-            spans: vec![c.span(file, old.ends_with('\n'))],
-            forgiven: Some(c.forgiven.clone()),
-            old: old.to_string(),
-            fold: Fold::EXACT,
-            unescape_new: false,
-            unnumber_new: None,
-            lines: Some(c),
-            open_end: false,
-            pieces: Vec::new(),
-            unpinned: Vec::new(),
+    /// The needles rung `tier` runs for: those it has no match for yet (past the text tiers, a
+    /// partial one counts as a match).
+    fn pending(&self, tier: Tier) -> Vec<usize> {
+        let text_tier = Tier::TEXT.contains(&tier);
+        (0..self.olds.len())
+            .filter(|&i| self.found[i].is_none() && (text_tier || self.partial[i].is_none()))
+            .collect()
+    }
+
+    /// Step 3, once per rung allowed: rung `tier` for the needles still unplaced.
+    fn rung(&mut self, tier: Tier) -> Result<(), Missed> {
+        let pending = self.pending(tier);
+        if pending.is_empty() {
+            return Ok(());
         }
+        if Tier::TEXT.contains(&tier) {
+            return self.text_rung(tier, &pending);
+        }
+        self.settle_missing_words(&pending);
+        for index in pending {
+            self.needle_rung(tier, index)?;
+        }
+        Ok(())
+    }
+
+    /// A text tier for every `pending` needle at once: none found goes on to the next rung; several
+    /// (one asked for) are ambiguous; one is the match, or for a needle asking for every occurrence,
+    /// all of them unless they are fewer than a model could tell apart (then a partial match).
+    fn text_rung(&mut self, tier: Tier, pending: &[usize]) -> Result<(), Missed> {
+        let probes: Vec<Vec<&str>> = match tier {
+            Tier::Unicode => pending
+                .iter()
+                .map(|&i| self.words[i].iter().map(String::as_str).collect())
+                .collect(),
+            _ => Vec::new(),
+        };
+        let (hits, seen) = text_tiers::search(
+            self.hay,
+            tier,
+            self.olds,
+            self.every,
+            pending,
+            self.scope,
+            &probes,
+            &self.known,
+        );
+        if let Some(seen) = seen {
+            let mut seen = seen.into_iter();
+            for &i in pending {
+                let of_needle: Vec<bool> = seen.by_ref().take(self.words[i].len()).collect();
+                self.words_seen_missing[i] = Some(!of_needle.is_empty() && of_needle.contains(&false));
+            }
+        }
+        for ((index, (spans, count)), open_end) in pending.iter().copied().zip(hits.0).zip(hits.1) {
+            if count == 0 {
+                continue;
+            }
+            if !self.every[index] && count >= 2 {
+                let starts = spans.iter().map(|s| s.start).collect();
+                let miss = Miss::Ambiguous {
+                    tier: Some(tier),
+                    starts,
+                    total: count,
+                };
+                return Err(Missed::one(index, miss));
+            }
+            let old = self.olds[index].as_ref();
+            let m = text_tiers::matched(self.hay.text(), tier, spans, old, open_end, self.scope);
+            // Every occurrence: a tier that misses some a model cannot tell apart is not enough.
+            if self.every[index] && count < self.invisible[index].0 {
+                self.partial[index].get_or_insert(m);
+                continue;
+            }
+            self.found[index] = Some(m);
+        }
+        Ok(())
+    }
+
+    /// Before the first rung past the text tiers: for every `pending` needle at once, whether a word
+    /// of it is missing from the text. Decided while the unicode view is in memory: building the
+    /// line index drops the view (see `Haystack::file_lines`), which must not be built again after.
+    fn settle_missing_words(&mut self, pending: &[usize]) {
+        if self.missing_words.is_some() {
+            return;
+        }
+        let mut missing = vec![false; self.olds.len()];
+        for &index in pending {
+            missing[index] = self.words_seen_missing[index].unwrap_or_else(|| self.hay.word_missing(&self.olds[index]));
+        }
+        self.missing_words = Some(missing);
+    }
+
+    /// A rung past the text tiers for one needle. `indentation` and `whitespace_runs` are skipped for
+    /// a needle with a word the text lacks, `elision` for one asking for every occurrence; `escapes`
+    /// and `elision` climb again for the needle they rewrote; the line-based and misremembered
+    /// tiers' regions are counted: none goes on, one places the needle (if its tier is allowed),
+    /// several are ambiguous, a refused near miss is kept for the report.
+    fn needle_rung(&mut self, tier: Tier, index: usize) -> Result<(), Missed> {
+        let (hay, old, every, scope, loosest) =
+            (self.hay, &self.olds[index], self.every[index], self.scope, self.loosest);
+        let again = |old: &str, every: bool, scope: &Scope, loosest: Tier| {
+            hay.locate(&[Cow::Borrowed(old)], &[every], scope, loosest)
+                .map(|mut found| found.pop().expect("one needle, one match"))
+        };
+        let missing_words = self.missing_words.as_ref().is_some_and(|m| m[index]);
+        match tier {
+            Tier::Indentation | Tier::WhitespaceRuns if missing_words => {}
+            Tier::Elision if every => {}
+            Tier::Elision => {
+                self.found[index] = hay
+                    .elided(old, scope, loosest, &again)
+                    .map_err(|m| Missed::one(index, m))?;
+            }
+            Tier::Escapes => {
+                self.found[index] = unescaped(old, every, scope, &again).map_err(|m| Missed::one(index, m))?;
+            }
+            _ => {
+                let file = hay.file_lines();
+                match line_tier(tier, file, old, scope) {
+                    Found::None => {}
+                    Found::Refused(n) => self.near[index] = Some(n),
+                    Found::One(c) => {
+                        let tier = c.forgiven.misremembered_tier().unwrap_or(tier);
+                        if tier <= loosest {
+                            self.found[index] = Some(Match::lines(tier, file, old, *c));
+                        }
+                    }
+                    Found::Many(firsts) => {
+                        let starts = firsts.iter().take(MAX_LISTED).map(|&i| file.line_start(i)).collect();
+                        let miss = Miss::Ambiguous {
+                            tier: Some(tier),
+                            starts,
+                            total: firsts.len(),
+                        };
+                        return Err(Missed::one(index, miss));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Step 4: a needle no rung placed, tried once more without line-number prefixes copied from a
+    /// read view (the whole ladder again), unless the scope takes numbers as written.
+    fn retry_without_line_numbers(&mut self) -> Result<(), Missed> {
+        let hay = self.hay;
+        let again = |old: &str, every: bool, scope: &Scope, loosest: Tier| {
+            hay.locate(&[Cow::Borrowed(old)], &[every], scope, loosest)
+                .map(|mut found| found.pop().expect("one needle, one match"))
+        };
+        for index in 0..self.olds.len() {
+            let placed = self.found[index].is_some() || self.partial[index].is_some();
+            if !placed && !self.scope.numbers_as_written {
+                self.found[index] = unnumbered(&self.olds[index], self.every[index], self.scope, self.loosest, &again)
+                    .map_err(|m| Missed::one(index, m))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Step 5: every needle's match, or the first needle found nowhere (with the regions of the text
+    /// most like it, the near miss the misremembered tiers refused, and the other needles not found).
+    fn outcome(self) -> Result<Vec<Match>, Missed> {
+        let found: Vec<Option<Match>> = self.found.into_iter().zip(self.partial).map(|(f, p)| f.or(p)).collect();
+        let missing: Vec<usize> = (0..found.len()).filter(|&i| found[i].is_none()).collect();
+        if let Some((&index, rest)) = missing.split_first() {
+            let mut near = self.near;
+            return Err(Missed {
+                index,
+                miss: Miss::NotFound {
+                    closest: closest_regions_in(self.hay.text(), &self.olds[index], self.hay.built_file_lines()),
+                    near_miss: near[index].take(),
+                },
+                also_not_found: rest.to_vec(),
+            });
+        }
+        Ok(found.into_iter().map(|m| m.expect("all found")).collect())
     }
 }
 
@@ -447,73 +391,6 @@ fn line_tier(tier: Tier, file: &FileLines<'_>, old: &str, scope: &Scope) -> Foun
     }
 }
 
-/// A span whose last line stops where only blanks are left on the file's line (`foo` in `foo  `)
-/// takes those blanks in, so the replacement decides about them as it does for a whole line: kept
-/// when the model kept the line, its own when it wrote blanks there, gone when it rewrote the line.
-/// Left out, they would follow whatever `newText` ends with (doubling blanks it wrote itself, or
-/// moving onto an unrelated new line). Not past the scope's range.
-fn over_trailing_blanks(text: &[u8], span: Range<usize>, old: &str, scope: &Scope) -> Range<usize> {
-    if old.ends_with(['\n', ' ', '\t']) || span.is_empty() {
-        return span;
-    }
-    let blanks = text[span.end..]
-        .iter()
-        .take_while(|&&b| b == b' ' || b == b'\t')
-        .count();
-    let end = span.end + blanks;
-    let at_line_end = matches!(text.get(end), None | Some(b'\n' | b'\r'));
-    let in_scope = scope.within.as_ref().is_none_or(|r| end <= r.end);
-    if blanks > 0 && at_line_end && in_scope {
-        span.start..end
-    } else {
-        span
-    }
-}
-
-/// Occurrences that overlap an earlier one are dropped (every occurrence of `aa` in `aaa`: one).
-fn disjoint(spans: Vec<Range<usize>>) -> Vec<Range<usize>> {
-    let mut kept: Vec<Range<usize>> = Vec::with_capacity(spans.len());
-    let mut last_end = 0;
-    for span in spans {
-        if span.start >= last_end {
-            last_end = span.end;
-            kept.push(span);
-        }
-    }
-    kept
-}
-
-/// The needle as a model meant it when it escaped what it should not have: `\n`, `\t`, `\"`, `\'`,
-/// `\\`, and `\$` and `` \` `` (escaped for a template literal or a shell) become the characters
-/// they stand for; `\r` becomes a line break, `\n` (a needle's line breaks never decide which
-/// terminator a line has: the file's own are kept).
-pub(crate) fn unescape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            let replacement = match chars.peek() {
-                Some('n') => Some('\n'),
-                Some('t') => Some('\t'),
-                Some('r') => Some('\n'),
-                Some('"') => Some('"'),
-                Some('\'') => Some('\''),
-                Some('\\') => Some('\\'),
-                Some('$') => Some('$'),
-                Some('`') => Some('`'),
-                _ => None,
-            };
-            if let Some(r) = replacement {
-                chars.next();
-                out.push(r);
-                continue;
-            }
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// The words [`Haystack::word_missing`] looks up for `old`: its longest runs of letters, digits and
 /// `_` of at least 3 bytes, `unicode` folded, longest first, at most [`MAX_WORDS_CHECKED`].
 fn checked_words(old: &str) -> Vec<String> {
@@ -526,34 +403,4 @@ fn checked_words(old: &str) -> Vec<String> {
     words.sort_unstable_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
     words.dedup();
     words.into_iter().take(MAX_WORDS_CHECKED).map(str::to_string).collect()
-}
-
-/// Whether `needle`, normalized under the `trailing_whitespace` fold, certainly matches nowhere in
-/// `text` under that fold. That fold changes only line terminators, the blanks that end a line and
-/// invalid bytes (into U+FFFD), so every non-empty line of a match, short of a U+FFFD, is in the
-/// text as it is: one pass looking for the needle's longest such line decides it (a text tier that
-/// cannot match saves building its view of the whole text). When that line holds a run whose
-/// every place in the text is `known`, only those places are looked at.
-fn absent_under_trailing(text: &[u8], needle: &str, known: &KnownRuns) -> bool {
-    let Some(line) = needle
-        .split('\n')
-        .filter(|line| !line.is_empty() && !line.contains('\u{FFFD}'))
-        .max_by_key(|line| line.len())
-    else {
-        return false;
-    };
-    // A known run is a needle's longest run without blanks: if it is on this line, it is one of
-    // the line's runs between blanks.
-    let runs = line.split(crate::text::fold::is_line_blank).filter(|r| !r.is_empty());
-    for (run, places) in runs.filter_map(|r| known.get_key_value(r)) {
-        if let Some(at) = line.find(run.as_str()) {
-            // Wherever the line is, the run is `at` bytes into it.
-            return !places.iter().any(|&p| {
-                p.checked_sub(at)
-                    .and_then(|start| text.get(start..start + line.len()))
-                    .is_some_and(|t| t == line.as_bytes())
-            });
-        }
-    }
-    memchr::memmem::find(text, line.as_bytes()).is_none()
 }

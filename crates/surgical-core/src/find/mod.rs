@@ -10,8 +10,8 @@ pub(crate) mod misremembered;
 pub(crate) mod mistakes;
 pub(crate) mod near_miss;
 pub(crate) mod needle;
+pub(crate) mod rewrites;
 pub(crate) mod scope;
 pub(crate) mod search;
+pub(crate) mod text_tiers;
 pub(crate) mod tier;
-
-pub(crate) use ladder::unescape;

@@ -6,8 +6,9 @@ use std::ops::Range;
 
 use crate::find::closest::Closest;
 use crate::find::forgiven::Forgiven;
-use crate::find::line_tiers::Candidate;
+use crate::find::line_tiers::{Candidate, FileLines};
 use crate::find::near_miss::NearMiss;
+use crate::find::scope::Scope;
 use crate::find::tier::Tier;
 use crate::text::line_numbers::NumberStyle;
 use crate::text::normalize::Fold;
@@ -72,6 +73,50 @@ pub struct Match {
     /// refuses otherwise).
     pub(crate) unpinned: Vec<Unpinned>,
 }
+
+impl Match {
+    /// A text tier's match of `old` at `spans`.
+    pub(crate) fn text(tier: Tier, spans: Vec<Range<usize>>, old: &str, open_end: bool) -> Match {
+        Match {
+            tier,
+            indented_first_line: false,
+            spans,
+            forgiven: None,
+            old: old.to_string(),
+            fold: tier.fold(),
+            unescape_new: false,
+            unnumber_new: None,
+            lines: None,
+            open_end,
+            pieces: Vec::new(),
+            unpinned: Vec::new(),
+        }
+    }
+
+    /// A line-based tier's match of `old`: the region `c` of `file`.
+    pub(crate) fn lines(tier: Tier, file: &FileLines<'_>, old: &str, c: Candidate) -> Match {
+        Match {
+            tier,
+            indented_first_line: false,
+            spans: vec![c.span(file, old.ends_with('\n'))],
+            forgiven: Some(c.forgiven.clone()),
+            old: old.to_string(),
+            fold: Fold::EXACT,
+            unescape_new: false,
+            unnumber_new: None,
+            lines: Some(c),
+            open_end: false,
+            pieces: Vec::new(),
+            unpinned: Vec::new(),
+        }
+    }
+}
+
+/// The tier ladder, for a tier that rewrites the needle and searches the rewritten one again
+/// (escapes, elision, line-number prefixes): one needle, whether every occurrence is wanted, where,
+/// and the loosest tier allowed. Passed in rather than called, so that those tiers import nothing
+/// above them.
+pub(crate) type SearchAgain<'l> = dyn Fn(&str, bool, &Scope, Tier) -> Result<Match, Missed> + 'l;
 
 /// Why a needle has no single place.
 #[derive(Clone, Debug, PartialEq, Eq)]
