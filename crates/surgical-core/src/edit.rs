@@ -1,4 +1,9 @@
-//! The engine: locate every edit in the original text, then splice all of them in one pass.
+//! The engine's entry point for a list of edits ([`apply`], [`apply_spliced`]): locate every edit in
+//! the original text, then splice all of them in one pass.
+//!
+//! Stage 7, the top: may import every stage but `snippet`; imported by nothing but `lib.rs`'s
+//! re-exports. [`placed`] runs the steps: [`refuse_before_search`], [`find_edits`],
+//! [`change_set_of`], then [`ChangeSet::apply`] or [`ChangeSet::apply_spliced`].
 
 use std::ops::Range;
 

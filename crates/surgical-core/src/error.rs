@@ -1,4 +1,8 @@
 //! Why an edit could not be applied, as data: which edit, what went wrong, where.
+//!
+//! Stage 3, between find and the change set: what a miss becomes once it is an edit's error, and
+//! what the later stages refuse with. May import: `text`, `find`. Imported by: `changes`,
+//! `snippet`, `edit`.
 
 use std::fmt;
 

@@ -104,6 +104,10 @@ assert!(shown.text.contains("-5   return 2;\n+5   return 3;\n"));
 
 #![deny(missing_docs)]
 
+// The stages, lowest first; each imports only the ones before it (tests/layering.rs checks it, and
+// docs/ARCHITECTURE.md walks the tree): text (kernels), find (haystack, tiers, the tier ladder),
+// error, diff (rendering), changes (change set, alignment, transport), snippet, edit (the entry
+// point for a list of edits).
 mod changes;
 pub mod diff;
 mod edit;

@@ -1,3 +1,7 @@
+// Stage 4 of the core, render (a comment, not docs: the module is public). May import: `text`.
+// Imported by: `changes` (ChangeSet::apply_spliced counts new lines with Windows), `snippet`,
+// `edit`. `change` holds the input of every diff, `Change`, re-exported as `surgical_core::Change`.
+
 //! Diffs of the real bytes before and after: a numbered diff for display and a unified patch.
 //!
 //! Both are computed from the original text, the new text and the list of replaced ranges, never

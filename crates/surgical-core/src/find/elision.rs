@@ -15,7 +15,7 @@
 //!
 //! The replacement is cut at its own marker lines the same way, and piece `k` of the needle is
 //! replaced by piece `k` of the replacement, transported like a match of the tier that found the
-//! piece (see `loose::transport` and the `conflict` error). A replacement with fewer or more marker
+//! piece (see `changes::transport` and the `conflict` error). A replacement with fewer or more marker
 //! lines than the needle is refused ([`ElisionProblem::MarkersDiffer`]): it would delete or rewrite
 //! file lines the model never showed. A marker that is the file's own text (Python's `...` body)
 //! never gets here: the needle as written matches by a stricter tier first.

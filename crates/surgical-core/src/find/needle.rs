@@ -69,7 +69,7 @@ pub struct Match {
     /// otherwise). The lines between pieces are the ones the markers stand for.
     pub(crate) pieces: Vec<Match>,
     /// For [`Tier::Elision`]: the pieces placed where only one of several readings puts them, right
-    /// only if the replacement keeps them as they are ([`Changes::replace`](crate::Changes::replace)
+    /// only if the replacement keeps them as they are ([`ChangeSet::replace`](crate::ChangeSet::replace)
     /// refuses otherwise).
     pub(crate) unpinned: Vec<Unpinned>,
 }

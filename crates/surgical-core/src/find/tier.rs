@@ -29,7 +29,8 @@ pub enum Tier {
     Elision,
     /// One line of `oldText` differs from the file's by one mistyped word (a character dropped,
     /// added, changed, or two swapped); the region is anchored by equal lines and clearly better than
-    /// any other (see [`crate::find::misremembered`]). The file's word is kept.
+    /// any other (see the `MISREMEMBERED_*` constants, e.g. [`crate::MISREMEMBERED_MARGIN`]). The
+    /// file's word is kept.
     Typo,
     /// Also one line of `oldText` that the file does not have there (a duplicated neighbour, an
     /// invented comment); it is not written.

@@ -1,3 +1,6 @@
+// Stage 6 of the core, lazy snippets (a comment, not docs: the module is public). May import:
+// `text`, `find`, `error`, `changes`. Imported by: nothing but `lib.rs`'s re-export.
+
 //! Lazy snippets: the changed code with unchanged stretches elided by marker lines
 //! (`// ... existing code ...`), merged into a file deterministically, or refused.
 //!
