@@ -65,11 +65,11 @@ const CORPUS: [Source; 8] = [
     },
     Source {
         name: "lines.rs",
-        text: include_str!("../../surgical-core/src/lines.rs"),
+        text: include_str!("../../surgical-core/src/text/lines.rs"),
     },
     Source {
         name: "fold.rs",
-        text: include_str!("../../surgical-core/src/fold.rs"),
+        text: include_str!("../../surgical-core/src/text/fold.rs"),
     },
     Source {
         name: "request.rs",

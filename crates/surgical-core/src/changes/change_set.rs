@@ -4,38 +4,22 @@
 use std::collections::BTreeSet;
 use std::ops::Range;
 
-use crate::align::{align, inserted, Difference, DifferenceKind};
+use crate::changes::align::{align, inserted, Difference, DifferenceKind};
+use crate::changes::transport::transport;
+use crate::diff::change::Change;
 use crate::diff::Windows;
-use crate::elision;
-use crate::error::{EditError, ElisionProblem};
-use crate::find::{unescape, Match};
-use crate::fold::is_line_blank;
-use crate::forgiven::Forgiven;
-use crate::haystack::Haystack;
-use crate::lines::{
+use crate::error::EditError;
+use crate::find::elision;
+use crate::find::forgiven::Forgiven;
+use crate::find::haystack::Haystack;
+use crate::find::needle::{ElisionProblem, Match};
+use crate::find::rewrites::unescape;
+use crate::find::tier::Tier;
+use crate::text::fold::is_line_blank;
+use crate::text::lines::{
     count_terminators, line_of, model_newlines, next_terminator, prev_terminator, terminator_len, LineCounter,
 };
-use crate::loose::transport;
-use crate::normalize::Fold;
-use crate::tier::Tier;
-
-/// One replacement, as the diffs take it: `old` is the byte range replaced in the text before,
-/// `new` the byte range of what replaced it in the text after. Either may be empty (an insertion, a
-/// deletion). A list of changes is in file order and its `old` ranges do not overlap.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Change {
-    /// Bytes replaced, in the text before.
-    pub old: Range<usize>,
-    /// Bytes written in their place, in the text after.
-    pub new: Range<usize>,
-}
-
-impl Change {
-    /// The change that replaced `old` (text before) with `new` (text after).
-    pub fn new(old: Range<usize>, new: Range<usize>) -> Change {
-        Change { old, new }
-    }
-}
+use crate::text::normalize::Fold;
 
 /// One place an edit changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -632,14 +616,14 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
             // text that is valid UTF-8 every U+FFFD it saw was the character itself.
             if let Some(line) = aligned
                 .fabricated_replacement_char
-                .filter(|_| crate::lines::utf8_str(text).is_none())
+                .filter(|_| crate::text::lines::utf8_str(text).is_none())
             {
                 let line = first_line + line;
                 return Err(EditError::FabricatedReplacementChar { index: *index, line });
             }
             if !aligned.bytes.is_ascii()
                 && self.hay.is_legacy_8bit()
-                && crate::lines::utf8_pieces(&aligned.bytes).any(|(valid, _)| !valid.is_ascii())
+                && crate::text::lines::utf8_pieces(&aligned.bytes).any(|(valid, _)| !valid.is_ascii())
             {
                 return Err(EditError::LegacyEncoding {
                     index: *index,
@@ -799,7 +783,7 @@ impl<'a> LocalEol<'a> {
         let text = self.text;
         // The span's last line ends inside it when the span ends with a terminator.
         let from = if terminator_len(&text[span.clone()]) > 0 {
-            crate::lines::prev_terminator(text, span.end).map_or(span.end, |t| t.start)
+            crate::text::lines::prev_terminator(text, span.end).map_or(span.end, |t| t.start)
         } else {
             span.end
         };
@@ -826,9 +810,9 @@ impl<'a> LocalEol<'a> {
 /// `new` with the line-number prefixes of `style` left out of the lines that carry one (a model that
 /// copied numbered lines into `oldText` numbers the lines it kept in `newText` too, and maybe not the
 /// ones it added).
-fn without_line_numbers(new: &str, style: crate::line_numbers::NumberStyle) -> String {
+fn without_line_numbers(new: &str, style: crate::text::line_numbers::NumberStyle) -> String {
     new.split('\n')
-        .map(|line| match crate::line_numbers::line_number_prefix(line) {
+        .map(|line| match crate::text::line_numbers::line_number_prefix(line) {
             Some((_, s, text)) if s == style => text,
             _ => line,
         })

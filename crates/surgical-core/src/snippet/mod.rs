@@ -1,3 +1,6 @@
+// Stage 6 of the core, lazy snippets (a comment, not docs: the module is public). May import:
+// `text`, `find`, `error`, `changes`. Imported by: nothing but `lib.rs`'s re-export.
+
 //! Lazy snippets: the changed code with unchanged stretches elided by marker lines
 //! (`// ... existing code ...`), merged into a file deterministically, or refused.
 //!
@@ -161,15 +164,15 @@
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
-use crate::budget::Budget;
 use crate::changes::{Applied, ChangeSet};
-use crate::closest::{closest_regions, Closest};
 use crate::error::EditError;
-use crate::find::Match;
-use crate::haystack::Haystack;
-use crate::lines::{lines, model_newlines, Line};
-use crate::normalize::Fold;
-use crate::tier::Tier;
+use crate::find::closest::{closest_regions, Closest};
+use crate::find::haystack::Haystack;
+use crate::find::needle::Match;
+use crate::find::tier::Tier;
+use crate::text::budget::Budget;
+use crate::text::lines::{lines, model_newlines, Line};
+use crate::text::normalize::Fold;
 
 /// At most this many complete readings are explored; past it the snippet is ambiguous.
 pub const MAX_READINGS: usize = 32;

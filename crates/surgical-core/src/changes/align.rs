@@ -18,11 +18,11 @@
 
 use similar::DiffOp;
 
-use crate::budget::Budget;
+use crate::text::budget::Budget;
 
-use crate::fold::is_line_blank;
-use crate::lines::{next_terminator, prev_terminator, split_lines, split_model_lines, terminator_len, Line};
-use crate::normalize::{normalize, Fold};
+use crate::text::fold::is_line_blank;
+use crate::text::lines::{next_terminator, prev_terminator, split_lines, split_model_lines, terminator_len, Line};
+use crate::text::normalize::{normalize, Fold};
 
 /// Something that differed between the file and `oldText` inside a matched span.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,7 +74,7 @@ pub enum DifferenceKind {
     Rewritten,
     /// What a looser tier forgave (indentation, spacing, escapes, a paraphrase, a first line indented
     /// more), on the first line of the span.
-    Forgiven(crate::forgiven::Forgiven),
+    Forgiven(crate::find::forgiven::Forgiven),
 }
 
 /// The replacement bytes for one span, and what differed on the way.
@@ -86,7 +86,7 @@ pub(crate) struct Aligned {
     /// output line it is on. The splice refuses it only in a text that is not valid UTF-8.
     pub fabricated_replacement_char: Option<usize>,
     /// Some diff ran past its work budget, so a coarser alignment kept fewer of the file's
-    /// characters (see [`crate::budget`]).
+    /// characters (see [`crate::text::budget`]).
     pub coarse: bool,
     /// Lines completed so far in `bytes`: where differences are reported.
     lines_out: usize,
@@ -221,18 +221,6 @@ fn past_the_span(span: &[u8], s_lines: &[Line<'_>], o_lines: &[(&str, bool)]) ->
         && o_lines
             .last()
             .is_some_and(|&(text, terminated)| !terminated && text.chars().all(is_line_blank))
-}
-
-/// The lengths of the longest common prefix and, after it, the longest common suffix.
-pub(crate) fn common_affixes<T: PartialEq>(old: &[T], new: &[T]) -> (usize, usize) {
-    let pre = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-    let post = old[pre..]
-        .iter()
-        .rev()
-        .zip(new[pre..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
-    (pre, post)
 }
 
 /// A diff that first sets aside the common prefix and suffix, so that among equally short diffs the

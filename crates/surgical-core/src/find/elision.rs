@@ -15,23 +15,21 @@
 //!
 //! The replacement is cut at its own marker lines the same way, and piece `k` of the needle is
 //! replaced by piece `k` of the replacement, transported like a match of the tier that found the
-//! piece (see `loose::transport` and the `conflict` error). A replacement with fewer or more marker
+//! piece (see `changes::transport` and the `conflict` error). A replacement with fewer or more marker
 //! lines than the needle is refused ([`ElisionProblem::MarkersDiffer`]): it would delete or rewrite
 //! file lines the model never showed. A marker that is the file's own text (Python's `...` body)
 //! never gets here: the needle as written matches by a stricter tier first.
 
-use std::borrow::Cow;
 use std::ops::Range;
 
-use crate::error::{ElisionProblem, MAX_LISTED};
-use crate::find::{Match, Miss, Missed};
-use crate::forgiven::{ElidedLines, Forgiven};
-use crate::haystack::Haystack;
-use crate::line_numbers::strip_line_numbers;
-use crate::lines::{is_line_start, line_start, next_terminator, split_model_lines};
-use crate::placeholder::is_omission_marker;
-use crate::scope::Scope;
-use crate::tier::Tier;
+use crate::find::forgiven::{ElidedLines, Forgiven};
+use crate::find::haystack::Haystack;
+use crate::find::needle::{ElisionProblem, Match, Miss, Missed, SearchAgain, Unpinned, MAX_LISTED};
+use crate::find::scope::Scope;
+use crate::find::tier::Tier;
+use crate::text::line_numbers::strip_line_numbers;
+use crate::text::lines::{is_line_start, line_start, next_terminator, split_model_lines};
+use crate::text::placeholder::is_omission_marker;
 
 /// A text cut at its marker lines.
 #[derive(Debug, PartialEq, Eq)]
@@ -74,7 +72,15 @@ impl Haystack<'_> {
     /// The elision tier for `old`: `None` when it has no marker line (or carries line numbers and a
     /// piece is not found: the needle without its numbers is tried next); a [`Miss::Elision`] when its
     /// pieces cannot be placed safely.
-    pub(crate) fn elided(&self, old: &str, scope: &Scope, loosest: Tier) -> Result<Option<Match>, Miss> {
+    ///
+    /// The pieces are found with `again`, the tier ladder itself (up to `escapes`).
+    pub(crate) fn elided(
+        &self,
+        old: &str,
+        scope: &Scope,
+        loosest: Tier,
+        again: &SearchAgain<'_>,
+    ) -> Result<Option<Match>, Miss> {
         let cut = cut(old);
         if cut.markers.is_empty() {
             return Ok(None);
@@ -110,8 +116,8 @@ impl Haystack<'_> {
                 }
                 None => scope,
             };
-            match self.locate(&[Cow::Borrowed(cut.pieces[k].as_str())], &[false], scope, inner) {
-                Ok(mut found) => Ok(Search::One(Box::new(found.pop().expect("one needle, one match")))),
+            match again(cut.pieces[k].as_str(), false, scope, inner) {
+                Ok(found) => Ok(Search::One(Box::new(found))),
                 Err(Missed {
                     miss: Miss::NotFound { .. },
                     ..
@@ -311,19 +317,6 @@ enum Search {
     Many { starts: Vec<usize>, total: usize },
 }
 
-/// A piece of an elided needle that more than one reading places differently: right only while the
-/// model changes nothing in it (every reading then writes the same bytes).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Unpinned {
-    /// The piece, zero-based.
-    pub piece: usize,
-    /// The one-based `oldText` line and text of the marker next to it.
-    pub line: usize,
-    pub marker: String,
-    /// The error if the model changes the piece ([`ElisionProblem::Ambiguous`]).
-    pub problem: ElisionProblem,
-}
-
 /// `scope` narrowed to `range` (an empty range where they do not meet).
 fn narrowed(scope: &Scope, range: Range<usize>) -> Scope {
     let range = match &scope.within {
@@ -347,7 +340,7 @@ impl Match {
             forgiven: Some(forgiven),
             indented_first_line: false,
             old: old.to_string(),
-            fold: crate::normalize::Fold::EXACT,
+            fold: crate::text::normalize::Fold::EXACT,
             unescape_new: false,
             unnumber_new: None,
             lines: None,

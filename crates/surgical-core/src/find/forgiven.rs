@@ -1,6 +1,6 @@
 //! What a tier past `unicode` forgave, as data (the tool layer words it).
 
-use crate::tier::Tier;
+use crate::find::tier::Tier;
 
 /// What a looser tier forgave to find a needle, reported with the replacement (as a
 /// [`crate::DifferenceKind::Forgiven`] on its first line) and on the [`crate::Match`].

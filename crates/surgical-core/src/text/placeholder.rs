@@ -3,7 +3,7 @@
 //! Written into a file, such a line deletes the code it stands for; an edit holding one where
 //! `oldText` has nothing like it is refused.
 
-use crate::lines::split_model_lines;
+use crate::text::lines::split_model_lines;
 
 /// Words that say a marker stands for code left out.
 const OMISSION_WORDS: [&str; 12] = [

@@ -90,10 +90,10 @@ impl Budget {
         self.exceeded
     }
 
-    /// Diff of `old` against `new` that first sets aside their common prefix and suffix (see
-    /// [`crate::align::anchored_diff`]): minimal when the budget allows, else coarse.
+    /// Diff of `old` against `new` that first sets aside their common prefix and suffix
+    /// ([`common_affixes`]): minimal when the budget allows, else coarse.
     pub(crate) fn anchored_diff<T: Eq + Hash>(&mut self, old: &[T], new: &[T]) -> Vec<DiffOp> {
-        let (pre, post) = crate::align::common_affixes(old, new);
+        let (pre, post) = common_affixes(old, new);
         let mut ops = Vec::new();
         push_equal(&mut ops, 0, 0, pre);
         let (o_mid, n_mid) = (&old[pre..old.len() - post], &new[pre..new.len() - post]);
@@ -412,6 +412,18 @@ pub(crate) fn shift(op: DiffOp, by_old: usize, by_new: usize) -> DiffOp {
             new_len,
         },
     }
+}
+
+/// The lengths of the longest common prefix and, after it, the longest common suffix.
+pub(crate) fn common_affixes<T: PartialEq>(old: &[T], new: &[T]) -> (usize, usize) {
+    let pre = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let post = old[pre..]
+        .iter()
+        .rev()
+        .zip(new[pre..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    (pre, post)
 }
 
 #[cfg(test)]

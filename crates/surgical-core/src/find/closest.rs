@@ -7,16 +7,16 @@
 //! keep only a line index and the votes, not a copy of its lines: ASCII lines are compared where
 //! they lie (normalizing changes nothing there but the trimming), and lines too unlike the needle's
 //! in length to score are skipped unread. The comparison of a region works within a budget linear in
-//! its size (see [`crate::budget`]). The words for a model are the caller's (surgical-tool's
+//! its size (see [`crate::text::budget`]). The words for a model are the caller's (surgical-tool's
 //! `wording` module).
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-use crate::budget::Budget;
-use crate::lines::{lines, terminator_len, trim_ascii, Line};
-use crate::loose::FileLines;
-use crate::normalize::{normalize, Fold};
+use crate::find::line_tiers::FileLines;
+use crate::text::budget::Budget;
+use crate::text::lines::{lines, terminator_len, trim_ascii, Line};
+use crate::text::normalize::{normalize, Fold};
 
 /// What is closest to a needle that was not found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -365,7 +365,7 @@ fn line_difference(file: &str, mine: &str) -> Option<LineDifference> {
             needle: m_lead.to_string(),
         });
     }
-    if let Some((wrote, file)) = crate::misremembered::typo(mine.trim(), file.trim()) {
+    if let Some((wrote, file)) = crate::find::mistakes::typo(mine.trim(), file.trim()) {
         return Some(LineDifference::Typo {
             needle: mine.to_string(),
             wrote,

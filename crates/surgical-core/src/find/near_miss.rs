@@ -11,8 +11,8 @@
 
 use std::ops::Range;
 
-use crate::loose::{FileLines, NeedleLine};
-use crate::misremembered::{typo, MISREMEMBERED_MIN_ANCHOR_CHARS, MISREMEMBERED_MIN_EQUAL_LINES};
+use crate::find::line_tiers::{FileLines, NeedleLine};
+use crate::find::mistakes::{typo, MISREMEMBERED_MIN_ANCHOR_CHARS, MISREMEMBERED_MIN_EQUAL_LINES};
 
 /// A region the misremembered tiers refused, and why (see [`crate::EditError::NotFound`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -601,7 +601,7 @@ mod tests {
 
     #[test]
     fn a_rival_region_is_named_by_its_equal_lines() {
-        let (text, old) = crate::misremembered::tests::near_duplicate_functions();
+        let (text, old) = crate::find::misremembered::tests::near_duplicate_functions();
         let n = near(&text, old).expect("a near miss");
         assert_eq!(n.refused, Refusal::Rival { lines: (11, 16) });
         assert_eq!(n.lines, (2, 7));

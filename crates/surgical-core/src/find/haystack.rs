@@ -3,10 +3,10 @@
 use std::cell::{OnceCell, RefCell};
 use std::rc::Rc;
 
-use crate::lines::LineIndex;
-use crate::loose::FileLines;
-use crate::normalize::{exact_view_without_cr, normalize, Fold, Normalized};
-use crate::tier::Tier;
+use crate::find::line_tiers::FileLines;
+use crate::find::tier::Tier;
+use crate::text::lines::LineIndex;
+use crate::text::normalize::{exact_view_without_cr, normalize, Fold, Normalized};
 
 /// A text to search (UTF-8 that may hold invalid sequences, any line terminators), with its line
 /// index and the normalized view each text tier searches, built on first use and reused by the
@@ -118,11 +118,11 @@ impl<'a> Haystack<'a> {
     /// all (so the bytes of a new non-ASCII character there cannot be known).
     pub(crate) fn is_legacy_8bit(&self) -> bool {
         *self.legacy.get_or_init(|| {
-            if crate::lines::utf8_str(self.text).is_some() {
+            if crate::text::lines::utf8_str(self.text).is_some() {
                 return false;
             }
             let mut invalid = false;
-            for (valid, bad) in crate::lines::utf8_pieces(self.text) {
+            for (valid, bad) in crate::text::lines::utf8_pieces(self.text) {
                 if !valid.is_ascii() {
                     return false;
                 }

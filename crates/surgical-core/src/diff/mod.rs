@@ -1,3 +1,7 @@
+// Stage 4 of the core, render (a comment, not docs: the module is public). May import: `text`.
+// Imported by: `changes` (ChangeSet::apply_spliced counts new lines with Windows), `snippet`,
+// `edit`. `change` holds the input of every diff, `Change`, re-exported as `surgical_core::Change`.
+
 //! Diffs of the real bytes before and after: a numbered diff for display and a unified patch.
 //!
 //! Both are computed from the original text, the new text and the list of replaced ranges, never
@@ -15,15 +19,18 @@
 //!   blanks become `·` and `→`, special and invisible characters `⟨U+00A0⟩`, invalid bytes `⟨0xE9⟩`,
 //!   and terminators `␍␊`/`␍`/`␊` where the changed lines do not all end alike.
 
+pub(crate) mod change;
+
 use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::ops::Range;
 
 use similar::DiffOp;
 
-use crate::changes::Change;
-use crate::fold::{is_invisible, is_line_blank};
-use crate::lines::{count_lines, count_terminators, terminator_len, whole_lines, LineCounter};
+use change::Change;
+
+use crate::text::fold::{is_invisible, is_line_blank};
+use crate::text::lines::{count_lines, count_terminators, terminator_len, whole_lines, LineCounter};
 
 /// Lines of context around each change.
 pub const DEFAULT_CONTEXT: usize = 3;
@@ -41,7 +48,7 @@ impl Breaks {
     fn line_end(self, t: &[u8], pos: usize) -> usize {
         let found = match self {
             Breaks::Lf => memchr::memchr(b'\n', &t[pos..]).map(|i| pos + i + 1),
-            Breaks::Any => crate::lines::next_terminator(t, pos).map(|r| r.end),
+            Breaks::Any => crate::text::lines::next_terminator(t, pos).map(|r| r.end),
         };
         found.unwrap_or(t.len())
     }
@@ -51,14 +58,14 @@ impl Breaks {
         match self {
             Breaks::Lf => memchr::memrchr(b'\n', &t[..pos]).map_or(0, |i| i + 1),
             // Between the CR and LF of a CRLF is not a line start.
-            Breaks::Any => crate::lines::line_start(t, pos),
+            Breaks::Any => crate::text::lines::line_start(t, pos),
         }
     }
 
     fn is_line_start(self, t: &[u8], pos: usize) -> bool {
         match self {
             Breaks::Lf => pos == 0 || t[pos - 1] == b'\n',
-            Breaks::Any => crate::lines::is_line_start(t, pos),
+            Breaks::Any => crate::text::lines::is_line_start(t, pos),
         }
     }
 
@@ -216,7 +223,7 @@ fn hunks<'a>(
         let nl = breaks.split(&new[n.clone()]);
         // Within a budget linear in the region; past it, fewer equal lines are found and more show
         // as removed and added (still the real lines before and after).
-        let mut budget = crate::budget::Budget::for_bytes(o.len() + n.len());
+        let mut budget = crate::text::budget::Budget::for_bytes(o.len() + n.len());
         for op in budget.anchored_diff(&ol, &nl) {
             for (tag, old_range, new_range) in op.iter_changes_ranges() {
                 let (oi, ni) = (old_range, new_range);
@@ -346,7 +353,7 @@ pub fn whole_change(old: &[u8], new: &[u8]) -> Vec<Change> {
         return Vec::new();
     }
     let continuation = |b: Option<&u8>| b.is_some_and(|b| (b & 0xC0) == 0x80);
-    let (mut prefix, _) = crate::align::common_affixes(old, new);
+    let (mut prefix, _) = crate::text::budget::common_affixes(old, new);
     // The prefix never ends inside a UTF-8 sequence or between the CR and LF of a CRLF.
     while prefix > 0
         && (continuation(old.get(prefix))
@@ -635,7 +642,7 @@ impl<'a> Windows<'a> {
         }
         // The counter goes on from the last window to the end: one pass over the text in all.
         let (old_lines, new_lines) = if to_end {
-            let old_lines = any.line_at(old.len()) - 1 + usize::from(crate::lines::ends_open(old));
+            let old_lines = any.line_at(old.len()) - 1 + usize::from(crate::text::lines::ends_open(old));
             let new_lines = old_lines
                 .checked_add_signed(any_delta)
                 .expect("a text has no fewer than zero lines");
@@ -772,7 +779,7 @@ fn marked(line: &[u8], show_eol: bool) -> String {
         Err(_) => content.len() - content.iter().rev().take_while(|b| matches!(b, b' ' | b'\t')).count(),
     };
     let mut out = String::new();
-    for (valid, invalid) in crate::lines::utf8_pieces(content) {
+    for (valid, invalid) in crate::text::lines::utf8_pieces(content) {
         let base = valid.as_ptr() as usize - content.as_ptr() as usize;
         for (i, c) in valid.char_indices() {
             if base + i >= trail && (c == ' ' || c == '\t') {
@@ -831,7 +838,7 @@ mod tests {
             );
             // Seeded with the line of the first window's start, as `apply_spliced` does.
             let start = window_start(&old, reps[0].0.start);
-            let seed = Some((start, crate::lines::line_of(&old, start)));
+            let seed = Some((start, crate::text::lines::line_of(&old, start)));
             let seeded = Windows::counted(&old, reps.iter().cloned(), true, true, seed);
             assert_eq!(seeded.numbered_diff(), whole.numbered_diff());
             assert_eq!(seeded.new_line_count(), whole.new_line_count());
@@ -842,7 +849,7 @@ mod tests {
     }
 
     fn changes_of(old: &[u8], new: &[u8]) -> Vec<Change> {
-        let (pre, post) = crate::align::common_affixes(old, new);
+        let (pre, post) = crate::text::budget::common_affixes(old, new);
         vec![Change::new(pre..old.len() - post, pre..new.len() - post)]
     }
 

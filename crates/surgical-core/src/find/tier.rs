@@ -1,6 +1,6 @@
 //! The matching tiers, strictest first, and what each one folds.
 
-use crate::normalize::Fold;
+use crate::text::normalize::Fold;
 
 /// A matching tier, strictest first. Each is tried only when the ones before it found nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -29,7 +29,8 @@ pub enum Tier {
     Elision,
     /// One line of `oldText` differs from the file's by one mistyped word (a character dropped,
     /// added, changed, or two swapped); the region is anchored by equal lines and clearly better than
-    /// any other (see [`crate::misremembered`]). The file's word is kept.
+    /// any other (see the `MISREMEMBERED_*` constants, e.g. [`crate::MISREMEMBERED_MARGIN`]). The
+    /// file's word is kept.
     Typo,
     /// Also one line of `oldText` that the file does not have there (a duplicated neighbour, an
     /// invented comment); it is not written.

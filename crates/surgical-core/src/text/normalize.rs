@@ -30,7 +30,7 @@ use std::ops::Range;
 use unicode_normalization::char::{canonical_combining_class, decompose_compatible};
 use unicode_normalization::{is_nfkc_quick, IsNormalized, UnicodeNormalization};
 
-use crate::fold::{fold_typographic, is_special_space};
+use crate::text::fold::{fold_typographic, is_special_space};
 
 /// What a normalization folds. Line terminators always fold to `\n` and invalid UTF-8 always folds to
 /// U+FFFD, since a model can see neither.
@@ -123,7 +123,7 @@ pub(crate) fn normalize(input: &[u8], fold: Fold) -> Normalized<'_> {
 /// (so the text is not searched for one again); `None` for invalid UTF-8 (use [`normalize`]).
 pub(crate) fn exact_view_without_cr(input: &[u8]) -> Option<Normalized<'_>> {
     Some(Normalized {
-        text: Cow::Borrowed(crate::lines::utf8_str(input)?),
+        text: Cow::Borrowed(crate::text::lines::utf8_str(input)?),
         units: Vec::new(),
     })
 }
@@ -137,7 +137,7 @@ pub(crate) fn normalize_into(input: &[u8], fold: Fold, mut buffer: String) -> No
         "texts of 4 GiB or more are not supported"
     );
     if fold == Fold::EXACT && memchr::memchr(b'\r', input).is_none() {
-        if let Some(text) = crate::lines::utf8_str(input) {
+        if let Some(text) = crate::text::lines::utf8_str(input) {
             return Normalized {
                 text: Cow::Borrowed(text),
                 units: Vec::new(),
@@ -152,7 +152,7 @@ pub(crate) fn normalize_into(input: &[u8], fold: Fold, mut buffer: String) -> No
         units: Vec::new(),
     };
     let mut base = 0;
-    for (valid, invalid) in crate::lines::utf8_pieces(input) {
+    for (valid, invalid) in crate::text::lines::utf8_pieces(input) {
         // Blanks right before invalid bytes are not trailing: only line ends and the text's end trim.
         b.valid(valid, base, invalid.is_empty());
         base += valid.len();
@@ -708,7 +708,7 @@ mod tests {
             units: Vec::new(),
         };
         let mut base = 0;
-        for (valid, invalid) in crate::lines::utf8_pieces(input) {
+        for (valid, invalid) in crate::text::lines::utf8_pieces(input) {
             let mut start = 0;
             while start < valid.len() {
                 start = b.line(valid, base, start, invalid.is_empty());

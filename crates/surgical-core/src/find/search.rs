@@ -7,11 +7,11 @@ use std::ops::Range;
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use unicode_normalization::UnicodeNormalization;
 
-use crate::error::MAX_LISTED;
-use crate::fold::is_line_blank;
-use crate::lines::{next_terminator, prev_terminator};
-use crate::normalize::{normalize, normalize_into, Fold, Normalized};
-use crate::scope::Scope;
+use crate::find::needle::MAX_LISTED;
+use crate::find::scope::Scope;
+use crate::text::fold::is_line_blank;
+use crate::text::lines::{next_terminator, prev_terminator};
+use crate::text::normalize::{normalize, normalize_into, Fold, Normalized};
 
 /// A needle in one normalized space.
 pub(crate) struct Pattern {
@@ -30,7 +30,7 @@ pub(crate) fn pattern(old: &str, fold: Fold) -> Pattern {
     let n = normalize(old.as_bytes(), fold);
     let needs_line_end = fold.trim_trailing && !n.text.ends_with('\n') && {
         let (_, tail) = old.rsplit_once('\n').unwrap_or(("", old));
-        tail.ends_with(crate::fold::is_line_blank)
+        tail.ends_with(crate::text::fold::is_line_blank)
     };
     Pattern {
         blank_first_line: fold.trim_trailing && n.text.starts_with('\n'),
@@ -44,7 +44,7 @@ impl Pattern {
     /// Under whole lines, in a text whose last line has no terminator: the needle without its final
     /// line break, to be matched at the end of the text only. `None` when that does not apply.
     pub(crate) fn at_end_variant(&self, scope: &Scope, text: &[u8]) -> Option<Pattern> {
-        let ends_open = crate::lines::ends_open(text);
+        let ends_open = crate::text::lines::ends_open(text);
         let stripped = self.text.strip_suffix('\n')?;
         (scope.whole_lines && ends_open && !stripped.is_empty()).then(|| Pattern {
             text: stripped.to_string(),
@@ -341,7 +341,7 @@ impl Windows {
         let mut at = 0;
         while let Some(off) = first_non_ascii(&orig[at..]) {
             let p = at + off;
-            let line = crate::lines::line_start(orig, p)..next_line(orig, p);
+            let line = crate::text::lines::line_start(orig, p)..next_line(orig, p);
             at = line.end;
             if !folds_to_ascii(&orig[line.clone()]) {
                 continue;
@@ -455,7 +455,7 @@ fn next_line(text: &[u8], p: usize) -> usize {
 /// Whether any character of `line` may fold to ASCII under the `unicode` fold (invalid bytes
 /// become U+FFFD, which is not ASCII).
 fn folds_to_ascii(line: &[u8]) -> bool {
-    crate::lines::utf8_pieces(line).any(|(valid, _)| valid.chars().any(|c| !c.is_ascii() && may_fold_to_ascii(c)))
+    crate::text::lines::utf8_pieces(line).any(|(valid, _)| valid.chars().any(|c| !c.is_ascii() && may_fold_to_ascii(c)))
 }
 
 /// Whether `c` (not ASCII) may become or hold ASCII under the `unicode` fold: a typographic quote,
@@ -464,14 +464,14 @@ fn folds_to_ascii(line: &[u8]) -> bool {
 /// not: NFKC composes it again, also beside the marks that follow it in a segment (canonical
 /// order puts a mark between them only if it composes with the letter first or does not block
 /// it), and composition never yields ASCII or those characters. Answers are kept per code point as
-/// [`crate::normalize::safe_before`] keeps its own: the Unicode tables are slow to ask.
+/// [`crate::text::normalize::safe_before`] keeps its own: the Unicode tables are slow to ask.
 fn may_fold_to_ascii(c: char) -> bool {
     thread_local! {
-        static ANSWERS: crate::normalize::PerCodePoint =
+        static ANSWERS: crate::text::normalize::PerCodePoint =
             const { [const { std::cell::Cell::new(u32::MAX) }; 256] };
     }
-    crate::normalize::asked_once(&ANSWERS, c, |c| {
-        let folds = |d: char| d.is_ascii() || crate::fold::fold_typographic(d).is_some();
+    crate::text::normalize::asked_once(&ANSWERS, c, |c| {
+        let folds = |d: char| d.is_ascii() || crate::text::fold::fold_typographic(d).is_some();
         folds(c) || std::iter::once(c).nfkc().any(folds)
     })
 }
@@ -485,7 +485,7 @@ fn word_present(orig: &[u8], finder: &memchr::memmem::Finder<'_>, buffer: &mut S
     let mut at = 0;
     while let Some(off) = finder.find(&orig[at..]) {
         let p = at + off;
-        let line = crate::lines::line_start(orig, p)..next_line(orig, p);
+        let line = crate::text::lines::line_start(orig, p)..next_line(orig, p);
         if orig[line.clone()].is_ascii() {
             return true;
         }
@@ -677,7 +677,7 @@ pub(crate) fn invisible_occurrences(
     olds: &[&str],
     scope: &Scope,
 ) -> (Vec<(usize, Vec<usize>)>, KnownRuns) {
-    let ends_open = crate::lines::ends_open(text);
+    let ends_open = crate::text::lines::ends_open(text);
     let mut expanded: Vec<(&str, bool)> = olds.iter().map(|o| (*o, false)).collect();
     let mut owners: Vec<usize> = (0..olds.len()).collect();
     if scope.whole_lines && ends_open {

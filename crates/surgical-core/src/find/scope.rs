@@ -2,8 +2,8 @@
 
 use std::ops::Range;
 
-use crate::fold::is_line_blank;
-use crate::lines::{is_line_start, line_start};
+use crate::text::fold::is_line_blank;
+use crate::text::lines::{is_line_start, line_start};
 
 /// Where matches may lie in the searched text, for uniqueness too: a match outside the scope does not
 /// exist for [`crate::Haystack::find`], so it neither lands an edit nor makes one ambiguous.
