@@ -9,6 +9,10 @@
 //! are not what the signature says (`TypeError`, `ValueError`). `apply_edits` raises `EditError` on
 //! failure, as the Node package's `applyEdits` throws.
 
+// `surgical_tool::ToolError` is the contract's error object, returned once per call: its size does
+// not matter (as in surgical-tool itself).
+#![allow(clippy::result_large_err)]
+
 use std::path::PathBuf;
 
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
@@ -109,10 +113,18 @@ fn to_json(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
         return Ok(Value::Object(map));
     }
     if let Ok(list) = obj.cast::<PyList>() {
-        return list.iter().map(|v| to_json(&v, depth + 1)).collect::<PyResult<_>>().map(Value::Array);
+        return list
+            .iter()
+            .map(|v| to_json(&v, depth + 1))
+            .collect::<PyResult<_>>()
+            .map(Value::Array);
     }
     if let Ok(tuple) = obj.cast::<PyTuple>() {
-        return tuple.iter().map(|v| to_json(&v, depth + 1)).collect::<PyResult<_>>().map(Value::Array);
+        return tuple
+            .iter()
+            .map(|v| to_json(&v, depth + 1))
+            .collect::<PyResult<_>>()
+            .map(Value::Array);
     }
     Err(PyTypeError::new_err(format!(
         "a call holds JSON values only (dict, list, str, int, float, bool, None), not {}",
@@ -165,7 +177,9 @@ fn config(
             )));
         }
         let bytes: u64 = limit.extract().map_err(|_| {
-            PyValueError::new_err(format!("max_file_size must be a whole number of bytes >= 0, not {limit}"))
+            PyValueError::new_err(format!(
+                "max_file_size must be a whole number of bytes >= 0, not {limit}"
+            ))
         })?;
         config = config.max_file_size(bytes);
     }

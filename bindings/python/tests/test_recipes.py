@@ -228,3 +228,23 @@ def test_aider_search_replace_blocks_apply_all_or_nothing(tmp_path):
     result = aider_blocks.apply_reply(AIDER_REPLY.replace("fetch_user", "load_user").replace("db[id]", "x"), str(tmp_path))
     assert result["ok"] is False
     assert (tmp_path / "src" / "main.py").read_bytes() == b"user = load_user(1)\n"
+
+
+def test_the_documented_anthropic_loop_runs_as_shown(tmp_path, monkeypatch):
+    """The example of docs/python.md (the README's), executed as it is written: only the client's
+    HTTP is answered in process."""
+    anthropic = pytest.importorskip("anthropic")
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "python.md").read_text()
+    section = doc.split("### Claude with the Anthropic SDK", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "primes.py").write_bytes(b"def is_prime(n)\n    return n > 1\n")
+    script = Scripted([
+        claude([tool_use("toolu_1", {"command": "str_replace", "path": "primes.py", "old_str": "def is_prime(n)", "new_str": "def is_prime(n):"})], "tool_use"),
+        claude([{"type": "text", "text": "Added the missing colon."}], "end_turn"),
+    ])
+    real = anthropic.Anthropic
+    monkeypatch.setattr(anthropic, "Anthropic", lambda: real(api_key="test", base_url="http://claude.test", http_client=httpx.Client(transport=httpx.MockTransport(script))))
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "docs/python.md", "exec"), {})
+    assert (tmp_path / "primes.py").read_bytes() == b"def is_prime(n):\n    return n > 1\n"
+    assert script.requests[0]["tools"] == [{"type": "text_editor_20250728", "name": "str_replace_based_edit_tool"}]
