@@ -149,6 +149,9 @@ fn peers_text_editor_suites_agree_or_differ_for_a_stated_reason() {
         }
     }
     for (peer, (same, differs)) in &counts {
-        println!("{peer}: {} cases, {same} same, {differs} differ by design", same + differs);
+        println!(
+            "{peer}: {} cases, {same} same, {differs} differ by design",
+            same + differs
+        );
     }
 }
