@@ -12,11 +12,15 @@ import anthropic
 
 import surgical
 
+MAX_CHARACTERS = 20_000
+
 
 def run(client: anthropic.Anthropic, prompt: str, *, root: str = ".", model: str = "claude-sonnet-4-5", max_turns: int = 25):
     """Asks Claude `prompt` with the text-editor tool, runs each tool_use block with
     surgical.text_editor inside `root`, and returns Claude's last message."""
-    tools = [surgical.anthropic_text_editor_tool("text_editor_20250728", max_characters=20_000)]
+    # max_characters in the tool's definition tells Claude views are limited; the host applies the
+    # limit, so it goes into each call too (only `view` reads it).
+    tools = [surgical.anthropic_text_editor_tool("text_editor_20250728", max_characters=MAX_CHARACTERS)]
     messages = [{"role": "user", "content": prompt}]
     for _ in range(max_turns):
         response = client.messages.create(model=model, max_tokens=4096, tools=tools, messages=messages)
@@ -26,7 +30,7 @@ def run(client: anthropic.Anthropic, prompt: str, *, root: str = ".", model: str
         results = []
         for block in response.content:
             if block.type == "tool_use":
-                result = surgical.text_editor(block.input, root=root)
+                result = surgical.text_editor({**block.input, "max_characters": MAX_CHARACTERS}, root=root)
                 results.append(
                     {
                         "type": "tool_result",

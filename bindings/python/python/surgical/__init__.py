@@ -202,7 +202,9 @@ def anthropic_text_editor_tool(
     """The definition of Anthropic's text-editor tool for a Messages API request's ``tools``:
     ``text_editor_20250728`` (Claude 4 models; ``str_replace_based_edit_tool``, with
     ``max_characters``) or ``text_editor_20250124`` (``str_replace_editor``, with ``undo_edit``).
-    Execute its ``tool_use`` blocks with :func:`text_editor`."""
+    Execute its ``tool_use`` blocks with :func:`text_editor`. ``max_characters`` only tells the model
+    that views are limited: the host applies it, so pass it in each call too
+    (``{**block.input, "max_characters": n}``)."""
     names = {
         "text_editor_20250728": "str_replace_based_edit_tool",
         "text_editor_20250429": "str_replace_based_edit_tool",
