@@ -40,6 +40,8 @@ pub mod schema;
 mod write;
 // The edit formats (apply_patch, SEARCH/REPLACE, unified diffs): the `apply_patch` tool.
 mod patch;
+// Anthropic's text-editor tool (view, create, str_replace, insert, undo_edit): the `text_editor` tool.
+pub mod text_editor;
 
 use std::path::Path;
 
@@ -61,10 +63,24 @@ pub use crate::undo::{run_undo, undo_history, UndoFile, UndoStep};
 // The read and write tools.
 pub use crate::eol::LineEnding;
 pub use crate::read::{parse_read_request, run_read_with, ReadRequest, ReadSuccess};
+pub use crate::text_editor::{parse_text_editor_request, run_text_editor_with, TextEditorRequest, TextEditorSuccess};
 pub use crate::write::{parse_write_request, run_write_with, WriteRequest, WriteSuccess};
 
 /// The tools this crate serves.
-pub const TOOLS: [&str; 6] = ["read", "edit", "write", "apply_patch", "apply_snippet", "undo"];
+pub const TOOLS: [&str; 7] = [
+    "read",
+    "edit",
+    "write",
+    "apply_patch",
+    "apply_snippet",
+    "undo",
+    "text_editor",
+];
+
+/// Other names [`call_with`] runs `text_editor` under: the names Anthropic's text-editor tool
+/// has in a model's `tool_use` blocks (`str_replace_based_edit_tool` for `text_editor_20250728`,
+/// `str_replace_editor` for `text_editor_20250124`, as SWE-agent and OpenHands name theirs too).
+pub const TEXT_EDITOR_ALIASES: [&str; 2] = ["str_replace_based_edit_tool", "str_replace_editor"];
 
 /// A flag that abandons a running tool call before it changes anything: set it (from any thread)
 /// with [`Cancellation::cancel`], and a call whose [`Config`] holds it stops at its last check,
@@ -308,6 +324,8 @@ pub enum ToolResult {
     Patch(Box<PatchSuccess>),
     /// A successful `apply_snippet`.
     Snippet(Box<SnippetSuccess>),
+    /// A successful `text_editor` call.
+    TextEditor(Box<TextEditorSuccess>),
     /// A failed call of any tool; nothing was written.
     Error(ToolError),
 }
@@ -326,6 +344,7 @@ impl ToolResult {
             ToolResult::Write(s) => s.text.clone(),
             ToolResult::Patch(s) => s.text.clone(),
             ToolResult::Snippet(s) => s.edit.text.clone(),
+            ToolResult::TextEditor(s) => s.text.clone(),
             ToolResult::Error(e) => format!("Error ({}): {}", e.code, e.message),
         }
     }
@@ -345,6 +364,7 @@ impl ToolResult {
             ToolResult::Write(s) => with_ok(serde_json::to_value(s).expect("serializable")),
             ToolResult::Patch(s) => with_ok(serde_json::to_value(s).expect("serializable")),
             ToolResult::Snippet(s) => with_ok(serde_json::to_value(s).expect("serializable")),
+            ToolResult::TextEditor(s) => s.to_json(),
             ToolResult::Error(e) => serde_json::json!({"ok": false, "text": self.text(), "error": e}),
         }
     }
@@ -390,6 +410,12 @@ pub fn call_with(name: &str, input: &Value, config: &Config) -> ToolResult {
             Ok(path) => run_undo(&path, config),
             Err(e) => ToolResult::Error(e),
         },
+        name if name == "text_editor" || TEXT_EDITOR_ALIASES.contains(&name) => {
+            match parse_text_editor_request(input) {
+                Ok(req) => run_text_editor_with(&req, config),
+                Err(e) => ToolResult::Error(e),
+            }
+        }
         other => ToolResult::Error(ToolError::invalid_input(format!(
             "unknown tool `{other}`; the tools are: {}",
             TOOLS.join(", ")

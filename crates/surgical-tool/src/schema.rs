@@ -186,6 +186,7 @@ impl ToolSpec {
             "apply_patch" => input_schema::<crate::PatchInput>(),
             "apply_snippet" => input_schema::<SnippetInput>(),
             "undo" => input_schema::<UndoInput>(),
+            "text_editor" => input_schema::<crate::text_editor::TextEditorInput>(),
             other => unreachable!("no input type for tool {other}"),
         }
     }
@@ -202,13 +203,15 @@ impl ToolSpec {
             "apply_snippet" => output_schema::<crate::SnippetSuccess>(),
             // An undo reports like an edit: the diff of what it put back.
             "undo" => output_schema::<EditSuccess>(),
+            // The result of the tool that did the work, with `command`.
+            "text_editor" => crate::text_editor::output_schema(),
             other => unreachable!("no result type for tool {other}"),
         }
     }
 }
 
 /// Every tool, in the order they are listed (the order of [`crate::TOOLS`]).
-pub const TOOL_SPECS: [ToolSpec; 6] = [
+pub const TOOL_SPECS: [ToolSpec; 7] = [
     ToolSpec {
         name: "read",
         title: "Read file",
@@ -259,6 +262,16 @@ pub const TOOL_SPECS: [ToolSpec; 6] = [
         read_only: false,
         destructive: true,
         // Each call goes one change further back.
+        idempotent: false,
+    },
+    ToolSpec {
+        name: "text_editor",
+        title: "Text editor",
+        description: crate::text_editor::TEXT_EDITOR_DESCRIPTION,
+        // `view` changes nothing; the other commands do.
+        read_only: false,
+        destructive: true,
+        // `insert` inserts again; `create` fails the second time.
         idempotent: false,
     },
 ];
