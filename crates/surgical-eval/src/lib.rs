@@ -1,7 +1,7 @@
 //! The evaluation harness: does surgical put edits where the model meant, and nowhere else?
 //!
-//! The corpus is real source files in several languages (`eval/corpus/`, plus some of surgical's
-//! own Rust sources), each also rendered as file variants models meet in practice (CRLF endings,
+//! The corpus is real source files in several languages (`eval/corpus/`, with copies of three of
+//! surgical's own Rust sources), each also rendered as file variants models meet in practice (CRLF endings,
 //! trailing whitespace, mixed endings). A case picks a region of one to four lines that occurs once,
 //! and an intended change: a marker appended to one of its lines. The model's `oldText`/`newText`
 //! are then written the way models get them wrong — one [`Perturbation`] per case — and the edit is
@@ -25,6 +25,8 @@ pub mod snippets;
 
 use std::fmt::Write as _;
 
+use std::sync::LazyLock;
+
 use surgical_core::{apply, Edit, Options, Tier};
 
 pub mod round2;
@@ -41,41 +43,66 @@ struct Source {
 }
 
 /// The corpus: files written for the harness (several languages, with tabs, typographic quotes,
-/// dashes, no-break spaces where real files have them) and some of surgical's own sources.
-const CORPUS: [Source; 8] = [
-    Source {
-        name: "inventory.py",
-        text: include_str!("../../../eval/corpus/inventory.py"),
-    },
-    Source {
-        name: "server.go",
-        text: include_str!("../../../eval/corpus/server.go"),
-    },
-    Source {
-        name: "cart.ts",
-        text: include_str!("../../../eval/corpus/cart.ts"),
-    },
-    Source {
-        name: "ringbuf.c",
-        text: include_str!("../../../eval/corpus/ringbuf.c"),
-    },
-    Source {
-        name: "guide.md",
-        text: include_str!("../../../eval/corpus/guide.md"),
-    },
-    Source {
-        name: "lines.rs",
-        text: include_str!("../../surgical-core/src/text/lines.rs"),
-    },
-    Source {
-        name: "fold.rs",
-        text: include_str!("../../surgical-core/src/text/fold.rs"),
-    },
-    Source {
-        name: "request.rs",
-        text: include_str!("../../surgical-tool/src/request.rs"),
-    },
-];
+/// dashes, no-break spaces where real files have them), then copies of three of surgical's own
+/// sources ([`OWN_SOURCES`]).
+static CORPUS: LazyLock<Vec<Source>> = LazyLock::new(|| {
+    let mut corpus = vec![
+        Source {
+            name: "inventory.py",
+            text: include_str!("../../../eval/corpus/inventory.py"),
+        },
+        Source {
+            name: "server.go",
+            text: include_str!("../../../eval/corpus/server.go"),
+        },
+        Source {
+            name: "cart.ts",
+            text: include_str!("../../../eval/corpus/cart.ts"),
+        },
+        Source {
+            name: "ringbuf.c",
+            text: include_str!("../../../eval/corpus/ringbuf.c"),
+        },
+        Source {
+            name: "guide.md",
+            text: include_str!("../../../eval/corpus/guide.md"),
+        },
+    ];
+    corpus.extend(own_sources(OWN_SOURCES));
+    corpus
+});
+
+/// Copies of `lines.rs`, `fold.rs` and `request.rs` as of commit b54210e, each after its
+/// `==> NAME <==` line: copies, so that the corpus, and the figures measured on it, do not move
+/// when the code does; one file, so that git never takes a copy for its source when that moves.
+const OWN_SOURCES: &str = include_str!("../../../eval/corpus/surgical-sources.txt");
+
+/// The files of [`OWN_SOURCES`]: the text after each `==> NAME <==` line, up to the next one.
+fn own_sources(all: &'static str) -> Vec<Source> {
+    // Per marker line: the file's name, where the line starts and where the file's text starts.
+    let mut marks: Vec<(&'static str, usize, usize)> = Vec::new();
+    let mut at = 0;
+    for line in all.split_inclusive('\n') {
+        let name = line
+            .strip_prefix("==> ")
+            .and_then(|l| l.trim_end().strip_suffix(" <=="));
+        if let Some(name) = name {
+            marks.push((name, at, at + line.len()));
+        }
+        at += line.len();
+    }
+    marks
+        .iter()
+        .enumerate()
+        .map(|(i, &(name, _, start))| {
+            let end = marks.get(i + 1).map_or(all.len(), |m| m.1);
+            Source {
+                name,
+                text: &all[start..end],
+            }
+        })
+        .collect()
+}
 
 /// How the model got `oldText` (and `newText`, written the same way) wrong.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -583,4 +610,23 @@ pub fn table(report: &[(Perturbation, Tally)]) -> String {
         total.cases, total.placed, total.ideal, total.refused, total.wrong, total.outside_bytes
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The copies are the three files, whole: each as long as the file it was copied from.
+    #[test]
+    fn own_sources_are_the_three_files() {
+        let files = own_sources(OWN_SOURCES);
+        let names: Vec<&str> = files.iter().map(|f| f.name).collect();
+        assert_eq!(names, ["lines.rs", "fold.rs", "request.rs"]);
+        let lengths: Vec<usize> = files.iter().map(|f| f.text.len()).collect();
+        assert_eq!(lengths, [31195, 5286, 6721]);
+        assert!(files
+            .iter()
+            .all(|f| f.text.ends_with("}\n") && !f.text.contains("==> ")));
+        assert_eq!(CORPUS.len(), 8);
+    }
 }

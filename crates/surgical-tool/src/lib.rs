@@ -21,25 +21,10 @@
 #![allow(clippy::result_large_err)]
 #![deny(missing_docs)]
 
-mod code;
-mod document;
-mod edit;
-mod journal;
-mod memory;
-mod report;
-mod request;
-mod snippet;
-mod timings;
-mod undo;
+mod contract;
+mod pipeline;
+mod tools;
 mod wording;
-// The read and write tools, and the definitions (schemas) of every tool for the front ends.
-mod args;
-mod eol;
-mod read;
-pub mod schema;
-mod write;
-// The edit formats (apply_patch, SEARCH/REPLACE, unified diffs): the `apply_patch` tool.
-mod patch;
 // Anthropic's text-editor tool (view, create, str_replace, insert, undo_edit): the `text_editor` tool.
 pub mod text_editor;
 
@@ -48,23 +33,26 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
-pub use crate::code::ErrorCode;
-pub use crate::document::sha256_hex;
-pub use crate::edit::run_edit_with;
-pub use crate::memory::{apply_edits, apply_snippet, MemoryEdit, MemorySnippet};
-pub use crate::patch::{
+pub use crate::contract::code::ErrorCode;
+pub use crate::contract::schema;
+pub use crate::pipeline::document::sha256_hex;
+pub use crate::pipeline::in_place::run_edit_with;
+pub use crate::tools::edit::request::{parse_edit_request, EditRequest};
+pub use crate::tools::memory::{apply_edits, apply_snippet, MemoryEdit, MemorySnippet};
+pub use crate::tools::patch::{
     parse_patch_request, run_patch_with, FileReport, HunkReport, PatchFormat, PatchFormatName, PatchInput,
     PatchRequest, PatchSuccess,
 };
-pub use crate::request::{parse_edit_request, EditRequest};
-pub use crate::snippet::{parse_snippet_request, run_snippet_with, SegmentReport, SnippetRequest, SnippetSuccess};
-pub use crate::undo::{run_undo, undo_history, UndoFile, UndoStep};
+pub use crate::tools::snippet::{
+    parse_snippet_request, run_snippet_with, SegmentReport, SnippetRequest, SnippetSuccess,
+};
+pub use crate::tools::undo::{run_undo, undo_history, UndoFile, UndoStep};
 
 // The read and write tools.
-pub use crate::eol::LineEnding;
-pub use crate::read::{parse_read_request, run_read_with, ReadRequest, ReadSuccess};
+pub use crate::contract::eol::LineEnding;
+pub use crate::tools::read::{parse_read_request, run_read_with, ReadRequest, ReadSuccess};
+pub use crate::tools::write::{parse_write_request, run_write_with, WriteRequest, WriteSuccess};
 pub use crate::text_editor::{parse_text_editor_request, run_text_editor_with, TextEditorRequest, TextEditorSuccess};
-pub use crate::write::{parse_write_request, run_write_with, WriteRequest, WriteSuccess};
 
 /// The tools this crate serves.
 pub const TOOLS: [&str; 7] = [
@@ -406,7 +394,7 @@ pub fn call_with(name: &str, input: &Value, config: &Config) -> ToolResult {
             Ok(req) => run_snippet_with(&req, config),
             Err(e) => ToolResult::Error(e),
         },
-        "undo" => match request::parse_path_request(input, "undo") {
+        "undo" => match tools::edit::request::parse_path_request(input, "undo") {
             Ok(path) => run_undo(&path, config),
             Err(e) => ToolResult::Error(e),
         },

@@ -3,7 +3,7 @@
 use serde_json::{Map, Value};
 use surgical_core::{Edit, Tier};
 
-use crate::args::{boolean, kind, object, path, string};
+use crate::tools::args::{boolean, kind, object, path, string};
 use crate::ToolError;
 
 /// A parsed `edit` tool call.
@@ -120,7 +120,7 @@ pub fn parse_edit_request(value: &Value) -> Result<EditRequest, ToolError> {
         edits,
         dry_run: boolean(obj, &["dryRun", "dry_run"], "dryRun")?,
         max_tier,
-        expected_hash: crate::args::expected_hash(obj)?,
+        expected_hash: crate::tools::args::expected_hash(obj)?,
     })
 }
 

@@ -31,7 +31,7 @@ use sha2::{Digest as _, Sha256};
 use surgical_core::{diff, Change, Spliced};
 use surgical_fs::{Decoding, DirLock, Encoding, FileInfo, FsError, Piece, Root, Target};
 
-use crate::journal::Step;
+use crate::pipeline::journal::Step;
 
 /// SHA-256 of the concatenated `parts`, lowercase hex.
 pub fn sha256_hex(parts: &[&[u8]]) -> String {
@@ -188,7 +188,7 @@ impl Digest {
         std::thread::spawn(move || {
             let began = std::time::Instant::now();
             let (value, checkpoints) = job();
-            crate::timings::took("hash", began);
+            crate::pipeline::timings::took("hash", began);
             let (result, ready) = &*slot;
             *result.lock().expect("hashing does not panic") = Some((value, Arc::new(checkpoints)));
             ready.notify_all();
@@ -290,7 +290,7 @@ impl Document {
     /// [`Document::open`] for a target opened already.
     pub(crate) fn open_target(target: &Target, lock: bool, limit: u64) -> Result<(Option<DirLock>, Document), FsError> {
         let lock = if lock { Some(target.lock()?) } else { None };
-        crate::timings::mark("open and lock");
+        crate::pipeline::timings::mark("open and lock");
         Ok((lock, Document::read(target, limit)?))
     }
 
@@ -299,7 +299,7 @@ impl Document {
     pub(crate) fn read(target: &Target, limit: u64) -> Result<Document, FsError> {
         // Read and decoded in one pass: the NUL that tells a binary file is looked for as it is read.
         let (info, decoding) = target.read_decoding(limit)?;
-        crate::timings::mark("read");
+        crate::pipeline::timings::mark("read");
         let (content, raw) = match decoding {
             Decoding::Text(d) => (text(d), None),
             Decoding::Transcoded(d, bytes) => (text(d), Some(Arc::new(bytes))),
@@ -313,7 +313,7 @@ impl Document {
             (None, Content::Text(t)) => Digest::of_parts(t.encoding.bom(), &t.text),
             (None, Content::Undecodable(_)) => unreachable!("undecodable bytes are kept"),
         };
-        crate::timings::mark("decode");
+        crate::pipeline::timings::mark("decode");
         Ok(Document {
             info,
             hash,
@@ -382,7 +382,7 @@ impl Document {
         // The old hash is recorded after the write: nothing before the rename waits for it (the
         // other core finishes it while the new version is written).
         let index = step.add_existing(&self.info.real_path, self.info.len, Some(self.info.mode));
-        crate::timings::mark("journal step");
+        crate::pipeline::timings::mark("journal step");
         let keep_at = index.map(|i| step.content_path(i));
         let kept = match surgical_fs::write_atomic_spliced(&self.info, &self.parts(), pieces, keep_at.as_deref()) {
             Ok(kept) => kept,
@@ -393,7 +393,7 @@ impl Document {
                 return Err(e);
             }
         };
-        crate::timings::mark("atomic write");
+        crate::pipeline::timings::mark("atomic write");
         let Some(index) = index else {
             return Ok(false);
         };
@@ -402,7 +402,7 @@ impl Document {
         let saved = kept || step.save(index, &self.parts());
         step.set_before(index, self.hash.get());
         step.set_after(index, Some(hash_after.get()));
-        crate::timings::mark("journal step (hashes awaited)");
+        crate::pipeline::timings::mark("journal step (hashes awaited)");
         Ok(saved)
     }
 }

@@ -25,8 +25,8 @@ use surgical_core::{diff, Change, Options};
 use surgical_fs::{DirLock, Encoding, FsError, FsErrorKind, NewFile, Root, Target};
 
 use super::{FileReport, HunkReport, PatchRequest, PatchSuccess};
-use crate::document::{self, file_patch, sha256_hex, Digest, Document, Shared, Text, Version};
-use crate::journal::{self, Journal};
+use crate::pipeline::document::{self, file_patch, sha256_hex, Digest, Document, Shared, Text, Version};
+use crate::pipeline::journal::{self, Journal};
 use crate::wording;
 use crate::ErrorCode;
 use crate::{Config, ToolError};
@@ -173,7 +173,7 @@ impl Files {
     /// The slot for `name`, opening the file if it exists.
     fn slot(&mut self, root: &Root, name: &str) -> Result<usize, ToolError> {
         let real = root.resolve(name).map_err(|e| file_error(e, name))?;
-        crate::args::refuse_reserved(root, &real, name).map_err(|mut e| {
+        crate::tools::args::refuse_reserved(root, &real, name).map_err(|mut e| {
             e.message = format!("{} {NOTHING_WRITTEN}", e.message);
             e
         })?;
@@ -802,7 +802,7 @@ pub(crate) fn run(req: &PatchRequest, config: &Config) -> Result<PatchSuccess, T
     let root = Root::new(&config.root).map_err(|e| file_error(e, "."))?;
     if !req.dry_run {
         // Before the file is read: see `remove_orphans`.
-        crate::journal::remove_orphans(&root);
+        crate::pipeline::journal::remove_orphans(&root);
     }
     let max = req.max_tier.unwrap_or(Options::new().get_loosest_tier());
     let rules = Rules::new(format, max);
@@ -965,7 +965,7 @@ fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: boo
     text.push_str(&summary);
     if !diffs.is_empty() {
         text.push('\n');
-        crate::report::push_diff(&mut text, &diffs, "every file's diff is in `files[].diff`");
+        crate::contract::bounded::push_diff(&mut text, &diffs, "every file's diff is in `files[].diff`");
     }
     PatchSuccess {
         text,

@@ -141,10 +141,11 @@ pub(crate) fn fs_error_of(e: &FsError, shown: &str, hint_not_found: &str) -> Too
 /// journal is outside what the tools may touch. A path that does not resolve passes (opening it
 /// reports why).
 pub(crate) fn refuse_reserved(root: &surgical_fs::Root, real: &Path, shown: &str) -> Result<(), ToolError> {
-    let inside_dot_dir = real
-        .strip_prefix(root.path())
-        .is_ok_and(|rel| rel.components().any(|c| c.as_os_str() == crate::journal::JOURNAL_DIR));
-    let in_journal = crate::journal::journal_dir(root.path()).is_some_and(|dir| real.starts_with(dir));
+    let inside_dot_dir = real.strip_prefix(root.path()).is_ok_and(|rel| {
+        rel.components()
+            .any(|c| c.as_os_str() == crate::pipeline::journal::JOURNAL_DIR)
+    });
+    let in_journal = crate::pipeline::journal::journal_dir(root.path()).is_some_and(|dir| real.starts_with(dir));
     if !(inside_dot_dir || in_journal) {
         return Ok(());
     }
@@ -155,7 +156,7 @@ pub(crate) fn refuse_reserved(root: &surgical_fs::Root, real: &Path, shown: &str
             format!(
                 "{shown} is inside {}/, surgical's undo journal, which no tool reads or writes. To take back a \
                  change, call undo with the path of the file that changed.",
-                crate::journal::JOURNAL_DIR
+                crate::pipeline::journal::JOURNAL_DIR
             ),
         )
     })

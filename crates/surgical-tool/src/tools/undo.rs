@@ -11,9 +11,9 @@ use serde::Serialize;
 use surgical_core::diff;
 use surgical_fs::{Decoding, FsErrorKind, NewFile, Root, Target};
 
-use crate::document::{file_patch, Digest, Document, Text};
-use crate::edit::fs_error;
-use crate::journal::{Entry, FileMeta, Journal};
+use crate::pipeline::document::{file_patch, Digest, Document, Text};
+use crate::pipeline::in_place::fs_error;
+use crate::pipeline::journal::{Entry, FileMeta, Journal};
 use crate::ErrorCode;
 use crate::{Config, EditSuccess, ToolError, ToolResult};
 
@@ -129,8 +129,8 @@ fn no_undo(shown: &str) -> ToolError {
                 "{shown} has nothing to undo: surgical's journal holds no change to it. Every edit, write and \
                  apply_patch made through surgical can be undone (with the journal on, for files up to {} MiB, \
                  the last {} calls), one call at a time; a change made by another program cannot.",
-                crate::journal::MAX_FILE_BYTES >> 20,
-                crate::journal::MAX_ENTRIES
+                crate::pipeline::journal::MAX_FILE_BYTES >> 20,
+                crate::pipeline::journal::MAX_ENTRIES
             ),
         )
     }
@@ -153,9 +153,9 @@ fn stale(f: &File<'_>, tool: &str, why: String) -> ToolError {
 fn run(shown: &str, config: &Config) -> Result<EditSuccess, ToolError> {
     let root = Root::new(&config.root).map_err(|e| fs_error(e, shown))?;
     // Before the files are read: see `remove_orphans`.
-    crate::journal::remove_orphans(&root);
+    crate::pipeline::journal::remove_orphans(&root);
     let real = root.resolve(shown).map_err(|e| fs_error(e, shown))?;
-    crate::args::refuse_reserved(&root, &real, shown)?;
+    crate::tools::args::refuse_reserved(&root, &real, shown)?;
     let journal = Journal::new(&root);
     let Some(entry) = journal.latest(&real) else {
         return Err(no_undo(shown));

@@ -9,9 +9,9 @@ use serde_json::Value;
 use surgical_core::{apply, diff};
 use surgical_fs::Decoding;
 
-use crate::args::PATH_KEYS;
-use crate::document::{file_patch, Text};
-use crate::edit::{edit_error, edit_reports, options};
+use crate::pipeline::document::{file_patch, Text};
+use crate::pipeline::in_place::{edit_error, edit_reports, options};
+use crate::tools::args::PATH_KEYS;
 use crate::{parse_edit_request, EditReport, SegmentReport, ToolError};
 
 /// The name the diff and patch give content whose call names no path.
@@ -81,11 +81,11 @@ pub fn apply_snippet(content: Vec<u8>, call: &Value) -> Result<MemorySnippet, To
     let req = crate::parse_snippet_request(&call)?;
     let shown = req.path.as_str();
     let old = decoded(content, shown)?;
-    let (applied, placement) = crate::snippet::merge(&old.text, &req.snippet, shown)?;
+    let (applied, placement) = crate::tools::snippet::merge(&old.text, &req.snippet, shown)?;
     let edit = encoded(old, applied, shown)?;
     Ok(MemorySnippet {
         edit,
-        segments: crate::snippet::segment_reports(&placement),
+        segments: crate::tools::snippet::segment_reports(&placement),
         kept_before: placement.kept_before.map(|(a, b)| [a, b]),
         kept_after: placement.kept_after.map(|(a, b)| [a, b]),
         indentation_ignored: placement.indentation_ignored,
@@ -113,7 +113,7 @@ fn decoded(content: Vec<u8>, shown: &str) -> Result<Text, ToolError> {
             encoding: d.encoding,
             text: Arc::new(d.text),
         }),
-        Decoding::Refused(e, _) => Err(crate::args::fs_error_of(
+        Decoding::Refused(e, _) => Err(crate::tools::args::fs_error_of(
             &e.with_path(std::path::Path::new(shown)),
             shown,
             "",
@@ -128,7 +128,9 @@ fn encoded(old: Text, mut applied: surgical_core::Applied, shown: &str) -> Resul
         encoding: old.encoding,
         text: Arc::new(std::mem::take(&mut applied.text)),
     };
-    let new_bytes = new.encoded().map_err(|e| crate::edit::fs_error(e, shown))?;
+    let new_bytes = new
+        .encoded()
+        .map_err(|e| crate::pipeline::in_place::fs_error(e, shown))?;
     let shown_diff = diff::numbered_diff(&old.text, &new.text, &changes);
     let patch = file_patch(
         Some(old.version(None)),

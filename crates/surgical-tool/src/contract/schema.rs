@@ -12,7 +12,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use crate::eol::LineEnding;
+use crate::contract::eol::LineEnding;
 use crate::{EditSuccess, ReadSuccess, WriteSuccess};
 
 /// The arguments of `read`.
@@ -240,7 +240,7 @@ pub const TOOL_SPECS: [ToolSpec; 7] = [
     ToolSpec {
         name: "apply_patch",
         title: "Apply patch",
-        description: crate::patch::APPLY_PATCH_DESCRIPTION,
+        description: crate::tools::patch::APPLY_PATCH_DESCRIPTION,
         read_only: false,
         destructive: true,
         // Applying the same patch twice fails the second time (or changes the files twice).

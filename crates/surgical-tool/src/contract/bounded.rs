@@ -23,7 +23,7 @@ pub(crate) fn push_diff(text: &mut String, diff: &str, where_whole: &str) {
 
 /// Lines of an edit's `text`, `diff` and `patch` longer than this many characters are cut, with a
 /// marker saying how much was left out, as `read` cuts the lines it shows.
-pub(crate) const MAX_LINE_CHARS: usize = crate::read::MAX_LINE_CHARS;
+pub(crate) const MAX_LINE_CHARS: usize = crate::tools::read::MAX_LINE_CHARS;
 
 /// An edit's whole `text` holds at most about this many bytes (its lines cut first).
 pub(crate) const MAX_TEXT_BYTES: usize = 64 * 1024;

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use surgical_core::{apply_spliced, AppliedEdit, EditError, Options, Spliced};
 use surgical_fs::{Encoding, FsError, Piece, Root};
 
-use crate::document::{Content, Digest, Document, Text};
-use crate::journal::{self, Journal};
+use crate::pipeline::document::{Content, Digest, Document, Text};
+use crate::pipeline::journal::{self, Journal};
 use crate::wording;
 use crate::ErrorCode;
 use crate::{Config, EditReport, EditRequest, EditSuccess, ToolError, ToolResult};
@@ -28,7 +28,7 @@ const REPORT_ON_THREAD: usize = 1 << 20;
 const NOT_FOUND_HINT: &str = "To create a new file, use the write tool.";
 
 pub(crate) fn fs_error(e: FsError, shown: &str) -> ToolError {
-    crate::args::fs_error(e, shown, NOT_FOUND_HINT)
+    crate::tools::args::fs_error(e, shown, NOT_FOUND_HINT)
 }
 
 pub(crate) fn edit_error(e: EditError, shown: &str, words: crate::Words) -> ToolError {
@@ -98,26 +98,26 @@ pub(crate) fn run_engine<T: Sync>(
     engine: impl FnOnce(&[u8]) -> Result<(Spliced, T), ToolError>,
     summary: impl Fn(Encoding, &[EditReport], &str, &T) -> String + Sync,
 ) -> Result<(EditSuccess, T), ToolError> {
-    crate::timings::start();
+    crate::pipeline::timings::start();
     let shown = call.shown;
     let root = Root::new(&config.root).map_err(|e| fs_error(e, shown))?;
     if !call.dry_run {
         // Before the file is read: see `remove_orphans`.
-        crate::journal::remove_orphans(&root);
+        crate::pipeline::journal::remove_orphans(&root);
     }
-    crate::args::refuse_reserved_name(&root, shown)?;
+    crate::tools::args::refuse_reserved_name(&root, shown)?;
     let (_lock, doc) =
         Document::open(&root, shown, !call.dry_run, config.max_file_size).map_err(|e| fs_error(e, shown))?;
     let old = match &doc.content {
         Content::Text(old) => old,
-        Content::Undecodable(e) => return Err(crate::args::fs_error_of(e, shown, NOT_FOUND_HINT)),
+        Content::Undecodable(e) => return Err(crate::tools::args::fs_error_of(e, shown, NOT_FOUND_HINT)),
     };
     let encoding = old.encoding;
     // The engine runs while the other core hashes the file. It returns the replacements, not the
     // new text: the new version is the old one with a few ranges replaced, and is written, hashed,
     // diffed and reported as such.
     let applied = engine(&old.text);
-    crate::timings::mark("engine");
+    crate::pipeline::timings::mark("engine");
     // Without `expectedHash` nothing waits for the old hash before the write: it is finished
     // while the new version is written.
     if let Some(expected) = call.expected_hash {
@@ -158,7 +158,7 @@ pub(crate) fn run_engine<T: Sync>(
         drop(windows);
         let reports = edit_reports(&applied.edits);
         let text = summary(encoding, &reports, &shown_diff.text, &extra);
-        crate::timings::took("diff and report", began);
+        crate::pipeline::timings::took("diff and report", began);
         (shown_diff, patch, reports, text)
     };
     let (undo_available, (shown_diff, patch, reports, text)) = if call.dry_run {
@@ -184,9 +184,9 @@ pub(crate) fn run_engine<T: Sync>(
             Ok((kept, reported.unwrap_or_else(report)))
         })?
     };
-    crate::timings::mark("report awaited");
+    crate::pipeline::timings::mark("report awaited");
     let hash_before = doc.hash.get().to_string();
-    crate::timings::mark("hashes awaited");
+    crate::pipeline::timings::mark("hashes awaited");
     Ok((
         EditSuccess {
             text,
@@ -306,7 +306,7 @@ fn summary(req: &EditRequest, encoding: Encoding, reports: &[EditReport], diff: 
         }
     }
     text.push('\n');
-    crate::report::push_diff(&mut text, diff, "the full diff is in `diff`");
+    crate::contract::bounded::push_diff(&mut text, diff, "the full diff is in `diff`");
     text
 }
 

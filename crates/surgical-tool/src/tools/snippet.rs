@@ -9,8 +9,8 @@ use serde_json::Value;
 use surgical_core::snippet::{apply_snippet, Placement, SnippetError};
 use surgical_fs::Encoding;
 
-use crate::args::{boolean, expected_hash, object, path, string};
-use crate::edit::{run_engine, Call};
+use crate::pipeline::in_place::{run_engine, Call};
+use crate::tools::args::{boolean, expected_hash, object, path, string};
 use crate::{wording, Config, EditReport, EditSuccess, ErrorCode, ToolError, ToolResult};
 
 /// The keys the snippet may come under (the names agents use for it).
@@ -39,7 +39,7 @@ pub struct SnippetRequest {
 pub fn parse_snippet_request(value: &Value) -> Result<SnippetRequest, ToolError> {
     let obj = object(value, "apply_snippet")?;
     let path = match string(obj, &EXTRA_PATH_KEYS, "target_file")? {
-        Some(p) if !p.is_empty() && !crate::args::PATH_KEYS.iter().any(|k| obj.contains_key(*k)) => {
+        Some(p) if !p.is_empty() && !crate::tools::args::PATH_KEYS.iter().any(|k| obj.contains_key(*k)) => {
             let mut with = obj.clone();
             with.insert("path".into(), Value::String(p));
             path(&with, "the file to change")?
@@ -203,7 +203,7 @@ pub(crate) fn summary(
         let _ = writeln!(text, "{note}");
     }
     text.push('\n');
-    crate::report::push_diff(&mut text, diff, "the full diff is in `diff`");
+    crate::contract::bounded::push_diff(&mut text, diff, "the full diff is in `diff`");
     text
 }
 

@@ -19,11 +19,11 @@ use surgical_core::diff;
 use surgical_core::lines::{model_newlines, whole_lines, with_ending, Endings};
 use surgical_fs::{Encoding, FsErrorKind, Root};
 
-use crate::args::{self, fs_error, fs_error_of};
-use crate::document::{file_patch, Content, Digest, Document, Shared, Text, Version};
-use crate::eol::{style, LineEnding};
-use crate::journal::{self, Journal};
-use crate::read::describe;
+use crate::contract::eol::{style, LineEnding};
+use crate::pipeline::document::{file_patch, Content, Digest, Document, Shared, Text, Version};
+use crate::pipeline::journal::{self, Journal};
+use crate::tools::args::{self, fs_error, fs_error_of};
+use crate::tools::read::describe;
 use crate::ErrorCode;
 use crate::{Config, ToolError, ToolResult};
 
@@ -192,9 +192,9 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
     let root = Root::new(&config.root).map_err(|e| fs_error(e, shown, ""))?;
     if !req.dry_run {
         // Before the file is read: see `remove_orphans`.
-        crate::journal::remove_orphans(&root);
+        crate::pipeline::journal::remove_orphans(&root);
     }
-    crate::args::refuse_reserved_name(&root, shown)?;
+    crate::tools::args::refuse_reserved_name(&root, shown)?;
     let target = match root.open(shown) {
         Ok(target) => Some(target),
         Err(e) if e.kind() == FsErrorKind::NotFound => None,
@@ -440,7 +440,7 @@ fn replaced_summary(
             "(No diff: nearly every line changed, too many to diff line by line. Read the file to see it.)"
         );
     }
-    crate::report::push_diff(&mut out, diff, "the full diff is in `diff`");
+    crate::contract::bounded::push_diff(&mut out, diff, "the full diff is in `diff`");
     out
 }
 

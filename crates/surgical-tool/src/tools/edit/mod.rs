@@ -1,0 +1,3 @@
+//! The `edit` tool.
+
+pub(crate) mod request;

@@ -1,0 +1,5 @@
+//! Every sentence a model reads.
+
+mod engine;
+
+pub(crate) use engine::*;
