@@ -27,7 +27,7 @@ use std::ops::Range;
 
 use surgical_core::{apply, Edit, Options, Tier};
 
-use crate::{content, split, variant, Rng};
+use super::round1::{content, split, variant, Rng};
 
 /// The intended change: inserted at the end of one line's text (before its trailing blanks), or at
 /// the cut when the window ends mid-line on that line.
@@ -50,27 +50,27 @@ struct Source {
 const CORPUS: [Source; 5] = [
     Source {
         name: "orders.py",
-        text: include_str!("../../../eval/corpus/round2/orders.py"),
+        text: include_str!("../../../../eval/corpus/round2/orders.py"),
         comment: "#",
     },
     Source {
         name: "scheduler.go",
-        text: include_str!("../../../eval/corpus/round2/scheduler.go"),
+        text: include_str!("../../../../eval/corpus/round2/scheduler.go"),
         comment: "//",
     },
     Source {
         name: "store.ts",
-        text: include_str!("../../../eval/corpus/round2/store.ts"),
+        text: include_str!("../../../../eval/corpus/round2/store.ts"),
         comment: "//",
     },
     Source {
         name: "hashmap.c",
-        text: include_str!("../../../eval/corpus/round2/hashmap.c"),
+        text: include_str!("../../../../eval/corpus/round2/hashmap.c"),
         comment: "//",
     },
     Source {
         name: "limiter.rs",
-        text: include_str!("../../../eval/corpus/round2/limiter.rs"),
+        text: include_str!("../../../../eval/corpus/round2/limiter.rs"),
         comment: "//",
     },
 ];
