@@ -21,9 +21,9 @@ pub(crate) fn push_diff(text: &mut String, diff: &str, where_whole: &str) {
     ));
 }
 
-/// Lines of an edit's `text`, `diff` and `patch` longer than this many characters are cut, with a
-/// marker saying how much was left out, as `read` cuts the lines it shows.
-pub(crate) const MAX_LINE_CHARS: usize = crate::tools::read::MAX_LINE_CHARS;
+/// Lines longer than this many characters are cut, with a marker saying how much was left out: the
+/// lines `read` shows, and those of an edit's `text`, `diff` and `patch`.
+pub(crate) const MAX_LINE_CHARS: usize = 2000;
 
 /// An edit's whole `text` holds at most about this many bytes (its lines cut first).
 pub(crate) const MAX_TEXT_BYTES: usize = 64 * 1024;

@@ -2,5 +2,8 @@
 
 pub(crate) mod bounded;
 pub(crate) mod code;
+pub(crate) mod config;
 pub(crate) mod eol;
+pub(crate) mod error;
+pub(crate) mod result;
 pub mod schema;

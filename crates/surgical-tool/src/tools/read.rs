@@ -8,22 +8,18 @@
 
 use std::fmt::Write as _;
 
-use schemars::JsonSchema;
-use serde::Serialize;
 use serde_json::Value;
 use surgical_core::lines::{lines, Endings};
 use surgical_fs::{Encoding, Root};
 
+use crate::contract::bounded::MAX_LINE_CHARS;
 use crate::contract::eol::style;
 use crate::pipeline::document::{Content, Document};
 use crate::tools::args::{self, fs_error, fs_error_of};
-use crate::{Config, ToolError, ToolResult};
+use crate::{Config, ReadSuccess, ToolError, ToolResult};
 
 /// How many lines one `read` shows unless told otherwise.
 pub(crate) const DEFAULT_READ_LIMIT: usize = 2000;
-
-/// Lines longer than this many characters are cut, with a marker saying so.
-pub(crate) const MAX_LINE_CHARS: usize = 2000;
 
 /// A page ends early, before the line that would take its text past this many bytes (a model's
 /// context is finite; the rest is one call away). A page always shows at least one line.
@@ -40,38 +36,6 @@ pub struct ReadRequest {
     pub end_line: Option<usize>,
     /// The most lines to show (`limit`), if given; [`DEFAULT_READ_LIMIT`] otherwise.
     pub limit: Option<usize>,
-}
-
-/// A successful read.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct ReadSuccess {
-    /// What the model reads: a header (path, lines shown, encoding, line endings, hash), the lines
-    /// as `<number><TAB><text>`, and notes (cut lines, invalid UTF-8, where to continue).
-    pub text: String,
-    /// The path as the caller gave it.
-    pub path: String,
-    /// SHA-256 (hex) of the file's bytes on disk: pass it as `expectedHash` to `edit` or `write`.
-    pub hash: String,
-    /// `utf-8`, `utf-8-bom`, `utf-16le` or `utf-16be`.
-    pub encoding: &'static str,
-    /// Whether the file starts with a byte-order mark.
-    pub bom: bool,
-    /// `lf`, `crlf`, `cr`, `mixed` or `none` (no line terminator at all).
-    pub line_ending: &'static str,
-    /// Lines in the whole file (a last line without a terminator counts; an empty file has 0).
-    pub total_lines: usize,
-    /// The first line shown, one-based.
-    pub start_line: usize,
-    /// The last line shown; `startLine - 1` when no line is shown (an empty file).
-    pub end_line: usize,
-    /// Where to continue reading, when lines after `endLine` were not shown.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub next_line: Option<usize>,
-    /// Lines shown only up to their first 2000 characters.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub cut_lines: Vec<usize>,
 }
 
 fn invalid(message: impl Into<String>) -> ToolError {

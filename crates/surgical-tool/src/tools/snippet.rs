@@ -4,14 +4,15 @@
 
 use std::fmt::Write as _;
 
-use serde::Serialize;
 use serde_json::Value;
 use surgical_core::snippet::{apply_snippet, Placement, SnippetError};
 use surgical_fs::Encoding;
 
 use crate::pipeline::in_place::{run_engine, Call};
 use crate::tools::args::{boolean, expected_hash, object, path, string};
-use crate::{wording, Config, EditReport, EditSuccess, ErrorCode, ToolError, ToolResult};
+use crate::{
+    wording, Config, EditReport, EditSuccess, ErrorCode, SegmentReport, SnippetSuccess, ToolError, ToolResult,
+};
 
 /// The keys the snippet may come under (the names agents use for it).
 pub(crate) const SNIPPET_KEYS: [&str; 4] = ["snippet", "code_edit", "codeEdit", "update"];
@@ -59,58 +60,6 @@ pub fn parse_snippet_request(value: &Value) -> Result<SnippetRequest, ToolError>
         dry_run: boolean(obj, &["dryRun", "dry_run"], "dryRun")?,
         expected_hash: expected_hash(obj)?,
     })
-}
-
-/// Where one segment of the snippet landed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct SegmentReport {
-    /// One-based first line of the segment in the file after the call.
-    pub start_line: usize,
-    /// Its last line there.
-    pub end_line: usize,
-    /// How many lines of the file the segment deleted: lines of the region it replaced that it does
-    /// not show as they are (a line it rewrites counts: its old version is gone). A number, not a
-    /// list; `diff` shows which.
-    pub deleted_lines: usize,
-    /// One-based first and last line of the file the segment replaced, before the call.
-    pub old_start_line: usize,
-    /// The last of those.
-    pub old_end_line: usize,
-    /// One-based first and last line of the snippet the segment is made of.
-    pub snippet_start_line: usize,
-    /// The last of those.
-    pub snippet_end_line: usize,
-    /// Whether the segment changed anything (false for a segment of unchanged lines only).
-    pub changed: bool,
-}
-
-/// A successful `apply_snippet`: the `edit` result (its `edits` are the segments that changed
-/// something, `index` being the segment's) plus where every segment landed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct SnippetSuccess {
-    /// Everything `edit` reports.
-    #[serde(flatten)]
-    pub edit: EditSuccess,
-    /// Every segment of the snippet (code between marker lines), in order.
-    pub segments: Vec<SegmentReport>,
-    /// One-based first and last line of the file kept before the first segment although the
-    /// snippet has no marker there (its start read as "keep the rest"). Absent otherwise.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kept_before: Option<[usize; 2]>,
-    /// The same after the last segment (lines of the file before the call).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kept_after: Option<[usize; 2]>,
-    /// True when lines were compared with indentation ignored (none fit as written) and new lines
-    /// were re-indented like the file's. Absent when false.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub indentation_ignored: bool,
-    /// The call's `instructions`, as given (recorded; the merge does not use them).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub instructions: Option<String>,
 }
 
 /// Runs a parsed `apply_snippet` call. On any error the file is untouched.

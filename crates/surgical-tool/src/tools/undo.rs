@@ -6,8 +6,6 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use serde::Serialize;
-
 use surgical_core::diff;
 use surgical_fs::{Decoding, FsErrorKind, NewFile, Root, Target};
 
@@ -15,7 +13,7 @@ use crate::pipeline::document::{file_patch, Digest, Document, Text};
 use crate::pipeline::in_place::fs_error;
 use crate::pipeline::journal::{Entry, FileMeta, Journal};
 use crate::ErrorCode;
-use crate::{Config, EditSuccess, ToolError, ToolResult};
+use crate::{Config, EditSuccess, ToolError, ToolResult, UndoFile, UndoStep};
 
 /// Undoes the last call (`edit`, `write` or `apply_patch`) that changed `path` through surgical,
 /// byte for byte, and with it every other file that call changed: a patch is undone whole. A file
@@ -33,34 +31,6 @@ pub fn run_undo(path: &str, config: &Config) -> ToolResult {
         Ok(s) => ToolResult::Edit(Box::new(s.bounded())),
         Err(e) => ToolResult::Error(e),
     }
-}
-
-/// One step of the undo journal: one call that changed files (see [`undo_history`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct UndoStep {
-    /// The tool that made the change: `edit`, `write` or `apply_patch`.
-    pub tool: String,
-    /// When, in seconds since the Unix epoch.
-    pub time: u64,
-    /// The files it changed, in the order it wrote them.
-    pub files: Vec<UndoFile>,
-}
-
-/// One file of an [`UndoStep`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct UndoFile {
-    /// The file's path relative to the root.
-    pub path: String,
-    /// What undoing the step does to it: `restore` (put back its old content), `remove` (the call
-    /// created it) or `recreate` (the call deleted or moved it away).
-    pub undo: &'static str,
-    /// Whether it still is what the call left; when a file of a step is not, undoing the step is
-    /// refused (`stale`).
-    pub unchanged: bool,
 }
 
 /// What the undo journal of `config.root` holds, newest step first: what `undo` would take back,

@@ -12,8 +12,6 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use schemars::JsonSchema;
-use serde::Serialize;
 use serde_json::Value;
 use surgical_core::diff;
 use surgical_core::lines::{model_newlines, whole_lines, with_ending, Endings};
@@ -25,7 +23,7 @@ use crate::pipeline::journal::{self, Journal};
 use crate::tools::args::{self, fs_error, fs_error_of};
 use crate::tools::read::describe;
 use crate::ErrorCode;
-use crate::{Config, ToolError, ToolResult};
+use crate::{Config, ToolError, ToolResult, WriteSuccess};
 
 /// A whole-file change is diffed line by line only if a trial diff finishes within this time: a
 /// line diff costs (lines × differing lines), so rewriting all of a 50,000-line file would take about
@@ -52,48 +50,6 @@ pub struct WriteRequest {
     pub expected_hash: Option<String>,
     /// Compute everything, write nothing.
     pub dry_run: bool,
-}
-
-/// A successful write.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct WriteSuccess {
-    /// What the model reads: what was written (lines, encoding, line endings, what was kept from
-    /// the file) and, when a file was replaced, the diff.
-    pub text: String,
-    /// The path as the caller gave it.
-    pub path: String,
-    /// True when the file did not exist before (parent directories are created as needed).
-    pub created: bool,
-    /// SHA-256 (hex) of the file's bytes before (null for a new file).
-    pub hash_before: Option<String>,
-    /// SHA-256 (hex) of the bytes written (that would be written, for a dry run).
-    pub hash_after: String,
-    /// `utf-8`, `utf-8-bom`, `utf-16le` or `utf-16be`.
-    pub encoding: &'static str,
-    /// Whether the file starts with a byte-order mark.
-    pub bom: bool,
-    /// The line ending `content`'s line breaks were written with: `lf`, `crlf` or `cr`.
-    pub line_ending: &'static str,
-    /// Lines in the file written.
-    pub total_lines: usize,
-    /// Numbered diff of the old text against the new (`+NN`/`-NN`/` NN`); empty for a new file.
-    pub diff: String,
-    /// Unified diff of the file's bytes (of its text for UTF-16); `git apply` reproduces the new
-    /// file. Empty for a new file.
-    pub patch: String,
-    /// The one-based line of the first change (null for a new file or an unchanged one).
-    pub first_changed_line: Option<usize>,
-    /// True when nothing was written (`dryRun`).
-    pub dry_run: bool,
-    /// Whether `surgical undo` (or the `undo` tool) can put back what the file held before (for a
-    /// new file: remove it, while it is unchanged).
-    pub undo_available: bool,
-    /// True when `patch` was cut to fit a model's context (a line over 2000 characters, or the
-    /// patch past 256 KiB, each cut marked): it no longer applies with `git apply`. The file
-    /// itself is as the write left it.
-    pub patch_truncated: bool,
 }
 
 const CONTENT_KEYS: [&str; 6] = ["content", "contents", "text", "file_text", "fileText", "newText"];

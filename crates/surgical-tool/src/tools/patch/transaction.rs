@@ -24,12 +24,12 @@ use surgical_core::lines::{count_lines, with_ending, Ending, Endings};
 use surgical_core::{diff, Change, Options};
 use surgical_fs::{DirLock, Encoding, FsError, FsErrorKind, NewFile, Root, Target};
 
-use super::{FileReport, HunkReport, PatchRequest, PatchSuccess};
+use super::PatchRequest;
 use crate::pipeline::document::{self, file_patch, sha256_hex, Digest, Document, Shared, Text, Version};
 use crate::pipeline::journal::{self, Journal};
 use crate::wording;
 use crate::ErrorCode;
-use crate::{Config, ToolError};
+use crate::{Config, FileReport, HunkReport, PatchSuccess, ToolError};
 use surgical_patch::{
     detect_format, parse, place, strip_bom, Failure, How, Hunk, HunkOutcome, Op, OpKind, ParseError, PatchFormat, Rules,
 };
