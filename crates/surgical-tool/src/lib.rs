@@ -40,8 +40,8 @@ pub use crate::contract::result::{
 pub use crate::contract::schema;
 pub use crate::contract::schema::{PatchFormatName, PatchInput};
 pub use crate::pipeline::document::sha256_hex;
-pub use crate::pipeline::in_place::run_edit_with;
 pub use crate::tools::edit::request::{parse_edit_request, EditRequest};
+pub use crate::tools::edit::run_edit_with;
 pub use crate::tools::memory::{apply_edits, apply_snippet, MemoryEdit, MemorySnippet};
 pub use crate::tools::patch::{parse_patch_request, run_patch_with, PatchFormat, PatchRequest};
 pub use crate::tools::snippet::{parse_snippet_request, run_snippet_with, SnippetRequest};

@@ -1,24 +1,16 @@
-//! The `edit` tool: read, decode, apply, encode, write, verify, report.
+//! The pipeline of a tool that edits one file in place (`edit`, `apply_snippet`): read, decode,
+//! apply, encode, write, verify, report.
 
-use std::fmt::Write as _;
 use std::sync::Arc;
 
-use surgical_core::{apply_spliced, AppliedEdit, EditError, Options, Spliced};
+use surgical_core::{AppliedEdit, Spliced};
 use surgical_fs::{Encoding, FsError, Piece, Root};
 
 use crate::pipeline::document::{Content, Digest, Document, Text};
 use crate::pipeline::journal::{self, Journal};
 use crate::wording;
 use crate::ErrorCode;
-use crate::{Config, EditReport, EditRequest, EditSuccess, ToolError, ToolResult};
-
-/// Runs a parsed `edit` call. On any error the file is untouched.
-pub fn run_edit_with(req: &EditRequest, config: &Config) -> ToolResult {
-    match run(req, config) {
-        Ok(s) => ToolResult::Edit(Box::new(s.bounded())),
-        Err(e) => ToolResult::Error(e),
-    }
-}
+use crate::{Config, EditReport, EditSuccess, ToolError};
 
 /// Files at least this long have their report made on another thread while they are written; for
 /// smaller ones starting a thread costs more than it saves.
@@ -29,51 +21,6 @@ const NOT_FOUND_HINT: &str = "To create a new file, use the write tool.";
 
 pub(crate) fn fs_error(e: FsError, shown: &str) -> ToolError {
     crate::tools::args::fs_error(e, shown, NOT_FOUND_HINT)
-}
-
-pub(crate) fn edit_error(e: EditError, shown: &str, words: crate::Words) -> ToolError {
-    let vocabulary = match words {
-        crate::Words::CommandLine => wording::COMMAND_LINE,
-        _ => wording::EDIT,
-    };
-    let lines = match &e {
-        EditError::Ambiguous { occurrences, .. } => occurrences.iter().map(|o| o.0).collect(),
-        EditError::Elision {
-            problem: surgical_core::ElisionProblem::Ambiguous { at, .. },
-            ..
-        } => at.clone(),
-        _ => Vec::new(),
-    };
-    ToolError {
-        code: ErrorCode::of_edit(&e),
-        message: format!("{shown}: {}", wording::edit_error_in(&e, vocabulary)),
-        edit_index: Some(e.edit_index()),
-        path: Some(shown.to_string()),
-        lines,
-        hunk_index: None,
-        patch_line: None,
-    }
-}
-
-fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
-    let options = options(req);
-    let call = Call {
-        shown: req.path.as_str(),
-        dry_run: req.dry_run,
-        expected_hash: req.expected_hash.as_deref(),
-        tool: "edit",
-    };
-    let (success, ()) = run_engine(
-        &call,
-        config,
-        |text| {
-            apply_spliced(text, &req.edits, &options)
-                .map(|a| (a, ()))
-                .map_err(|e| edit_error(e, call.shown, config.words))
-        },
-        |encoding, reports, diff, ()| summary(req, encoding, reports, diff),
-    )?;
-    Ok(success)
 }
 
 /// What a call that edits one file in place says about itself.
@@ -206,14 +153,6 @@ pub(crate) fn run_engine<T: Sync>(
     ))
 }
 
-/// The engine's options for `req` (its `maxStrategy`).
-pub(crate) fn options(req: &EditRequest) -> Options {
-    match req.max_tier {
-        Some(max) => Options::new().loosest_tier(max),
-        None => Options::new(),
-    }
-}
-
 /// The new version of a file whose bytes on disk are a BOM of `bom` bytes and then a text of
 /// `old_len` bytes: the old bytes with each change's range (in the text) replaced by its bytes in
 /// `applied`. Offsets are on disk.
@@ -265,49 +204,6 @@ pub(crate) fn edit_reports(edits: &[AppliedEdit]) -> Vec<EditReport> {
             }
         })
         .collect()
-}
-
-/// The `text` of the result: one line for the call, one per edit with what was forgiven, the diff.
-fn summary(req: &EditRequest, encoding: Encoding, reports: &[EditReport], diff: &str) -> String {
-    let shown = req.path.as_str();
-    let mut text = String::new();
-    let n = reports.len();
-    let _ = writeln!(
-        text,
-        "{} {shown}: {n} edit{} {}{}.",
-        if req.dry_run {
-            "Dry run, nothing written. Would edit"
-        } else {
-            "Edited"
-        },
-        if n == 1 { "" } else { "s" },
-        if req.dry_run { "would apply" } else { "applied" },
-        if encoding == Encoding::Utf8 {
-            String::new()
-        } else {
-            format!(" (file encoding {} kept)", encoding.name())
-        }
-    );
-    for r in reports {
-        let lines = if r.start_line == r.end_line {
-            format!("line {}", r.start_line)
-        } else {
-            format!("lines {}-{}", r.start_line, r.end_line)
-        };
-        let times = if r.occurrences > 1 {
-            format!(", {} occurrences", r.occurrences)
-        } else {
-            String::new()
-        };
-        let at = if req.dry_run { "would be at" } else { "now at" };
-        let _ = writeln!(text, "edits[{}]: {at} {lines} (matched {}{times}).", r.index, r.tier);
-        for note in &r.normalized {
-            let _ = writeln!(text, "  {note}");
-        }
-    }
-    text.push('\n');
-    crate::contract::bounded::push_diff(&mut text, diff, "the full diff is in `diff`");
-    text
 }
 
 pub(crate) fn stale_error(shown: &str, now: &str, expected: &str) -> ToolError {
