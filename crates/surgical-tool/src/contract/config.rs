@@ -3,8 +3,6 @@
 
 use std::path::Path;
 
-use crate::{ErrorCode, ToolError};
-
 /// A flag that abandons a running tool call before it changes anything: set it (from any thread)
 /// with [`Cancellation::cancel`], and a call whose [`Config`] holds it stops at its last check,
 /// right before its first write, with the error `cancelled` and every file untouched. A call that
@@ -28,20 +26,6 @@ impl Cancellation {
     /// Whether the flag is set.
     pub fn is_cancelled(&self) -> bool {
         self.0.load(std::sync::atomic::Ordering::SeqCst)
-    }
-
-    /// `Err(cancelled)` when the flag is set: the check a tool makes right before it writes.
-    pub(crate) fn check(&self, shown: &str) -> Result<(), ToolError> {
-        if !self.is_cancelled() {
-            return Ok(());
-        }
-        Err(ToolError {
-            path: Some(shown.to_string()),
-            ..ToolError::new(
-                ErrorCode::Cancelled,
-                "the call was cancelled before it wrote anything; no file was changed",
-            )
-        })
     }
 }
 

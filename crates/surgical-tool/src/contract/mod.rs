@@ -1,6 +1,5 @@
 //! The machine contract.
 
-pub(crate) mod bounded;
 pub(crate) mod code;
 pub(crate) mod config;
 pub(crate) mod eol;

@@ -20,7 +20,7 @@ const REPORT_ON_THREAD: usize = 1 << 20;
 const NOT_FOUND_HINT: &str = "To create a new file, use the write tool.";
 
 pub(crate) fn fs_error(e: FsError, shown: &str) -> ToolError {
-    crate::tools::args::fs_error(e, shown, NOT_FOUND_HINT)
+    crate::pipeline::files::fs_error(e, shown, NOT_FOUND_HINT)
 }
 
 /// What a call that edits one file in place says about itself.
@@ -52,12 +52,12 @@ pub(crate) fn run_engine<T: Sync>(
         // Before the file is read: see `remove_orphans`.
         crate::pipeline::journal::remove_orphans(&root);
     }
-    crate::tools::args::refuse_reserved_name(&root, shown)?;
+    crate::pipeline::files::refuse_reserved_name(&root, shown)?;
     let (_lock, doc) =
         Document::open(&root, shown, !call.dry_run, config.max_file_size).map_err(|e| fs_error(e, shown))?;
     let old = match &doc.content {
         Content::Text(old) => old,
-        Content::Undecodable(e) => return Err(crate::tools::args::fs_error_of(e, shown, NOT_FOUND_HINT)),
+        Content::Undecodable(e) => return Err(crate::pipeline::files::fs_error_of(e, shown, NOT_FOUND_HINT)),
     };
     let encoding = old.encoding;
     // The engine runs while the other core hashes the file. It returns the replacements, not the

@@ -114,7 +114,7 @@ fn decoded(content: Vec<u8>, shown: &str) -> Result<Text, ToolError> {
             encoding: d.encoding,
             text: Arc::new(d.text),
         }),
-        Decoding::Refused(e, _) => Err(crate::tools::args::fs_error_of(
+        Decoding::Refused(e, _) => Err(crate::pipeline::files::fs_error_of(
             &e.with_path(std::path::Path::new(shown)),
             shown,
             "",

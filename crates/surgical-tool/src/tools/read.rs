@@ -12,10 +12,11 @@ use serde_json::Value;
 use surgical_core::lines::{lines, Endings};
 use surgical_fs::{Encoding, Root};
 
-use crate::contract::bounded::MAX_LINE_CHARS;
 use crate::contract::eol::style;
+use crate::pipeline::bounded::MAX_LINE_CHARS;
 use crate::pipeline::document::{Content, Document};
-use crate::tools::args::{self, fs_error, fs_error_of};
+use crate::pipeline::files::{fs_error, fs_error_of};
+use crate::tools::args;
 use crate::{Config, ReadSuccess, ToolError, ToolResult};
 
 /// How many lines one `read` shows unless told otherwise.
@@ -104,7 +105,7 @@ fn run(req: &ReadRequest, config: &Config) -> Result<ReadSuccess, ToolError> {
     let shown = req.path.as_str();
     let not_found = "To create it, use the write tool.";
     let root = Root::new(&config.root).map_err(|e| fs_error(e, shown, ""))?;
-    crate::tools::args::refuse_reserved_name(&root, shown)?;
+    crate::pipeline::files::refuse_reserved_name(&root, shown)?;
     // No lock: reading changes nothing.
     let (_, doc) =
         Document::open(&root, shown, false, config.max_file_size).map_err(|e| fs_error(e, shown, not_found))?;

@@ -152,7 +152,7 @@ pub(crate) fn summary(
         let _ = writeln!(text, "{note}");
     }
     text.push('\n');
-    crate::contract::bounded::push_diff(&mut text, diff, "the full diff is in `diff`");
+    crate::pipeline::bounded::push_diff(&mut text, diff, "the full diff is in `diff`");
     text
 }
 

@@ -125,7 +125,7 @@ fn run(shown: &str, config: &Config) -> Result<EditSuccess, ToolError> {
     // Before the files are read: see `remove_orphans`.
     crate::pipeline::journal::remove_orphans(&root);
     let real = root.resolve(shown).map_err(|e| fs_error(e, shown))?;
-    crate::tools::args::refuse_reserved(&root, &real, shown)?;
+    crate::pipeline::files::refuse_reserved(&root, &real, shown)?;
     let journal = Journal::new(&root);
     let Some(entry) = journal.latest(&real) else {
         return Err(no_undo(shown));

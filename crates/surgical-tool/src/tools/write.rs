@@ -19,8 +19,9 @@ use surgical_fs::{Encoding, FsErrorKind, Root};
 
 use crate::contract::eol::{style, LineEnding};
 use crate::pipeline::document::{file_patch, Content, Digest, Document, Shared, Text, Version};
+use crate::pipeline::files::{fs_error, fs_error_of};
 use crate::pipeline::journal::{self, Journal};
-use crate::tools::args::{self, fs_error, fs_error_of};
+use crate::tools::args;
 use crate::tools::read::describe;
 use crate::ErrorCode;
 use crate::{Config, ToolError, ToolResult, WriteSuccess};
@@ -150,7 +151,7 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
         // Before the file is read: see `remove_orphans`.
         crate::pipeline::journal::remove_orphans(&root);
     }
-    crate::tools::args::refuse_reserved_name(&root, shown)?;
+    crate::pipeline::files::refuse_reserved_name(&root, shown)?;
     let target = match root.open(shown) {
         Ok(target) => Some(target),
         Err(e) if e.kind() == FsErrorKind::NotFound => None,
@@ -396,7 +397,7 @@ fn replaced_summary(
             "(No diff: nearly every line changed, too many to diff line by line. Read the file to see it.)"
         );
     }
-    crate::contract::bounded::push_diff(&mut out, diff, "the full diff is in `diff`");
+    crate::pipeline::bounded::push_diff(&mut out, diff, "the full diff is in `diff`");
     out
 }
 

@@ -114,6 +114,6 @@ fn summary(req: &EditRequest, encoding: Encoding, reports: &[EditReport], diff: 
         }
     }
     text.push('\n');
-    crate::contract::bounded::push_diff(&mut text, diff, "the full diff is in `diff`");
+    crate::pipeline::bounded::push_diff(&mut text, diff, "the full diff is in `diff`");
     text
 }

@@ -173,7 +173,7 @@ impl Files {
     /// The slot for `name`, opening the file if it exists.
     fn slot(&mut self, root: &Root, name: &str) -> Result<usize, ToolError> {
         let real = root.resolve(name).map_err(|e| file_error(e, name))?;
-        crate::tools::args::refuse_reserved(root, &real, name).map_err(|mut e| {
+        crate::pipeline::files::refuse_reserved(root, &real, name).map_err(|mut e| {
             e.message = format!("{} {NOTHING_WRITTEN}", e.message);
             e
         })?;
@@ -965,7 +965,7 @@ fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: boo
     text.push_str(&summary);
     if !diffs.is_empty() {
         text.push('\n');
-        crate::contract::bounded::push_diff(&mut text, &diffs, "every file's diff is in `files[].diff`");
+        crate::pipeline::bounded::push_diff(&mut text, &diffs, "every file's diff is in `files[].diff`");
     }
     PatchSuccess {
         text,
