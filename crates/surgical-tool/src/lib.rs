@@ -87,9 +87,6 @@ pub fn call_with(name: &str, input: &Value, config: &Config) -> ToolResult {
             Ok(path) => run_undo(&path, config),
             Err(e) => ToolResult::Error(e),
         },
-        other => ToolResult::Error(ToolError::invalid_input(format!(
-            "unknown tool `{other}`; the tools are: {}",
-            TOOLS.join(", ")
-        ))),
+        other => ToolResult::Error(ToolError::invalid_input(wording::call::unknown_tool(other, &TOOLS))),
     }
 }

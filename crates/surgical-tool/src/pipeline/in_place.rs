@@ -16,11 +16,8 @@ use crate::{Config, EditReport, EditSuccess, ToolError};
 /// smaller ones starting a thread costs more than it saves.
 const REPORT_ON_THREAD: usize = 1 << 20;
 
-/// What a missing file's error adds for `edit` and `undo`.
-const NOT_FOUND_HINT: &str = "To create a new file, use the write tool.";
-
 pub(crate) fn fs_error(e: FsError, shown: &str) -> ToolError {
-    crate::pipeline::files::fs_error(e, shown, NOT_FOUND_HINT)
+    crate::pipeline::files::fs_error(e, shown, wording::edit::NOT_FOUND_HINT)
 }
 
 /// What a call that edits one file in place says about itself.
@@ -57,7 +54,13 @@ pub(crate) fn run_engine<T: Sync>(
         Document::open(&root, shown, !call.dry_run, config.max_file_size).map_err(|e| fs_error(e, shown))?;
     let old = match &doc.content {
         Content::Text(old) => old,
-        Content::Undecodable(e) => return Err(crate::pipeline::files::fs_error_of(e, shown, NOT_FOUND_HINT)),
+        Content::Undecodable(e) => {
+            return Err(crate::pipeline::files::fs_error_of(
+                e,
+                shown,
+                wording::edit::NOT_FOUND_HINT,
+            ))
+        }
     };
     let encoding = old.encoding;
     // The engine runs while the other core hashes the file. It returns the replacements, not the
@@ -194,9 +197,9 @@ pub(crate) fn edit_reports(edits: &[AppliedEdit]) -> Vec<EditReport> {
                 old_end_line: last.old_lines.1,
                 occurrences: e.occurrences.len(),
                 normalized: {
-                    let mut notes = wording::differences(&e.differences, wording::EDIT);
+                    let mut notes = wording::engine::differences(&e.differences, wording::EDIT);
                     if e.coarse_alignment {
-                        notes.push(wording::coarse_alignment());
+                        notes.push(wording::engine::coarse_alignment());
                     }
                     notes
                 },
@@ -209,12 +212,6 @@ pub(crate) fn edit_reports(edits: &[AppliedEdit]) -> Vec<EditReport> {
 pub(crate) fn stale_error(shown: &str, now: &str, expected: &str) -> ToolError {
     ToolError {
         path: Some(shown.to_string()),
-        ..ToolError::new(
-            ErrorCode::Stale,
-            format!(
-                "{shown} changed since you read it (its hash is now {now}, you expected {expected}). Read it \
-                 again and redo the edit against what it holds now."
-            ),
-        )
+        ..ToolError::new(ErrorCode::Stale, wording::edit::stale(shown, now, expected))
     }
 }

@@ -17,10 +17,7 @@ impl Cancellation {
         }
         Err(ToolError {
             path: Some(shown.to_string()),
-            ..ToolError::new(
-                ErrorCode::Cancelled,
-                "the call was cancelled before it wrote anything; no file was changed",
-            )
+            ..ToolError::new(ErrorCode::Cancelled, crate::wording::call::CANCELLED)
         })
     }
 }

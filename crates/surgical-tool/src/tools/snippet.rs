@@ -2,17 +2,12 @@
 //! marker lines such as `// ... existing code ...`) merged into one file by
 //! `surgical_core::snippet`, then written as `edit` writes (atomic, journal, sandbox).
 
-use std::fmt::Write as _;
-
 use serde_json::Value;
 use surgical_core::snippet::{apply_snippet, Placement, SnippetError};
-use surgical_fs::Encoding;
 
 use crate::pipeline::in_place::{run_engine, Call};
 use crate::tools::args::{boolean, expected_hash, object, path, string};
-use crate::{
-    wording, Config, EditReport, EditSuccess, ErrorCode, SegmentReport, SnippetSuccess, ToolError, ToolResult,
-};
+use crate::{wording, Config, EditSuccess, ErrorCode, SegmentReport, SnippetSuccess, ToolError, ToolResult};
 
 /// The keys the snippet may come under (the names agents use for it).
 pub(crate) const SNIPPET_KEYS: [&str; 4] = ["snippet", "code_edit", "codeEdit", "update"];
@@ -47,12 +42,8 @@ pub fn parse_snippet_request(value: &Value) -> Result<SnippetRequest, ToolError>
         }
         _ => path(obj, "the file to change")?,
     };
-    let snippet = string(obj, &SNIPPET_KEYS, "snippet")?.ok_or_else(|| {
-        ToolError::invalid_input(
-            "snippet is missing: give the changed code, with a marker line such as `// ... existing code ...` \
-             where unchanged code is left out.",
-        )
-    })?;
+    let snippet =
+        string(obj, &SNIPPET_KEYS, "snippet")?.ok_or_else(|| ToolError::invalid_input(wording::snippet::MISSING))?;
     Ok(SnippetRequest {
         path,
         snippet,
@@ -76,7 +67,7 @@ pub fn run_snippet_with(req: &SnippetRequest, config: &Config) -> ToolResult {
         // The merge builds the new text whole; the file is written, hashed and diffed from its
         // replacements, as `edit`'s are.
         |text| merge(text, &req.snippet, call.shown).map(|(applied, placement)| (applied.into_spliced(), placement)),
-        |encoding, reports, diff, merged| summary(req, encoding, reports, diff, merged),
+        |encoding, _reports, diff, merged| wording::snippet::summary(call.shown, req.dry_run, encoding, diff, merged),
     );
     match result {
         Ok((edit, merged)) => ToolResult::Snippet(Box::new(success(edit, &merged, req.instructions.clone()).bounded())),
@@ -118,44 +109,6 @@ pub(crate) fn segment_reports(merged: &Placement) -> Vec<SegmentReport> {
         .collect()
 }
 
-/// The `text` of the result: one line for the call, one per segment, the edges kept, the diff.
-pub(crate) fn summary(
-    req: &SnippetRequest,
-    encoding: Encoding,
-    _reports: &[EditReport],
-    diff: &str,
-    merged: &Placement,
-) -> String {
-    let mut text = String::new();
-    let n = merged.segments.len();
-    let _ = writeln!(
-        text,
-        "{} {}: {n} segment{} of the snippet {}{}.",
-        if req.dry_run {
-            "Dry run, nothing written. Would merge into"
-        } else {
-            "Merged into"
-        },
-        req.path,
-        if n == 1 { "" } else { "s" },
-        if req.dry_run { "placed" } else { "applied" },
-        if encoding == Encoding::Utf8 {
-            String::new()
-        } else {
-            format!(" (file encoding {} kept)", encoding.name())
-        }
-    );
-    for (i, s) in merged.segments.iter().enumerate() {
-        let _ = writeln!(text, "{}", wording::snippet_segment(i, s, req.dry_run));
-    }
-    for note in wording::snippet_notes(merged) {
-        let _ = writeln!(text, "{note}");
-    }
-    text.push('\n');
-    crate::pipeline::bounded::push_diff(&mut text, diff, "the full diff is in `diff`");
-    text
-}
-
 /// A merge that failed, as the tool's error.
 pub(crate) fn snippet_error(e: SnippetError, shown: &str) -> ToolError {
     let (code, lines) = match &e {
@@ -175,7 +128,7 @@ pub(crate) fn snippet_error(e: SnippetError, shown: &str) -> ToolError {
     };
     ToolError {
         code,
-        message: format!("{shown}: {}", wording::snippet_error(&e)),
+        message: format!("{shown}: {}", wording::snippet::error(&e)),
         path: Some(shown.to_string()),
         lines,
         ..ToolError::new(code, "")

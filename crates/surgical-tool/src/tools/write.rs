@@ -7,8 +7,6 @@
 //! and `surgical_fs::write_new`), and what is reported — hashes, the diff, the patch — is computed
 //! from the bytes before and after.
 
-use std::fmt::Write as _;
-
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -17,12 +15,12 @@ use surgical_core::diff;
 use surgical_core::lines::{model_newlines, whole_lines, with_ending, Endings};
 use surgical_fs::{Encoding, FsErrorKind, Root};
 
-use crate::contract::eol::{style, LineEnding};
+use crate::contract::eol::LineEnding;
 use crate::pipeline::document::{file_patch, Content, Digest, Document, Shared, Text, Version};
 use crate::pipeline::files::{fs_error, fs_error_of};
 use crate::pipeline::journal::{self, Journal};
 use crate::tools::args;
-use crate::tools::read::describe;
+use crate::wording::write as words;
 use crate::ErrorCode;
 use crate::{Config, ToolError, ToolResult, WriteSuccess};
 
@@ -82,30 +80,14 @@ pub(crate) fn parse_encoding(name: &str) -> Option<Encoding> {
 pub fn parse_write_request(value: &Value) -> Result<WriteRequest, ToolError> {
     let obj = args::object(value, "write")?;
     let path = args::path(obj, "the file to write")?;
-    let content = args::string(obj, &CONTENT_KEYS, "content")?.ok_or_else(|| {
-        invalid(
-            "content is missing: give the whole new text of the file as content (an empty string makes an \
-             empty file). To change part of a file, use the edit tool.",
-        )
-    })?;
+    let content = args::string(obj, &CONTENT_KEYS, "content")?.ok_or_else(|| invalid(words::CONTENT_MISSING))?;
     let line_ending = match args::string(obj, &["lineEnding", "line_ending"], "lineEnding")? {
         None => None,
-        Some(name) => Some(LineEnding::parse(&name).ok_or_else(|| {
-            invalid(format!(
-                "lineEnding `{}` is not one surgical writes; use lf, crlf or cr, or leave it out to keep the \
-                 file's (LF for a new file)",
-                name.escape_debug()
-            ))
-        })?),
+        Some(name) => Some(LineEnding::parse(&name).ok_or_else(|| invalid(words::unknown_line_ending(&name)))?),
     };
     let encoding = match args::string(obj, &["encoding"], "encoding")? {
         None => None,
-        Some(name) => Some(parse_encoding(&name).ok_or_else(|| {
-            invalid(format!(
-                "encoding `{name}` is not one surgical writes; use utf-8, utf-8-bom, utf-16le or utf-16be, or \
-                 leave it out to keep the file's (utf-8 for a new file)"
-            ))
-        })?),
+        Some(name) => Some(parse_encoding(&name).ok_or_else(|| invalid(words::unknown_encoding(&name)))?),
     };
     Ok(WriteRequest {
         path,
@@ -168,13 +150,7 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
     if let (None, Some(expected)) = (&old, &req.expected_hash) {
         return Err(ToolError {
             path: Some(shown.to_string()),
-            ..ToolError::new(
-                ErrorCode::Stale,
-                format!(
-                    "{shown} does not exist any more, but you gave expectedHash {expected}: it was deleted or moved \
-                     since you read it. Check the path; to create it anew, call write without expectedHash."
-                ),
-            )
+            ..ToolError::new(ErrorCode::Stale, words::gone(shown, expected))
         });
     }
 
@@ -187,19 +163,14 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
             path: Some(shown.to_string()),
             ..ToolError::new(
                 ErrorCode::TooLarge,
-                format!(
-                    "the new content of {shown} is {} bytes, over the limit of {} bytes; nothing was written. \
-                     Write a smaller file.",
-                    raw.len(),
-                    config.max_file_size
-                ),
+                words::too_large(shown, raw.len(), config.max_file_size),
             )
         });
     }
     let hash_after = Digest::of(&raw);
     let endings = Endings::of(text);
     let total_lines = endings.lines();
-    let about = describe(encoding, endings);
+    let about = crate::wording::read::describe(encoding, endings);
 
     let Some(old) = old else {
         let mut undo_available = false;
@@ -219,16 +190,8 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
             undo_available = journal::close(journal.as_ref(), step, created.is_ok());
             created.map_err(|e| fs_error(e, shown, ""))?;
         }
-        let verb = if req.dry_run {
-            "Dry run, nothing written. Would create"
-        } else {
-            "Created"
-        };
         return Ok(WriteSuccess {
-            text: format!(
-                "{verb} {shown}: {total_lines} {} ({about}).\n",
-                plural(total_lines, "line")
-            ),
+            text: words::created(shown, req.dry_run, total_lines, &about),
             path: shown.to_string(),
             created: true,
             hash_before: None,
@@ -259,10 +222,7 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
 
     let (shown_diff, patch, diffable) = diff_and_patch(&old, &new, &raw, shown);
     let out = if unchanged {
-        format!(
-            "{shown} already holds exactly this content ({total_lines} {}, {about}); nothing was written.\n",
-            plural(total_lines, "line")
-        )
+        words::unchanged(shown, total_lines, &about)
     } else {
         replaced_summary(
             req,
@@ -312,12 +272,7 @@ fn new_text(req: &WriteRequest, old: Option<&Old>) -> Result<(Text, LineEnding),
         if let Some(at) = text.iter().position(|&b| b == 0) {
             return Err(ToolError {
                 path: Some(shown.to_string()),
-                ..invalid(format!(
-                    "content has a NUL character (U+0000) on line {}; a UTF-8 file holding NUL bytes is binary to \
-                     surgical, so it could not be read or edited afterwards. Remove it, or write with encoding \
-                     utf-8-bom, utf-16le or utf-16be.",
-                    surgical_core::lines::line_of(&text, at)
-                ))
+                ..invalid(words::nul_in_content(surgical_core::lines::line_of(&text, at)))
             });
         }
     }
@@ -371,34 +326,24 @@ fn replaced_summary(
     diffable: bool,
     diff: &str,
 ) -> String {
-    let shown = req.path.as_str();
-    let mut out = String::new();
-    let old_lines = old.endings.lines();
-    let lines = plural(old_lines, "line");
-    if req.dry_run {
-        let _ = writeln!(
-            out,
-            "Dry run, nothing written. Would replace the {old_lines} {lines} of {shown} with {total_lines} \
-             ({about})."
-        );
-    } else {
-        let _ = writeln!(
-            out,
-            "Wrote {shown}: replaced its {old_lines} {lines} with {total_lines} ({about})."
-        );
-    }
-    for note in notes(req, old, new.encoding, line_ending) {
-        let _ = writeln!(out, "{note}");
-    }
-    out.push('\n');
-    if !diffable {
-        let _ = writeln!(
-            out,
-            "(No diff: nearly every line changed, too many to diff line by line. Read the file to see it.)"
-        );
-    }
-    crate::pipeline::bounded::push_diff(&mut out, diff, "the full diff is in `diff`");
-    out
+    let notes = words::notes(
+        req.line_ending,
+        line_ending,
+        old.endings,
+        new.encoding,
+        old.encoding,
+        std::str::from_utf8(&old.text).is_ok(),
+    );
+    words::replaced(
+        &req.path,
+        req.dry_run,
+        old.endings.lines(),
+        total_lines,
+        about,
+        &notes,
+        diffable,
+        diff,
+    )
 }
 
 /// Checks `expectedHash` against the existing file, then that it decodes.
@@ -408,13 +353,7 @@ fn old_file(doc: Document, req: &WriteRequest, shown: &str) -> Result<Old, ToolE
         if !expected.eq_ignore_ascii_case(hash) {
             return Err(ToolError {
                 path: Some(shown.to_string()),
-                ..ToolError::new(
-                    ErrorCode::Stale,
-                    format!(
-                        "{shown} changed since you read it (its hash is now {hash}, you expected {expected}); nothing \
-                         was written. Read it again and decide whether to overwrite what it holds now."
-                    ),
-                )
+                ..ToolError::new(ErrorCode::Stale, words::stale(shown, hash, expected))
             });
         }
     }
@@ -422,10 +361,7 @@ fn old_file(doc: Document, req: &WriteRequest, shown: &str) -> Result<Old, ToolE
         Content::Text(t) => (t.encoding, Arc::clone(&t.text)),
         Content::Undecodable(e) => {
             let mut err = fs_error_of(e, shown, "");
-            err.message.push_str(
-                ". write does not replace a file it cannot show a diff of; if you mean to replace it, delete or \
-                 rename it first.",
-            );
+            err.message.push_str(words::NOT_REPLACED_UNDECODABLE);
             return Err(err);
         }
     };
@@ -436,45 +372,6 @@ fn old_file(doc: Document, req: &WriteRequest, shown: &str) -> Result<Old, ToolE
         text,
         endings,
     })
-}
-
-/// What was kept from the file, what was changed on request, and what the model should know.
-fn notes(req: &WriteRequest, old: &Old, encoding: Encoding, line_ending: LineEnding) -> Vec<String> {
-    let mut notes = Vec::new();
-    let upper = line_ending.name().to_uppercase();
-    match (req.line_ending, style(old.endings)) {
-        (Some(_), style) if style != line_ending.name() && style != "none" => notes.push(format!(
-            "Line endings: {upper} as you asked (the file had {}).",
-            if style == "mixed" {
-                "mixed ones".to_string()
-            } else {
-                style.to_uppercase()
-            }
-        )),
-        (None, "mixed") => notes.push(format!(
-            "Line endings: the file had mixed ones ({} CRLF, {} LF, {} CR); all lines now end in {upper}, its most \
-             frequent. Pass lineEnding to choose another.",
-            old.endings.crlf, old.endings.lf, old.endings.cr
-        )),
-        (None, style) if style != "none" => notes.push(format!("Line endings: {upper}, kept from the file.")),
-        _ => {}
-    }
-    if encoding != old.encoding {
-        notes.push(format!(
-            "Encoding: {} as you asked (the file was {}).",
-            encoding.name(),
-            old.encoding.name()
-        ));
-    } else if encoding != Encoding::Utf8 {
-        notes.push(format!("Encoding: {}, kept from the file.", encoding.name()));
-    }
-    if std::str::from_utf8(&old.text).is_err() {
-        notes.push(
-            "The file held bytes that were not valid UTF-8 (a legacy 8-bit encoding?); what was written is UTF-8."
-                .to_string(),
-        );
-    }
-    notes
 }
 
 /// `content` with a leading U+FEFF dropped and every line break written as `ending`.
@@ -529,14 +426,6 @@ fn replace_all_patch(old: &[u8], new: &[u8], path: &str) -> String {
         }
     }
     out
-}
-
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        word.to_string()
-    } else {
-        format!("{word}s")
-    }
 }
 
 #[cfg(test)]

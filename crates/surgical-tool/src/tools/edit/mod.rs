@@ -4,15 +4,12 @@
 
 pub(crate) mod request;
 
-use std::fmt::Write as _;
-
 use surgical_core::{apply_spliced, EditError, Options};
-use surgical_fs::Encoding;
 
 use crate::pipeline::in_place::{run_engine, Call};
 use crate::wording;
 use crate::ErrorCode;
-use crate::{Config, EditReport, EditRequest, EditSuccess, ToolError, ToolResult};
+use crate::{Config, EditRequest, EditSuccess, ToolError, ToolResult};
 
 /// Runs a parsed `edit` call. On any error the file is untouched.
 pub fn run_edit_with(req: &EditRequest, config: &Config) -> ToolResult {
@@ -37,7 +34,7 @@ pub(crate) fn edit_error(e: EditError, shown: &str, words: crate::Words) -> Tool
     };
     ToolError {
         code: ErrorCode::of_edit(&e),
-        message: format!("{shown}: {}", wording::edit_error_in(&e, vocabulary)),
+        message: format!("{shown}: {}", wording::engine::edit_error_in(&e, vocabulary)),
         edit_index: Some(e.edit_index()),
         path: Some(shown.to_string()),
         lines,
@@ -62,7 +59,7 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
                 .map(|a| (a, ()))
                 .map_err(|e| edit_error(e, call.shown, config.words))
         },
-        |encoding, reports, diff, ()| summary(req, encoding, reports, diff),
+        |encoding, reports, diff, ()| wording::edit::summary(call.shown, req.dry_run, encoding, reports, diff),
     )?;
     Ok(success)
 }
@@ -73,47 +70,4 @@ pub(crate) fn options(req: &EditRequest) -> Options {
         Some(max) => Options::new().loosest_tier(max),
         None => Options::new(),
     }
-}
-
-/// The `text` of the result: one line for the call, one per edit with what was forgiven, the diff.
-fn summary(req: &EditRequest, encoding: Encoding, reports: &[EditReport], diff: &str) -> String {
-    let shown = req.path.as_str();
-    let mut text = String::new();
-    let n = reports.len();
-    let _ = writeln!(
-        text,
-        "{} {shown}: {n} edit{} {}{}.",
-        if req.dry_run {
-            "Dry run, nothing written. Would edit"
-        } else {
-            "Edited"
-        },
-        if n == 1 { "" } else { "s" },
-        if req.dry_run { "would apply" } else { "applied" },
-        if encoding == Encoding::Utf8 {
-            String::new()
-        } else {
-            format!(" (file encoding {} kept)", encoding.name())
-        }
-    );
-    for r in reports {
-        let lines = if r.start_line == r.end_line {
-            format!("line {}", r.start_line)
-        } else {
-            format!("lines {}-{}", r.start_line, r.end_line)
-        };
-        let times = if r.occurrences > 1 {
-            format!(", {} occurrences", r.occurrences)
-        } else {
-            String::new()
-        };
-        let at = if req.dry_run { "would be at" } else { "now at" };
-        let _ = writeln!(text, "edits[{}]: {at} {lines} (matched {}{times}).", r.index, r.tier);
-        for note in &r.normalized {
-            let _ = writeln!(text, "  {note}");
-        }
-    }
-    text.push('\n');
-    crate::pipeline::bounded::push_diff(&mut text, diff, "the full diff is in `diff`");
-    text
 }

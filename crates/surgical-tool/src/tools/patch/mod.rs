@@ -7,7 +7,7 @@
 //! (uniqueness required; an `@@` anchor, the previous hunk and a line-number hint can only narrow
 //! the search, never pick among identical candidates) and writes it, keeping the file's own bytes
 //! wherever old and new lines agree; a hunk that cannot be placed is worded by
-//! `wording::placement`. [`transaction`] runs one call as one transaction: every file's new content
+//! `wording::patch::placement`. [`transaction`] runs one call as one transaction: every file's new content
 //! is computed in memory first, and only when every hunk of every file applies is anything
 //! written; a write that fails midway is rolled back.
 
@@ -18,6 +18,7 @@ pub use surgical_patch::PatchFormat;
 use serde_json::Value;
 use surgical_core::Tier;
 
+use crate::wording::patch as words;
 use crate::{Config, ToolError, ToolResult};
 
 /// A parsed `apply_patch` call.
@@ -41,47 +42,36 @@ const PATCH_KEYS: [&str; 5] = ["patch", "input", "diff", "content", "text"];
 /// Also accepted: `input` (Codex's own key), `diff`, `content` or `text` for `patch`; the path
 /// aliases of `edit`; `dry_run`, `max_strategy`.
 pub fn parse_patch_request(value: &Value) -> Result<PatchRequest, ToolError> {
-    let obj = value.as_object().ok_or_else(|| {
-        ToolError::invalid_input("the apply_patch call must be a JSON object: {\"patch\": \"*** Begin Patch\\n...\"}")
-    })?;
+    let obj = value
+        .as_object()
+        .ok_or_else(|| ToolError::invalid_input(words::NOT_AN_OBJECT))?;
     let string = |keys: &[&str], what: &str| -> Result<Option<String>, ToolError> {
         match keys.iter().find_map(|k| obj.get(*k).map(|v| (*k, v))) {
             None | Some((_, Value::Null)) => Ok(None),
             Some((_, Value::String(s))) => Ok(Some(s.clone())),
-            Some((k, _)) => Err(ToolError::invalid_input(format!("{what}: `{k}` must be a string"))),
+            Some((k, _)) => Err(ToolError::invalid_input(words::not_a_string(what, k))),
         }
     };
-    let patch = string(&PATCH_KEYS, "patch")?.ok_or_else(|| {
-        ToolError::invalid_input(
-            "patch is missing: give the patch text as {\"patch\": \"...\"} (an apply_patch patch, SEARCH/REPLACE \
-             blocks or a unified diff)",
-        )
-    })?;
+    let patch = string(&PATCH_KEYS, "patch")?.ok_or_else(|| ToolError::invalid_input(words::PATCH_MISSING))?;
     let format = match string(&["format"], "format")? {
         None => None,
         Some(name) if name.eq_ignore_ascii_case("auto") => None,
-        Some(name) => Some(PatchFormat::from_name(&name).ok_or_else(|| {
-            ToolError::invalid_input(format!(
-                "format `{name}` is unknown; use apply_patch, search_replace, unified_diff or auto"
-            ))
-        })?),
+        Some(name) => {
+            Some(PatchFormat::from_name(&name).ok_or_else(|| ToolError::invalid_input(words::unknown_format(&name)))?)
+        }
     };
     let path = string(&["path", "file_path", "filePath", "file"], "path")?.filter(|p| !p.is_empty());
     let dry_run = match obj.get("dryRun").or_else(|| obj.get("dry_run")) {
         None | Some(Value::Null) => false,
         Some(Value::Bool(b)) => *b,
         Some(Value::String(s)) if s == "true" || s == "false" => s == "true",
-        Some(_) => return Err(ToolError::invalid_input("dryRun must be true or false")),
+        Some(_) => return Err(ToolError::invalid_input(crate::wording::call::DRY_RUN_NOT_A_BOOLEAN)),
     };
     let max_tier = match string(&["maxStrategy", "max_strategy"], "maxStrategy")? {
         None => None,
-        Some(name) => Some(Tier::from_name(&name).ok_or_else(|| {
-            let names: Vec<&str> = Tier::ALL.iter().map(|s| s.name()).collect();
-            ToolError::invalid_input(format!(
-                "maxStrategy `{name}` is not a tier; use one of {}",
-                names.join(", ")
-            ))
-        })?),
+        Some(name) => Some(
+            Tier::from_name(&name).ok_or_else(|| ToolError::invalid_input(crate::wording::call::not_a_tier(&name)))?,
+        ),
     };
     Ok(PatchRequest {
         patch,

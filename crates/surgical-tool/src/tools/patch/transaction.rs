@@ -27,14 +27,12 @@ use surgical_fs::{DirLock, Encoding, FsError, FsErrorKind, NewFile, Root, Target
 use super::PatchRequest;
 use crate::pipeline::document::{self, file_patch, sha256_hex, Digest, Document, Shared, Text, Version};
 use crate::pipeline::journal::{self, Journal};
-use crate::wording;
+use crate::wording::patch as words;
 use crate::ErrorCode;
 use crate::{Config, FileReport, HunkReport, PatchSuccess, ToolError};
 use surgical_patch::{
-    detect_format, parse, place, strip_bom, Failure, How, Hunk, HunkOutcome, Op, OpKind, ParseError, PatchFormat, Rules,
+    detect_format, parse, place, strip_bom, Failure, Hunk, HunkOutcome, Op, OpKind, ParseError, PatchFormat, Rules,
 };
-
-const NOTHING_WRITTEN: &str = "No file was changed: a patch applies to all its files or to none.";
 
 /// A file's content at some point of the call.
 #[derive(Clone, Debug)]
@@ -101,46 +99,29 @@ struct Outcome {
 
 fn file_error(e: FsError, shown: &str) -> ToolError {
     let e = e.with_path(Path::new(shown));
-    let message = e.to_string();
-    let stop = if message.ends_with(['.', '!', '?']) { "" } else { "." };
     ToolError {
         path: Some(shown.to_string()),
-        ..ToolError::new(ErrorCode::of_fs(&e), format!("{message}{stop} {NOTHING_WRITTEN}"))
+        ..ToolError::new(ErrorCode::of_fs(&e), words::file_error(&e.to_string()))
     }
 }
 
 fn parse_error(e: ParseError, format: PatchFormat) -> ToolError {
-    let at = if e.line > 0 {
-        format!(" (patch line {})", e.line)
-    } else {
-        String::new()
-    };
     ToolError {
         patch_line: (e.line > 0).then_some(e.line),
-        ..ToolError::invalid_input(format!(
-            "the patch could not be read as {}{at}: {} {NOTHING_WRITTEN}",
-            format.name(),
-            e.message
-        ))
+        ..ToolError::invalid_input(words::unreadable(format, e.line, &e.message))
     }
 }
 
-/// A hunk that could not be placed on `text`, worded (see [`wording::placement`]).
+/// A hunk that could not be placed on `text`, worded (see [`words::placement`]).
 fn hunk_error(f: Failure, text: &[u8], op: &Op, format: PatchFormat) -> ToolError {
-    let (code, message, lines) = wording::placement(&f, text, format);
-    let what = if format == PatchFormat::SearchReplace {
-        "block"
-    } else {
-        "hunk"
-    };
+    let (code, message, lines) = words::placement(&f, text, format);
     let patch_line = match &op.kind {
         OpKind::Update { hunks, .. } | OpKind::Delete { hunks } => hunks.get(f.hunk).map(|h| h.patch_line),
         OpKind::Add { .. } => None,
     };
-    let at = patch_line.map_or(String::new(), |l| format!(" (patch line {l})"));
     ToolError {
         code,
-        message: format!("{}: {what} {}{at}: {message}\n{NOTHING_WRITTEN}", op.path, f.hunk),
+        message: words::hunk_failed(&op.path, format, f.hunk, patch_line, &message),
         edit_index: None,
         path: Some(op.path.clone()),
         lines,
@@ -153,7 +134,7 @@ fn op_error(op: &Op, code: ErrorCode, message: String) -> ToolError {
     ToolError {
         path: Some(op.path.clone()),
         patch_line: Some(op.patch_line),
-        ..ToolError::new(code, format!("{message} {NOTHING_WRITTEN}"))
+        ..ToolError::new(code, words::nothing_written(&message))
     }
 }
 
@@ -174,7 +155,7 @@ impl Files {
     fn slot(&mut self, root: &Root, name: &str) -> Result<usize, ToolError> {
         let real = root.resolve(name).map_err(|e| file_error(e, name))?;
         crate::pipeline::files::refuse_reserved(root, &real, name).map_err(|mut e| {
-            e.message = format!("{} {NOTHING_WRITTEN}", e.message);
+            e.message = words::nothing_written(&e.message);
             e
         })?;
         if let Some(&k) = self.by_real.get(&real) {
@@ -295,11 +276,7 @@ fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -
                     return Err(op_error(
                         op,
                         ErrorCode::InvalidInput,
-                        format!(
-                            "{}: the new file's content has a NUL character; a UTF-8 file holding NUL bytes is \
-                             binary to surgical. Remove it.",
-                            op.path
-                        ),
+                        words::new_file_with_nul(&op.path),
                     ));
                 }
                 files.slots[src].now = Content::Text {
@@ -323,11 +300,7 @@ fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -
             OpKind::Delete { hunks } => {
                 match &now {
                     Content::Absent => {
-                        return Err(op_error(
-                            op,
-                            ErrorCode::FileNotFound,
-                            format!("{} does not exist, so it cannot be deleted.", op.path),
-                        ))
+                        return Err(op_error(op, ErrorCode::FileNotFound, words::delete_missing(&op.path)))
                     }
                     Content::Opaque(message, code) if !hunks.is_empty() => {
                         return Err(op_error(op, *code, message.clone()))
@@ -340,11 +313,7 @@ fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -
                             return Err(op_error(
                                 op,
                                 ErrorCode::NotFound,
-                                format!(
-                                    "{}: the diff deletes the file, but its removed lines do not account for all of \
-                                     it ({left} lines would remain). Read the file again and give its whole content.",
-                                    op.path
-                                ),
+                                words::delete_leaves_lines(&op.path, left),
                             ));
                         }
                     }
@@ -376,18 +345,10 @@ fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -
                         (Encoding::Utf8, Arc::new(Vec::new()), false)
                     }
                     Content::Absent => {
-                        let how = match format {
-                            PatchFormat::Codex => "`*** Add File:`",
-                            PatchFormat::Unified => "`--- /dev/null`",
-                            PatchFormat::SearchReplace => "an empty SEARCH section",
-                        };
                         return Err(op_error(
                             op,
                             ErrorCode::FileNotFound,
-                            format!(
-                                "{} does not exist, so it cannot be updated. To create a file, use {how}.",
-                                op.path
-                            ),
+                            words::update_missing(&op.path, format),
                         ));
                     }
                     Content::Opaque(message, code) => return Err(op_error(op, code, message)),
@@ -571,14 +532,7 @@ fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolErr
                 match e.kind() {
                     FsErrorKind::Changed => ToolError {
                         path: Some(s.shown.clone()),
-                        ..ToolError::new(
-                            ErrorCode::Stale,
-                            format!(
-                                "{} changed since it was read (another program modified or replaced it), so it was \
-                                 not deleted.",
-                                s.shown
-                            ),
-                        )
+                        ..ToolError::new(ErrorCode::Stale, words::deleted_file_changed(&s.shown))
                     },
                     _ => file_error(e, &s.shown),
                 }
@@ -613,39 +567,26 @@ fn roll_back(root: &Root, files: &mut Files, done: Vec<Done>, mut error: ToolErr
                     .and_then(|t| t.read(u64::MAX).map(|(info, _)| info))
                     .and_then(|info| surgical_fs::write_atomic(&info, &b.bytes()));
                 if let Err(e) = restored {
-                    failed.push(format!("{}: {e}", s.shown));
+                    failed.push(words::not_restored(&s.shown, None, &e));
                 }
             }
             Done::Created(k, created) => {
                 if let Err(e) = created.remove() {
-                    failed.push(format!("{} (created): {e}", files.slots[k].shown));
+                    failed.push(words::not_restored(&files.slots[k].shown, Some("created"), &e));
                 }
             }
             Done::Deleted(k) => {
                 let s = &files.slots[k];
                 let b = s.before.as_ref().expect("a deleted file existed");
                 if let Err(e) = root.create(&s.real, &b.bytes(), Some(b.info.mode)) {
-                    failed.push(format!("{} (deleted): {e}", s.shown));
+                    failed.push(words::not_restored(&s.shown, Some("deleted"), &e));
                 }
             }
         }
     }
-    let note = if failed.is_empty() && steps == 0 {
-        NOTHING_WRITTEN.to_string()
-    } else if failed.is_empty() {
-        format!(
-            "Writing stopped there, and the {} written before it {} restored: no file was changed.",
-            plural(steps, "file"),
-            if steps == 1 { "was" } else { "were" }
-        )
-    } else {
-        format!(
-            "Writing failed midway, and restoring these files failed too; check them: {}",
-            failed.join("; ")
-        )
-    };
-    if error.message.contains(NOTHING_WRITTEN) {
-        error.message = error.message.replace(NOTHING_WRITTEN, &note);
+    let note = words::rolled_back(steps, &failed);
+    if error.message.contains(words::NOTHING_WRITTEN) {
+        error.message = error.message.replace(words::NOTHING_WRITTEN, &note);
     } else {
         error.message = format!("{} {note}", error.message);
     }
@@ -710,27 +651,6 @@ fn patch_of(o: &Outcome) -> String {
     out
 }
 
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
-}
-
-/// What the engine noted about a hunk, in the format's words.
-fn notes(h: &HunkOutcome, format: PatchFormat) -> Vec<String> {
-    let words = match format {
-        PatchFormat::SearchReplace => wording::SEARCH_REPLACE,
-        _ => wording::HUNK,
-    };
-    let mut notes = wording::differences(&h.differences, words);
-    if h.unnumbered {
-        notes.insert(0, wording::line_numbers_left_out(words));
-    }
-    notes
-}
-
 fn hunk_report(h: &HunkOutcome, format: PatchFormat) -> HunkReport {
     HunkReport {
         index: h.index,
@@ -741,63 +661,16 @@ fn hunk_report(h: &HunkOutcome, format: PatchFormat) -> HunkReport {
         old_end_line: h.old_lines.1,
         placement: h.how.name().to_string(),
         fuzz: (format == PatchFormat::Unified).then_some(h.fuzz),
-        normalized: notes(h, format),
+        normalized: words::notes(h, format),
     }
-}
-
-/// One sentence on where a hunk went.
-fn hunk_sentence(h: &HunkOutcome, what: &str) -> String {
-    let lines = if h.new_lines.0 == h.new_lines.1 {
-        format!("line {}", h.new_lines.0)
-    } else {
-        format!("lines {}-{}", h.new_lines.0, h.new_lines.1)
-    };
-    let place = match h.how {
-        How::Unique => String::new(),
-        How::Anchor(a) => format!(", after its @@ line {}", a + 1),
-        How::AfterPrevious => format!(", the only match after {what} {}", h.index.saturating_sub(1)),
-        How::LineHint(l) => format!(", the match nearest the line number {l} in its header"),
-        How::AfterAnchor(a) => format!(", added after its @@ line {}", a + 1),
-        How::EndOfFile => ", at the end of the file".to_string(),
-        How::StartOfFile => ", at the start of the file".to_string(),
-        _ => String::new(),
-    };
-    let (a, b) = h.dropped;
-    let fuzz = if a + b > 0 {
-        let side = |n: usize, end: &str| match n {
-            0 => None,
-            1 => Some(format!("its {end} unchanged line")),
-            n => Some(format!("its {end} {n} unchanged lines")),
-        };
-        let parts: Vec<String> = [side(a, "first"), side(b, "last")].into_iter().flatten().collect();
-        let label = if h.fuzz > 0 {
-            format!(", fuzz {}", h.fuzz)
-        } else {
-            String::new()
-        };
-        format!(
-            "{label}: found only without {}, left as the file has them",
-            parts.join(" and ")
-        )
-    } else {
-        String::new()
-    };
-    format!(
-        "  {what} {}: now at {lines} (matched {}{place}{fuzz}).",
-        h.index,
-        h.strategy.name()
-    )
 }
 
 /// Runs a parsed call.
 pub(crate) fn run(req: &PatchRequest, config: &Config) -> Result<PatchSuccess, ToolError> {
-    let format = req.format.or_else(|| detect_format(&req.patch)).ok_or_else(|| {
-        ToolError::invalid_input(
-            "the patch is in no format surgical knows: give an apply_patch patch (`*** Begin Patch` ... `*** End \
-             Patch`), SEARCH/REPLACE blocks (`<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE`, the file's path on the \
-             line before), or a unified diff (`--- a/path`, `+++ b/path`, `@@ ... @@` hunks).",
-        )
-    })?;
+    let format = req
+        .format
+        .or_else(|| detect_format(&req.patch))
+        .ok_or_else(|| ToolError::invalid_input(words::NO_FORMAT))?;
     let ops = parse(&req.patch, format, req.path.as_deref()).map_err(|e| parse_error(e, format))?;
     let root = Root::new(&config.root).map_err(|e| file_error(e, "."))?;
     if !req.dry_run {
@@ -818,11 +691,6 @@ pub(crate) fn run(req: &PatchRequest, config: &Config) -> Result<PatchSuccess, T
 }
 
 fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: bool) -> PatchSuccess {
-    let what = if format == PatchFormat::SearchReplace {
-        "block"
-    } else {
-        "hunk"
-    };
     let mut reports = Vec::with_capacity(outcomes.len());
     let mut summary = String::new();
     let mut diffs = String::new();
@@ -864,61 +732,21 @@ fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: boo
         } else {
             hash(&o.after)
         };
-        // A dry run says what would happen.
-        let (applied, created, replaced, deleted) = if dry_run {
-            (
-                "would apply",
-                "would be created",
-                "would replace its content",
-                "would be deleted",
-            )
-        } else {
-            ("applied", "created", "replaced its content", "deleted")
-        };
-        let _ = match o.action {
-            "add" if o.replaced => writeln!(
-                summary,
-                "A {}: {replaced} ({}).",
-                o.path,
-                plural(count_lines(new_text), "line")
-            ),
-            "add" => writeln!(
-                summary,
-                "A {}: {created} ({}).",
-                o.path,
-                plural(count_lines(new_text), "line")
-            ),
-            "delete" => writeln!(
-                summary,
-                "D {}: {deleted} ({}).",
-                o.path,
-                plural(count_lines(old_text), "line")
-            ),
-            "move" => writeln!(
-                summary,
-                "R {} -> {}: {} {applied}.",
-                o.path,
-                o.moved_to.as_deref().unwrap_or(""),
-                plural(o.hunks.len(), what)
-            ),
-            _ => writeln!(summary, "M {}: {} {applied}.", o.path, plural(o.hunks.len(), what)),
-        };
-        for h in &o.hunks {
-            let sentence = hunk_sentence(h, what);
-            summary.push_str(&if dry_run {
-                sentence.replacen(": now at ", ": would be at ", 1)
-            } else {
-                sentence
-            });
-            summary.push('\n');
-            for note in notes(h, format) {
-                let _ = writeln!(summary, "    {note}");
-            }
-        }
         let had_bom = |c: &Option<(Encoding, Shared)>| matches!(c, Some((Encoding::Utf8Bom, _)));
-        if o.after.is_some() && had_bom(&o.before) != had_bom(&o.after) {
-            let _ = writeln!(summary, "  {}", wording::bom_changed(had_bom(&o.after)));
-        }
+        let bom_changed = o.after.is_some() && had_bom(&o.before) != had_bom(&o.after);
+        summary.push_str(&words::operation(
+            &words::Operation {
+                action: o.action,
+                path: &o.path,
+                moved_to: o.moved_to.as_deref(),
+                replaced: o.replaced,
+                lines: count_lines(if o.action == "delete" { old_text } else { new_text }),
+                hunks: &o.hunks,
+                bom_now: bom_changed.then(|| had_bom(&o.after)),
+            },
+            format,
+            dry_run,
+        ));
         if o.before.is_some() && o.after.is_some() && !shown.text.is_empty() {
             let _ = writeln!(diffs, "--- {}", o.moved_to.as_deref().unwrap_or(&o.path));
             diffs.push_str(&shown.text);
@@ -939,33 +767,12 @@ fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: boo
         });
     }
     let count = |a: &str| outcomes.iter().filter(|o| o.action == a).count();
-    let mut parts = Vec::new();
-    for (action, word) in [
-        ("add", "added"),
-        ("update", "updated"),
-        ("move", "moved"),
-        ("delete", "deleted"),
-    ] {
-        let n = count(action);
-        if n > 0 {
-            parts.push(format!("{n} {word}"));
-        }
-    }
-    let mut text = format!(
-        "{} patch ({} format): {} ({}).\n",
-        if dry_run {
-            "Dry run, nothing written. Would apply the"
-        } else {
-            "Applied the"
-        },
-        format.name(),
-        plural(outcomes.len(), "file operation"),
-        parts.join(", ")
-    );
+    let counts = [count("add"), count("update"), count("move"), count("delete")];
+    let mut text = words::headline(dry_run, format, outcomes.len(), counts);
     text.push_str(&summary);
     if !diffs.is_empty() {
         text.push('\n');
-        crate::pipeline::bounded::push_diff(&mut text, &diffs, "every file's diff is in `files[].diff`");
+        crate::wording::output::push_diff(&mut text, &diffs, crate::wording::output::WHOLE_DIFFS_IN_FILES);
     }
     PatchSuccess {
         text,
