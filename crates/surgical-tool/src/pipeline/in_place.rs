@@ -4,9 +4,9 @@
 use std::sync::Arc;
 
 use surgical_core::{AppliedEdit, Spliced};
-use surgical_fs::{Encoding, FsError, Piece, Root};
+use surgical_fs::{DirLock, Encoding, FsError, Piece, Root};
 
-use crate::pipeline::document::{Content, Digest, Document, Text};
+use crate::pipeline::document::{Content, Digest, Document, Shared, Text};
 use crate::pipeline::journal::{self, Journal};
 use crate::wording;
 use crate::ErrorCode;
@@ -30,11 +30,13 @@ pub(crate) struct Call<'a> {
     pub tool: &'static str,
 }
 
-/// The pipeline of a tool that edits one file in place (`edit`, `apply_snippet`): resolve, lock,
-/// read and decode; `engine` turns the text into its replacements, a [`Spliced`] (and what else
-/// the tool reports); `expectedHash` checked; encode, journal and write atomically unless
-/// `dryRun`; diff, patch and reports from windows around the changes, and the `text` from
-/// `summary` (encoding, edit reports, diff, the engine's extra). On any error the file is
+/// The pipeline of a tool that edits one file in place (`edit`, `apply_snippet`), in steps:
+/// resolve, lock, read and decode ([`open`]); `engine` turns the text into its replacements, a
+/// [`Spliced`] (and what else the tool reports), while the other core hashes the file;
+/// `expectedHash` checked ([`check_expected_hash`]); the new version's bytes and hash
+/// ([`NewVersion::of`]); journal and write atomically unless `dryRun`, the report made meanwhile
+/// ([`write_and_report`]): diff, patch and reports from windows around the changes, and the `text`
+/// from `summary` (encoding, edit reports, diff, the engine's extra). On any error the file is
 /// untouched.
 pub(crate) fn run_engine<T: Sync>(
     call: &Call<'_>,
@@ -44,14 +46,7 @@ pub(crate) fn run_engine<T: Sync>(
 ) -> Result<(EditSuccess, T), ToolError> {
     crate::pipeline::timings::start();
     let shown = call.shown;
-    let root = Root::new(&config.root).map_err(|e| fs_error(e, shown))?;
-    if !call.dry_run {
-        // Before the file is read: see `remove_orphans`.
-        crate::pipeline::journal::remove_orphans(&root);
-    }
-    crate::pipeline::files::refuse_reserved_name(&root, shown)?;
-    let (_lock, doc) =
-        Document::open(&root, shown, !call.dry_run, config.max_file_size).map_err(|e| fs_error(e, shown))?;
+    let (root, _lock, doc) = open(call, config)?;
     let old = match &doc.content {
         Content::Text(old) => old,
         Content::Undecodable(e) => {
@@ -68,38 +63,12 @@ pub(crate) fn run_engine<T: Sync>(
     // diffed and reported as such.
     let applied = engine(&old.text);
     crate::pipeline::timings::mark("engine");
-    // Without `expectedHash` nothing waits for the old hash before the write: it is finished
-    // while the new version is written.
-    if let Some(expected) = call.expected_hash {
-        let now = doc.hash.get();
-        if !expected.eq_ignore_ascii_case(now) {
-            return Err(stale_error(shown, now, expected));
-        }
-    }
+    check_expected_hash(call, &doc)?;
     let (applied, extra) = applied?;
     let applied = Arc::new(applied);
-    // Where the bytes on disk are the text's bytes (UTF-8, after any BOM), the new version is the
-    // old file with the changed ranges replaced and is written as such; UTF-16 is encoded whole.
-    let streams = matches!(encoding, Encoding::Utf8 | Encoding::Utf8Bom);
-    let new_bytes = if streams {
-        None
-    } else {
-        let new = Text {
-            encoding,
-            text: Arc::new(applied.text(&old.text)),
-        };
-        Some(new.encoded().map_err(|e| fs_error(e, shown))?)
-    };
-    // The other core hashes the new content while it is written: from the old hash's last
-    // checkpoint before the first change when the old hash is done already.
-    let bom = encoding.bom();
-    let hash_after = match &new_bytes {
-        Some(bytes) => Digest::of(bytes),
-        None => doc.hash.spliced(bom, &old.text, &applied),
-    };
-    // What the call reports (the diffs of windows around the changes: no whole copy of the new
-    // text) is made on another thread while this one writes, since most of a large file's write is
-    // the fsync waiting for the disk. It is returned only once the write succeeded.
+    let new = NewVersion::of(&doc, old, &applied, shown)?;
+    // What the call reports: the diffs of windows around the changes (no whole copy of the new
+    // text), the edits' reports and the text.
     let report = || {
         let began = std::time::Instant::now();
         let windows = applied.windows(&old.text);
@@ -114,25 +83,7 @@ pub(crate) fn run_engine<T: Sync>(
     let (undo_available, (shown_diff, patch, reports, text)) = if call.dry_run {
         (false, report())
     } else {
-        config.cancellation.check(shown)?;
-        std::thread::scope(|scope| {
-            let reporting = (old.text.len() >= REPORT_ON_THREAD).then(|| scope.spawn(report));
-            let journal = config.undo.then(|| Journal::new(&root));
-            let mut step = journal.as_ref().and_then(|j| j.begin(call.tool));
-            let written = match &new_bytes {
-                Some(bytes) => doc.commit(bytes, &hash_after, step.as_mut()),
-                None => doc.commit_spliced(
-                    &spliced(bom.len(), old.text.len(), &applied),
-                    &hash_after,
-                    step.as_mut(),
-                ),
-            };
-            let kept = journal::close(journal.as_ref(), step, matches!(written, Ok(true)));
-            let reported =
-                reporting.map(|thread| thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-            written.map_err(|e| fs_error(e, shown))?;
-            Ok((kept, reported.unwrap_or_else(report)))
-        })?
+        write_and_report(call, config, &root, (&doc, old, &applied), &new, &report)?
     };
     crate::pipeline::timings::mark("report awaited");
     let hash_before = doc.hash.get().to_string();
@@ -147,13 +98,108 @@ pub(crate) fn run_engine<T: Sync>(
             edits: reports,
             encoding: encoding.name(),
             hash_before,
-            hash_after: hash_after.get().to_string(),
+            hash_after: new.hash.get().to_string(),
             dry_run: call.dry_run,
             undo_available,
             patch_truncated: false,
         },
         extra,
     ))
+}
+
+/// The first step: the path resolved inside the root (the journal's paths refused), its directory
+/// locked unless `dryRun` (the lock is held until the new content is in place), the file read and
+/// decoded, its hash started on the other core.
+fn open(call: &Call<'_>, config: &Config) -> Result<(Root, Option<DirLock>, Document), ToolError> {
+    let shown = call.shown;
+    let root = Root::new(&config.root).map_err(|e| fs_error(e, shown))?;
+    if !call.dry_run {
+        // Before the file is read: see `remove_orphans`.
+        crate::pipeline::journal::remove_orphans(&root);
+    }
+    crate::pipeline::files::refuse_reserved_name(&root, shown)?;
+    let (lock, doc) =
+        Document::open(&root, shown, !call.dry_run, config.max_file_size).map_err(|e| fs_error(e, shown))?;
+    Ok((root, lock, doc))
+}
+
+/// `stale` unless the file's hash is the call's `expectedHash`. Without `expectedHash` nothing
+/// waits for the old hash before the write: it is finished while the new version is written.
+fn check_expected_hash(call: &Call<'_>, doc: &Document) -> Result<(), ToolError> {
+    if let Some(expected) = call.expected_hash {
+        let now = doc.hash.get();
+        if !expected.eq_ignore_ascii_case(now) {
+            return Err(stale_error(call.shown, now, expected));
+        }
+    }
+    Ok(())
+}
+
+/// The new version of the file, as it is written and hashed.
+struct NewVersion {
+    /// Its bytes when they are not the old ones spliced: UTF-16, encoded whole. `None` where the
+    /// bytes on disk are the text's (UTF-8, after any BOM): the new version is the old file with
+    /// the changed ranges replaced, and is written as such.
+    bytes: Option<Shared>,
+    /// Its SHA-256, computed on the other core while it is written.
+    hash: Digest,
+}
+
+impl NewVersion {
+    /// The new version of `doc` (whose text is `old`) once `applied`. Its hash is taken from the
+    /// old hash's last checkpoint before the first change when the old hash is done already.
+    fn of(doc: &Document, old: &Text, applied: &Arc<Spliced>, shown: &str) -> Result<NewVersion, ToolError> {
+        let encoding = old.encoding;
+        let streams = matches!(encoding, Encoding::Utf8 | Encoding::Utf8Bom);
+        let bytes = if streams {
+            None
+        } else {
+            let new = Text {
+                encoding,
+                text: Arc::new(applied.text(&old.text)),
+            };
+            Some(new.encoded().map_err(|e| fs_error(e, shown))?)
+        };
+        let hash = match &bytes {
+            Some(bytes) => Digest::of(bytes),
+            None => doc.hash.spliced(encoding.bom(), &old.text, applied),
+        };
+        Ok(NewVersion { bytes, hash })
+    }
+}
+
+/// The writing step: the last cancellation check, the journal step, the atomic write (the old
+/// bytes spliced, or UTF-16 whole), and, for a file of [`REPORT_ON_THREAD`] bytes or more, the
+/// report made on another thread meanwhile, since most of a large file's write is the fsync
+/// waiting for the disk; it is returned only once the write succeeded. Whether undo can restore
+/// the old content, and the report.
+fn write_and_report<R: Send>(
+    call: &Call<'_>,
+    config: &Config,
+    root: &Root,
+    (doc, old, applied): (&Document, &Text, &Spliced),
+    new: &NewVersion,
+    report: &(dyn Fn() -> R + Sync),
+) -> Result<(bool, R), ToolError> {
+    let shown = call.shown;
+    config.cancellation.check(shown)?;
+    std::thread::scope(|scope| {
+        let reporting = (old.text.len() >= REPORT_ON_THREAD).then(|| scope.spawn(report));
+        let journal = config.undo.then(|| Journal::new(root));
+        let mut step = journal.as_ref().and_then(|j| j.begin(call.tool));
+        let written = match &new.bytes {
+            Some(bytes) => doc.commit(bytes, &new.hash, step.as_mut()),
+            None => doc.commit_spliced(
+                &spliced(old.encoding.bom().len(), old.text.len(), applied),
+                &new.hash,
+                step.as_mut(),
+            ),
+        };
+        let kept = journal::close(journal.as_ref(), step, matches!(written, Ok(true)));
+        let reported = reporting.map(|thread| thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+        written.map_err(|e| fs_error(e, shown))?;
+        Ok((kept, reported.unwrap_or_else(report)))
+    })
 }
 
 /// The new version of a file whose bytes on disk are a BOM of `bom` bytes and then a text of

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use surgical_core::diff;
 use surgical_core::lines::{model_newlines, whole_lines, with_ending, Endings};
-use surgical_fs::{Encoding, FsErrorKind, Root};
+use surgical_fs::{DirLock, Encoding, FsErrorKind, Root};
 
 use crate::contract::eol::LineEnding;
 use crate::pipeline::document::{file_patch, Content, Digest, Document, Shared, Text, Version};
@@ -126,20 +126,36 @@ struct Old {
     endings: Endings,
 }
 
+/// The write's steps: the file opened, locked and read if it exists ([`open`]); the bytes to
+/// write ([`new_content`]); then a new file created ([`create`]) or the file's content replaced
+/// ([`replace`]). The directory lock is held until the end.
 fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
     let shown = req.path.as_str();
     let root = Root::new(&config.root).map_err(|e| fs_error(e, shown, ""))?;
+    let (_lock, old) = open(req, config, &root)?;
+    let new = new_content(req, old.as_ref(), config.max_file_size)?;
+    match old {
+        None => create(req, config, &root, new),
+        Some(old) => replace(req, config, &root, old, new),
+    }
+}
+
+/// Resolves the path inside the root (the journal's paths refused), then, if the file exists,
+/// locks its directory (unless `dryRun`), reads it, checks `expectedHash` and decodes it
+/// ([`old_file`]). A missing file with `expectedHash` is `stale`: it was deleted or moved.
+fn open(req: &WriteRequest, config: &Config, root: &Root) -> Result<(Option<DirLock>, Option<Old>), ToolError> {
+    let shown = req.path.as_str();
     if !req.dry_run {
         // Before the file is read: see `remove_orphans`.
-        crate::pipeline::journal::remove_orphans(&root);
+        crate::pipeline::journal::remove_orphans(root);
     }
-    crate::pipeline::files::refuse_reserved_name(&root, shown)?;
+    crate::pipeline::files::refuse_reserved_name(root, shown)?;
     let target = match root.open(shown) {
         Ok(target) => Some(target),
         Err(e) if e.kind() == FsErrorKind::NotFound => None,
         Err(e) => return Err(fs_error(e, shown, "")),
     };
-    let (_lock, old) = match &target {
+    let (lock, old) = match &target {
         Some(t) => {
             let (lock, doc) =
                 Document::open_target(t, !req.dry_run, config.max_file_size).map_err(|e| fs_error(e, shown, ""))?;
@@ -153,99 +169,120 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
             ..ToolError::new(ErrorCode::Stale, words::gone(shown, expected))
         });
     }
+    Ok((lock, old))
+}
 
-    let (new, line_ending) = new_text(req, old.as_ref())?;
-    let encoding = new.encoding;
-    let text = new.text.as_slice();
-    let raw = new.encoded().map_err(|e| fs_error(e, shown, ""))?;
-    if raw.len() as u64 > config.max_file_size {
+/// The content to write, and what the result says about it.
+struct New {
+    /// The text, in the encoding to write.
+    text: Text,
+    line_ending: LineEnding,
+    /// The bytes to write.
+    raw: Shared,
+    hash: Digest,
+    total_lines: usize,
+    /// What the file written is, in words ([`crate::wording::read::describe`]).
+    about: String,
+}
+
+/// The bytes `content` becomes ([`new_text`]), within the size limit, and their hash (on the
+/// second core for large content).
+fn new_content(req: &WriteRequest, old: Option<&Old>, max_file_size: u64) -> Result<New, ToolError> {
+    let shown = req.path.as_str();
+    let (text, line_ending) = new_text(req, old)?;
+    let raw = text.encoded().map_err(|e| fs_error(e, shown, ""))?;
+    if raw.len() as u64 > max_file_size {
         return Err(ToolError {
             path: Some(shown.to_string()),
-            ..ToolError::new(
-                ErrorCode::TooLarge,
-                words::too_large(shown, raw.len(), config.max_file_size),
-            )
+            ..ToolError::new(ErrorCode::TooLarge, words::too_large(shown, raw.len(), max_file_size))
         });
     }
-    let hash_after = Digest::of(&raw);
-    let endings = Endings::of(text);
-    let total_lines = endings.lines();
-    let about = crate::wording::read::describe(encoding, endings);
+    let hash = Digest::of(&raw);
+    let endings = Endings::of(&text.text);
+    Ok(New {
+        line_ending,
+        hash,
+        total_lines: endings.lines(),
+        about: crate::wording::read::describe(text.encoding, endings),
+        raw,
+        text,
+    })
+}
 
-    let Some(old) = old else {
-        let mut undo_available = false;
-        if !req.dry_run {
-            config.cancellation.check(shown)?;
-            let full = root.resolve(shown).map_err(|e| fs_error(e, shown, ""))?;
-            // The step is recorded before the file appears, so that undo finds it.
-            let journal = config.undo.then(|| Journal::new(&root));
-            let mut step = journal.as_ref().and_then(|j| j.begin("write"));
-            if let Some(step) = step.as_mut() {
-                let index = step
-                    .add(&full, None, 0, None)
-                    .expect("a new file has no content to keep");
-                step.set_after(index, Some(hash_after.get()));
-            }
-            let created = root.create(&full, &raw, None);
-            undo_available = journal::close(journal.as_ref(), step, created.is_ok());
-            created.map_err(|e| fs_error(e, shown, ""))?;
+/// A new file: recorded in the undo journal, then created with `Root::create` (unless `dryRun`).
+fn create(req: &WriteRequest, config: &Config, root: &Root, new: New) -> Result<WriteSuccess, ToolError> {
+    let shown = req.path.as_str();
+    let mut undo_available = false;
+    if !req.dry_run {
+        config.cancellation.check(shown)?;
+        let full = root.resolve(shown).map_err(|e| fs_error(e, shown, ""))?;
+        // The step is recorded before the file appears, so that undo finds it.
+        let journal = config.undo.then(|| Journal::new(root));
+        let mut step = journal.as_ref().and_then(|j| j.begin("write"));
+        if let Some(step) = step.as_mut() {
+            let index = step
+                .add(&full, None, 0, None)
+                .expect("a new file has no content to keep");
+            step.set_after(index, Some(new.hash.get()));
         }
-        return Ok(WriteSuccess {
-            text: words::created(shown, req.dry_run, total_lines, &about),
-            path: shown.to_string(),
-            created: true,
-            hash_before: None,
-            hash_after: hash_after.get().to_string(),
-            encoding: encoding.name(),
-            bom: encoding.has_bom(),
-            line_ending: line_ending.name(),
-            total_lines,
-            diff: String::new(),
-            patch: String::new(),
-            first_changed_line: None,
-            dry_run: req.dry_run,
-            undo_available,
-            patch_truncated: false,
-        });
-    };
+        let created = root.create(&full, &new.raw, None);
+        undo_available = journal::close(journal.as_ref(), step, created.is_ok());
+        created.map_err(|e| fs_error(e, shown, ""))?;
+    }
+    let encoding = new.text.encoding;
+    Ok(WriteSuccess {
+        text: words::created(shown, req.dry_run, new.total_lines, &new.about),
+        path: shown.to_string(),
+        created: true,
+        hash_before: None,
+        hash_after: new.hash.get().to_string(),
+        encoding: encoding.name(),
+        bom: encoding.has_bom(),
+        line_ending: new.line_ending.name(),
+        total_lines: new.total_lines,
+        diff: String::new(),
+        patch: String::new(),
+        first_changed_line: None,
+        dry_run: req.dry_run,
+        undo_available,
+        patch_truncated: false,
+    })
+}
 
-    let unchanged = old.doc.holds(&new);
+/// An existing file's content replaced: nothing written when it holds the new content already;
+/// otherwise journaled and written atomically (`Document::commit`, unless `dryRun`); then the diff
+/// and patch ([`diff_and_patch`]) and the `text`.
+fn replace(req: &WriteRequest, config: &Config, root: &Root, old: Old, new: New) -> Result<WriteSuccess, ToolError> {
+    let shown = req.path.as_str();
+    let unchanged = old.doc.holds(&new.text);
     let mut undo_available = false;
     if !unchanged && !req.dry_run {
         config.cancellation.check(shown)?;
-        let journal = config.undo.then(|| Journal::new(&root));
+        let journal = config.undo.then(|| Journal::new(root));
         let mut step = journal.as_ref().and_then(|j| j.begin("write"));
-        let written = old.doc.commit(&raw, &hash_after, step.as_mut());
+        let written = old.doc.commit(&new.raw, &new.hash, step.as_mut());
         undo_available = journal::close(journal.as_ref(), step, matches!(written, Ok(true)));
         written.map_err(|e| fs_error(e, shown, ""))?;
     }
 
-    let (shown_diff, patch, diffable) = diff_and_patch(&old, &new, &raw, shown);
+    let (shown_diff, patch, diffable) = diff_and_patch(&old, &new.text, &new.raw, shown);
     let out = if unchanged {
-        words::unchanged(shown, total_lines, &about)
+        words::unchanged(shown, new.total_lines, &new.about)
     } else {
-        replaced_summary(
-            req,
-            &old,
-            &new,
-            line_ending,
-            total_lines,
-            &about,
-            diffable,
-            &shown_diff.text,
-        )
+        replaced_summary(req, &old, &new, diffable, &shown_diff.text)
     };
 
+    let encoding = new.text.encoding;
     Ok(WriteSuccess {
         text: out,
         path: shown.to_string(),
         created: false,
         hash_before: Some(old.doc.hash.get().to_string()),
-        hash_after: hash_after.get().to_string(),
+        hash_after: new.hash.get().to_string(),
         encoding: encoding.name(),
         bom: encoding.has_bom(),
-        line_ending: line_ending.name(),
-        total_lines,
+        line_ending: new.line_ending.name(),
+        total_lines: new.total_lines,
         diff: shown_diff.text,
         patch,
         first_changed_line: shown_diff.first_changed_line,
@@ -315,22 +352,12 @@ fn diff_and_patch(old: &Old, new: &Text, raw: &[u8], shown: &str) -> (diff::Numb
 }
 
 /// The `text` of the result when a file's content was replaced.
-#[allow(clippy::too_many_arguments)]
-fn replaced_summary(
-    req: &WriteRequest,
-    old: &Old,
-    new: &Text,
-    line_ending: LineEnding,
-    total_lines: usize,
-    about: &str,
-    diffable: bool,
-    diff: &str,
-) -> String {
+fn replaced_summary(req: &WriteRequest, old: &Old, new: &New, diffable: bool, diff: &str) -> String {
     let notes = words::notes(
         req.line_ending,
-        line_ending,
+        new.line_ending,
         old.endings,
-        new.encoding,
+        new.text.encoding,
         old.encoding,
         std::str::from_utf8(&old.text).is_ok(),
     );
@@ -338,8 +365,8 @@ fn replaced_summary(
         &req.path,
         req.dry_run,
         old.endings.lines(),
-        total_lines,
-        about,
+        new.total_lines,
+        &new.about,
         &notes,
         diffable,
         diff,

@@ -26,7 +26,7 @@ use surgical_fs::{DirLock, Encoding, FsError, FsErrorKind, NewFile, Root, Target
 
 use super::PatchRequest;
 use crate::pipeline::document::{self, file_patch, sha256_hex, Digest, Document, Shared, Text, Version};
-use crate::pipeline::journal::{self, Journal};
+use crate::pipeline::journal::{self, Journal, Step};
 use crate::wording::patch as words;
 use crate::ErrorCode;
 use crate::{Config, FileReport, HunkReport, PatchSuccess, ToolError};
@@ -246,190 +246,313 @@ impl Files {
     }
 }
 
-/// Runs every operation in memory.
+/// Runs every operation in memory, in patch order, each seeing what earlier ones did to its file
+/// ([`Files::start`], then [`add`], [`delete`] or [`update`]), then settles every file's final
+/// state ([`settle`]). Any failure returns here: nothing has been written.
 fn simulate(ops: &[Op], files: &mut Files, rules: &Rules, format: PatchFormat) -> Result<Vec<Outcome>, ToolError> {
     let mut outcomes = Vec::with_capacity(ops.len());
     for (k, op) in ops.iter().enumerate() {
-        let (src, dst) = files.of_op[k];
-        let now = files.slots[src].now.clone();
-        let current = match &now {
-            Content::Text { encoding, text } => Some((*encoding, Arc::clone(text))),
-            _ => None,
-        };
-        // The file as read: its hash is known.
-        let hash_before = match (&files.slots[src].before, files.slots[src].touched) {
-            (Some(b), false) => Some(b.hash.get().to_string()),
-            _ => None,
-        };
-        for slot in std::iter::once(src).chain(dst) {
-            files.slots[slot].touched = true;
-            files.slots[slot].last_op = Some(k);
-        }
-        match &op.kind {
-            OpKind::Add { content } => {
-                let (encoding, eol) = match &now {
-                    Content::Text { encoding, text } => (*encoding, dominant_eol(text)),
-                    _ => (Encoding::Utf8, Ending::Lf),
-                };
-                let text = Arc::new(with_ending(content, eol).into_owned());
-                if encoding == Encoding::Utf8 && text.contains(&0) {
-                    return Err(op_error(
-                        op,
-                        ErrorCode::InvalidInput,
-                        words::new_file_with_nul(&op.path),
-                    ));
-                }
-                files.slots[src].now = Content::Text {
-                    encoding,
-                    text: Arc::clone(&text),
-                };
-                outcomes.push(Outcome {
-                    hash_before,
-                    path: op.path.clone(),
-                    action: "add",
-                    moved_to: None,
-                    replaced: !matches!(now, Content::Absent),
-                    displaced: None,
-                    before: current,
-                    after: Some((encoding, text)),
-                    changes: None,
-                    hunks: Vec::new(),
-                    slot: src,
-                });
-            }
-            OpKind::Delete { hunks } => {
-                match &now {
-                    Content::Absent => {
-                        return Err(op_error(op, ErrorCode::FileNotFound, words::delete_missing(&op.path)))
-                    }
-                    Content::Opaque(message, code) if !hunks.is_empty() => {
-                        return Err(op_error(op, *code, message.clone()))
-                    }
-                    Content::Text { text, .. } if !hunks.is_empty() => {
-                        let patched = place(text, hunks, rules).map_err(|f| hunk_error(f, text, op, format))?;
-                        let left = surgical_core::lines::count_terminators(&patched.text)
-                            + usize::from(!patched.text.is_empty() && !patched.text.ends_with(b"\n"));
-                        if patched.text.iter().any(|b| !b.is_ascii_whitespace()) {
-                            return Err(op_error(
-                                op,
-                                ErrorCode::NotFound,
-                                words::delete_leaves_lines(&op.path, left),
-                            ));
-                        }
-                    }
-                    _ => {}
-                }
-                files.slots[src].now = Content::Absent;
-                outcomes.push(Outcome {
-                    hash_before,
-                    path: op.path.clone(),
-                    action: "delete",
-                    moved_to: None,
-                    replaced: false,
-                    displaced: None,
-                    before: current,
-                    after: None,
-                    changes: None,
-                    hunks: Vec::new(),
-                    slot: src,
-                });
-            }
+        let start = files.start(k);
+        let outcome = match &op.kind {
+            OpKind::Add { content } => add(op, content, files, start)?,
+            OpKind::Delete { hunks } => delete(op, hunks, files, start, (rules, format))?,
             OpKind::Update {
                 hunks,
                 move_to,
                 create_if_missing,
             } => {
-                let (encoding, text, existed) = match now {
-                    Content::Text { encoding, text } => (encoding, text, true),
-                    Content::Absent if *create_if_missing && hunks.iter().all(|h| h.old_lines().is_empty()) => {
-                        (Encoding::Utf8, Arc::new(Vec::new()), false)
-                    }
-                    Content::Absent => {
-                        return Err(op_error(
-                            op,
-                            ErrorCode::FileNotFound,
-                            words::update_missing(&op.path, format),
-                        ));
-                    }
-                    Content::Opaque(message, code) => return Err(op_error(op, code, message)),
+                let update = Update {
+                    hunks,
+                    move_to,
+                    create_if_missing: *create_if_missing,
                 };
-                // A BOM the hunks write as part of the first line (as git does) is the file's BOM,
-                // which the text being patched leaves out.
-                let before = existed.then(|| (encoding, Arc::clone(&text)));
-                let mut encoding = encoding;
-                let bom = (encoding == Encoding::Utf8Bom).then(|| strip_bom(hunks));
-                let (new_text, changes, placed) = match &bom {
-                    _ if hunks.is_empty() => (Arc::clone(&text), Vec::new(), Vec::new()),
-                    Some(bom) => {
-                        let (indexes, kept): (Vec<usize>, Vec<Hunk>) = bom.hunks.iter().cloned().unzip();
-                        if bom.removes_bom {
-                            encoding = Encoding::Utf8;
-                        }
-                        // Hunks that only removed the BOM are reported on the first line.
-                        let bom_only = (0..hunks.len())
-                            .filter(|i| !indexes.contains(i))
-                            .map(HunkOutcome::bom_only);
-                        if kept.is_empty() {
-                            (Arc::clone(&text), Vec::new(), bom_only.collect())
-                        } else {
-                            let p = place(&text, &kept, rules).map_err(|mut f| {
-                                f.hunk = indexes[f.hunk];
-                                hunk_error(f, &text, op, format)
-                            })?;
-                            let mut outcomes = p.hunks;
-                            for h in &mut outcomes {
-                                h.index = indexes[h.index];
-                            }
-                            outcomes.extend(bom_only);
-                            outcomes.sort_by_key(|h| h.index);
-                            (Arc::new(p.text), p.changes, outcomes)
-                        }
-                    }
-                    None => {
-                        let p = place(&text, hunks, rules).map_err(|f| hunk_error(f, &text, op, format))?;
-                        (Arc::new(p.text), p.changes, p.hunks)
-                    }
-                };
-                let mut displaced = None;
-                let (action, slot) = match dst.filter(|&d| d != src) {
-                    Some(d) => {
-                        if let Content::Text { encoding, text } = &files.slots[d].now {
-                            displaced = Some((*encoding, Arc::clone(text)));
-                        }
-                        files.slots[d].now = Content::Text {
-                            encoding,
-                            text: Arc::clone(&new_text),
-                        };
-                        files.slots[d].mode = files.slots[src].mode;
-                        files.slots[src].now = Content::Absent;
-                        ("move", d)
-                    }
-                    None => {
-                        files.slots[src].now = Content::Text {
-                            encoding,
-                            text: Arc::clone(&new_text),
-                        };
-                        (if existed { "update" } else { "add" }, src)
-                    }
-                };
-                outcomes.push(Outcome {
-                    hash_before,
-                    path: op.path.clone(),
-                    action,
-                    moved_to: if action == "move" { move_to.clone() } else { None },
-                    replaced: false,
-                    displaced,
-                    before,
-                    after: Some((encoding, new_text)),
-                    changes: Some(changes),
-                    hunks: placed,
-                    slot,
-                });
+                update.run(op, files, start, (rules, format))?
             }
-        }
+        };
+        outcomes.push(outcome);
     }
     settle(files)?;
     Ok(outcomes)
+}
+
+/// Where an operation starts: its file's slot (and a move's destination), the file's content at
+/// this point of the call, and its hash when that is the file as read.
+struct Start {
+    src: usize,
+    dst: Option<usize>,
+    now: Content,
+    current: Option<(Encoding, Shared)>,
+    hash_before: Option<String>,
+}
+
+impl Files {
+    /// The start of operation `k`: its slots, marked as touched by it.
+    fn start(&mut self, k: usize) -> Start {
+        let (src, dst) = self.of_op[k];
+        let now = self.slots[src].now.clone();
+        let current = match &now {
+            Content::Text { encoding, text } => Some((*encoding, Arc::clone(text))),
+            _ => None,
+        };
+        // The file as read: its hash is known.
+        let hash_before = match (&self.slots[src].before, self.slots[src].touched) {
+            (Some(b), false) => Some(b.hash.get().to_string()),
+            _ => None,
+        };
+        for slot in std::iter::once(src).chain(dst) {
+            self.slots[slot].touched = true;
+            self.slots[slot].last_op = Some(k);
+        }
+        Start {
+            src,
+            dst,
+            now,
+            current,
+            hash_before,
+        }
+    }
+}
+
+/// `*** Add File` (or a diff from `/dev/null`): the new text takes the line ending and encoding of
+/// a file it replaces.
+fn add(op: &Op, content: &str, files: &mut Files, start: Start) -> Result<Outcome, ToolError> {
+    let Start {
+        src,
+        now,
+        current,
+        hash_before,
+        ..
+    } = start;
+    let (encoding, eol) = match &now {
+        Content::Text { encoding, text } => (*encoding, dominant_eol(text)),
+        _ => (Encoding::Utf8, Ending::Lf),
+    };
+    let text = Arc::new(with_ending(content, eol).into_owned());
+    if encoding == Encoding::Utf8 && text.contains(&0) {
+        return Err(op_error(
+            op,
+            ErrorCode::InvalidInput,
+            words::new_file_with_nul(&op.path),
+        ));
+    }
+    files.slots[src].now = Content::Text {
+        encoding,
+        text: Arc::clone(&text),
+    };
+    Ok(Outcome {
+        hash_before,
+        path: op.path.clone(),
+        action: "add",
+        moved_to: None,
+        replaced: !matches!(now, Content::Absent),
+        displaced: None,
+        before: current,
+        after: Some((encoding, text)),
+        changes: None,
+        hunks: Vec::new(),
+        slot: src,
+    })
+}
+
+/// `*** Delete File` (or a diff to `/dev/null`, whose removed lines must be all of the file).
+fn delete(
+    op: &Op,
+    hunks: &[Hunk],
+    files: &mut Files,
+    start: Start,
+    (rules, format): (&Rules, PatchFormat),
+) -> Result<Outcome, ToolError> {
+    let Start {
+        src,
+        now,
+        current,
+        hash_before,
+        ..
+    } = start;
+    match &now {
+        Content::Absent => return Err(op_error(op, ErrorCode::FileNotFound, words::delete_missing(&op.path))),
+        Content::Opaque(message, code) if !hunks.is_empty() => return Err(op_error(op, *code, message.clone())),
+        Content::Text { text, .. } if !hunks.is_empty() => {
+            let patched = place(text, hunks, rules).map_err(|f| hunk_error(f, text, op, format))?;
+            let left = surgical_core::lines::count_terminators(&patched.text)
+                + usize::from(!patched.text.is_empty() && !patched.text.ends_with(b"\n"));
+            if patched.text.iter().any(|b| !b.is_ascii_whitespace()) {
+                return Err(op_error(
+                    op,
+                    ErrorCode::NotFound,
+                    words::delete_leaves_lines(&op.path, left),
+                ));
+            }
+        }
+        _ => {}
+    }
+    files.slots[src].now = Content::Absent;
+    Ok(Outcome {
+        hash_before,
+        path: op.path.clone(),
+        action: "delete",
+        moved_to: None,
+        replaced: false,
+        displaced: None,
+        before: current,
+        after: None,
+        changes: None,
+        hunks: Vec::new(),
+        slot: src,
+    })
+}
+
+/// `*** Update File` (a diff's file, SEARCH/REPLACE blocks), with `*** Move to` if any.
+struct Update<'a> {
+    hunks: &'a [Hunk],
+    move_to: &'a Option<String>,
+    create_if_missing: bool,
+}
+
+/// A file's text with an update's hunks placed: its encoding (a hunk may remove the BOM), the new
+/// text, the replaced ranges and where each hunk went.
+struct Placed {
+    encoding: Encoding,
+    text: Shared,
+    changes: Vec<Change>,
+    hunks: Vec<HunkOutcome>,
+}
+
+impl Update<'_> {
+    /// The update's steps: what it starts from ([`Update::base`]), its hunks placed
+    /// ([`Update::place`]), the result landed where it goes ([`Files::land`]).
+    fn run(
+        &self,
+        op: &Op,
+        files: &mut Files,
+        start: Start,
+        (rules, format): (&Rules, PatchFormat),
+    ) -> Result<Outcome, ToolError> {
+        let (encoding, text, existed) = self.base(op, start.now, format)?;
+        let before = existed.then(|| (encoding, Arc::clone(&text)));
+        let placed = self.place(op, encoding, &text, (rules, format))?;
+        let (action, slot, displaced) = files.land(
+            (start.src, start.dst),
+            existed,
+            Content::Text {
+                encoding: placed.encoding,
+                text: Arc::clone(&placed.text),
+            },
+        );
+        Ok(Outcome {
+            hash_before: start.hash_before,
+            path: op.path.clone(),
+            action,
+            moved_to: if action == "move" { self.move_to.clone() } else { None },
+            replaced: false,
+            displaced,
+            before,
+            after: Some((placed.encoding, placed.text)),
+            changes: Some(placed.changes),
+            hunks: placed.hunks,
+            slot,
+        })
+    }
+
+    /// The text the update applies to, and whether the file existed: an absent file only when
+    /// the hunks only add lines and the format creates files that way.
+    fn base(&self, op: &Op, now: Content, format: PatchFormat) -> Result<(Encoding, Shared, bool), ToolError> {
+        match now {
+            Content::Text { encoding, text } => Ok((encoding, text, true)),
+            Content::Absent if self.create_if_missing && self.hunks.iter().all(|h| h.old_lines().is_empty()) => {
+                Ok((Encoding::Utf8, Arc::new(Vec::new()), false))
+            }
+            Content::Absent => Err(op_error(
+                op,
+                ErrorCode::FileNotFound,
+                words::update_missing(&op.path, format),
+            )),
+            Content::Opaque(message, code) => Err(op_error(op, code, message)),
+        }
+    }
+
+    /// The hunks placed on `text` and spliced (`surgical_patch::place`). A BOM the hunks write as
+    /// part of the first line (as git does) is the file's BOM, which the text being patched leaves
+    /// out: such hunks are placed without it, and a hunk that removes it makes the file UTF-8.
+    fn place(
+        &self,
+        op: &Op,
+        encoding: Encoding,
+        text: &Shared,
+        (rules, format): (&Rules, PatchFormat),
+    ) -> Result<Placed, ToolError> {
+        let hunks = self.hunks;
+        let mut encoding = encoding;
+        let bom = (encoding == Encoding::Utf8Bom).then(|| strip_bom(hunks));
+        let (new_text, changes, placed) = match &bom {
+            _ if hunks.is_empty() => (Arc::clone(text), Vec::new(), Vec::new()),
+            Some(bom) => {
+                let (indexes, kept): (Vec<usize>, Vec<Hunk>) = bom.hunks.iter().cloned().unzip();
+                if bom.removes_bom {
+                    encoding = Encoding::Utf8;
+                }
+                // Hunks that only removed the BOM are reported on the first line.
+                let bom_only = (0..hunks.len())
+                    .filter(|i| !indexes.contains(i))
+                    .map(HunkOutcome::bom_only);
+                if kept.is_empty() {
+                    (Arc::clone(text), Vec::new(), bom_only.collect())
+                } else {
+                    let p = place(text, &kept, rules).map_err(|mut f| {
+                        f.hunk = indexes[f.hunk];
+                        hunk_error(f, text, op, format)
+                    })?;
+                    let mut outcomes = p.hunks;
+                    for h in &mut outcomes {
+                        h.index = indexes[h.index];
+                    }
+                    outcomes.extend(bom_only);
+                    outcomes.sort_by_key(|h| h.index);
+                    (Arc::new(p.text), p.changes, outcomes)
+                }
+            }
+            None => {
+                let p = place(text, hunks, rules).map_err(|f| hunk_error(f, text, op, format))?;
+                (Arc::new(p.text), p.changes, p.hunks)
+            }
+        };
+        Ok(Placed {
+            encoding,
+            text: new_text,
+            changes,
+            hunks: placed,
+        })
+    }
+}
+
+impl Files {
+    /// Puts an update's new content where it goes: at a move's destination (whose content it
+    /// displaces; the source is then absent, its mode carried over), else in place. Returns the
+    /// operation's action (`move`, `update`, or `add` for a file that did not exist), the slot
+    /// holding the result and what it displaced.
+    fn land(
+        &mut self,
+        (src, dst): (usize, Option<usize>),
+        existed: bool,
+        new: Content,
+    ) -> (&'static str, usize, Option<(Encoding, Shared)>) {
+        match dst.filter(|&d| d != src) {
+            Some(d) => {
+                let displaced = match &self.slots[d].now {
+                    Content::Text { encoding, text } => Some((*encoding, Arc::clone(text))),
+                    _ => None,
+                };
+                self.slots[d].now = new;
+                self.slots[d].mode = self.slots[src].mode;
+                self.slots[src].now = Content::Absent;
+                ("move", d, displaced)
+            }
+            None => {
+                self.slots[src].now = new;
+                (if existed { "update" } else { "add" }, src, None)
+            }
+        }
+    }
 }
 
 /// Settles what every file is at the end of the call, and the hash of its new bytes, before
@@ -468,7 +591,9 @@ enum Done {
 }
 
 /// Writes every file, recording the call as one step of the undo journal (all its files, or the
-/// step is not kept); on a failure, undoes what was done and returns the error.
+/// step is not kept): the last cancellation check, every file to replace or delete checked
+/// writable, then [`write_files`] and [`delete_files`]; on a failure, [`roll_back`] undoes what was
+/// done and the error says so.
 fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolError> {
     let first = files.slots.iter().find(|s| !matches!(s.after, Final::Unchanged));
     if let Some(first) = first {
@@ -483,64 +608,8 @@ fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolErr
     let journal = config.undo.then(|| Journal::new(root));
     let mut step = journal.as_ref().and_then(|j| j.begin("apply_patch"));
     let mut done: Vec<Done> = Vec::new();
-    let result = (|| -> Result<(), ToolError> {
-        for k in 0..files.slots.len() {
-            let s = &files.slots[k];
-            let Final::Bytes(bytes) = &s.after else { continue };
-            let hash_after = s.hash_after.as_ref().expect("new bytes are hashed");
-            match &s.before {
-                Some(b) => {
-                    b.commit(bytes, hash_after, step.as_mut())
-                        .map_err(|e| file_error(e, &s.shown))?;
-                    done.push(Done::Updated(k));
-                }
-                None => {
-                    // Recorded before the file appears, so that undo finds it.
-                    if let Some(step) = step.as_mut() {
-                        let index = step
-                            .add(&s.real, None, 0, None)
-                            .expect("a new file has no content to keep");
-                        step.set_after(index, Some(hash_after.get()));
-                    }
-                    let created = root.create(&s.real, bytes, s.mode).map_err(|e| {
-                        if let Some(step) = step.as_mut() {
-                            step.drop_last();
-                        }
-                        file_error(e, &s.shown)
-                    })?;
-                    done.push(Done::Created(k, created));
-                }
-            }
-        }
-        for k in 0..files.slots.len() {
-            let s = &files.slots[k];
-            let (Some(b), Final::Absent) = (&s.before, &s.after) else {
-                continue;
-            };
-            // The content is saved (and synced) before the file goes.
-            let index = step
-                .as_mut()
-                .and_then(|step| step.add(&s.real, Some(b.hash.get()), b.info.len, Some(b.info.mode)));
-            if let (Some(step), Some(index)) = (step.as_mut(), index) {
-                step.save(index, &b.parts());
-                step.set_after(index, None);
-            }
-            surgical_fs::remove(&b.info).map_err(|e| {
-                if let (Some(step), Some(_)) = (step.as_mut(), index) {
-                    step.drop_last();
-                }
-                match e.kind() {
-                    FsErrorKind::Changed => ToolError {
-                        path: Some(s.shown.clone()),
-                        ..ToolError::new(ErrorCode::Stale, words::deleted_file_changed(&s.shown))
-                    },
-                    _ => file_error(e, &s.shown),
-                }
-            })?;
-            done.push(Done::Deleted(k));
-        }
-        Ok(())
-    })();
+    let result =
+        write_files(root, files, &mut step, &mut done).and_then(|()| delete_files(files, &mut step, &mut done));
     let journaled = journal::close(journal.as_ref(), step, result.is_ok());
     for s in &mut files.slots {
         s.journaled = journaled;
@@ -549,6 +618,74 @@ fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolErr
         Ok(()) => Ok(()),
         Err(error) => Err(roll_back(root, files, done, error)),
     }
+}
+
+/// The first steps of a commit: new and changed files, in slot order — `Document::commit` for a
+/// file that existed (journal, atomic write), `Root::create` for a new one (recorded in the step
+/// first, so that undo finds it). Each step done is pushed on `done`.
+fn write_files(root: &Root, files: &Files, step: &mut Option<Step>, done: &mut Vec<Done>) -> Result<(), ToolError> {
+    for k in 0..files.slots.len() {
+        let s = &files.slots[k];
+        let Final::Bytes(bytes) = &s.after else { continue };
+        let hash_after = s.hash_after.as_ref().expect("new bytes are hashed");
+        match &s.before {
+            Some(b) => {
+                b.commit(bytes, hash_after, step.as_mut())
+                    .map_err(|e| file_error(e, &s.shown))?;
+                done.push(Done::Updated(k));
+            }
+            None => {
+                // Recorded before the file appears, so that undo finds it.
+                if let Some(step) = step.as_mut() {
+                    let index = step
+                        .add(&s.real, None, 0, None)
+                        .expect("a new file has no content to keep");
+                    step.set_after(index, Some(hash_after.get()));
+                }
+                let created = root.create(&s.real, bytes, s.mode).map_err(|e| {
+                    if let Some(step) = step.as_mut() {
+                        step.drop_last();
+                    }
+                    file_error(e, &s.shown)
+                })?;
+                done.push(Done::Created(k, created));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The last steps of a commit: deletions, each file's content saved (and synced) in the journal
+/// step before `surgical_fs::remove` (`stale` if another program changed it since it was read).
+fn delete_files(files: &Files, step: &mut Option<Step>, done: &mut Vec<Done>) -> Result<(), ToolError> {
+    for k in 0..files.slots.len() {
+        let s = &files.slots[k];
+        let (Some(b), Final::Absent) = (&s.before, &s.after) else {
+            continue;
+        };
+        // The content is saved (and synced) before the file goes.
+        let index = step
+            .as_mut()
+            .and_then(|step| step.add(&s.real, Some(b.hash.get()), b.info.len, Some(b.info.mode)));
+        if let (Some(step), Some(index)) = (step.as_mut(), index) {
+            step.save(index, &b.parts());
+            step.set_after(index, None);
+        }
+        surgical_fs::remove(&b.info).map_err(|e| {
+            if let (Some(step), Some(_)) = (step.as_mut(), index) {
+                step.drop_last();
+            }
+            match e.kind() {
+                FsErrorKind::Changed => ToolError {
+                    path: Some(s.shown.clone()),
+                    ..ToolError::new(ErrorCode::Stale, words::deleted_file_changed(&s.shown))
+                },
+                _ => file_error(e, &s.shown),
+            }
+        })?;
+        done.push(Done::Deleted(k));
+    }
+    Ok(())
 }
 
 /// Undoes the steps of a commit that stopped at `error`, newest first, and says in the error
@@ -690,81 +827,22 @@ pub(crate) fn run(req: &PatchRequest, config: &Config) -> Result<PatchSuccess, T
     Ok(report(&outcomes, &files, format, req.dry_run))
 }
 
+/// The result: each operation's file report ([`file_report`]) and its lines of `text`
+/// ([`operation_text`]); then the headline, those lines and the files' diffs; the combined patch.
 fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: bool) -> PatchSuccess {
     let mut reports = Vec::with_capacity(outcomes.len());
     let mut summary = String::new();
     let mut diffs = String::new();
     let mut combined = String::new();
     for (index, o) in outcomes.iter().enumerate() {
-        let old_text = o.before.as_ref().map_or(&[][..], |(_, t)| t.as_slice());
-        let new_text = o.after.as_ref().map_or(&[][..], |(_, t)| t.as_slice());
-        let changes = match &o.changes {
-            Some(c) if o.before.is_some() => c.clone(),
-            _ => diff::whole_change(old_text, new_text),
-        };
-        // A deleted file's diff would be all of it: the summary says how many lines went (the
-        // patch still has them, so that `git apply` reproduces the deletion).
-        let shown = if o.after.is_none() {
-            diff::NumberedDiff::untold(None)
-        } else {
-            diff::numbered_diff(old_text, new_text, &changes)
-        };
-        let patch = patch_of(o);
-        combined.push_str(&patch);
-        let encoding = o
-            .after
-            .as_ref()
-            .or(o.before.as_ref())
-            .map_or(Encoding::Utf8, |(e, _)| *e);
-        let slot = &files.slots[o.slot];
-        // Hashes of the bytes on disk: known for the file as read and as written; computed for a
-        // state in between (a file several operations change).
-        let hash = |c: &Option<(Encoding, Shared)>| {
-            c.as_ref().map(|(e, t)| match e {
-                Encoding::Utf8 | Encoding::Utf8Bom => sha256_hex(&[e.bom(), t]),
-                _ => sha256_hex(&[&surgical_fs::encode(*e, t).unwrap_or_else(|_| t.to_vec())]),
-            })
-        };
-        let hash_before = o.hash_before.clone().or_else(|| hash(&o.before));
-        let is_final = slot.last_op == Some(index) && o.after.is_some();
-        let hash_after = if is_final {
-            slot.hash_after.as_ref().map(|d| d.get().to_string())
-        } else {
-            hash(&o.after)
-        };
-        let had_bom = |c: &Option<(Encoding, Shared)>| matches!(c, Some((Encoding::Utf8Bom, _)));
-        let bom_changed = o.after.is_some() && had_bom(&o.before) != had_bom(&o.after);
-        summary.push_str(&words::operation(
-            &words::Operation {
-                action: o.action,
-                path: &o.path,
-                moved_to: o.moved_to.as_deref(),
-                replaced: o.replaced,
-                lines: count_lines(if o.action == "delete" { old_text } else { new_text }),
-                hunks: &o.hunks,
-                bom_now: bom_changed.then(|| had_bom(&o.after)),
-            },
-            format,
-            dry_run,
-        ));
-        if o.before.is_some() && o.after.is_some() && !shown.text.is_empty() {
+        let report = file_report(o, index, files, format, dry_run);
+        summary.push_str(&operation_text(o, format, dry_run));
+        if o.before.is_some() && o.after.is_some() && !report.diff.is_empty() {
             let _ = writeln!(diffs, "--- {}", o.moved_to.as_deref().unwrap_or(&o.path));
-            diffs.push_str(&shown.text);
+            diffs.push_str(&report.diff);
         }
-        reports.push(FileReport {
-            path: o.path.clone(),
-            action: o.action.to_string(),
-            moved_to: o.moved_to.clone(),
-            diff: shown.text,
-            patch,
-            first_changed_line: shown.first_changed_line,
-            hunks: o.hunks.iter().map(|h| hunk_report(h, format)).collect(),
-            hash_before,
-            hash_after,
-            encoding: encoding.name().to_string(),
-            undo_available: !dry_run && slot.journaled,
-            patch_truncated: false,
-        });
+        combined.push_str(&report.patch);
+        reports.push(report);
     }
     let count = |a: &str| outcomes.iter().filter(|o| o.action == a).count();
     let counts = [count("add"), count("update"), count("move"), count("delete")];
@@ -782,4 +860,90 @@ fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: boo
         dry_run,
         patch_truncated: false,
     }
+}
+
+/// What operation `index` did to its file: its diffs ([`diffs_of`]), the hashes of its bytes
+/// before and after ([`hashes_of`]), where each hunk went.
+fn file_report(o: &Outcome, index: usize, files: &Files, format: PatchFormat, dry_run: bool) -> FileReport {
+    let (shown, patch) = diffs_of(o);
+    let slot = &files.slots[o.slot];
+    let (hash_before, hash_after) = hashes_of(o, index, slot);
+    let encoding = o
+        .after
+        .as_ref()
+        .or(o.before.as_ref())
+        .map_or(Encoding::Utf8, |(e, _)| *e);
+    FileReport {
+        path: o.path.clone(),
+        action: o.action.to_string(),
+        moved_to: o.moved_to.clone(),
+        diff: shown.text,
+        patch,
+        first_changed_line: shown.first_changed_line,
+        hunks: o.hunks.iter().map(|h| hunk_report(h, format)).collect(),
+        hash_before,
+        hash_after,
+        encoding: encoding.name().to_string(),
+        undo_available: !dry_run && slot.journaled,
+        patch_truncated: false,
+    }
+}
+
+/// An operation's numbered diff (none for a deleted file: the `text` says how many lines went,
+/// and the patch still has them, so that `git apply` reproduces the deletion) and its patch
+/// ([`patch_of`]).
+fn diffs_of(o: &Outcome) -> (diff::NumberedDiff, String) {
+    let old_text = o.before.as_ref().map_or(&[][..], |(_, t)| t.as_slice());
+    let new_text = o.after.as_ref().map_or(&[][..], |(_, t)| t.as_slice());
+    let changes = match &o.changes {
+        Some(c) if o.before.is_some() => c.clone(),
+        _ => diff::whole_change(old_text, new_text),
+    };
+    let shown = if o.after.is_none() {
+        diff::NumberedDiff::untold(None)
+    } else {
+        diff::numbered_diff(old_text, new_text, &changes)
+    };
+    (shown, patch_of(o))
+}
+
+/// The SHA-256 of an operation's file before and after it, as bytes on disk: known for the file
+/// as read and as written (`slot`: the file after the call); computed for a state in between (a
+/// file several operations change).
+fn hashes_of(o: &Outcome, index: usize, slot: &Slot) -> (Option<String>, Option<String>) {
+    let hash = |c: &Option<(Encoding, Shared)>| {
+        c.as_ref().map(|(e, t)| match e {
+            Encoding::Utf8 | Encoding::Utf8Bom => sha256_hex(&[e.bom(), t]),
+            _ => sha256_hex(&[&surgical_fs::encode(*e, t).unwrap_or_else(|_| t.to_vec())]),
+        })
+    };
+    let hash_before = o.hash_before.clone().or_else(|| hash(&o.before));
+    let is_final = slot.last_op == Some(index) && o.after.is_some();
+    let hash_after = if is_final {
+        slot.hash_after.as_ref().map(|d| d.get().to_string())
+    } else {
+        hash(&o.after)
+    };
+    (hash_before, hash_after)
+}
+
+/// An operation's lines of `text` (see [`words::operation`]).
+fn operation_text(o: &Outcome, format: PatchFormat, dry_run: bool) -> String {
+    let old_text = o.before.as_ref().map_or(&[][..], |(_, t)| t.as_slice());
+    let new_text = o.after.as_ref().map_or(&[][..], |(_, t)| t.as_slice());
+    let had_bom = |c: &Option<(Encoding, Shared)>| matches!(c, Some((Encoding::Utf8Bom, _)));
+    let bom_changed = o.after.is_some() && had_bom(&o.before) != had_bom(&o.after);
+    words::operation(
+        &words::Operation {
+            action: o.action,
+            path: &o.path,
+            moved_to: o.moved_to.as_deref(),
+            replaced: o.replaced,
+            lines: count_lines(if o.action == "delete" { old_text } else { new_text }),
+            hunks: &o.hunks,
+            bom_now: bom_changed.then(|| had_bom(&o.after)),
+        },
+        format,
+        dry_run,
+    )
 }
