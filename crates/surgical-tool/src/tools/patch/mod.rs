@@ -1,16 +1,27 @@
-//! The edit formats models are trained on, applied by one engine: Codex's `apply_patch` patches
-//! (`*** Begin Patch`), SEARCH/REPLACE blocks (Aider's `<<<<<<< SEARCH`, Cline's `------- SEARCH`)
-//! and unified diffs (`git diff`, `diff -u`).
+//! The `apply_patch` tool: the edit formats models are trained on, applied by one engine —
+//! Codex's `apply_patch` patches (`*** Begin Patch`), SEARCH/REPLACE blocks (Aider's
+//! `<<<<<<< SEARCH`, Cline's `------- SEARCH`) and unified diffs (`git diff`, `diff -u`).
 //!
 //! Every format is parsed by `surgical-patch` into the same `Op`s (add, delete, update with hunks,
 //! move), and `surgical_patch::place` locates each hunk with the engine's tiers as whole lines
 //! (uniqueness required; an `@@` anchor, the previous hunk and a line-number hint can only narrow
 //! the search, never pick among identical candidates) and writes it, keeping the file's own bytes
 //! wherever old and new lines agree; a hunk that cannot be placed is worded by
-//! `wording::patch::placement`. [`transaction`] runs one call as one transaction: every file's new content
-//! is computed in memory first, and only when every hunk of every file applies is anything
-//! written; a write that fails midway is rolled back.
+//! `wording::patch::placement`. One call is one transaction ([`transaction`], its steps in
+//! [`files`], [`simulate`], [`commit`] and [`report`]): every file's new content is computed in
+//! memory first, and only when every hunk of every file applies is anything written; a write that
+//! fails midway is rolled back.
+//!
+//! This module holds the call's parser ([`parse_patch_request`]) and its entry point
+//! ([`run_patch_with`]). May import: the contract, `pipeline`, `wording` and `tools::args`; the
+//! step modules import each other only downward (`transaction` → `commit`, `report`, `simulate` →
+//! `files` → `errors`).
 
+mod commit;
+mod errors;
+mod files;
+mod report;
+mod simulate;
 mod transaction;
 
 pub use surgical_patch::PatchFormat;
