@@ -6,6 +6,18 @@
 //! returns the result object of the machine interface ([`ToolResult`]), whose field names are a
 //! contract: fields are added, never renamed.
 //!
+//! The tree, by concept (each folder's `mod.rs` says what it holds and what it may import; the
+//! layers import downward only: `tools` → `pipeline` → `wording` → `contract`):
+//!
+//! - `contract/`: the machine contract — result objects, the error object and its codes, the
+//!   configuration, the tool definitions and their JSON Schemas.
+//! - `wording/`: every sentence a model reads in a result or an error, by tool.
+//! - `pipeline/`: the document pipeline the tools share — sandbox and file errors, read, decode
+//!   and hash, the undo journal, the in-place pipeline of `edit` and `apply_snippet`, the bounds of
+//!   a result.
+//! - `tools/`: one module per tool (`read`, `edit`, `write`, `patch` for `apply_patch`,
+//!   `snippet` for `apply_snippet`, `undo`), and `memory` (edits on content in memory).
+//!
 //! ```no_run
 //! use serde_json::json;
 //! let result = surgical_tool::call("edit", &json!({
