@@ -1,4 +1,4 @@
-//! The evaluation harness: does surgical put edits where the model meant, and nowhere else?
+//! Round 1 of the evaluation: does surgical put edits where the model meant, and nowhere else?
 //!
 //! The corpus is real source files in several languages (`eval/corpus/`, with copies of three of
 //! surgical's own Rust sources), each also rendered as file variants models meet in practice (CRLF endings,
@@ -19,16 +19,14 @@
 //!
 //! and bytes changed outside the intended lines are counted (must be 0).
 
-use std::fmt::Write as _;
-
 use std::sync::LazyLock;
 
 use surgical_core::{apply, Edit, Options, Tier};
 
-/// The loosest tier of the default options: what a call without `maxStrategy` may use.
-pub fn default_tier() -> Tier {
-    Options::new().get_loosest_tier()
-}
+use crate::harness::run::{generate, run};
+use crate::harness::table::{self, render, Column};
+use crate::harness::text::{content, split, variant};
+use crate::harness::{Outcome, Rng, Round, Row, Suite, Tally};
 
 /// One file of the corpus.
 struct Source {
@@ -164,108 +162,18 @@ impl Perturbation {
     }
 }
 
-/// The tally for one perturbation.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Tally {
-    /// Cases run (a case that could not be built from the corpus is not counted).
-    pub cases: usize,
-    /// Cases whose edit changed only the intended line, into the file's line with the marker
-    /// inserted at its end (before, among or after its trailing blanks).
-    pub placed: usize,
-    /// Placed cases whose result is also byte for byte what a careful human would write.
-    pub ideal: usize,
-    /// Cases refused with an error (the right answer for `WrongText` and `Ambiguous`).
-    pub refused: usize,
-    /// Cases that changed the file any other way: must be 0.
-    pub wrong: usize,
-    /// Bytes changed outside the intended lines, over all cases: must be 0.
-    pub outside_bytes: usize,
-    /// Which tier placed the edits.
-    pub tiers: Vec<(Tier, usize)>,
-}
-
-impl Tally {
-    fn tier(&mut self, s: Tier) {
-        match self.tiers.iter_mut().find(|(t, _)| *t == s) {
-            Some((_, n)) => *n += 1,
-            None => self.tiers.push((s, 1)),
-        }
-    }
-}
-
-/// A small deterministic generator, so every run of the harness with a seed is reproducible.
-pub(crate) struct Rng(u64);
-
-impl Rng {
-    pub(crate) fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
-    }
-
-    pub(crate) fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-
-    pub(crate) fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
-/// The file as one of the variants models meet.
-pub(crate) fn variant(text: &str, which: usize) -> String {
-    match which % 4 {
-        0 => text.to_string(),
-        1 => text.replace('\n', "\r\n"),
-        2 => text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| {
-                if i % 3 == 1 && !l.is_empty() {
-                    format!("{l}   \n")
-                } else {
-                    format!("{l}\n")
-                }
-            })
-            .collect(),
-        _ => text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| {
-                if i % 2 == 0 {
-                    format!("{l}\r\n")
-                } else {
-                    format!("{l}\n")
-                }
-            })
-            .collect(),
-    }
-}
-
-/// Lines with their terminators, as the file holds them.
-pub(crate) fn split(text: &str) -> Vec<&str> {
-    text.split_inclusive('\n').collect()
-}
-
-pub(crate) fn content(line: &str) -> &str {
-    line.trim_end_matches(['\n', '\r'])
-}
-
 /// A case: a file, the intended lines, the intended change, and what the model sent.
-struct Case {
-    pub file: String,
+pub struct Case {
+    file: String,
     /// Zero-based first line and count of the intended region.
-    pub first: usize,
-    pub count: usize,
+    first: usize,
+    count: usize,
     /// The line that gets the marker.
-    pub target: usize,
-    pub old: String,
-    pub new: String,
-    pub perturbation: Perturbation,
-    pub source: &'static str,
+    target: usize,
+    old: String,
+    new: String,
+    perturbation: Perturbation,
+    source: &'static str,
 }
 
 const MARKER: &str = " /*EDIT*/";
@@ -421,15 +329,8 @@ fn make_case(p: Perturbation, rng: &mut Rng) -> Option<Case> {
     })
 }
 
-/// What happened to one case.
-#[derive(Debug, PartialEq, Eq)]
-enum Outcome {
-    Placed { ideal: bool, strategy: Tier },
-    Refused,
-    Wrong { outside_bytes: usize, why: String },
-}
-
-/// Runs one case.
+/// Runs one case through `surgical_core::apply` and judges the result: the file changed only on
+/// the intended line, into the file's line with the marker inserted (see the module docs).
 fn run_case(case: &Case, options: &Options) -> Outcome {
     let file = case.file.as_bytes();
     let result = apply(file, &[Edit::new(case.old.clone(), case.new.clone())], options);
@@ -438,7 +339,10 @@ fn run_case(case: &Case, options: &Options) -> Outcome {
             if std::env::var_os("SURGICAL_EVAL_SHOW_REFUSALS").is_some() && !case.perturbation.must_refuse() {
                 eprintln!("REFUSED ({}): {e}", case.perturbation.name());
             }
-            return Outcome::Refused;
+            return Outcome::Refused {
+                code: e.code().to_string(),
+                message: e.to_string(),
+            };
         }
         Ok(a) => a,
     };
@@ -466,6 +370,8 @@ fn run_case(case: &Case, options: &Options) -> Outcome {
             "should have been refused".into()
         };
         return Outcome::Wrong {
+            tier: None,
+            damaged: outside > 0,
             outside_bytes: outside,
             why,
         };
@@ -484,6 +390,8 @@ fn run_case(case: &Case, options: &Options) -> Outcome {
             .map(|i| format!("{:?} => {:?}", lines.get(i), out_lines.get(i)))
             .collect();
         return Outcome::Wrong {
+            tier: None,
+            damaged: false,
             outside_bytes: 0,
             why: format!(
                 "marker not on the intended line, or other lines changed:\n{}",
@@ -516,6 +424,8 @@ fn run_case(case: &Case, options: &Options) -> Outcome {
         out_line.replacen(MARKER, "", 1) == lines[target_line] && out_line.find(MARKER).is_some_and(|at| at >= trimmed);
     if !ideal && !kept_all {
         return Outcome::Wrong {
+            tier: None,
+            damaged: false,
             outside_bytes: 0,
             why: format!(
                 "the edited line is not the file's line with the change: expected {ideal_line:?}, got {out_line:?}"
@@ -524,86 +434,115 @@ fn run_case(case: &Case, options: &Options) -> Outcome {
     }
     Outcome::Placed {
         ideal,
-        strategy: applied.edits[0].tier,
+        tier: Some(applied.edits[0].tier),
+    }
+}
+
+/// Round 1 as a suite of the harness: its perturbations, run with the tiers up to a loosest one.
+pub struct Round1 {
+    options: Options,
+}
+
+impl Round1 {
+    /// Round 1 with the tiers up to `max`.
+    pub fn new(max: Tier) -> Round1 {
+        Round1 {
+            options: Options::new().loosest_tier(max),
+        }
+    }
+}
+
+impl Suite for Round1 {
+    type Kind = Perturbation;
+    type Case = Case;
+
+    fn run(&self, case: &Case) -> Outcome {
+        run_case(case, &self.options)
+    }
+
+    /// Lists every wrong case on stderr.
+    fn observe(&mut self, p: &Perturbation, case: &Case, outcome: &Outcome, _tally: &mut Tally) {
+        if let Outcome::Wrong { why, .. } = outcome {
+            eprintln!(
+                "WRONG ({}): {why} in {} lines {}-{}\n--- oldText ---\n{:?}\n--- newText ---\n{:?}",
+                p.name(),
+                case.source,
+                case.first + 1,
+                case.first + case.count,
+                case.old,
+                case.new
+            );
+        }
+    }
+}
+
+impl Round for Round1 {
+    const ATTEMPTS_PER_CASE: usize = 200;
+
+    /// One generator for the whole round, seeded once.
+    fn own_seed(_seed: u64, _kind: Perturbation) -> Option<u64> {
+        None
+    }
+
+    fn make_case(p: Perturbation, rng: &mut Rng) -> Option<Case> {
+        make_case(p, rng)
     }
 }
 
 /// Runs `per` cases of every perturbation, with the tiers up to `max`.
-pub fn evaluate(per: usize, seed: u64, max: Tier) -> Vec<(Perturbation, Tally)> {
-    let options = Options::new().loosest_tier(max);
-    let mut rng = Rng::new(seed);
-    let mut report = Vec::new();
-    for p in Perturbation::ALL {
-        let mut tally = Tally::default();
-        let mut attempts = 0;
-        while tally.cases < per && attempts < per * 200 {
-            attempts += 1;
-            let Some(case) = make_case(p, &mut rng) else { continue };
-            tally.cases += 1;
-            match run_case(&case, &options) {
-                Outcome::Placed { ideal, strategy } => {
-                    tally.placed += 1;
-                    tally.ideal += usize::from(ideal);
-                    tally.tier(strategy);
-                }
-                Outcome::Refused => tally.refused += 1,
-                Outcome::Wrong { outside_bytes, why } => {
-                    tally.wrong += 1;
-                    tally.outside_bytes += outside_bytes;
-                    eprintln!(
-                        "WRONG ({}): {why} in {} lines {}-{}\n--- oldText ---\n{:?}\n--- newText ---\n{:?}",
-                        p.name(),
-                        case.source,
-                        case.first + 1,
-                        case.first + case.count,
-                        case.old,
-                        case.new
-                    );
-                }
-            }
-        }
-        report.push((p, tally));
-    }
-    report
+pub fn evaluate(per: usize, seed: u64, max: Tier) -> Vec<Row<Perturbation>> {
+    let kinds = Perturbation::ALL;
+    run(&mut Round1::new(max), &kinds, generate::<Round1>(&kinds, per, seed))
 }
 
+/// Round 1's columns: the perturbation, the cases, what became of them, the bytes changed outside
+/// the intended lines, the tiers that placed them.
+const COLUMNS: [Column<Perturbation>; 8] = [
+    Column {
+        header: "model's oldText",
+        cell: |r| r.kind.name().to_string(),
+        total: None,
+    },
+    Column {
+        header: "cases",
+        cell: |r| r.tally.cases.to_string(),
+        total: Some(|t| t.cases.to_string()),
+    },
+    Column {
+        header: "placed correctly",
+        cell: |r| table::placed(r.tally.placed, r.kind.must_refuse()),
+        total: Some(|t| t.placed.to_string()),
+    },
+    Column {
+        header: "of which byte-ideal",
+        cell: |r| r.tally.ideal.to_string(),
+        total: Some(|t| t.ideal.to_string()),
+    },
+    Column {
+        header: "refused",
+        cell: |r| r.tally.refused.to_string(),
+        total: Some(|t| t.refused.to_string()),
+    },
+    Column {
+        header: "placed wrongly",
+        cell: |r| r.tally.wrong.to_string(),
+        total: Some(|t| format!("**{}**", t.wrong)),
+    },
+    Column {
+        header: "bytes changed outside",
+        cell: |r| r.tally.outside_bytes.to_string(),
+        total: Some(|t| format!("**{}**", t.outside_bytes)),
+    },
+    Column {
+        header: "tiers used",
+        cell: |r| table::tiers(&r.tally),
+        total: None,
+    },
+];
+
 /// The report as a Markdown table.
-pub fn table(report: &[(Perturbation, Tally)]) -> String {
-    let mut out = String::from(
-        "| model's oldText | cases | placed correctly | of which byte-ideal | refused | placed wrongly | bytes changed outside | tiers used |\n|---|---|---|---|---|---|---|---|\n",
-    );
-    let mut total = Tally::default();
-    for (p, t) in report {
-        let tiers: Vec<String> = t.tiers.iter().map(|(s, n)| format!("{} {n}", s.name())).collect();
-        let placed = if p.must_refuse() {
-            format!("{} (refusal expected)", t.placed)
-        } else {
-            format!("{}", t.placed)
-        };
-        let _ = writeln!(
-            out,
-            "| {} | {} | {placed} | {} | {} | {} | {} | {} |",
-            p.name(),
-            t.cases,
-            t.ideal,
-            t.refused,
-            t.wrong,
-            t.outside_bytes,
-            tiers.join(", ")
-        );
-        total.cases += t.cases;
-        total.placed += t.placed;
-        total.ideal += t.ideal;
-        total.refused += t.refused;
-        total.wrong += t.wrong;
-        total.outside_bytes += t.outside_bytes;
-    }
-    let _ = writeln!(
-        out,
-        "| **total** | {} | {} | {} | {} | **{}** | **{}** | |",
-        total.cases, total.placed, total.ideal, total.refused, total.wrong, total.outside_bytes
-    );
-    out
+pub fn table(rows: &[Row<Perturbation>]) -> String {
+    render(&COLUMNS, rows, true)
 }
 
 #[cfg(test)]
