@@ -103,6 +103,38 @@ pub struct WriteInput {
     pub dry_run: Option<bool>,
 }
 
+/// The arguments of `apply_patch`, for its JSON Schema (the parser, [`crate::parse_patch_request`], also
+/// accepts `input`/`diff` for `patch`, the path aliases of `edit`, and `maxStrategy`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PatchInput {
+    /// The patch: an apply_patch patch (`*** Begin Patch` ... `*** End Patch`), SEARCH/REPLACE blocks
+    /// (the file's path alone on the line before each `<<<<<<< SEARCH`), or a unified diff (`--- a/path`,
+    /// `+++ b/path`, `@@` hunks). It may change several files: all change, or none does.
+    pub patch: String,
+    /// The patch's format. Default: detected from the text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<PatchFormatName>,
+    /// The file for SEARCH/REPLACE blocks or diff hunks that name no file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Only report what would change; write nothing. Default false.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dry_run: Option<bool>,
+}
+
+/// The formats' names.
+// No doc comments on the variants: with them, the schema becomes a `oneOf` of constants.
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PatchFormatName {
+    ApplyPatch,
+    SearchReplace,
+    UnifiedDiff,
+    Auto,
+}
+
 /// The arguments of `apply_snippet`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -183,10 +215,10 @@ impl ToolSpec {
                 schema
             }
             "write" => input_schema::<WriteInput>(),
-            "apply_patch" => input_schema::<crate::PatchInput>(),
+            "apply_patch" => input_schema::<PatchInput>(),
             "apply_snippet" => input_schema::<SnippetInput>(),
             "undo" => input_schema::<UndoInput>(),
-            "text_editor" => input_schema::<crate::text_editor::TextEditorInput>(),
+            "text_editor" => input_schema::<crate::contract::text_editor::TextEditorInput>(),
             other => unreachable!("no input type for tool {other}"),
         }
     }
@@ -204,7 +236,7 @@ impl ToolSpec {
             // An undo reports like an edit: the diff of what it put back.
             "undo" => output_schema::<EditSuccess>(),
             // The result of the tool that did the work, with `command`.
-            "text_editor" => crate::text_editor::output_schema(),
+            "text_editor" => crate::contract::text_editor::output_schema(),
             other => unreachable!("no result type for tool {other}"),
         }
     }
@@ -240,7 +272,7 @@ pub const TOOL_SPECS: [ToolSpec; 7] = [
     ToolSpec {
         name: "apply_patch",
         title: "Apply patch",
-        description: crate::tools::patch::APPLY_PATCH_DESCRIPTION,
+        description: APPLY_PATCH_DESCRIPTION,
         read_only: false,
         destructive: true,
         // Applying the same patch twice fails the second time (or changes the files twice).
@@ -267,7 +299,7 @@ pub const TOOL_SPECS: [ToolSpec; 7] = [
     ToolSpec {
         name: "text_editor",
         title: "Text editor",
-        description: crate::text_editor::TEXT_EDITOR_DESCRIPTION,
+        description: crate::contract::text_editor::TEXT_EDITOR_DESCRIPTION,
         // `view` changes nothing; the other commands do.
         read_only: false,
         destructive: true,
@@ -320,6 +352,22 @@ unless you set them, and the result shows a diff of what changed. Pass expectedH
 the write if the file changed since you read it.
 
 To change part of a file, use edit instead: it touches only the text it targets.";
+
+const APPLY_PATCH_DESCRIPTION: &str = "\
+Apply a patch to one or more files, in the format you know best: an apply_patch patch (*** Begin Patch / \
+*** Update File: path / @@ / *** End Patch), SEARCH/REPLACE blocks (the file path on the line before \
+<<<<<<< SEARCH ... ======= ... >>>>>>> REPLACE), or a unified diff (git diff or diff -u). The format is \
+detected.
+
+Each hunk is located by its unchanged and removed lines, which must match exactly one place (exactly, or \
+through line endings, trailing whitespace, typographic quotes and dashes, special spaces or indentation you \
+could not see or got wrong); an @@ line naming the enclosing function or class narrows the search. Several \
+matches are an error, never a guess. Lines you did not change keep the file's own bytes; new lines take the \
+file's line endings.
+
+The whole patch applies or nothing does: if any hunk of any file fails, no file is changed, and the error \
+names the file and hunk and shows the closest region. The result says where every hunk landed, with a \
+numbered diff per file.";
 
 const SNIPPET_DESCRIPTION: &str = "\
 Change a file by sending only the changed code: write the new version of each changed part, leave out \

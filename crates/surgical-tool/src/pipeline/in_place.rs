@@ -1,79 +1,23 @@
-//! The `edit` tool: read, decode, apply, encode, write, verify, report.
+//! The pipeline of a tool that edits one file in place (`edit`, `apply_snippet`): read, decode,
+//! apply, encode, write, verify, report.
 
-use std::fmt::Write as _;
 use std::sync::Arc;
 
-use surgical_core::{apply_spliced, AppliedEdit, EditError, Options, Spliced};
-use surgical_fs::{Encoding, FsError, Piece, Root};
+use surgical_core::{AppliedEdit, Spliced};
+use surgical_fs::{DirLock, Encoding, FsError, Piece, Root};
 
-use crate::pipeline::document::{Content, Digest, Document, Text};
+use crate::pipeline::document::{Content, Digest, Document, Shared, Text};
 use crate::pipeline::journal::{self, Journal};
 use crate::wording;
 use crate::ErrorCode;
-use crate::{Config, EditReport, EditRequest, EditSuccess, ToolError, ToolResult};
-
-/// Runs a parsed `edit` call. On any error the file is untouched.
-pub fn run_edit_with(req: &EditRequest, config: &Config) -> ToolResult {
-    match run(req, config) {
-        Ok(s) => ToolResult::Edit(Box::new(s.bounded())),
-        Err(e) => ToolResult::Error(e),
-    }
-}
+use crate::{Config, EditReport, EditSuccess, ToolError};
 
 /// Files at least this long have their report made on another thread while they are written; for
 /// smaller ones starting a thread costs more than it saves.
 const REPORT_ON_THREAD: usize = 1 << 20;
 
-/// What a missing file's error adds for `edit` and `undo`.
-const NOT_FOUND_HINT: &str = "To create a new file, use the write tool.";
-
 pub(crate) fn fs_error(e: FsError, shown: &str) -> ToolError {
-    crate::tools::args::fs_error(e, shown, NOT_FOUND_HINT)
-}
-
-pub(crate) fn edit_error(e: EditError, shown: &str, words: crate::Words) -> ToolError {
-    let vocabulary = match words {
-        crate::Words::CommandLine => wording::COMMAND_LINE,
-        _ => wording::EDIT,
-    };
-    let lines = match &e {
-        EditError::Ambiguous { occurrences, .. } => occurrences.iter().map(|o| o.0).collect(),
-        EditError::Elision {
-            problem: surgical_core::ElisionProblem::Ambiguous { at, .. },
-            ..
-        } => at.clone(),
-        _ => Vec::new(),
-    };
-    ToolError {
-        code: ErrorCode::of_edit(&e),
-        message: format!("{shown}: {}", wording::edit_error_in(&e, vocabulary)),
-        edit_index: Some(e.edit_index()),
-        path: Some(shown.to_string()),
-        lines,
-        hunk_index: None,
-        patch_line: None,
-    }
-}
-
-fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
-    let options = options(req);
-    let call = Call {
-        shown: req.path.as_str(),
-        dry_run: req.dry_run,
-        expected_hash: req.expected_hash.as_deref(),
-        tool: "edit",
-    };
-    let (success, ()) = run_engine(
-        &call,
-        config,
-        |text| {
-            apply_spliced(text, &req.edits, &options)
-                .map(|a| (a, ()))
-                .map_err(|e| edit_error(e, call.shown, config.words))
-        },
-        |encoding, reports, diff, ()| summary(req, encoding, reports, diff),
-    )?;
-    Ok(success)
+    crate::pipeline::files::fs_error(e, shown, wording::edit::NOT_FOUND_HINT)
 }
 
 /// What a call that edits one file in place says about itself.
@@ -86,11 +30,13 @@ pub(crate) struct Call<'a> {
     pub tool: &'static str,
 }
 
-/// The pipeline of a tool that edits one file in place (`edit`, `apply_snippet`): resolve, lock,
-/// read and decode; `engine` turns the text into its replacements, a [`Spliced`] (and what else
-/// the tool reports); `expectedHash` checked; encode, journal and write atomically unless
-/// `dryRun`; diff, patch and reports from windows around the changes, and the `text` from
-/// `summary` (encoding, edit reports, diff, the engine's extra). On any error the file is
+/// The pipeline of a tool that edits one file in place (`edit`, `apply_snippet`), in steps:
+/// resolve, lock, read and decode ([`open`]); `engine` turns the text into its replacements, a
+/// [`Spliced`] (and what else the tool reports), while the other core hashes the file;
+/// `expectedHash` checked ([`check_expected_hash`]); the new version's bytes and hash
+/// ([`NewVersion::of`]); journal and write atomically unless `dryRun`, the report made meanwhile
+/// ([`write_and_report`]): diff, patch and reports from windows around the changes, and the `text`
+/// from `summary` (encoding, edit reports, diff, the engine's extra). On any error the file is
 /// untouched.
 pub(crate) fn run_engine<T: Sync>(
     call: &Call<'_>,
@@ -100,17 +46,16 @@ pub(crate) fn run_engine<T: Sync>(
 ) -> Result<(EditSuccess, T), ToolError> {
     crate::pipeline::timings::start();
     let shown = call.shown;
-    let root = Root::new(&config.root).map_err(|e| fs_error(e, shown))?;
-    if !call.dry_run {
-        // Before the file is read: see `remove_orphans`.
-        crate::pipeline::journal::remove_orphans(&root);
-    }
-    crate::tools::args::refuse_reserved_name(&root, shown)?;
-    let (_lock, doc) =
-        Document::open(&root, shown, !call.dry_run, config.max_file_size).map_err(|e| fs_error(e, shown))?;
+    let (root, _lock, doc) = open(call, config)?;
     let old = match &doc.content {
         Content::Text(old) => old,
-        Content::Undecodable(e) => return Err(crate::tools::args::fs_error_of(e, shown, NOT_FOUND_HINT)),
+        Content::Undecodable(e) => {
+            return Err(crate::pipeline::files::fs_error_of(
+                e,
+                shown,
+                wording::edit::NOT_FOUND_HINT,
+            ))
+        }
     };
     let encoding = old.encoding;
     // The engine runs while the other core hashes the file. It returns the replacements, not the
@@ -118,38 +63,12 @@ pub(crate) fn run_engine<T: Sync>(
     // diffed and reported as such.
     let applied = engine(&old.text);
     crate::pipeline::timings::mark("engine");
-    // Without `expectedHash` nothing waits for the old hash before the write: it is finished
-    // while the new version is written.
-    if let Some(expected) = call.expected_hash {
-        let now = doc.hash.get();
-        if !expected.eq_ignore_ascii_case(now) {
-            return Err(stale_error(shown, now, expected));
-        }
-    }
+    check_expected_hash(call, &doc)?;
     let (applied, extra) = applied?;
     let applied = Arc::new(applied);
-    // Where the bytes on disk are the text's bytes (UTF-8, after any BOM), the new version is the
-    // old file with the changed ranges replaced and is written as such; UTF-16 is encoded whole.
-    let streams = matches!(encoding, Encoding::Utf8 | Encoding::Utf8Bom);
-    let new_bytes = if streams {
-        None
-    } else {
-        let new = Text {
-            encoding,
-            text: Arc::new(applied.text(&old.text)),
-        };
-        Some(new.encoded().map_err(|e| fs_error(e, shown))?)
-    };
-    // The other core hashes the new content while it is written: from the old hash's last
-    // checkpoint before the first change when the old hash is done already.
-    let bom = encoding.bom();
-    let hash_after = match &new_bytes {
-        Some(bytes) => Digest::of(bytes),
-        None => doc.hash.spliced(bom, &old.text, &applied),
-    };
-    // What the call reports (the diffs of windows around the changes: no whole copy of the new
-    // text) is made on another thread while this one writes, since most of a large file's write is
-    // the fsync waiting for the disk. It is returned only once the write succeeded.
+    let new = NewVersion::of(&doc, old, &applied, shown)?;
+    // What the call reports: the diffs of windows around the changes (no whole copy of the new
+    // text), the edits' reports and the text.
     let report = || {
         let began = std::time::Instant::now();
         let windows = applied.windows(&old.text);
@@ -164,25 +83,7 @@ pub(crate) fn run_engine<T: Sync>(
     let (undo_available, (shown_diff, patch, reports, text)) = if call.dry_run {
         (false, report())
     } else {
-        config.cancellation.check(shown)?;
-        std::thread::scope(|scope| {
-            let reporting = (old.text.len() >= REPORT_ON_THREAD).then(|| scope.spawn(report));
-            let journal = config.undo.then(|| Journal::new(&root));
-            let mut step = journal.as_ref().and_then(|j| j.begin(call.tool));
-            let written = match &new_bytes {
-                Some(bytes) => doc.commit(bytes, &hash_after, step.as_mut()),
-                None => doc.commit_spliced(
-                    &spliced(bom.len(), old.text.len(), &applied),
-                    &hash_after,
-                    step.as_mut(),
-                ),
-            };
-            let kept = journal::close(journal.as_ref(), step, matches!(written, Ok(true)));
-            let reported =
-                reporting.map(|thread| thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-            written.map_err(|e| fs_error(e, shown))?;
-            Ok((kept, reported.unwrap_or_else(report)))
-        })?
+        write_and_report(call, config, &root, (&doc, old, &applied), &new, &report)?
     };
     crate::pipeline::timings::mark("report awaited");
     let hash_before = doc.hash.get().to_string();
@@ -197,7 +98,7 @@ pub(crate) fn run_engine<T: Sync>(
             edits: reports,
             encoding: encoding.name(),
             hash_before,
-            hash_after: hash_after.get().to_string(),
+            hash_after: new.hash.get().to_string(),
             dry_run: call.dry_run,
             undo_available,
             patch_truncated: false,
@@ -206,12 +107,99 @@ pub(crate) fn run_engine<T: Sync>(
     ))
 }
 
-/// The engine's options for `req` (its `maxStrategy`).
-pub(crate) fn options(req: &EditRequest) -> Options {
-    match req.max_tier {
-        Some(max) => Options::new().loosest_tier(max),
-        None => Options::new(),
+/// The first step: the path resolved inside the root (the journal's paths refused), its directory
+/// locked unless `dryRun` (the lock is held until the new content is in place), the file read and
+/// decoded, its hash started on the other core.
+fn open(call: &Call<'_>, config: &Config) -> Result<(Root, Option<DirLock>, Document), ToolError> {
+    let shown = call.shown;
+    let root = Root::new(&config.root).map_err(|e| fs_error(e, shown))?;
+    if !call.dry_run {
+        // Before the file is read: see `remove_orphans`.
+        crate::pipeline::journal::remove_orphans(&root);
     }
+    crate::pipeline::files::refuse_reserved_name(&root, shown)?;
+    let (lock, doc) =
+        Document::open(&root, shown, !call.dry_run, config.max_file_size).map_err(|e| fs_error(e, shown))?;
+    Ok((root, lock, doc))
+}
+
+/// `stale` unless the file's hash is the call's `expectedHash`. Without `expectedHash` nothing
+/// waits for the old hash before the write: it is finished while the new version is written.
+fn check_expected_hash(call: &Call<'_>, doc: &Document) -> Result<(), ToolError> {
+    if let Some(expected) = call.expected_hash {
+        let now = doc.hash.get();
+        if !expected.eq_ignore_ascii_case(now) {
+            return Err(stale_error(call.shown, now, expected));
+        }
+    }
+    Ok(())
+}
+
+/// The new version of the file, as it is written and hashed.
+struct NewVersion {
+    /// Its bytes when they are not the old ones spliced: UTF-16, encoded whole. `None` where the
+    /// bytes on disk are the text's (UTF-8, after any BOM): the new version is the old file with
+    /// the changed ranges replaced, and is written as such.
+    bytes: Option<Shared>,
+    /// Its SHA-256, computed on the other core while it is written.
+    hash: Digest,
+}
+
+impl NewVersion {
+    /// The new version of `doc` (whose text is `old`) once `applied`. Its hash is taken from the
+    /// old hash's last checkpoint before the first change when the old hash is done already.
+    fn of(doc: &Document, old: &Text, applied: &Arc<Spliced>, shown: &str) -> Result<NewVersion, ToolError> {
+        let encoding = old.encoding;
+        let streams = matches!(encoding, Encoding::Utf8 | Encoding::Utf8Bom);
+        let bytes = if streams {
+            None
+        } else {
+            let new = Text {
+                encoding,
+                text: Arc::new(applied.text(&old.text)),
+            };
+            Some(new.encoded().map_err(|e| fs_error(e, shown))?)
+        };
+        let hash = match &bytes {
+            Some(bytes) => Digest::of(bytes),
+            None => doc.hash.spliced(encoding.bom(), &old.text, applied),
+        };
+        Ok(NewVersion { bytes, hash })
+    }
+}
+
+/// The writing step: the last cancellation check, the journal step, the atomic write (the old
+/// bytes spliced, or UTF-16 whole), and, for a file of [`REPORT_ON_THREAD`] bytes or more, the
+/// report made on another thread meanwhile, since most of a large file's write is the fsync
+/// waiting for the disk; it is returned only once the write succeeded. Whether undo can restore
+/// the old content, and the report.
+fn write_and_report<R: Send>(
+    call: &Call<'_>,
+    config: &Config,
+    root: &Root,
+    (doc, old, applied): (&Document, &Text, &Spliced),
+    new: &NewVersion,
+    report: &(dyn Fn() -> R + Sync),
+) -> Result<(bool, R), ToolError> {
+    let shown = call.shown;
+    config.cancellation.check(shown)?;
+    std::thread::scope(|scope| {
+        let reporting = (old.text.len() >= REPORT_ON_THREAD).then(|| scope.spawn(report));
+        let journal = config.undo.then(|| Journal::new(root));
+        let mut step = journal.as_ref().and_then(|j| j.begin(call.tool));
+        let written = match &new.bytes {
+            Some(bytes) => doc.commit(bytes, &new.hash, step.as_mut()),
+            None => doc.commit_spliced(
+                &spliced(old.encoding.bom().len(), old.text.len(), applied),
+                &new.hash,
+                step.as_mut(),
+            ),
+        };
+        let kept = journal::close(journal.as_ref(), step, matches!(written, Ok(true)));
+        let reported = reporting.map(|thread| thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+        written.map_err(|e| fs_error(e, shown))?;
+        Ok((kept, reported.unwrap_or_else(report)))
+    })
 }
 
 /// The new version of a file whose bytes on disk are a BOM of `bom` bytes and then a text of
@@ -255,9 +243,9 @@ pub(crate) fn edit_reports(edits: &[AppliedEdit]) -> Vec<EditReport> {
                 old_end_line: last.old_lines.1,
                 occurrences: e.occurrences.len(),
                 normalized: {
-                    let mut notes = wording::differences(&e.differences, wording::EDIT);
+                    let mut notes = wording::engine::differences(&e.differences, wording::EDIT);
                     if e.coarse_alignment {
-                        notes.push(wording::coarse_alignment());
+                        notes.push(wording::engine::coarse_alignment());
                     }
                     notes
                 },
@@ -267,58 +255,9 @@ pub(crate) fn edit_reports(edits: &[AppliedEdit]) -> Vec<EditReport> {
         .collect()
 }
 
-/// The `text` of the result: one line for the call, one per edit with what was forgiven, the diff.
-fn summary(req: &EditRequest, encoding: Encoding, reports: &[EditReport], diff: &str) -> String {
-    let shown = req.path.as_str();
-    let mut text = String::new();
-    let n = reports.len();
-    let _ = writeln!(
-        text,
-        "{} {shown}: {n} edit{} {}{}.",
-        if req.dry_run {
-            "Dry run, nothing written. Would edit"
-        } else {
-            "Edited"
-        },
-        if n == 1 { "" } else { "s" },
-        if req.dry_run { "would apply" } else { "applied" },
-        if encoding == Encoding::Utf8 {
-            String::new()
-        } else {
-            format!(" (file encoding {} kept)", encoding.name())
-        }
-    );
-    for r in reports {
-        let lines = if r.start_line == r.end_line {
-            format!("line {}", r.start_line)
-        } else {
-            format!("lines {}-{}", r.start_line, r.end_line)
-        };
-        let times = if r.occurrences > 1 {
-            format!(", {} occurrences", r.occurrences)
-        } else {
-            String::new()
-        };
-        let at = if req.dry_run { "would be at" } else { "now at" };
-        let _ = writeln!(text, "edits[{}]: {at} {lines} (matched {}{times}).", r.index, r.tier);
-        for note in &r.normalized {
-            let _ = writeln!(text, "  {note}");
-        }
-    }
-    text.push('\n');
-    crate::contract::bounded::push_diff(&mut text, diff, "the full diff is in `diff`");
-    text
-}
-
 pub(crate) fn stale_error(shown: &str, now: &str, expected: &str) -> ToolError {
     ToolError {
         path: Some(shown.to_string()),
-        ..ToolError::new(
-            ErrorCode::Stale,
-            format!(
-                "{shown} changed since you read it (its hash is now {now}, you expected {expected}). Read it \
-                 again and redo the edit against what it holds now."
-            ),
-        )
+        ..ToolError::new(ErrorCode::Stale, wording::edit::stale(shown, now, expected))
     }
 }

@@ -1,13 +1,9 @@
-//! Reading the arguments of the `read` and `write` calls as models write them (the same path
-//! aliases as `edit`, quoted numbers and booleans accepted, wrong types named in the error), and
-//! turning file errors into tool errors.
-
-use std::path::Path;
+//! Reading the arguments of a call as models write them (the same path aliases in every tool,
+//! quoted numbers and booleans accepted, wrong types named in the error).
 
 use serde_json::{Map, Value};
-use surgical_fs::{FsError, FsErrorKind};
 
-use crate::ErrorCode;
+use crate::wording::call as words;
 use crate::ToolError;
 
 /// The keys a path may come under; the same as the `edit` call's (see `request.rs`).
@@ -21,7 +17,7 @@ fn invalid(message: impl Into<String>) -> ToolError {
 pub(crate) fn object<'a>(value: &'a Value, tool: &str) -> Result<&'a Map<String, Value>, ToolError> {
     value
         .as_object()
-        .ok_or_else(|| invalid(format!("the {tool} call must be a JSON object, not {}", kind(value))))
+        .ok_or_else(|| invalid(words::not_an_object(tool, value)))
 }
 
 /// The first of `keys` present in `obj`, with the key used.
@@ -29,32 +25,14 @@ fn pick<'a>(obj: &'a Map<String, Value>, keys: &[&'static str]) -> Option<(&'sta
     keys.iter().find_map(|k| obj.get(*k).map(|v| (*k, v)))
 }
 
-pub(crate) fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 /// The path, required and non-empty; `what` says what the path is for ("the file to read"). A NUL
 /// byte names no file on any system: `invalid_input`, not an I/O failure.
 pub(crate) fn path(obj: &Map<String, Value>, what: &str) -> Result<String, ToolError> {
     let path = string(obj, &PATH_KEYS, "path")?
         .filter(|p| !p.is_empty())
-        .ok_or_else(|| {
-            invalid(format!(
-                "path is missing: give the path of {what} (\"path\": \"src/main.rs\")."
-            ))
-        })?;
+        .ok_or_else(|| invalid(words::path_missing(what)))?;
     if path.contains('\0') {
-        return Err(invalid(format!(
-            "path {:?} holds a NUL byte, which no file name can hold: give the path of {what} as plain text.",
-            path.replace('\0', "\\0")
-        )));
+        return Err(invalid(words::path_with_nul(&path, what)));
     }
     Ok(path)
 }
@@ -68,10 +46,7 @@ pub(crate) fn expected_hash(obj: &Map<String, Value>) -> Result<Option<String>, 
     };
     let trimmed = hash.trim();
     if trimmed.len() != 64 || !trimmed.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(invalid(format!(
-            "expectedHash {hash:?} is not a SHA-256 hash (64 hexadecimal digits): pass the sha256 that read \
-             returned for the file, or leave expectedHash out."
-        )));
+        return Err(invalid(words::not_a_hash(&hash)));
     }
     Ok(Some(trimmed.to_ascii_lowercase()))
 }
@@ -81,7 +56,7 @@ pub(crate) fn string(obj: &Map<String, Value>, keys: &[&'static str], what: &str
     match pick(obj, keys) {
         None | Some((_, Value::Null)) => Ok(None),
         Some((_, Value::String(s))) => Ok(Some(s.clone())),
-        Some((k, v)) => Err(invalid(format!("{what}: `{k}` must be a string, not {}", kind(v)))),
+        Some((k, v)) => Err(invalid(words::not_a_string(what, k, v))),
     }
 }
 
@@ -92,13 +67,13 @@ pub(crate) fn boolean(obj: &Map<String, Value>, keys: &[&'static str], what: &st
         Some((_, Value::Bool(b))) => Ok(*b),
         // Models sometimes quote booleans.
         Some((_, Value::String(s))) if s == "true" || s == "false" => Ok(s == "true"),
-        Some((k, v)) => Err(invalid(format!("{what}: `{k}` must be true or false, not {}", kind(v)))),
+        Some((k, v)) => Err(invalid(words::not_a_boolean(what, k, v))),
     }
 }
 
 /// An optional whole number ≥ 0; a quoted number ("12") is accepted, since models send them.
 pub(crate) fn count(obj: &Map<String, Value>, keys: &[&'static str], what: &str) -> Result<Option<usize>, ToolError> {
-    let bad = |k: &str, v: &Value| invalid(format!("{what}: `{k}` must be a whole number, not {v}"));
+    let bad = |k: &str, v: &Value| invalid(words::not_a_whole_number(what, k, v));
     match pick(obj, keys) {
         None | Some((_, Value::Null)) => Ok(None),
         Some((k, v @ Value::Number(n))) => match (n.as_u64(), n.as_f64()) {
@@ -108,65 +83,7 @@ pub(crate) fn count(obj: &Map<String, Value>, keys: &[&'static str], what: &str)
             _ => Err(bad(k, v)),
         },
         Some((k, v @ Value::String(s))) => s.trim().parse::<usize>().map(Some).map_err(|_| bad(k, v)),
-        Some((k, v)) => Err(invalid(format!(
-            "{what}: `{k}` must be a whole number, not {}",
-            kind(v)
-        ))),
-    }
-}
-
-/// A file error as a tool error about `shown` (the path as the model gave it); `hint_not_found` is
-/// appended to the message when the file does not exist. Errors without a path (from encoding)
-/// get `shown`.
-pub(crate) fn fs_error(e: FsError, shown: &str, hint_not_found: &str) -> ToolError {
-    fs_error_of(&e.with_path(Path::new(shown)), shown, hint_not_found)
-}
-
-/// [`fs_error`] for an error that names its path already (a document's decoding error).
-pub(crate) fn fs_error_of(e: &FsError, shown: &str, hint_not_found: &str) -> ToolError {
-    let mut message = e.to_string();
-    if e.kind() == FsErrorKind::NotFound && !hint_not_found.is_empty() {
-        message.push(' ');
-        message.push_str(hint_not_found);
-    }
-    ToolError {
-        path: Some(shown.to_string()),
-        ..ToolError::new(ErrorCode::of_fs(e), message)
-    }
-}
-
-/// Refuses a path inside surgical's undo journal (any `.surgical` directory under the root, or the
-/// journal kept elsewhere for a root that is the home directory or `/`): no tool reads or writes
-/// there, so a model cannot rewrite or read back the journal. The code is `outside_root`: the
-/// journal is outside what the tools may touch. A path that does not resolve passes (opening it
-/// reports why).
-pub(crate) fn refuse_reserved(root: &surgical_fs::Root, real: &Path, shown: &str) -> Result<(), ToolError> {
-    let inside_dot_dir = real.strip_prefix(root.path()).is_ok_and(|rel| {
-        rel.components()
-            .any(|c| c.as_os_str() == crate::pipeline::journal::JOURNAL_DIR)
-    });
-    let in_journal = crate::pipeline::journal::journal_dir(root.path()).is_some_and(|dir| real.starts_with(dir));
-    if !(inside_dot_dir || in_journal) {
-        return Ok(());
-    }
-    Err(ToolError {
-        path: Some(shown.to_string()),
-        ..ToolError::new(
-            ErrorCode::OutsideRoot,
-            format!(
-                "{shown} is inside {}/, surgical's undo journal, which no tool reads or writes. To take back a \
-                 change, call undo with the path of the file that changed.",
-                crate::pipeline::journal::JOURNAL_DIR
-            ),
-        )
-    })
-}
-
-/// [`refuse_reserved`] for a path as the caller gave it.
-pub(crate) fn refuse_reserved_name(root: &surgical_fs::Root, shown: &str) -> Result<(), ToolError> {
-    match root.resolve(shown) {
-        Ok(real) => refuse_reserved(root, &real, shown),
-        Err(_) => Ok(()),
+        Some((k, v)) => Err(invalid(words::not_a_number(what, k, v))),
     }
 }
 

@@ -10,8 +10,9 @@ use surgical_core::{apply, diff};
 use surgical_fs::Decoding;
 
 use crate::pipeline::document::{file_patch, Text};
-use crate::pipeline::in_place::{edit_error, edit_reports, options};
+use crate::pipeline::in_place::edit_reports;
 use crate::tools::args::PATH_KEYS;
+use crate::tools::edit::{edit_error, options};
 use crate::{parse_edit_request, EditReport, SegmentReport, ToolError};
 
 /// The name the diff and patch give content whose call names no path.
@@ -113,7 +114,7 @@ fn decoded(content: Vec<u8>, shown: &str) -> Result<Text, ToolError> {
             encoding: d.encoding,
             text: Arc::new(d.text),
         }),
-        Decoding::Refused(e, _) => Err(crate::tools::args::fs_error_of(
+        Decoding::Refused(e, _) => Err(crate::pipeline::files::fs_error_of(
             &e.with_path(std::path::Path::new(shown)),
             shown,
             "",

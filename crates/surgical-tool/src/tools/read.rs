@@ -8,22 +8,20 @@
 
 use std::fmt::Write as _;
 
-use schemars::JsonSchema;
-use serde::Serialize;
 use serde_json::Value;
 use surgical_core::lines::{lines, Endings};
-use surgical_fs::{Encoding, Root};
+use surgical_fs::Root;
 
 use crate::contract::eol::style;
+use crate::pipeline::bounded::MAX_LINE_CHARS;
 use crate::pipeline::document::{Content, Document};
-use crate::tools::args::{self, fs_error, fs_error_of};
-use crate::{Config, ToolError, ToolResult};
+use crate::pipeline::files::{fs_error, fs_error_of};
+use crate::tools::args;
+use crate::wording::read as words;
+use crate::{Config, ReadSuccess, ToolError, ToolResult};
 
 /// How many lines one `read` shows unless told otherwise.
 pub(crate) const DEFAULT_READ_LIMIT: usize = 2000;
-
-/// Lines longer than this many characters are cut, with a marker saying so.
-pub(crate) const MAX_LINE_CHARS: usize = 2000;
 
 /// A page ends early, before the line that would take its text past this many bytes (a model's
 /// context is finite; the rest is one call away). A page always shows at least one line.
@@ -38,40 +36,8 @@ pub struct ReadRequest {
     pub start_line: usize,
     /// The last line to show, inclusive (`endLine`), if given.
     pub end_line: Option<usize>,
-    /// The most lines to show (`limit`), if given; [`DEFAULT_READ_LIMIT`] otherwise.
+    /// The most lines to show (`limit`), if given; 2000 otherwise.
     pub limit: Option<usize>,
-}
-
-/// A successful read.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct ReadSuccess {
-    /// What the model reads: a header (path, lines shown, encoding, line endings, hash), the lines
-    /// as `<number><TAB><text>`, and notes (cut lines, invalid UTF-8, where to continue).
-    pub text: String,
-    /// The path as the caller gave it.
-    pub path: String,
-    /// SHA-256 (hex) of the file's bytes on disk: pass it as `expectedHash` to `edit` or `write`.
-    pub hash: String,
-    /// `utf-8`, `utf-8-bom`, `utf-16le` or `utf-16be`.
-    pub encoding: &'static str,
-    /// Whether the file starts with a byte-order mark.
-    pub bom: bool,
-    /// `lf`, `crlf`, `cr`, `mixed` or `none` (no line terminator at all).
-    pub line_ending: &'static str,
-    /// Lines in the whole file (a last line without a terminator counts; an empty file has 0).
-    pub total_lines: usize,
-    /// The first line shown, one-based.
-    pub start_line: usize,
-    /// The last line shown; `startLine - 1` when no line is shown (an empty file).
-    pub end_line: usize,
-    /// Where to continue reading, when lines after `endLine` were not shown.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub next_line: Option<usize>,
-    /// Lines shown only up to their first 2000 characters.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub cut_lines: Vec<usize>,
 }
 
 fn invalid(message: impl Into<String>) -> ToolError {
@@ -88,9 +54,7 @@ pub fn parse_read_request(value: &Value) -> Result<ReadRequest, ToolError> {
     let path = args::path(obj, "the file to read")?;
     let zero = |key: &str| obj.get(key).is_some_and(|v| *v == 0 || *v == "0");
     if ["startLine", "start_line", "line"].into_iter().any(zero) {
-        return Err(invalid(
-            "startLine is one-based: use 1 for the first line (or leave it out to start there)",
-        ));
+        return Err(invalid(words::START_LINE_ZERO));
     }
     let start_line = args::count(obj, &["startLine", "start_line", "offset", "line"], "startLine")?
         .unwrap_or(1)
@@ -98,15 +62,11 @@ pub fn parse_read_request(value: &Value) -> Result<ReadRequest, ToolError> {
     let end_line = args::count(obj, &["endLine", "end_line"], "endLine")?;
     let limit = args::count(obj, &["limit", "maxLines", "max_lines"], "limit")?;
     if limit == Some(0) {
-        return Err(invalid(
-            "limit must be at least 1 (it is the most lines to show); leave it out for up to 2000",
-        ));
+        return Err(invalid(words::LIMIT_ZERO));
     }
     if let Some(end) = end_line {
         if end < start_line {
-            return Err(invalid(format!(
-                "endLine {end} is before startLine {start_line}; give endLine >= startLine, or leave it out"
-            )));
+            return Err(invalid(words::end_before_start(end, start_line)));
         }
     }
     Ok(ReadRequest {
@@ -138,12 +98,11 @@ struct Page {
 
 fn run(req: &ReadRequest, config: &Config) -> Result<ReadSuccess, ToolError> {
     let shown = req.path.as_str();
-    let not_found = "To create it, use the write tool.";
     let root = Root::new(&config.root).map_err(|e| fs_error(e, shown, ""))?;
-    crate::tools::args::refuse_reserved_name(&root, shown)?;
+    crate::pipeline::files::refuse_reserved_name(&root, shown)?;
     // No lock: reading changes nothing.
-    let (_, doc) =
-        Document::open(&root, shown, false, config.max_file_size).map_err(|e| fs_error(e, shown, not_found))?;
+    let (_, doc) = Document::open(&root, shown, false, config.max_file_size)
+        .map_err(|e| fs_error(e, shown, words::NOT_FOUND_HINT))?;
     let (encoding, text) = match &doc.content {
         Content::Text(t) => (t.encoding, t.text.as_slice()),
         Content::Undecodable(e) => return Err(fs_error_of(e, shown, "")),
@@ -156,54 +115,27 @@ fn run(req: &ReadRequest, config: &Config) -> Result<ReadSuccess, ToolError> {
     let Some(page) = page else {
         return Err(ToolError {
             path: Some(shown.to_string()),
-            ..invalid(if total == 0 {
-                format!(
-                    "{shown} is empty (0 lines), so startLine {} is past its end; read it from line 1",
-                    req.start_line
-                )
-            } else {
-                format!(
-                    "{shown} has {total} lines, so startLine {} is past its end; use a startLine from 1 to {total}",
-                    req.start_line
-                )
-            })
+            ..invalid(words::past_the_end(shown, req.start_line, total))
         });
     };
 
     let mut out = String::with_capacity(page.lines.len() + 512);
-    let about = describe(encoding, endings);
-    if total == 0 {
-        let _ = writeln!(out, "{shown}: empty file (0 lines; {about}); hash {hash}");
-    } else {
-        let _ = writeln!(
-            out,
-            "{shown}: lines {}-{} of {total} ({about}); hash {hash}",
-            req.start_line, page.end_line
-        );
-    }
+    let about = words::describe(encoding, endings);
+    out.push_str(&words::headline(
+        shown,
+        (req.start_line, page.end_line),
+        total,
+        &about,
+        &hash,
+    ));
     out.push_str(&page.lines);
-    if !page.cut.is_empty() {
-        let _ = writeln!(
-            out,
-            "\n[{} longer than {MAX_LINE_CHARS} characters, cut where marked; the rest is not shown. oldText \
-             taken from the part shown still matches.]",
-            lines_list(&page.cut, "is", "are")
-        );
-    }
-    if !page.invalid_utf8.is_empty() {
-        let _ = writeln!(
-            out,
-            "\n[{} bytes that are not valid UTF-8, shown as U+FFFD (\u{fffd}). Edits keep those bytes as they \
-             are; oldText may use U+FFFD for them, but newText cannot write new ones.]",
-            lines_list(&page.invalid_utf8, "holds", "hold")
-        );
-    }
-    if let Some(next) = page.next_line {
-        let _ = writeln!(
-            out,
-            "\n[Lines {next}-{total} not shown. To continue, call read with startLine {next}.]"
-        );
-    }
+    out.push_str(&words::notes(
+        &page.cut,
+        MAX_LINE_CHARS,
+        &page.invalid_utf8,
+        page.next_line,
+        total,
+    ));
 
     Ok(ReadSuccess {
         text: out,
@@ -255,10 +187,7 @@ fn page(text: &[u8], req: &ReadRequest, total: usize) -> Page {
         let _ = write!(page.lines, "{line:>width$}\t{body}");
         if cut_chars > 0 {
             page.cut.push(line);
-            let _ = write!(
-                page.lines,
-                " [... line cut here: {cut_chars} more characters not shown]"
-            );
+            page.lines.push_str(&crate::wording::output::line_cut(cut_chars));
         }
         page.lines.push('\n');
         page.end_line = line;
@@ -269,41 +198,6 @@ fn page(text: &[u8], req: &ReadRequest, total: usize) -> Page {
         page.next_line = Some(page.end_line + 1);
     }
     page
-}
-
-/// "utf-8, LF line endings", "utf-8 with BOM, mixed line endings (3 CRLF, 1 LF)", ...
-pub(crate) fn describe(encoding: Encoding, endings: Endings) -> String {
-    let enc = match encoding {
-        Encoding::Utf8 => "utf-8",
-        Encoding::Utf8Bom => "utf-8 with BOM",
-        Encoding::Utf16Le => "utf-16le with BOM",
-        Encoding::Utf16Be => "utf-16be with BOM",
-    };
-    let eol = match style(endings) {
-        "none" => "no line terminator".to_string(),
-        "mixed" => {
-            let parts: Vec<String> = [(endings.crlf, "CRLF"), (endings.lf, "LF"), (endings.cr, "CR")]
-                .iter()
-                .filter(|(n, _)| *n > 0)
-                .map(|(n, name)| format!("{n} {name}"))
-                .collect();
-            format!("mixed line endings ({})", parts.join(", "))
-        }
-        style => format!("{} line endings", style.to_uppercase()),
-    };
-    format!("{enc}, {eol}")
-}
-
-/// "Line 3 is", "Lines 3, 7, 9 and 4 more are": `verb` after one line, `verb_plural` after several.
-fn lines_list(lines: &[usize], verb: &str, verb_plural: &str) -> String {
-    let mut shown: Vec<String> = lines.iter().take(8).map(|l| l.to_string()).collect();
-    if lines.len() > 8 {
-        shown.push(format!("and {} more", lines.len() - 8));
-    }
-    match lines.len() {
-        1 => format!("Line {} {verb}", shown[0]),
-        _ => format!("Lines {} {verb_plural}", shown.join(", ")),
-    }
 }
 
 #[cfg(test)]

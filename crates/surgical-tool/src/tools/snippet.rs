@@ -2,16 +2,12 @@
 //! marker lines such as `// ... existing code ...`) merged into one file by
 //! `surgical_core::snippet`, then written as `edit` writes (atomic, journal, sandbox).
 
-use std::fmt::Write as _;
-
-use serde::Serialize;
 use serde_json::Value;
 use surgical_core::snippet::{apply_snippet, Placement, SnippetError};
-use surgical_fs::Encoding;
 
 use crate::pipeline::in_place::{run_engine, Call};
 use crate::tools::args::{boolean, expected_hash, object, path, string};
-use crate::{wording, Config, EditReport, EditSuccess, ErrorCode, ToolError, ToolResult};
+use crate::{wording, Config, EditSuccess, ErrorCode, SegmentReport, SnippetSuccess, ToolError, ToolResult};
 
 /// The keys the snippet may come under (the names agents use for it).
 pub(crate) const SNIPPET_KEYS: [&str; 4] = ["snippet", "code_edit", "codeEdit", "update"];
@@ -46,12 +42,8 @@ pub fn parse_snippet_request(value: &Value) -> Result<SnippetRequest, ToolError>
         }
         _ => path(obj, "the file to change")?,
     };
-    let snippet = string(obj, &SNIPPET_KEYS, "snippet")?.ok_or_else(|| {
-        ToolError::invalid_input(
-            "snippet is missing: give the changed code, with a marker line such as `// ... existing code ...` \
-             where unchanged code is left out.",
-        )
-    })?;
+    let snippet =
+        string(obj, &SNIPPET_KEYS, "snippet")?.ok_or_else(|| ToolError::invalid_input(wording::snippet::MISSING))?;
     Ok(SnippetRequest {
         path,
         snippet,
@@ -59,58 +51,6 @@ pub fn parse_snippet_request(value: &Value) -> Result<SnippetRequest, ToolError>
         dry_run: boolean(obj, &["dryRun", "dry_run"], "dryRun")?,
         expected_hash: expected_hash(obj)?,
     })
-}
-
-/// Where one segment of the snippet landed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct SegmentReport {
-    /// One-based first line of the segment in the file after the call.
-    pub start_line: usize,
-    /// Its last line there.
-    pub end_line: usize,
-    /// How many lines of the file the segment deleted: lines of the region it replaced that it does
-    /// not show as they are (a line it rewrites counts: its old version is gone). A number, not a
-    /// list; `diff` shows which.
-    pub deleted_lines: usize,
-    /// One-based first and last line of the file the segment replaced, before the call.
-    pub old_start_line: usize,
-    /// The last of those.
-    pub old_end_line: usize,
-    /// One-based first and last line of the snippet the segment is made of.
-    pub snippet_start_line: usize,
-    /// The last of those.
-    pub snippet_end_line: usize,
-    /// Whether the segment changed anything (false for a segment of unchanged lines only).
-    pub changed: bool,
-}
-
-/// A successful `apply_snippet`: the `edit` result (its `edits` are the segments that changed
-/// something, `index` being the segment's) plus where every segment landed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct SnippetSuccess {
-    /// Everything `edit` reports.
-    #[serde(flatten)]
-    pub edit: EditSuccess,
-    /// Every segment of the snippet (code between marker lines), in order.
-    pub segments: Vec<SegmentReport>,
-    /// One-based first and last line of the file kept before the first segment although the
-    /// snippet has no marker there (its start read as "keep the rest"). Absent otherwise.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kept_before: Option<[usize; 2]>,
-    /// The same after the last segment (lines of the file before the call).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kept_after: Option<[usize; 2]>,
-    /// True when lines were compared with indentation ignored (none fit as written) and new lines
-    /// were re-indented like the file's. Absent when false.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub indentation_ignored: bool,
-    /// The call's `instructions`, as given (recorded; the merge does not use them).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub instructions: Option<String>,
 }
 
 /// Runs a parsed `apply_snippet` call. On any error the file is untouched.
@@ -127,7 +67,7 @@ pub fn run_snippet_with(req: &SnippetRequest, config: &Config) -> ToolResult {
         // The merge builds the new text whole; the file is written, hashed and diffed from its
         // replacements, as `edit`'s are.
         |text| merge(text, &req.snippet, call.shown).map(|(applied, placement)| (applied.into_spliced(), placement)),
-        |encoding, reports, diff, merged| summary(req, encoding, reports, diff, merged),
+        |encoding, _reports, diff, merged| wording::snippet::summary(call.shown, req.dry_run, encoding, diff, merged),
     );
     match result {
         Ok((edit, merged)) => ToolResult::Snippet(Box::new(success(edit, &merged, req.instructions.clone()).bounded())),
@@ -169,44 +109,6 @@ pub(crate) fn segment_reports(merged: &Placement) -> Vec<SegmentReport> {
         .collect()
 }
 
-/// The `text` of the result: one line for the call, one per segment, the edges kept, the diff.
-pub(crate) fn summary(
-    req: &SnippetRequest,
-    encoding: Encoding,
-    _reports: &[EditReport],
-    diff: &str,
-    merged: &Placement,
-) -> String {
-    let mut text = String::new();
-    let n = merged.segments.len();
-    let _ = writeln!(
-        text,
-        "{} {}: {n} segment{} of the snippet {}{}.",
-        if req.dry_run {
-            "Dry run, nothing written. Would merge into"
-        } else {
-            "Merged into"
-        },
-        req.path,
-        if n == 1 { "" } else { "s" },
-        if req.dry_run { "placed" } else { "applied" },
-        if encoding == Encoding::Utf8 {
-            String::new()
-        } else {
-            format!(" (file encoding {} kept)", encoding.name())
-        }
-    );
-    for (i, s) in merged.segments.iter().enumerate() {
-        let _ = writeln!(text, "{}", wording::snippet_segment(i, s, req.dry_run));
-    }
-    for note in wording::snippet_notes(merged) {
-        let _ = writeln!(text, "{note}");
-    }
-    text.push('\n');
-    crate::contract::bounded::push_diff(&mut text, diff, "the full diff is in `diff`");
-    text
-}
-
 /// A merge that failed, as the tool's error.
 pub(crate) fn snippet_error(e: SnippetError, shown: &str) -> ToolError {
     let (code, lines) = match &e {
@@ -226,7 +128,7 @@ pub(crate) fn snippet_error(e: SnippetError, shown: &str) -> ToolError {
     };
     ToolError {
         code,
-        message: format!("{shown}: {}", wording::snippet_error(&e)),
+        message: format!("{shown}: {}", wording::snippet::error(&e)),
         path: Some(shown.to_string()),
         lines,
         ..ToolError::new(code, "")

@@ -2,11 +2,9 @@
 //! surgical.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-use serde::Serialize;
 
 use surgical_core::diff;
 use surgical_fs::{Decoding, FsErrorKind, NewFile, Root, Target};
@@ -14,8 +12,9 @@ use surgical_fs::{Decoding, FsErrorKind, NewFile, Root, Target};
 use crate::pipeline::document::{file_patch, Digest, Document, Text};
 use crate::pipeline::in_place::fs_error;
 use crate::pipeline::journal::{Entry, FileMeta, Journal};
+use crate::wording::undo::{self as words, Since, Undone};
 use crate::ErrorCode;
-use crate::{Config, EditSuccess, ToolError, ToolResult};
+use crate::{Config, EditSuccess, ToolError, ToolResult, UndoFile, UndoStep};
 
 /// Undoes the last call (`edit`, `write` or `apply_patch`) that changed `path` through surgical,
 /// byte for byte, and with it every other file that call changed: a patch is undone whole. A file
@@ -33,34 +32,6 @@ pub fn run_undo(path: &str, config: &Config) -> ToolResult {
         Ok(s) => ToolResult::Edit(Box::new(s.bounded())),
         Err(e) => ToolResult::Error(e),
     }
-}
-
-/// One step of the undo journal: one call that changed files (see [`undo_history`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct UndoStep {
-    /// The tool that made the change: `edit`, `write` or `apply_patch`.
-    pub tool: String,
-    /// When, in seconds since the Unix epoch.
-    pub time: u64,
-    /// The files it changed, in the order it wrote them.
-    pub files: Vec<UndoFile>,
-}
-
-/// One file of an [`UndoStep`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct UndoFile {
-    /// The file's path relative to the root.
-    pub path: String,
-    /// What undoing the step does to it: `restore` (put back its old content), `remove` (the call
-    /// created it) or `recreate` (the call deleted or moved it away).
-    pub undo: &'static str,
-    /// Whether it still is what the call left; when a file of a step is not, undoing the step is
-    /// refused (`stale`).
-    pub unchanged: bool,
 }
 
 /// What the undo journal of `config.root` holds, newest step first: what `undo` would take back,
@@ -113,6 +84,17 @@ struct File<'a> {
     before: Option<Arc<Vec<u8>>>,
 }
 
+impl File<'_> {
+    /// What undoing the call does to this file.
+    fn undone(&self) -> Undone {
+        match (&self.now, &self.before) {
+            (Some(_), Some(_)) => Undone::Restored,
+            (None, Some(_)) => Undone::Recreated,
+            _ => Undone::Removed,
+        }
+    }
+}
+
 /// What was done, to take it back if a later file fails.
 enum Done {
     Restored(usize),
@@ -125,28 +107,19 @@ fn no_undo(shown: &str) -> ToolError {
         path: Some(shown.to_string()),
         ..ToolError::new(
             ErrorCode::NoUndo,
-            format!(
-                "{shown} has nothing to undo: surgical's journal holds no change to it. Every edit, write and \
-                 apply_patch made through surgical can be undone (with the journal on, for files up to {} MiB, \
-                 the last {} calls), one call at a time; a change made by another program cannot.",
+            words::nothing_to_undo(
+                shown,
                 crate::pipeline::journal::MAX_FILE_BYTES >> 20,
-                crate::pipeline::journal::MAX_ENTRIES
+                crate::pipeline::journal::MAX_ENTRIES,
             ),
         )
     }
 }
 
-fn stale(f: &File<'_>, tool: &str, why: String) -> ToolError {
+fn stale(f: &File<'_>, tool: &str, since: Since<'_>) -> ToolError {
     ToolError {
         path: Some(f.shown.clone()),
-        ..ToolError::new(
-            ErrorCode::Stale,
-            format!(
-                "{} {why} since surgical's last {tool} call changed it, so undoing that call would throw the change \
-                 away. Nothing was restored.",
-                f.shown
-            ),
-        )
+        ..ToolError::new(ErrorCode::Stale, words::stale(&f.shown, tool, since))
     }
 }
 
@@ -155,7 +128,7 @@ fn run(shown: &str, config: &Config) -> Result<EditSuccess, ToolError> {
     // Before the files are read: see `remove_orphans`.
     crate::pipeline::journal::remove_orphans(&root);
     let real = root.resolve(shown).map_err(|e| fs_error(e, shown))?;
-    crate::tools::args::refuse_reserved(&root, &real, shown)?;
+    crate::pipeline::files::refuse_reserved(&root, &real, shown)?;
     let journal = Journal::new(&root);
     let Some(entry) = journal.latest(&real) else {
         return Err(no_undo(shown));
@@ -175,19 +148,19 @@ fn run(shown: &str, config: &Config) -> Result<EditSuccess, ToolError> {
             (Some(h), Some(d)) if d.hash.get() == h => {}
             (None, None) => {}
             (Some(h), Some(d)) => {
-                let why = format!("changed (its hash is now {}, the call left {h})", d.hash.get());
-                return Err(stale(f, tool, why));
+                let since = Since::Changed {
+                    now: d.hash.get(),
+                    left: h,
+                };
+                return Err(stale(f, tool, since));
             }
-            (Some(_), None) => return Err(stale(f, tool, "was deleted or moved".to_string())),
-            (None, Some(_)) => return Err(stale(f, tool, "was created again".to_string())),
+            (Some(_), None) => return Err(stale(f, tool, Since::DeletedOrMoved)),
+            (None, Some(_)) => return Err(stale(f, tool, Since::CreatedAgain)),
         }
         if f.meta.hash_before.is_some() {
-            let before = entry.before(f.index).map_err(|e| {
-                ToolError::new(
-                    ErrorCode::Io,
-                    format!("could not read the undo journal entry for {}: {e}", f.shown),
-                )
-            })?;
+            let before = entry
+                .before(f.index)
+                .map_err(|e| ToolError::new(ErrorCode::Io, words::journal_unreadable(&f.shown, &e)))?;
             f.before = Some(Arc::new(before));
         }
     }
@@ -306,15 +279,9 @@ fn restore(root: &Root, files: &[File<'_>]) -> Result<(), ToolError> {
         }
     }
     if failed.is_empty() {
-        error
-            .message
-            .push_str(" The undo was abandoned and every file left as it was.");
+        error.message.push_str(words::ABANDONED);
     } else {
-        let _ = write!(
-            error.message,
-            " The undo stopped midway, and putting back the files it had restored failed too; check them: {}",
-            failed.join("; ")
-        );
+        error.message.push_str(&words::stopped_midway(&failed));
     }
     Err(error)
 }
@@ -350,41 +317,13 @@ fn report(
                 .map_or("unknown", |t| t.encoding.name()),
         ),
     };
-    let mut text = match (&named.now, &named.before) {
-        (Some(_), Some(before)) => format!(
-            "Restored {shown} to its content before the last surgical {tool} call ({} bytes).",
-            before.len()
-        ),
-        (None, Some(before)) => format!(
-            "Recreated {shown}, which the last surgical {tool} call had deleted or moved away ({} bytes).",
-            before.len()
-        ),
-        _ => format!("Removed {shown}, which the last surgical {tool} call had created."),
-    };
-    let others: Vec<String> = files
+    let others: Vec<(&str, Undone)> = files
         .iter()
         .filter(|f| f.real != real)
-        .map(|f| {
-            let what = match (&f.now, &f.before) {
-                (Some(_), Some(_)) => "restored",
-                (None, Some(_)) => "recreated",
-                _ => "removed",
-            };
-            format!("{} ({what})", f.shown)
-        })
+        .map(|f| (f.shown.as_str(), f.undone()))
         .collect();
-    if !others.is_empty() {
-        let _ = write!(
-            text,
-            " The same call's other files were undone too: {}.",
-            others.join(", ")
-        );
-    }
-    if older {
-        text.push_str(" An older change to it can be undone too.");
-    }
-    text.push_str("\n\n");
-    text.push_str(&shown_diff);
+    let bytes = named.before.as_ref().map_or(0, |b| b.len());
+    let text = words::summary(shown, tool, (named.undone(), bytes), &others, older, &shown_diff);
     Ok(EditSuccess {
         text,
         path: shown.to_string(),

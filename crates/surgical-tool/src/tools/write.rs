@@ -7,25 +7,22 @@
 //! and `surgical_fs::write_new`), and what is reported — hashes, the diff, the patch — is computed
 //! from the bytes before and after.
 
-use std::fmt::Write as _;
-
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use schemars::JsonSchema;
-use serde::Serialize;
 use serde_json::Value;
 use surgical_core::diff;
 use surgical_core::lines::{model_newlines, whole_lines, with_ending, Endings};
-use surgical_fs::{Encoding, FsErrorKind, Root};
+use surgical_fs::{DirLock, Encoding, FsErrorKind, Root};
 
-use crate::contract::eol::{style, LineEnding};
+use crate::contract::eol::LineEnding;
 use crate::pipeline::document::{file_patch, Content, Digest, Document, Shared, Text, Version};
+use crate::pipeline::files::{fs_error, fs_error_of};
 use crate::pipeline::journal::{self, Journal};
-use crate::tools::args::{self, fs_error, fs_error_of};
-use crate::tools::read::describe;
+use crate::tools::args;
+use crate::wording::write as words;
 use crate::ErrorCode;
-use crate::{Config, ToolError, ToolResult};
+use crate::{Config, ToolError, ToolResult, WriteSuccess};
 
 /// A whole-file change is diffed line by line only if a trial diff finishes within this time: a
 /// line diff costs (lines × differing lines), so rewriting all of a 50,000-line file would take about
@@ -52,48 +49,6 @@ pub struct WriteRequest {
     pub expected_hash: Option<String>,
     /// Compute everything, write nothing.
     pub dry_run: bool,
-}
-
-/// A successful write.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct WriteSuccess {
-    /// What the model reads: what was written (lines, encoding, line endings, what was kept from
-    /// the file) and, when a file was replaced, the diff.
-    pub text: String,
-    /// The path as the caller gave it.
-    pub path: String,
-    /// True when the file did not exist before (parent directories are created as needed).
-    pub created: bool,
-    /// SHA-256 (hex) of the file's bytes before (null for a new file).
-    pub hash_before: Option<String>,
-    /// SHA-256 (hex) of the bytes written (that would be written, for a dry run).
-    pub hash_after: String,
-    /// `utf-8`, `utf-8-bom`, `utf-16le` or `utf-16be`.
-    pub encoding: &'static str,
-    /// Whether the file starts with a byte-order mark.
-    pub bom: bool,
-    /// The line ending `content`'s line breaks were written with: `lf`, `crlf` or `cr`.
-    pub line_ending: &'static str,
-    /// Lines in the file written.
-    pub total_lines: usize,
-    /// Numbered diff of the old text against the new (`+NN`/`-NN`/` NN`); empty for a new file.
-    pub diff: String,
-    /// Unified diff of the file's bytes (of its text for UTF-16); `git apply` reproduces the new
-    /// file. Empty for a new file.
-    pub patch: String,
-    /// The one-based line of the first change (null for a new file or an unchanged one).
-    pub first_changed_line: Option<usize>,
-    /// True when nothing was written (`dryRun`).
-    pub dry_run: bool,
-    /// Whether `surgical undo` (or the `undo` tool) can put back what the file held before (for a
-    /// new file: remove it, while it is unchanged).
-    pub undo_available: bool,
-    /// True when `patch` was cut to fit a model's context (a line over 2000 characters, or the
-    /// patch past 256 KiB, each cut marked): it no longer applies with `git apply`. The file
-    /// itself is as the write left it.
-    pub patch_truncated: bool,
 }
 
 const CONTENT_KEYS: [&str; 6] = ["content", "contents", "text", "file_text", "fileText", "newText"];
@@ -125,30 +80,14 @@ pub(crate) fn parse_encoding(name: &str) -> Option<Encoding> {
 pub fn parse_write_request(value: &Value) -> Result<WriteRequest, ToolError> {
     let obj = args::object(value, "write")?;
     let path = args::path(obj, "the file to write")?;
-    let content = args::string(obj, &CONTENT_KEYS, "content")?.ok_or_else(|| {
-        invalid(
-            "content is missing: give the whole new text of the file as content (an empty string makes an \
-             empty file). To change part of a file, use the edit tool.",
-        )
-    })?;
+    let content = args::string(obj, &CONTENT_KEYS, "content")?.ok_or_else(|| invalid(words::CONTENT_MISSING))?;
     let line_ending = match args::string(obj, &["lineEnding", "line_ending"], "lineEnding")? {
         None => None,
-        Some(name) => Some(LineEnding::parse(&name).ok_or_else(|| {
-            invalid(format!(
-                "lineEnding `{}` is not one surgical writes; use lf, crlf or cr, or leave it out to keep the \
-                 file's (LF for a new file)",
-                name.escape_debug()
-            ))
-        })?),
+        Some(name) => Some(LineEnding::parse(&name).ok_or_else(|| invalid(words::unknown_line_ending(&name)))?),
     };
     let encoding = match args::string(obj, &["encoding"], "encoding")? {
         None => None,
-        Some(name) => Some(parse_encoding(&name).ok_or_else(|| {
-            invalid(format!(
-                "encoding `{name}` is not one surgical writes; use utf-8, utf-8-bom, utf-16le or utf-16be, or \
-                 leave it out to keep the file's (utf-8 for a new file)"
-            ))
-        })?),
+        Some(name) => Some(parse_encoding(&name).ok_or_else(|| invalid(words::unknown_encoding(&name)))?),
     };
     Ok(WriteRequest {
         path,
@@ -187,20 +126,36 @@ struct Old {
     endings: Endings,
 }
 
+/// The write's steps: the file opened, locked and read if it exists ([`open`]); the bytes to
+/// write ([`new_content`]); then a new file created ([`create`]) or the file's content replaced
+/// ([`replace`]). The directory lock is held until the end.
 fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
     let shown = req.path.as_str();
     let root = Root::new(&config.root).map_err(|e| fs_error(e, shown, ""))?;
+    let (_lock, old) = open(req, config, &root)?;
+    let new = new_content(req, old.as_ref(), config.max_file_size)?;
+    match old {
+        None => create(req, config, &root, new),
+        Some(old) => replace(req, config, &root, old, new),
+    }
+}
+
+/// Resolves the path inside the root (the journal's paths refused), then, if the file exists,
+/// locks its directory (unless `dryRun`), reads it, checks `expectedHash` and decodes it
+/// ([`old_file`]). A missing file with `expectedHash` is `stale`: it was deleted or moved.
+fn open(req: &WriteRequest, config: &Config, root: &Root) -> Result<(Option<DirLock>, Option<Old>), ToolError> {
+    let shown = req.path.as_str();
     if !req.dry_run {
         // Before the file is read: see `remove_orphans`.
-        crate::pipeline::journal::remove_orphans(&root);
+        crate::pipeline::journal::remove_orphans(root);
     }
-    crate::tools::args::refuse_reserved_name(&root, shown)?;
+    crate::pipeline::files::refuse_reserved_name(root, shown)?;
     let target = match root.open(shown) {
         Ok(target) => Some(target),
         Err(e) if e.kind() == FsErrorKind::NotFound => None,
         Err(e) => return Err(fs_error(e, shown, "")),
     };
-    let (_lock, old) = match &target {
+    let (lock, old) = match &target {
         Some(t) => {
             let (lock, doc) =
                 Document::open_target(t, !req.dry_run, config.max_file_size).map_err(|e| fs_error(e, shown, ""))?;
@@ -211,124 +166,123 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
     if let (None, Some(expected)) = (&old, &req.expected_hash) {
         return Err(ToolError {
             path: Some(shown.to_string()),
-            ..ToolError::new(
-                ErrorCode::Stale,
-                format!(
-                    "{shown} does not exist any more, but you gave expectedHash {expected}: it was deleted or moved \
-                     since you read it. Check the path; to create it anew, call write without expectedHash."
-                ),
-            )
+            ..ToolError::new(ErrorCode::Stale, words::gone(shown, expected))
         });
     }
+    Ok((lock, old))
+}
 
-    let (new, line_ending) = new_text(req, old.as_ref())?;
-    let encoding = new.encoding;
-    let text = new.text.as_slice();
-    let raw = new.encoded().map_err(|e| fs_error(e, shown, ""))?;
-    if raw.len() as u64 > config.max_file_size {
+/// The content to write, and what the result says about it.
+struct New {
+    /// The text, in the encoding to write.
+    text: Text,
+    line_ending: LineEnding,
+    /// The bytes to write.
+    raw: Shared,
+    hash: Digest,
+    total_lines: usize,
+    /// What the file written is, in words ([`crate::wording::read::describe`]).
+    about: String,
+}
+
+/// The bytes `content` becomes ([`new_text`]), within the size limit, and their hash (on the
+/// second core for large content).
+fn new_content(req: &WriteRequest, old: Option<&Old>, max_file_size: u64) -> Result<New, ToolError> {
+    let shown = req.path.as_str();
+    let (text, line_ending) = new_text(req, old)?;
+    let raw = text.encoded().map_err(|e| fs_error(e, shown, ""))?;
+    if raw.len() as u64 > max_file_size {
         return Err(ToolError {
             path: Some(shown.to_string()),
-            ..ToolError::new(
-                ErrorCode::TooLarge,
-                format!(
-                    "the new content of {shown} is {} bytes, over the limit of {} bytes; nothing was written. \
-                     Write a smaller file.",
-                    raw.len(),
-                    config.max_file_size
-                ),
-            )
+            ..ToolError::new(ErrorCode::TooLarge, words::too_large(shown, raw.len(), max_file_size))
         });
     }
-    let hash_after = Digest::of(&raw);
-    let endings = Endings::of(text);
-    let total_lines = endings.lines();
-    let about = describe(encoding, endings);
+    let hash = Digest::of(&raw);
+    let endings = Endings::of(&text.text);
+    Ok(New {
+        line_ending,
+        hash,
+        total_lines: endings.lines(),
+        about: crate::wording::read::describe(text.encoding, endings),
+        raw,
+        text,
+    })
+}
 
-    let Some(old) = old else {
-        let mut undo_available = false;
-        if !req.dry_run {
-            config.cancellation.check(shown)?;
-            let full = root.resolve(shown).map_err(|e| fs_error(e, shown, ""))?;
-            // The step is recorded before the file appears, so that undo finds it.
-            let journal = config.undo.then(|| Journal::new(&root));
-            let mut step = journal.as_ref().and_then(|j| j.begin("write"));
-            if let Some(step) = step.as_mut() {
-                let index = step
-                    .add(&full, None, 0, None)
-                    .expect("a new file has no content to keep");
-                step.set_after(index, Some(hash_after.get()));
-            }
-            let created = root.create(&full, &raw, None);
-            undo_available = journal::close(journal.as_ref(), step, created.is_ok());
-            created.map_err(|e| fs_error(e, shown, ""))?;
+/// A new file: recorded in the undo journal, then created with `Root::create` (unless `dryRun`).
+fn create(req: &WriteRequest, config: &Config, root: &Root, new: New) -> Result<WriteSuccess, ToolError> {
+    let shown = req.path.as_str();
+    let mut undo_available = false;
+    if !req.dry_run {
+        config.cancellation.check(shown)?;
+        let full = root.resolve(shown).map_err(|e| fs_error(e, shown, ""))?;
+        // The step is recorded before the file appears, so that undo finds it.
+        let journal = config.undo.then(|| Journal::new(root));
+        let mut step = journal.as_ref().and_then(|j| j.begin("write"));
+        if let Some(step) = step.as_mut() {
+            let index = step
+                .add(&full, None, 0, None)
+                .expect("a new file has no content to keep");
+            step.set_after(index, Some(new.hash.get()));
         }
-        let verb = if req.dry_run {
-            "Dry run, nothing written. Would create"
-        } else {
-            "Created"
-        };
-        return Ok(WriteSuccess {
-            text: format!(
-                "{verb} {shown}: {total_lines} {} ({about}).\n",
-                plural(total_lines, "line")
-            ),
-            path: shown.to_string(),
-            created: true,
-            hash_before: None,
-            hash_after: hash_after.get().to_string(),
-            encoding: encoding.name(),
-            bom: encoding.has_bom(),
-            line_ending: line_ending.name(),
-            total_lines,
-            diff: String::new(),
-            patch: String::new(),
-            first_changed_line: None,
-            dry_run: req.dry_run,
-            undo_available,
-            patch_truncated: false,
-        });
-    };
+        let created = root.create(&full, &new.raw, None);
+        undo_available = journal::close(journal.as_ref(), step, created.is_ok());
+        created.map_err(|e| fs_error(e, shown, ""))?;
+    }
+    let encoding = new.text.encoding;
+    Ok(WriteSuccess {
+        text: words::created(shown, req.dry_run, new.total_lines, &new.about),
+        path: shown.to_string(),
+        created: true,
+        hash_before: None,
+        hash_after: new.hash.get().to_string(),
+        encoding: encoding.name(),
+        bom: encoding.has_bom(),
+        line_ending: new.line_ending.name(),
+        total_lines: new.total_lines,
+        diff: String::new(),
+        patch: String::new(),
+        first_changed_line: None,
+        dry_run: req.dry_run,
+        undo_available,
+        patch_truncated: false,
+    })
+}
 
-    let unchanged = old.doc.holds(&new);
+/// An existing file's content replaced: nothing written when it holds the new content already;
+/// otherwise journaled and written atomically (`Document::commit`, unless `dryRun`); then the diff
+/// and patch ([`diff_and_patch`]) and the `text`.
+fn replace(req: &WriteRequest, config: &Config, root: &Root, old: Old, new: New) -> Result<WriteSuccess, ToolError> {
+    let shown = req.path.as_str();
+    let unchanged = old.doc.holds(&new.text);
     let mut undo_available = false;
     if !unchanged && !req.dry_run {
         config.cancellation.check(shown)?;
-        let journal = config.undo.then(|| Journal::new(&root));
+        let journal = config.undo.then(|| Journal::new(root));
         let mut step = journal.as_ref().and_then(|j| j.begin("write"));
-        let written = old.doc.commit(&raw, &hash_after, step.as_mut());
+        let written = old.doc.commit(&new.raw, &new.hash, step.as_mut());
         undo_available = journal::close(journal.as_ref(), step, matches!(written, Ok(true)));
         written.map_err(|e| fs_error(e, shown, ""))?;
     }
 
-    let (shown_diff, patch, diffable) = diff_and_patch(&old, &new, &raw, shown);
+    let (shown_diff, patch, diffable) = diff_and_patch(&old, &new.text, &new.raw, shown);
     let out = if unchanged {
-        format!(
-            "{shown} already holds exactly this content ({total_lines} {}, {about}); nothing was written.\n",
-            plural(total_lines, "line")
-        )
+        words::unchanged(shown, new.total_lines, &new.about)
     } else {
-        replaced_summary(
-            req,
-            &old,
-            &new,
-            line_ending,
-            total_lines,
-            &about,
-            diffable,
-            &shown_diff.text,
-        )
+        replaced_summary(req, &old, &new, diffable, &shown_diff.text)
     };
 
+    let encoding = new.text.encoding;
     Ok(WriteSuccess {
         text: out,
         path: shown.to_string(),
         created: false,
         hash_before: Some(old.doc.hash.get().to_string()),
-        hash_after: hash_after.get().to_string(),
+        hash_after: new.hash.get().to_string(),
         encoding: encoding.name(),
         bom: encoding.has_bom(),
-        line_ending: line_ending.name(),
-        total_lines,
+        line_ending: new.line_ending.name(),
+        total_lines: new.total_lines,
         diff: shown_diff.text,
         patch,
         first_changed_line: shown_diff.first_changed_line,
@@ -355,12 +309,7 @@ fn new_text(req: &WriteRequest, old: Option<&Old>) -> Result<(Text, LineEnding),
         if let Some(at) = text.iter().position(|&b| b == 0) {
             return Err(ToolError {
                 path: Some(shown.to_string()),
-                ..invalid(format!(
-                    "content has a NUL character (U+0000) on line {}; a UTF-8 file holding NUL bytes is binary to \
-                     surgical, so it could not be read or edited afterwards. Remove it, or write with encoding \
-                     utf-8-bom, utf-16le or utf-16be.",
-                    surgical_core::lines::line_of(&text, at)
-                ))
+                ..invalid(words::nul_in_content(surgical_core::lines::line_of(&text, at)))
             });
         }
     }
@@ -403,45 +352,25 @@ fn diff_and_patch(old: &Old, new: &Text, raw: &[u8], shown: &str) -> (diff::Numb
 }
 
 /// The `text` of the result when a file's content was replaced.
-#[allow(clippy::too_many_arguments)]
-fn replaced_summary(
-    req: &WriteRequest,
-    old: &Old,
-    new: &Text,
-    line_ending: LineEnding,
-    total_lines: usize,
-    about: &str,
-    diffable: bool,
-    diff: &str,
-) -> String {
-    let shown = req.path.as_str();
-    let mut out = String::new();
-    let old_lines = old.endings.lines();
-    let lines = plural(old_lines, "line");
-    if req.dry_run {
-        let _ = writeln!(
-            out,
-            "Dry run, nothing written. Would replace the {old_lines} {lines} of {shown} with {total_lines} \
-             ({about})."
-        );
-    } else {
-        let _ = writeln!(
-            out,
-            "Wrote {shown}: replaced its {old_lines} {lines} with {total_lines} ({about})."
-        );
-    }
-    for note in notes(req, old, new.encoding, line_ending) {
-        let _ = writeln!(out, "{note}");
-    }
-    out.push('\n');
-    if !diffable {
-        let _ = writeln!(
-            out,
-            "(No diff: nearly every line changed, too many to diff line by line. Read the file to see it.)"
-        );
-    }
-    crate::contract::bounded::push_diff(&mut out, diff, "the full diff is in `diff`");
-    out
+fn replaced_summary(req: &WriteRequest, old: &Old, new: &New, diffable: bool, diff: &str) -> String {
+    let notes = words::notes(
+        req.line_ending,
+        new.line_ending,
+        old.endings,
+        new.text.encoding,
+        old.encoding,
+        std::str::from_utf8(&old.text).is_ok(),
+    );
+    words::replaced(
+        &req.path,
+        req.dry_run,
+        old.endings.lines(),
+        new.total_lines,
+        &new.about,
+        &notes,
+        diffable,
+        diff,
+    )
 }
 
 /// Checks `expectedHash` against the existing file, then that it decodes.
@@ -451,13 +380,7 @@ fn old_file(doc: Document, req: &WriteRequest, shown: &str) -> Result<Old, ToolE
         if !expected.eq_ignore_ascii_case(hash) {
             return Err(ToolError {
                 path: Some(shown.to_string()),
-                ..ToolError::new(
-                    ErrorCode::Stale,
-                    format!(
-                        "{shown} changed since you read it (its hash is now {hash}, you expected {expected}); nothing \
-                         was written. Read it again and decide whether to overwrite what it holds now."
-                    ),
-                )
+                ..ToolError::new(ErrorCode::Stale, words::stale(shown, hash, expected))
             });
         }
     }
@@ -465,10 +388,7 @@ fn old_file(doc: Document, req: &WriteRequest, shown: &str) -> Result<Old, ToolE
         Content::Text(t) => (t.encoding, Arc::clone(&t.text)),
         Content::Undecodable(e) => {
             let mut err = fs_error_of(e, shown, "");
-            err.message.push_str(
-                ". write does not replace a file it cannot show a diff of; if you mean to replace it, delete or \
-                 rename it first.",
-            );
+            err.message.push_str(words::NOT_REPLACED_UNDECODABLE);
             return Err(err);
         }
     };
@@ -479,45 +399,6 @@ fn old_file(doc: Document, req: &WriteRequest, shown: &str) -> Result<Old, ToolE
         text,
         endings,
     })
-}
-
-/// What was kept from the file, what was changed on request, and what the model should know.
-fn notes(req: &WriteRequest, old: &Old, encoding: Encoding, line_ending: LineEnding) -> Vec<String> {
-    let mut notes = Vec::new();
-    let upper = line_ending.name().to_uppercase();
-    match (req.line_ending, style(old.endings)) {
-        (Some(_), style) if style != line_ending.name() && style != "none" => notes.push(format!(
-            "Line endings: {upper} as you asked (the file had {}).",
-            if style == "mixed" {
-                "mixed ones".to_string()
-            } else {
-                style.to_uppercase()
-            }
-        )),
-        (None, "mixed") => notes.push(format!(
-            "Line endings: the file had mixed ones ({} CRLF, {} LF, {} CR); all lines now end in {upper}, its most \
-             frequent. Pass lineEnding to choose another.",
-            old.endings.crlf, old.endings.lf, old.endings.cr
-        )),
-        (None, style) if style != "none" => notes.push(format!("Line endings: {upper}, kept from the file.")),
-        _ => {}
-    }
-    if encoding != old.encoding {
-        notes.push(format!(
-            "Encoding: {} as you asked (the file was {}).",
-            encoding.name(),
-            old.encoding.name()
-        ));
-    } else if encoding != Encoding::Utf8 {
-        notes.push(format!("Encoding: {}, kept from the file.", encoding.name()));
-    }
-    if std::str::from_utf8(&old.text).is_err() {
-        notes.push(
-            "The file held bytes that were not valid UTF-8 (a legacy 8-bit encoding?); what was written is UTF-8."
-                .to_string(),
-        );
-    }
-    notes
 }
 
 /// `content` with a leading U+FEFF dropped and every line break written as `ending`.
@@ -572,14 +453,6 @@ fn replace_all_patch(old: &[u8], new: &[u8], path: &str) -> String {
         }
     }
     out
-}
-
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        word.to_string()
-    } else {
-        format!("{word}s")
-    }
 }
 
 #[cfg(test)]

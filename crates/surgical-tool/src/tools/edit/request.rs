@@ -3,7 +3,9 @@
 use serde_json::{Map, Value};
 use surgical_core::{Edit, Tier};
 
-use crate::tools::args::{boolean, kind, object, path, string};
+use crate::tools::args::{boolean, object, path, string};
+use crate::wording::call::{json_kind, not_a_tier};
+use crate::wording::edit as words;
 use crate::ToolError;
 
 /// A parsed `edit` tool call.
@@ -36,10 +38,8 @@ fn one_edit(obj: &Map<String, Value>, what: &str) -> Result<Option<Edit>, ToolEr
     let replace_all = boolean(obj, &ALL_KEYS, what)?;
     match (old, new) {
         (None, None) => Ok(None),
-        (Some(_), None) => Err(invalid(format!(
-            "{what}: newText is missing. Give newText (an empty string deletes oldText)."
-        ))),
-        (None, Some(_)) => Err(invalid(format!("{what}: oldText is missing."))),
+        (Some(_), None) => Err(invalid(words::new_text_missing(what))),
+        (None, Some(_)) => Err(invalid(words::old_text_missing(what))),
         (Some(o), Some(n)) => Ok(Some(Edit::new(o, n).replace_all(replace_all))),
     }
 }
@@ -62,58 +62,39 @@ pub fn parse_edit_request(value: &Value) -> Result<EditRequest, ToolError> {
         None | Some(Value::Null) => None,
         Some(Value::Array(a)) => Some(a),
         Some(Value::String(s)) => {
-            parsed_string = serde_json::from_str::<Value>(s).map_err(|e| {
-                invalid(format!(
-                    "edits is a string but not valid JSON ({e}); send edits as an array"
-                ))
-            })?;
+            parsed_string = serde_json::from_str::<Value>(s).map_err(|e| invalid(words::edits_not_json(&e)))?;
             match &parsed_string {
                 Value::Array(a) => Some(a),
-                other => return Err(invalid(format!("edits must be an array, not {}", kind(other)))),
+                other => return Err(invalid(words::edits_string_not_an_array(json_kind(other)))),
             }
         }
-        Some(other) => {
-            return Err(invalid(format!(
-                "edits must be an array of {{oldText, newText}}, not {}",
-                kind(other)
-            )))
-        }
+        Some(other) => return Err(invalid(words::edits_not_an_array(json_kind(other)))),
     };
     if let Some(list) = list {
         for (i, item) in list.iter().enumerate() {
             let what = format!("edits[{i}]");
             let o = item
                 .as_object()
-                .ok_or_else(|| invalid(format!("{what} must be an object, not {}", kind(item))))?;
+                .ok_or_else(|| invalid(words::edit_not_an_object(&what, json_kind(item))))?;
             match one_edit(o, &what)? {
                 Some(e) => edits.push(e),
-                None => return Err(invalid(format!("{what} has no oldText/newText."))),
+                None => return Err(invalid(words::edit_empty(&what))),
             }
         }
     }
     if let Some(top) = one_edit(obj, "the call")? {
         if !edits.is_empty() {
-            return Err(invalid(
-                "give either edits or a single top-level oldText/newText, not both",
-            ));
+            return Err(invalid(words::EDITS_AND_TOP_LEVEL));
         }
         edits.push(top);
     }
     if edits.is_empty() {
-        return Err(invalid(
-            "no edits: give edits: [{\"oldText\": ..., \"newText\": ...}] or a top-level oldText/newText",
-        ));
+        return Err(invalid(words::NO_EDITS));
     }
 
     let max_tier = match string(obj, &["maxStrategy", "max_strategy"], "maxStrategy")? {
         None => None,
-        Some(name) => Some(Tier::from_name(&name).ok_or_else(|| {
-            let names: Vec<&str> = Tier::ALL.iter().map(|s| s.name()).collect();
-            invalid(format!(
-                "maxStrategy `{name}` is not a tier; use one of {}",
-                names.join(", ")
-            ))
-        })?),
+        Some(name) => Some(Tier::from_name(&name).ok_or_else(|| invalid(not_a_tier(&name)))?),
     };
     Ok(EditRequest {
         path,

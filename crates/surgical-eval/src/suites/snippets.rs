@@ -11,11 +11,14 @@
 //!   commit's file; a wrong result is also **damaged** when bytes outside the commit's hunks
 //!   changed (a stretch of the file the commit keeps is not found intact, in order, in the result).
 
-use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::fs;
 use std::io;
+use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
+
+use crate::harness::run::run;
+use crate::harness::table::{render, Column};
+use crate::harness::{Outcome, Row, Suite, Tally};
 
 /// What the corpus expects of a case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,7 +63,7 @@ impl Case {
 
 /// What a merger did with a case.
 #[derive(Clone, Debug)]
-pub enum Outcome {
+pub enum Merged {
     /// The merged file.
     Applied(Vec<u8>),
     /// An error, with its code (`ambiguous`, `not_found`, ...) and message.
@@ -69,20 +72,6 @@ pub enum Outcome {
         code: String,
         /// The message, for the failure list.
         message: String,
-    },
-}
-
-/// The oracle's judgement of one outcome.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// The commit's bytes exactly.
-    Placed,
-    /// Refused, with the error code.
-    Refused(String),
-    /// Any other result; `damaged` when bytes outside the commit's hunks changed.
-    Wrong {
-        /// Bytes outside the commit's hunks changed.
-        damaged: bool,
     },
 }
 
@@ -219,42 +208,57 @@ pub fn damaged(before: &[u8], after: &[u8], result: &[u8]) -> bool {
     false
 }
 
-/// Judges one outcome.
-pub fn judge(case: &Case, outcome: &Outcome) -> Verdict {
-    match outcome {
-        Outcome::Refused { code, .. } => Verdict::Refused(code.clone()),
-        Outcome::Applied(result) => {
+/// Judges what a merger did with a case: placed (the commit's bytes, byte-ideal), refused, or
+/// wrong (damaged when bytes outside the commit's hunks changed; for a negative, the commit's file
+/// still tells which bytes it may change).
+pub fn judge(case: &Case, merged: &Merged) -> Outcome {
+    match merged {
+        Merged::Refused { code, message } => Outcome::Refused {
+            code: code.clone(),
+            message: message.clone(),
+        },
+        Merged::Applied(result) => {
             if case.expect == Expect::Placed && matches(result, &case.after, &case.free_endings) {
-                Verdict::Placed
+                Outcome::Placed {
+                    ideal: true,
+                    tier: None,
+                }
             } else {
-                // For a negative, the commit's file still tells which bytes it may change.
-                Verdict::Wrong {
+                Outcome::Wrong {
+                    tier: None,
                     damaged: damaged(&case.before, &case.after, result),
+                    outside_bytes: 0,
+                    why: String::new(),
                 }
             }
         }
     }
 }
 
-/// Counts for one variant.
-#[derive(Clone, Debug, Default)]
-pub struct Row {
+/// An outcome as the list of failures names it: `Placed`, `Refused("ambiguous")`,
+/// `Wrong { damaged: true }`.
+pub fn verdict(outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::Placed { .. } => "Placed".to_string(),
+        Outcome::Refused { code, .. } => format!("Refused({code:?})"),
+        Outcome::Wrong { damaged, .. } => format!("Wrong {{ damaged: {damaged} }}"),
+    }
+}
+
+/// A row of the corpus's table: a variant, and whether its cases expect a refusal.
+#[derive(Clone, Debug)]
+pub struct Variant {
     /// The variant's name.
-    pub variant: String,
-    /// Whether its cases expect a refusal.
+    pub name: String,
+    /// Whether its cases expect a refusal (any of them).
     pub expect_refusal: bool,
-    /// Cases.
-    pub cases: usize,
-    /// Placed exactly.
-    pub placed: usize,
-    /// Refused (right for ambiguous variants).
-    pub refused: usize,
-    /// Wrong results.
-    pub wrong: usize,
-    /// Wrong results that also changed bytes outside the commit's hunks.
-    pub damaged: usize,
-    /// Refusals by error code.
-    pub refusals: BTreeMap<String, usize>,
+}
+
+/// Rows are the variants' names.
+impl PartialEq for Variant {
+    fn eq(&self, other: &Variant) -> bool {
+        self.name == other.name
+    }
 }
 
 /// A case that was not placed as expected: wrong, or refused where a placement was expected.
@@ -262,8 +266,8 @@ pub struct Row {
 pub struct Failure {
     /// `repo/commit12/variant`.
     pub case: String,
-    /// The verdict.
-    pub verdict: Verdict,
+    /// The oracle's judgement.
+    pub verdict: Outcome,
     /// The refusal's message (first line and the readings listed), if any.
     pub message: String,
 }
@@ -294,53 +298,69 @@ pub const VARIANTS: [&str; 11] = [
     "ambiguous-natural",
 ];
 
-/// Runs `merge` on every case and counts the verdicts per variant.
-pub fn evaluate(cases: &[Case], merge: impl Fn(&Case) -> Outcome) -> (Vec<Row>, Vec<Failure>) {
-    let mut rows: BTreeMap<(usize, String), Row> = BTreeMap::new();
-    let mut failures = Vec::new();
-    for case in cases {
-        let order = VARIANTS
-            .iter()
-            .position(|v| *v == case.variant)
-            .unwrap_or(VARIANTS.len());
-        let row = rows.entry((order, case.variant.clone())).or_insert_with(|| Row {
-            variant: case.variant.clone(),
-            expect_refusal: case.expect == Expect::Refused,
-            ..Row::default()
-        });
-        row.expect_refusal |= case.expect == Expect::Refused;
-        row.cases += 1;
-        let outcome = merge(case);
-        let verdict = judge(case, &outcome);
-        match &verdict {
-            Verdict::Placed => row.placed += 1,
-            Verdict::Refused(code) => {
-                row.refused += 1;
-                *row.refusals.entry(code.clone()).or_default() += 1;
-            }
-            Verdict::Wrong { damaged } => {
-                row.wrong += 1;
-                row.damaged += usize::from(*damaged);
-            }
-        }
-        let failed = match verdict {
-            Verdict::Placed => false,
-            Verdict::Refused(_) => case.expect == Expect::Placed,
-            Verdict::Wrong { .. } => true,
+/// The corpus as a suite of the harness: a merger's results judged by the oracle, the cases not
+/// placed as expected listed.
+struct Snippets<'a, M> {
+    merge: M,
+    failures: Vec<Failure>,
+    cases: PhantomData<&'a Case>,
+}
+
+impl<'a, M: Fn(&Case) -> Merged> Suite for Snippets<'a, M> {
+    type Kind = Variant;
+    type Case = &'a Case;
+
+    fn run(&self, case: &&'a Case) -> Outcome {
+        judge(case, &(self.merge)(case))
+    }
+
+    /// A case not placed as expected (wrong, or refused where a placement was expected) is listed.
+    fn observe(&mut self, _variant: &Variant, case: &&'a Case, outcome: &Outcome, _tally: &mut Tally) {
+        let failed = match outcome {
+            Outcome::Placed { .. } => false,
+            Outcome::Refused { .. } => case.expect == Expect::Placed,
+            Outcome::Wrong { .. } => true,
         };
         if failed {
-            let message = match &outcome {
+            let message = match outcome {
                 Outcome::Refused { message, .. } => summary(message),
-                Outcome::Applied(_) => String::new(),
+                _ => String::new(),
             };
-            failures.push(Failure {
+            self.failures.push(Failure {
                 case: case.name(),
-                verdict,
+                verdict: outcome.clone(),
                 message,
             });
         }
     }
-    (rows.into_values().collect(), failures)
+}
+
+/// Runs `merge` on every case and counts the outcomes per variant (in the order of [`VARIANTS`],
+/// other variants after them by name), listing the cases not placed as expected in corpus order.
+pub fn evaluate(cases: &[Case], merge: impl Fn(&Case) -> Merged) -> (Vec<Row<Variant>>, Vec<Failure>) {
+    let mut suite = Snippets {
+        merge,
+        failures: Vec::new(),
+        cases: PhantomData,
+    };
+    let variant = |c: &Case| Variant {
+        name: c.variant.clone(),
+        expect_refusal: c.expect == Expect::Refused,
+    };
+    let mut rows = run(&mut suite, &[], cases.iter().map(|c| (variant(c), c)));
+    for row in &mut rows {
+        row.kind.expect_refusal = cases
+            .iter()
+            .any(|c| c.variant == row.kind.name && c.expect == Expect::Refused);
+    }
+    rows.sort_by_key(|r| {
+        let order = VARIANTS
+            .iter()
+            .position(|v| *v == r.kind.name)
+            .unwrap_or(VARIANTS.len());
+        (order, r.kind.name.clone())
+    });
+    (rows, suite.failures)
 }
 
 /// What the corpus must show; the CI test and the eval command check this one table.
@@ -362,17 +382,17 @@ pub const THRESHOLDS: Thresholds = Thresholds {
 };
 
 /// Totals over the rows: (non-ambiguous placed, non-ambiguous cases, wrong, damaged).
-pub fn totals(rows: &[Row]) -> (usize, usize, usize, usize) {
-    let positive = rows.iter().filter(|r| !r.expect_refusal);
-    let placed = positive.clone().map(|r| r.placed).sum();
-    let cases = positive.map(|r| r.cases).sum();
-    let wrong = rows.iter().map(|r| r.wrong).sum();
-    let damaged = rows.iter().map(|r| r.damaged).sum();
+pub fn totals(rows: &[Row<Variant>]) -> (usize, usize, usize, usize) {
+    let positive = rows.iter().filter(|r| !r.kind.expect_refusal);
+    let placed = positive.clone().map(|r| r.tally.placed).sum();
+    let cases = positive.map(|r| r.tally.cases).sum();
+    let wrong = rows.iter().map(|r| r.tally.wrong).sum();
+    let damaged = rows.iter().map(|r| r.tally.damaged).sum();
     (placed, cases, wrong, damaged)
 }
 
 /// What falls short of [`THRESHOLDS`], one sentence each (empty when everything holds).
-pub fn violations(rows: &[Row]) -> Vec<String> {
+pub fn violations(rows: &[Row<Variant>]) -> Vec<String> {
     let (placed, cases, wrong, damaged) = totals(rows);
     let t = THRESHOLDS;
     let mut v = Vec::new();
@@ -392,45 +412,90 @@ pub fn violations(rows: &[Row]) -> Vec<String> {
     v
 }
 
-/// The per-variant table (Markdown).
-pub fn table(rows: &[Row]) -> String {
-    let mut s = String::from(
-        "| variant | expected | cases | placed | refused | wrong | damaged | refusals by code |\n\
-         |---|---|---|---|---|---|---|---|\n",
-    );
-    for r in rows {
-        let codes: Vec<String> = r.refusals.iter().map(|(c, n)| format!("{c} {n}")).collect();
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
-            r.variant,
-            if r.expect_refusal { "refusal" } else { "commit's file" },
-            r.cases,
-            r.placed,
-            r.refused,
-            r.wrong,
-            r.damaged,
+/// The corpus's columns: the variant, what it expects, the cases, what became of them, the codes
+/// of the refusals.
+const COLUMNS: [Column<Variant>; 8] = [
+    Column {
+        header: "variant",
+        cell: |r| r.kind.name.clone(),
+        total: None,
+    },
+    Column {
+        header: "expected",
+        cell: |r| {
+            if r.kind.expect_refusal {
+                "refusal".to_string()
+            } else {
+                "commit's file".to_string()
+            }
+        },
+        total: None,
+    },
+    Column {
+        header: "cases",
+        cell: |r| r.tally.cases.to_string(),
+        total: None,
+    },
+    Column {
+        header: "placed",
+        cell: |r| r.tally.placed.to_string(),
+        total: None,
+    },
+    Column {
+        header: "refused",
+        cell: |r| r.tally.refused.to_string(),
+        total: None,
+    },
+    Column {
+        header: "wrong",
+        cell: |r| r.tally.wrong.to_string(),
+        total: None,
+    },
+    Column {
+        header: "damaged",
+        cell: |r| r.tally.damaged.to_string(),
+        total: None,
+    },
+    Column {
+        header: "refusals by code",
+        cell: |r| {
+            let mut codes = r.tally.refusals.clone();
+            codes.sort();
+            let codes: Vec<String> = codes.iter().map(|(c, n)| format!("{c} {n}")).collect();
             codes.join(", ")
-        );
-    }
+        },
+        total: None,
+    },
+];
+
+/// The per-variant table (Markdown), then the totals in a sentence.
+pub fn table(rows: &[Row<Variant>]) -> String {
+    let mut s = render(&COLUMNS, rows, false);
     let (placed, cases, wrong, damaged) = totals(rows);
-    let negatives: usize = rows.iter().filter(|r| r.expect_refusal).map(|r| r.cases).sum();
-    let refused: usize = rows.iter().filter(|r| r.expect_refusal).map(|r| r.refused).sum();
-    let _ = writeln!(
-        s,
-        "\nNon-ambiguous: {placed} of {cases} placed exactly ({:.1}%). Ambiguous: {refused} of {negatives} refused. Wrong: {wrong}. Damaged: {damaged}.",
+    let negatives: usize = rows
+        .iter()
+        .filter(|r| r.kind.expect_refusal)
+        .map(|r| r.tally.cases)
+        .sum();
+    let refused: usize = rows
+        .iter()
+        .filter(|r| r.kind.expect_refusal)
+        .map(|r| r.tally.refused)
+        .sum();
+    s.push_str(&format!(
+        "\nNon-ambiguous: {placed} of {cases} placed exactly ({:.1}%). Ambiguous: {refused} of {negatives} refused. Wrong: {wrong}. Damaged: {damaged}.\n",
         if cases == 0 { 0.0 } else { placed as f64 * 100.0 / cases as f64 }
-    );
+    ));
     s
 }
 
 /// surgical's merger: `surgical_tool::apply_snippet` on the content in memory (what `surgical call apply_snippet`
 /// runs, without the file system), the path naming the language.
-pub fn surgical(case: &Case) -> Outcome {
+pub fn surgical(case: &Case) -> Merged {
     let call = serde_json::json!({ "path": case.path, "snippet": case.snippet });
     match surgical_tool::apply_snippet(case.before.clone(), &call) {
-        Ok(merged) => Outcome::Applied(merged.edit.content),
-        Err(e) => Outcome::Refused {
+        Ok(merged) => Merged::Applied(merged.edit.content),
+        Err(e) => Merged::Refused {
             code: e.code.as_str().to_owned(),
             message: e.message,
         },

@@ -11,7 +11,7 @@
 
 use surgical_core::{EditError, Tier};
 
-use crate::wording::{self as engine_words, Vocabulary};
+use crate::wording::{engine as engine_words, vocabulary::Vocabulary};
 
 /// The tool's words for the parts of a replacement, for the engine's sentences (closest regions,
 /// what a tolerant match forgave).
@@ -200,14 +200,14 @@ fn echo(text: &str) -> String {
 pub(crate) fn command_missing() -> String {
     format!(
         "Parameter `command` is required: one of {}.",
-        super::request::COMMANDS.join(", ")
+        crate::contract::text_editor::COMMANDS.join(", ")
     )
 }
 
 pub(crate) fn unknown_command(command: &str) -> String {
     format!(
         "Unrecognized command {command}. The allowed commands for the {TOOL} tool are: {}",
-        super::request::COMMANDS.join(", ")
+        crate::contract::text_editor::COMMANDS.join(", ")
     )
 }
 

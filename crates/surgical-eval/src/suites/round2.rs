@@ -22,12 +22,14 @@
 //! and a case is **damaged** when bytes outside the window changed (a wrong result that also
 //! reached outside the window).
 
-use std::fmt::Write as _;
 use std::ops::Range;
 
 use surgical_core::{apply, Edit, Options, Tier};
 
-use crate::{content, split, variant, Rng};
+use crate::harness::run::{generate, run};
+use crate::harness::table::{self, render, Column};
+use crate::harness::text::{content, split, variant};
+use crate::harness::{Outcome, Rng, Round, Row, Suite, Tally};
 
 /// The intended change: inserted at the end of one line's text (before its trailing blanks), or at
 /// the cut when the window ends mid-line on that line.
@@ -50,27 +52,27 @@ struct Source {
 const CORPUS: [Source; 5] = [
     Source {
         name: "orders.py",
-        text: include_str!("../../../eval/corpus/round2/orders.py"),
+        text: include_str!("../../../../eval/corpus/round2/orders.py"),
         comment: "#",
     },
     Source {
         name: "scheduler.go",
-        text: include_str!("../../../eval/corpus/round2/scheduler.go"),
+        text: include_str!("../../../../eval/corpus/round2/scheduler.go"),
         comment: "//",
     },
     Source {
         name: "store.ts",
-        text: include_str!("../../../eval/corpus/round2/store.ts"),
+        text: include_str!("../../../../eval/corpus/round2/store.ts"),
         comment: "//",
     },
     Source {
         name: "hashmap.c",
-        text: include_str!("../../../eval/corpus/round2/hashmap.c"),
+        text: include_str!("../../../../eval/corpus/round2/hashmap.c"),
         comment: "//",
     },
     Source {
         name: "limiter.rs",
-        text: include_str!("../../../eval/corpus/round2/limiter.rs"),
+        text: include_str!("../../../../eval/corpus/round2/limiter.rs"),
         comment: "//",
     },
 ];
@@ -183,40 +185,6 @@ impl Kind {
     }
 }
 
-/// The tally for one kind.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Tally {
-    /// Cases run (a case that could not be built from the corpus is not counted).
-    pub cases: usize,
-    /// Cases whose result is exactly the expected bytes (or, for a change at the end of a line
-    /// with trailing blanks, the same with the change after the blanks).
-    pub placed: usize,
-    /// Placed cases whose change is before the trailing blanks of its line (where a careful human
-    /// puts it).
-    pub ideal: usize,
-    /// Cases refused with an error (the only right answer for a trap).
-    pub refused: usize,
-    /// Cases that changed the file any other way (for a trap: any change): must be 0.
-    pub wrong: usize,
-    /// Wrong cases that also changed bytes outside the window: must be 0.
-    pub damaged: usize,
-    /// Bytes changed outside the window, over all cases.
-    pub damaged_bytes: usize,
-    /// Which tier placed the edits (placed correctly or not).
-    pub tiers: Vec<(Tier, usize)>,
-    /// The error codes of the refusals.
-    pub refusals: Vec<(&'static str, usize)>,
-    /// `not_found` refusals of a case with one named mistake (the typo, extra-line and
-    /// missing-line kinds): their messages are checked for it.
-    pub not_found_with_mistake: usize,
-    /// Of those, the messages whose near miss ("Almost matched ...") names the mistake: the
-    /// mistyped word and the file's, the extra line, the line left out.
-    pub near_miss_named: usize,
-    /// Of those, the messages that name it anywhere (the near miss or the closest regions).
-    pub message_named: usize,
-}
-
 /// The one mistake a case's `oldText` makes, as a `not_found` message should name it.
 #[derive(Clone, Debug)]
 enum Mistake {
@@ -258,16 +226,9 @@ fn near_miss_part(message: &str) -> &str {
     &message[start..end]
 }
 
-fn count<K: PartialEq>(list: &mut Vec<(K, usize)>, key: K) {
-    match list.iter_mut().find(|(k, _)| *k == key) {
-        Some((_, n)) => *n += 1,
-        None => list.push((key, 1)),
-    }
-}
-
 /// A case: the file as it is when the edit arrives, the window the model meant, the expected
 /// bytes, and what the model sent.
-struct Case {
+pub struct Case {
     kind: Kind,
     source: &'static str,
     file: String,
@@ -914,13 +875,6 @@ fn make_case(kind: Kind, rng: &mut Rng) -> Option<Case> {
     d.finish()
 }
 
-/// What happened to one case.
-enum Outcome {
-    Placed { tier: Tier, ideal: bool },
-    Refused { code: &'static str },
-    Wrong { tier: Tier, outside: usize, why: String },
-}
-
 /// Bytes of `before` outside `window` that differ in `after` (from the common prefix and suffix).
 fn bytes_outside(before: &[u8], after: &[u8], window: &Range<usize>) -> usize {
     let pre = before.iter().zip(after).take_while(|(a, b)| a == b).count();
@@ -954,6 +908,7 @@ fn first_difference(expected: &str, got: &str) -> String {
     )
 }
 
+/// Runs one case through `surgical_core::apply` and judges the result ([`judge`]).
 fn run_case(case: &Case, options: &Options) -> Outcome {
     let edit = Edit::new(case.old.clone(), case.new.clone());
     let applied = match apply(case.file.as_bytes(), &[edit], options) {
@@ -968,7 +923,10 @@ fn run_case(case: &Case, options: &Options) -> Outcome {
                     case.new
                 );
             }
-            return Outcome::Refused { code: e.code() };
+            return Outcome::Refused {
+                code: e.code().to_string(),
+                message: e.to_string(),
+            };
         }
     };
     judge(case, &applied.text, applied.edits[0].tier)
@@ -977,10 +935,16 @@ fn run_case(case: &Case, options: &Options) -> Outcome {
 /// Scores a result the engine placed (`text`, by `tier`) against the case's expected bytes alone.
 fn judge(case: &Case, text: &[u8], tier: Tier) -> Outcome {
     if case.expected.as_deref().map(str::as_bytes) == Some(text) {
-        return Outcome::Placed { tier, ideal: true };
+        return Outcome::Placed {
+            tier: Some(tier),
+            ideal: true,
+        };
     }
     if case.expected_after_blanks.as_deref().map(str::as_bytes) == Some(text) {
-        return Outcome::Placed { tier, ideal: false };
+        return Outcome::Placed {
+            tier: Some(tier),
+            ideal: false,
+        };
     }
     let out = String::from_utf8_lossy(text);
     let outside = bytes_outside(case.file.as_bytes(), text, &case.window);
@@ -1006,7 +970,12 @@ fn judge(case: &Case, text: &[u8], tier: Tier) -> Outcome {
     // Where the result first departs from what was expected (from the file, for a trap).
     let reference = case.expected.as_deref().unwrap_or(&case.file);
     let why = format!("{why}\n{}", first_difference(reference, &out));
-    Outcome::Wrong { tier, outside, why }
+    Outcome::Wrong {
+        tier: Some(tier),
+        damaged: outside > 0,
+        outside_bytes: outside,
+        why,
+    }
 }
 
 /// The message the `edit` tool gives for a case it refuses (through `surgical-tool`, in memory).
@@ -1024,8 +993,8 @@ fn not_found_message(case: &Case, max: Tier) -> String {
 
 /// Over the refused `not_found` cases of the typo, extra-line and missing-line kinds: how many
 /// messages name the actual mistake in their near miss, and anywhere, as a sentence for the report.
-pub fn near_miss_share(report: &[(Kind, Tally)]) -> String {
-    let (asked, near, anywhere) = report.iter().fold((0, 0, 0), |(a, n, w), (_, t)| {
+pub fn near_miss_share(report: &[Row<Kind>]) -> String {
+    let (asked, near, anywhere) = report.iter().fold((0, 0, 0), |(a, n, w), Row { tally: t, .. }| {
         (a + t.not_found_with_mistake, n + t.near_miss_named, w + t.message_named)
     });
     let share = |k: usize| {
@@ -1043,120 +1012,155 @@ pub fn near_miss_share(report: &[(Kind, Tally)]) -> String {
     )
 }
 
+/// Round 2 as a suite of the harness: its kinds, run with the tiers up to a loosest one.
+pub struct Round2 {
+    options: Options,
+    max: Tier,
+}
+
+impl Round2 {
+    /// Round 2 with the tiers up to `max`.
+    pub fn new(max: Tier) -> Round2 {
+        Round2 {
+            options: Options::new().loosest_tier(max),
+            max,
+        }
+    }
+}
+
+impl Suite for Round2 {
+    type Kind = Kind;
+    type Case = Case;
+
+    fn run(&self, case: &Case) -> Outcome {
+        run_case(case, &self.options)
+    }
+
+    /// A `not_found` refusal of a case with one named mistake: whether the `edit` tool's message
+    /// names it. A wrong case: listed on stderr (and written into `SURGICAL_EVAL_DUMP`).
+    fn observe(&mut self, kind: &Kind, case: &Case, outcome: &Outcome, tally: &mut Tally) {
+        match outcome {
+            Outcome::Refused { code, .. } => {
+                if let (Some(mistake), "not_found") = (&case.mistake, code.as_str()) {
+                    let message = not_found_message(case, self.max);
+                    tally.not_found_with_mistake += 1;
+                    tally.near_miss_named += usize::from(mistake.named_in(near_miss_part(&message)));
+                    tally.message_named += usize::from(mistake.named_in(&message));
+                    if std::env::var_os("SURGICAL_EVAL_SHOW_NEAR_MISSES").is_some()
+                        && !mistake.named_in(near_miss_part(&message))
+                    {
+                        eprintln!(
+                            "NOT NAMED ({}, {mistake:?}):\n{message}\n--- oldText ---\n{}\n",
+                            kind.name(),
+                            case.old
+                        );
+                    }
+                }
+            }
+            Outcome::Wrong { tier, why, .. } => {
+                if let Some(dir) = std::env::var_os("SURGICAL_EVAL_DUMP") {
+                    let _ = std::fs::write(std::path::Path::new(&dir).join("file"), &case.file);
+                    let _ = std::fs::write(std::path::Path::new(&dir).join("old"), &case.old);
+                    let _ = std::fs::write(std::path::Path::new(&dir).join("new"), &case.new);
+                }
+                eprintln!(
+                    "WRONG ({}, tier {}): {why} in {}, bytes {}..{}\n--- oldText ---\n{}\n--- newText ---\n{}\n--- window in the file ---\n{}",
+                    kind.name(),
+                    tier.map_or("", |t| t.name()),
+                    case.source,
+                    case.window.start,
+                    case.window.end,
+                    case.old,
+                    case.new,
+                    &case.file[case.window.clone()],
+                );
+            }
+            Outcome::Placed { .. } => {}
+        }
+    }
+}
+
+impl Round for Round2 {
+    const ATTEMPTS_PER_CASE: usize = 500;
+
+    /// Each kind draws its cases from its own generator, seeded from the seed and the kind.
+    fn own_seed(seed: u64, kind: Kind) -> Option<u64> {
+        Some(seed.wrapping_mul(1000).wrapping_add(kind as u64))
+    }
+
+    fn make_case(kind: Kind, rng: &mut Rng) -> Option<Case> {
+        make_case(kind, rng)
+    }
+}
+
 /// Runs `per` cases of every kind, with the tiers up to `max`.
-pub fn evaluate(per: usize, seed: u64, max: Tier) -> Vec<(Kind, Tally)> {
+pub fn evaluate(per: usize, seed: u64, max: Tier) -> Vec<Row<Kind>> {
     evaluate_kinds(&Kind::ALL, per, seed, max)
 }
 
 /// Runs `per` cases of each of `kinds`, with the tiers up to `max`. Each kind draws its cases from
 /// its own generator (seeded from `seed` and the kind), so a kind's cases do not depend on which
 /// other kinds run.
-pub fn evaluate_kinds(kinds: &[Kind], per: usize, seed: u64, max: Tier) -> Vec<(Kind, Tally)> {
-    let options = Options::new().loosest_tier(max);
-    let mut report = Vec::new();
-    for &kind in kinds {
-        let mut rng = Rng::new(seed.wrapping_mul(1000).wrapping_add(kind as u64));
-        let mut tally = Tally::default();
-        let mut attempts = 0;
-        while tally.cases < per && attempts < per * 500 {
-            attempts += 1;
-            let Some(case) = make_case(kind, &mut rng) else {
-                continue;
-            };
-            tally.cases += 1;
-            match run_case(&case, &options) {
-                Outcome::Placed { tier, ideal } => {
-                    tally.placed += 1;
-                    tally.ideal += usize::from(ideal);
-                    count(&mut tally.tiers, tier);
-                }
-                Outcome::Refused { code } => {
-                    tally.refused += 1;
-                    count(&mut tally.refusals, code);
-                    if let (Some(mistake), "not_found") = (&case.mistake, code) {
-                        let message = not_found_message(&case, max);
-                        tally.not_found_with_mistake += 1;
-                        tally.near_miss_named += usize::from(mistake.named_in(near_miss_part(&message)));
-                        tally.message_named += usize::from(mistake.named_in(&message));
-                        if std::env::var_os("SURGICAL_EVAL_SHOW_NEAR_MISSES").is_some()
-                            && !mistake.named_in(near_miss_part(&message))
-                        {
-                            eprintln!(
-                                "NOT NAMED ({}, {mistake:?}):\n{message}\n--- oldText ---\n{}\n",
-                                kind.name(),
-                                case.old
-                            );
-                        }
-                    }
-                }
-                Outcome::Wrong { tier, outside, why } => {
-                    tally.wrong += 1;
-                    tally.damaged += usize::from(outside > 0);
-                    tally.damaged_bytes += outside;
-                    count(&mut tally.tiers, tier);
-                    if let Some(dir) = std::env::var_os("SURGICAL_EVAL_DUMP") {
-                        let _ = std::fs::write(std::path::Path::new(&dir).join("file"), &case.file);
-                        let _ = std::fs::write(std::path::Path::new(&dir).join("old"), &case.old);
-                        let _ = std::fs::write(std::path::Path::new(&dir).join("new"), &case.new);
-                    }
-                    eprintln!(
-                        "WRONG ({}, tier {}): {why} in {}, bytes {}..{}\n--- oldText ---\n{}\n--- newText ---\n{}\n--- window in the file ---\n{}",
-                        kind.name(),
-                        tier.name(),
-                        case.source,
-                        case.window.start,
-                        case.window.end,
-                        case.old,
-                        case.new,
-                        &case.file[case.window.clone()],
-                    );
-                }
-            }
-        }
-        report.push((kind, tally));
-    }
-    report
+pub fn evaluate_kinds(kinds: &[Kind], per: usize, seed: u64, max: Tier) -> Vec<Row<Kind>> {
+    run(&mut Round2::new(max), kinds, generate::<Round2>(kinds, per, seed))
 }
 
-/// The report as a Markdown table.
-pub fn table(report: &[(Kind, Tally)]) -> String {
-    let mut out = String::from(
-        "| model's oldText | cases | placed correctly | of which byte-ideal | refused | wrong | damaged | tiers used | refusals |\n|---|---|---|---|---|---|---|---|---|\n",
-    );
-    let mut total = Tally::default();
-    for (kind, t) in report {
-        let tiers: Vec<String> = t.tiers.iter().map(|(s, n)| format!("{} {n}", s.name())).collect();
-        let refusals: Vec<String> = t.refusals.iter().map(|(c, n)| format!("{c} {n}")).collect();
-        let placed = if kind.must_refuse() {
-            format!("{} (refusal expected)", t.placed)
-        } else {
-            format!("{}", t.placed)
-        };
-        let _ = writeln!(
-            out,
-            "| {} | {} | {placed} | {} | {} | {} | {} | {} | {} |",
-            kind.name(),
-            t.cases,
-            t.ideal,
-            t.refused,
-            t.wrong,
-            t.damaged,
-            tiers.join(", "),
+/// Round 2's columns: the kind, the cases, what became of them (wrong and damaged apart), the tiers
+/// that placed them, the codes of the refusals.
+const COLUMNS: [Column<Kind>; 9] = [
+    Column {
+        header: "model's oldText",
+        cell: |r| r.kind.name().to_string(),
+        total: None,
+    },
+    Column {
+        header: "cases",
+        cell: |r| r.tally.cases.to_string(),
+        total: Some(|t| t.cases.to_string()),
+    },
+    Column {
+        header: "placed correctly",
+        cell: |r| table::placed(r.tally.placed, r.kind.must_refuse()),
+        total: Some(|t| t.placed.to_string()),
+    },
+    Column {
+        header: "of which byte-ideal",
+        cell: |r| r.tally.ideal.to_string(),
+        total: Some(|t| t.ideal.to_string()),
+    },
+    Column {
+        header: "refused",
+        cell: |r| r.tally.refused.to_string(),
+        total: Some(|t| t.refused.to_string()),
+    },
+    Column {
+        header: "wrong",
+        cell: |r| r.tally.wrong.to_string(),
+        total: Some(|t| format!("**{}**", t.wrong)),
+    },
+    Column {
+        header: "damaged",
+        cell: |r| r.tally.damaged.to_string(),
+        total: Some(|t| format!("**{}**", t.damaged)),
+    },
+    Column {
+        header: "tiers used",
+        cell: |r| table::tiers(&r.tally),
+        total: None,
+    },
+    Column {
+        header: "refusals",
+        cell: |r| {
+            let refusals: Vec<String> = r.tally.refusals.iter().map(|(c, n)| format!("{c} {n}")).collect();
             refusals.join(", ")
-        );
-        total.cases += t.cases;
-        total.placed += t.placed;
-        total.ideal += t.ideal;
-        total.refused += t.refused;
-        total.wrong += t.wrong;
-        total.damaged += t.damaged;
-    }
-    let _ = writeln!(
-        out,
-        "| **total** | {} | {} | {} | {} | **{}** | **{}** | | |",
-        total.cases, total.placed, total.ideal, total.refused, total.wrong, total.damaged
-    );
-    out
+        },
+        total: None,
+    },
+];
+
+/// The report as a Markdown table.
+pub fn table(rows: &[Row<Kind>]) -> String {
+    render(&COLUMNS, rows, true)
 }
 
 #[cfg(test)]
@@ -1245,7 +1249,7 @@ mod tests {
         match outcome {
             Outcome::Wrong { why, .. } => why,
             Outcome::Placed { ideal, .. } => format!("placed (ideal: {ideal})"),
-            Outcome::Refused { code } => format!("refused ({code})"),
+            Outcome::Refused { code, .. } => format!("refused ({code})"),
         }
     }
 

@@ -1,38 +1,15 @@
-//! The `text_editor` tool: Anthropic's client-side text-editor tool — the one Claude models are
-//! trained on (`text_editor_20250728`, named `str_replace_based_edit_tool`; `text_editor_20250124`,
-//! named `str_replace_editor`, which adds `undo_edit`) — with the input object as Claude sends it
-//! (`{"command", "path", ...}`) and results worded as Claude reads them, run through surgical.
-//!
-//! The commands, and what surgical keeps of its promises in each:
-//! * `view`: a file numbered like `cat -n` (surgical's lines: no empty line after a final line
-//!   break, carriage returns never shown, tabs kept), or a directory two levels deep. Paged and
-//!   cut as `read` is; `max_characters` limits it further.
-//! * `create`: a new file holding `file_text` byte for byte; never replaces anything.
-//! * `str_replace`: the `edit` tool's one replacement — the same tiers (a model is told when a
-//!   tolerant match placed it), byte-faithful transport, encodings and journal.
-//! * `insert`: whole lines after `insert_line`, with the line endings, BOM and encoding of the
-//!   file, which keeps its final line break (or its lack of one).
-//! * `undo_edit`: the last change surgical made to the file taken back, from the undo journal.
-//!
-//! SWE-agent's and OpenHands' `str_replace_editor` calls are the same object and are accepted as
-//! they are (see [`parse_text_editor_request`]). Every path leads inside the root, as for every
-//! tool. Failures are the tool's error objects (`not_found`, `ambiguous`, `invalid_input`,
-//! `file_not_found`, `not_a_file`, `no_undo`, ...), their messages opening with the reference
-//! implementation's sentence.
-
-mod change;
-mod request;
-mod view;
-mod wording;
+//! The `text_editor` tool's contract: its input (Anthropic's object, both versions), its
+//! description, and its result (the command, the text worded as the reference implementation
+//! words it, and the result object of the tool that did the work), with the JSON Schemas.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-pub use request::{parse_text_editor_request, EditorCommand, TextEditorRequest, COMMANDS};
-pub use view::DirectoryListing;
+use crate::{EditSuccess, ReadSuccess, WriteSuccess};
 
-use crate::{Config, EditSuccess, ErrorCode, ReadSuccess, ToolError, ToolResult, WriteSuccess};
+/// The commands, in the order tool definitions list them.
+pub const COMMANDS: [&str; 5] = ["view", "create", "str_replace", "insert", "undo_edit"];
 
 /// A successful `text_editor` call: the command, what the model reads, and the result object of
 /// the tool that did the work.
@@ -82,48 +59,23 @@ impl TextEditorSuccess {
     }
 }
 
-/// Runs a parsed `text_editor` call. On any error, nothing was changed.
-pub fn run_text_editor_with(req: &TextEditorRequest, config: &Config) -> ToolResult {
-    let shown = req.path.as_str();
-    let command = req.command.name();
-    let outcome = match &req.command {
-        EditorCommand::View { range, max_characters } => {
-            view::view(shown, *range, *max_characters, config).map(|viewed| match viewed {
-                view::Viewed::File(s) => EditorOutcome::File(s),
-                view::Viewed::Directory(s) => EditorOutcome::Directory(s),
-            })
-        }
-        EditorCommand::Create { file_text } => {
-            change::create(shown, file_text, config).map(|s| EditorOutcome::Created(Box::new(s)))
-        }
-        EditorCommand::StrReplace { old_str, new_str } => {
-            change::str_replace(shown, old_str, new_str, config).map(|s| EditorOutcome::Edit(Box::new(s.bounded())))
-        }
-        EditorCommand::Insert { insert_line, text } => {
-            change::insert(shown, *insert_line, text, config).map(|s| EditorOutcome::Edit(Box::new(s.bounded())))
-        }
-        EditorCommand::UndoEdit => change::undo_edit(shown, config).map(|s| EditorOutcome::Edit(Box::new(s.bounded()))),
-    };
-    match outcome {
-        Ok(outcome) => {
-            let text = match &outcome {
-                EditorOutcome::File(s) => s.text.clone(),
-                EditorOutcome::Directory(s) => s.text.clone(),
-                EditorOutcome::Edit(s) => s.text.clone(),
-                EditorOutcome::Created(s) => s.text.clone(),
-            };
-            ToolResult::TextEditor(Box::new(TextEditorSuccess { command, text, outcome }))
-        }
-        Err(e) => ToolResult::Error(e),
-    }
-}
-
-/// A path that does not exist, in the reference implementation's words.
-fn path_missing(shown: &str, command: &str) -> ToolError {
-    ToolError {
-        path: Some(shown.to_string()),
-        ..ToolError::new(ErrorCode::FileNotFound, wording::path_missing(shown, command))
-    }
+/// A directory listed by `view`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct DirectoryListing {
+    /// What the model reads: the listing, one path per line, directories ending in `/`.
+    pub text: String,
+    /// The path as the caller gave it.
+    pub path: String,
+    /// The entries, relative to the directory, in sorted order, two levels deep; directories end
+    /// in `/`. Hidden entries (names starting with a dot) are left out, and so is what is inside a
+    /// symbolic link to a directory (links are listed, not followed).
+    pub entries: Vec<String>,
+    /// How many hidden entries the directory itself holds (left out of `entries`).
+    pub hidden: usize,
+    /// True when the listing stopped at its limit (1000 entries).
+    pub truncated: bool,
 }
 
 /// The commands, for the input schema.
@@ -208,7 +160,7 @@ pub(crate) fn output_schema() -> Value {
         schema
     };
     let spec = |name: &str| {
-        crate::schema::tool_spec(name)
+        crate::contract::schema::tool_spec(name)
             .expect("a tool of this crate")
             .output_schema()
     };
@@ -240,32 +192,4 @@ pub(crate) fn output_schema() -> Value {
             with_command(spec("write"), &["create"]),
         ],
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_input_type_serializes_to_a_call_the_parser_accepts() {
-        let input = TextEditorInput {
-            command: CommandName::View,
-            path: "a".into(),
-            view_range: Some(vec![2, -1]),
-            max_characters: Some(10),
-            file_text: None,
-            old_str: None,
-            new_str: None,
-            insert_line: None,
-            insert_text: None,
-        };
-        let req = parse_text_editor_request(&serde_json::to_value(input).unwrap()).unwrap();
-        assert_eq!(
-            req.command,
-            EditorCommand::View {
-                range: Some((2, -1)),
-                max_characters: Some(10)
-            }
-        );
-    }
 }

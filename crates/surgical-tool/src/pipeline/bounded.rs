@@ -1,29 +1,10 @@
-//! Fitting what the tool reports into a model's context (the words themselves are in `wording`).
+//! Fitting what the tool reports into a model's context (the markers of a cut are `wording::output`'s).
 
-/// At most this many lines of a diff go into a result's `text`.
-pub(crate) const MAX_DIFF_LINES_IN_TEXT: usize = 400;
+use crate::wording::output as wording;
 
-/// Appends `diff` to the model-facing `text`, cut after [`MAX_DIFF_LINES_IN_TEXT`] lines: a model's
-/// context is finite, and the whole diff stays in the result's `where_whole` field.
-pub(crate) fn push_diff(text: &mut String, diff: &str, where_whole: &str) {
-    let total = diff.lines().count();
-    if total <= MAX_DIFF_LINES_IN_TEXT {
-        text.push_str(diff);
-        return;
-    }
-    for line in diff.lines().take(MAX_DIFF_LINES_IN_TEXT) {
-        text.push_str(line);
-        text.push('\n');
-    }
-    text.push_str(&format!(
-        "... ({} more diff lines not shown here; {where_whole})\n",
-        total - MAX_DIFF_LINES_IN_TEXT
-    ));
-}
-
-/// Lines of an edit's `text`, `diff` and `patch` longer than this many characters are cut, with a
-/// marker saying how much was left out, as `read` cuts the lines it shows.
-pub(crate) const MAX_LINE_CHARS: usize = crate::tools::read::MAX_LINE_CHARS;
+/// Lines longer than this many characters are cut, with a marker saying how much was left out: the
+/// lines `read` shows, and those of an edit's `text`, `diff` and `patch`.
+pub(crate) const MAX_LINE_CHARS: usize = 2000;
 
 /// An edit's whole `text` holds at most about this many bytes (its lines cut first).
 pub(crate) const MAX_TEXT_BYTES: usize = 64 * 1024;
@@ -59,7 +40,7 @@ pub(crate) fn bounded(output: String, max_bytes: usize) -> (String, bool) {
         out.push_str(shown);
         if more_chars > 0 {
             cut = true;
-            out.push_str(&format!(" [... line cut here: {more_chars} more characters not shown]"));
+            out.push_str(&wording::line_cut(more_chars));
         }
         out.push_str(&line[body.len()..]);
     }
@@ -69,10 +50,7 @@ pub(crate) fn bounded(output: String, max_bytes: usize) -> (String, bool) {
         if !out.is_empty() && !out.ends_with('\n') {
             out.push('\n');
         }
-        out.push_str(&format!(
-            "[... {left_out} more lines not shown: this output is capped at {} KiB]\n",
-            max_bytes / 1024
-        ));
+        out.push_str(&wording::lines_left_out(left_out, max_bytes));
     }
     (out, cut)
 }

@@ -8,36 +8,17 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use schemars::JsonSchema;
-use serde::Serialize;
 use surgical_core::lines::{lines, Endings};
 use surgical_fs::Root;
 
 use super::wording;
-use crate::args::{fs_error, fs_error_of, refuse_reserved};
-use crate::document::{Content, Document};
-use crate::eol::style;
-use crate::read::{DEFAULT_READ_LIMIT, MAX_LINE_CHARS, MAX_PAGE_BYTES};
+use crate::contract::eol::style;
+pub use crate::contract::text_editor::DirectoryListing;
+use crate::pipeline::bounded::MAX_LINE_CHARS;
+use crate::pipeline::document::{Content, Document};
+use crate::pipeline::files::{fs_error, fs_error_of, refuse_reserved};
+use crate::tools::read::{DEFAULT_READ_LIMIT, MAX_PAGE_BYTES};
 use crate::{Config, ErrorCode, ReadSuccess, ToolError};
-
-/// A directory listed by `view`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct DirectoryListing {
-    /// What the model reads: the listing, one path per line, directories ending in `/`.
-    pub text: String,
-    /// The path as the caller gave it.
-    pub path: String,
-    /// The entries, relative to the directory, in sorted order, two levels deep; directories end
-    /// in `/`. Hidden entries (names starting with a dot) are left out, and so is what is inside a
-    /// symbolic link to a directory (links are listed, not followed).
-    pub entries: Vec<String>,
-    /// How many hidden entries the directory itself holds (left out of `entries`).
-    pub hidden: usize,
-    /// True when the listing stopped at its limit (1000 entries).
-    pub truncated: bool,
-}
 
 /// At most this many entries are listed.
 const MAX_ENTRIES: usize = 1000;

@@ -9,12 +9,12 @@ use surgical_core::{apply_spliced, ChangeSet, Edit, Haystack, Options, Spliced};
 use surgical_fs::Root;
 
 use super::view::{numbered, numbered_window, Budget};
-use super::wording::{self, OLD_STR, SNIPPET_LINES};
-use crate::args::{fs_error, refuse_reserved};
-use crate::document::Digest;
-use crate::edit::{run_engine, Call};
-use crate::journal::{self, Journal};
-use crate::read::{DEFAULT_READ_LIMIT, MAX_PAGE_BYTES};
+use crate::pipeline::document::Digest;
+use crate::pipeline::files::{fs_error, refuse_reserved};
+use crate::pipeline::in_place::{run_engine, Call};
+use crate::pipeline::journal::{self, Journal};
+use crate::tools::read::{DEFAULT_READ_LIMIT, MAX_PAGE_BYTES};
+use crate::wording::text_editor::{self as wording, OLD_STR, SNIPPET_LINES};
 use crate::{Config, EditSuccess, ErrorCode, ToolError, ToolResult, WriteSuccess};
 
 /// The name the undo journal records for changes made by this tool.
@@ -83,9 +83,9 @@ pub(crate) fn str_replace(
             let edit = &applied.edits[0];
             let tier = (edit.tier.name() != "exact").then(|| {
                 let first = edit.occurrences.first().expect("an applied edit has an occurrence");
-                let mut notes = crate::wording::differences(&edit.differences, OLD_STR);
+                let mut notes = crate::wording::engine::differences(&edit.differences, OLD_STR);
                 if edit.coarse_alignment {
-                    notes.push(crate::wording::coarse_alignment());
+                    notes.push(crate::wording::engine::coarse_alignment());
                 }
                 (edit.tier.name(), first.new_lines, notes)
             });
@@ -296,7 +296,7 @@ pub(crate) fn create(shown: &str, file_text: &str, config: &Config) -> Result<Wr
         hash_after: hash_after.get().to_string(),
         encoding: surgical_fs::Encoding::Utf8.name(),
         bom: false,
-        line_ending: crate::eol::style(endings),
+        line_ending: crate::contract::eol::style(endings),
         total_lines: count_lines(bytes),
         diff: String::new(),
         patch: String::new(),
@@ -355,7 +355,7 @@ fn restored_snippet(shown: &str, first: usize, last: usize, config: &Config) -> 
     let Ok(root) = Root::new(&config.root) else {
         return String::new();
     };
-    let Ok((_, doc)) = crate::document::Document::open(&root, shown, false, config.max_file_size) else {
+    let Ok((_, doc)) = crate::pipeline::document::Document::open(&root, shown, false, config.max_file_size) else {
         return String::new();
     };
     let Some(text) = doc.text() else {

@@ -12,11 +12,11 @@
 use serde_json::{Map, Value};
 
 use super::wording;
-use crate::args::{self, kind};
+use crate::tools::args;
+use crate::wording::call::json_kind as kind;
 use crate::ToolError;
 
-/// The commands, in the order tool definitions list them.
-pub const COMMANDS: [&str; 5] = ["view", "create", "str_replace", "insert", "undo_edit"];
+pub use crate::contract::text_editor::COMMANDS;
 
 /// A parsed `text_editor` call.
 #[derive(Clone, Debug, PartialEq, Eq)]
