@@ -77,6 +77,7 @@ fn path_missing(shown: &str, command: &str) -> ToolError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::contract::text_editor::{CommandName, TextEditorInput};
 
     #[test]
     fn the_input_type_serializes_to_a_call_the_parser_accepts() {
