@@ -35,8 +35,8 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use surgical_tool::{call_with, Config, ToolResult};
 
-use diff::{changed_runs, hunk_at_new_line, parse_hunks, untouched_outside, Hunk};
-use perturb::{model_text, perturbed, places, plain, ModelHunk, Perturbation, Skip};
+use diff::{changed_runs, equal_up_to_invisible_whitespace, hunk_at_new_line, parse_hunks, untouched_outside, Hunk};
+use perturb::{invisible_change, model_text, perturbed, places, plain, ModelHunk, Perturbation, Skip};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum Format {
@@ -84,6 +84,10 @@ impl Format {
 enum Outcome {
     /// The result equals the commit's file byte for byte.
     Placed,
+    /// Trailing-whitespace and indentation rows only: the commit's file up to trailing whitespace
+    /// (blank lines' included) the model could not see or wrote blank, on lines the hunks write
+    /// (see `equal_up_to_invisible_whitespace`).
+    PlacedUpToInvisibleWhitespace,
     /// `ambiguous`, and the refused hunk's old text stands for more than one place.
     AmbiguousCorrect,
     /// The change cannot be written in this row as a model would (see [`Skip`]); not sent.
@@ -149,10 +153,15 @@ fn changes_bom(h: &Hunk) -> bool {
 
 /// A change of line endings only, or of a final newline only, or of the BOM: nothing a model
 /// writes in `edit`.
+/// An empty oldText (a file that was empty) is the write tool's job.
 fn edit_expressible(h: &Hunk) -> bool {
     let m = plain(h);
     let (old, new) = (m.old(), m.new());
-    !changes_bom(h) && old != new && old.trim_end_matches('\n') != new.trim_end_matches('\n')
+    !changes_bom(h)
+        && invisible_change(h).is_none()
+        && !old.is_empty()
+        && old != new
+        && old.trim_end_matches('\n') != new.trim_end_matches('\n')
 }
 
 /// What is sent for one case in one row: the tool, its input, and each hunk's old text as the
@@ -192,6 +201,10 @@ fn escape_block_line(line: &str) -> String {
 }
 
 fn call_for(format: Format, case: &Case, hunks: &[Hunk]) -> Result<Call, Skip> {
+    // A commit that changes no text of the file (a mode change only).
+    if hunks.is_empty() {
+        return Err(Skip::NotExpressible);
+    }
     match format {
         Format::UnifiedDiff => Ok(Call {
             tool: "apply_patch",
@@ -243,7 +256,7 @@ fn call_for(format: Format, case: &Case, hunks: &[Hunk]) -> Result<Call, Skip> {
             for h in hunks {
                 let m = plain(h);
                 let (old, new) = (m.old(), m.new());
-                if old == new || changes_bom(h) {
+                if old == new || changes_bom(h) || invisible_change(h).is_some() {
                     return Err(Skip::NotExpressible);
                 }
                 // A Codex patch has no way to add or drop a final newline.
@@ -278,7 +291,7 @@ fn call_for(format: Format, case: &Case, hunks: &[Hunk]) -> Result<Call, Skip> {
             for h in hunks {
                 let m = plain(h);
                 let (old, new) = (m.old(), m.new());
-                if old == new || changes_bom(h) {
+                if old == new || changes_bom(h) || invisible_change(h).is_some() {
                     return Err(Skip::NotExpressible);
                 }
                 // A block's lines always end with a line break: it cannot add or drop a final
@@ -366,6 +379,16 @@ fn run(format: Format, case: &Case, hunks: &[Hunk], runs: &[(usize, usize)]) -> 
             }
         }
         _ if got == case.after => (Outcome::Placed, String::new()),
+        _ if matches!(
+            format.perturbation(),
+            Some(Perturbation::TrailingWhitespace | Perturbation::Indentation)
+        ) && equal_up_to_invisible_whitespace(&got, &case.after, hunks) =>
+        {
+            (
+                Outcome::PlacedUpToInvisibleWhitespace,
+                difference(&got, &case.after, hunks),
+            )
+        }
         _ => {
             let detail = difference(&got, &case.after, hunks);
             if untouched_outside(&case.before, runs, &got) {
@@ -488,7 +511,11 @@ fn replayed_commits_land_byte_for_byte() {
             if let Some(out) = &report {
                 if !matches!(
                     r.outcome,
-                    Outcome::Placed | Outcome::NotExpressible | Outcome::Unperturbed | Outcome::Collides
+                    Outcome::Placed
+                        | Outcome::PlacedUpToInvisibleWhitespace
+                        | Outcome::NotExpressible
+                        | Outcome::Unperturbed
+                        | Outcome::Collides
                 ) {
                     write_report(out, case, format, &r);
                 }
@@ -520,9 +547,13 @@ fn replayed_commits_land_byte_for_byte() {
             .map(|(_, c)| c)
             .sum();
         println!(
-            "| {repo} | {} | {} | {} | {}{} | {} | {}, {} | {} | {} | {:.1} s |",
+            "| {repo} | {} | {}{} | {} | {}{} | {} | {}, {} | {} | {} | {:.1} s |",
             format.name(),
             n(Outcome::Placed),
+            match n(Outcome::PlacedUpToInvisibleWhitespace) {
+                0 => String::new(),
+                k => format!(" (+{k} up to invisible whitespace)"),
+            },
             n(Outcome::AmbiguousCorrect),
             refused_total,
             if refused.is_empty() {

@@ -149,6 +149,59 @@ pub fn untouched_outside(before: &[u8], runs: &[(usize, usize)], got: &[u8]) -> 
     true
 }
 
+/// A line split into its text, its trailing spaces and tabs, and its terminator (CRLF, LF or none).
+fn split_trailing(line: &[u8]) -> (&[u8], &[u8], &[u8]) {
+    let end = if line.ends_with(b"\r\n") {
+        2
+    } else if line.ends_with(b"\n") {
+        1
+    } else {
+        0
+    };
+    let body = &line[..line.len() - end];
+    let text = body.len() - body.iter().rev().take_while(|&&b| b == b' ' || b == b'\t').count();
+    (&body[..text], &body[text..], &line[line.len() - end..])
+}
+
+/// Whether `got` is the commit's file `after` up to trailing whitespace the model could not see:
+/// every line equal, except lines inside a hunk's new lines that differ only in their trailing
+/// spaces and tabs, each such run being one that a line of the same hunk carries in the parent's
+/// or the commit's file (the file's run kept on a line the model rewrote, or runs of blank lines
+/// the model could not tell apart) — never a run nobody wrote, such as the file's and the model's
+/// added together.
+pub fn equal_up_to_invisible_whitespace(got: &[u8], after: &[u8], hunks: &[Hunk]) -> bool {
+    let g: Vec<&[u8]> = got.split_inclusive(|&b| b == b'\n').collect();
+    let w: Vec<&[u8]> = after.split_inclusive(|&b| b == b'\n').collect();
+    if g.len() != w.len() {
+        return false;
+    }
+    let spans: Vec<(usize, usize, Vec<Vec<u8>>)> = hunks
+        .iter()
+        .map(|h| {
+            let count = h.lines.iter().filter(|(t, _)| *t != '-').count();
+            let start = h.new_start.saturating_sub(1);
+            let runs = h
+                .lines
+                .iter()
+                .map(|(_, l)| split_trailing(l.as_bytes()).1.to_vec())
+                .collect();
+            (start, start + count, runs)
+        })
+        .collect();
+    g.iter().zip(&w).enumerate().all(|(i, (a, b))| {
+        if a == b {
+            return true;
+        }
+        let (ta, wa, ea) = split_trailing(a);
+        let (tb, _, eb) = split_trailing(b);
+        ta == tb
+            && ea == eb
+            && spans
+                .iter()
+                .any(|(from, to, runs)| (*from..*to).contains(&i) && runs.iter().any(|r| r.as_slice() == wa))
+    })
+}
+
 /// The index of the hunk whose new lines hold (or come nearest before) the one-based line `line`
 /// of the commit's file.
 pub fn hunk_at_new_line(hunks: &[Hunk], line: usize) -> usize {
@@ -187,5 +240,22 @@ mod tests {
             &changed_runs(&hunks),
             b"a\nB\nc\nd\ne  \nf\ng\nh\nx\ni\n"
         ));
+    }
+
+    #[test]
+    fn invisible_whitespace_is_one_a_line_of_the_hunk_carries() {
+        let hunks = parse_hunks("@@ -1,3 +1,3 @@\n a\n-b    \r\n+B\r\n c\n");
+        let after = b"a\nB\r\nc\nd  \n";
+        assert!(equal_up_to_invisible_whitespace(b"a\nB    \r\nc\nd  \n", after, &hunks));
+        // Doubled: a run no line carries.
+        assert!(!equal_up_to_invisible_whitespace(
+            b"a\nB        \r\nc\nd  \n",
+            after,
+            &hunks
+        ));
+        // Outside the hunk, exact.
+        assert!(!equal_up_to_invisible_whitespace(b"a\nB\r\nc\nd\n", after, &hunks));
+        // The terminator is never loose.
+        assert!(!equal_up_to_invisible_whitespace(b"a\nB\nc\nd  \n", after, &hunks));
     }
 }

@@ -14,8 +14,8 @@ pub enum Perturbation {
     /// Trailing spaces and tabs dropped from every copied line (read views and models drop them).
     TrailingWhitespace,
     /// Every line with visible text shifted by the same indentation: the hunk's common indentation
-    /// removed when it has one, else 4 spaces added. Lines of only whitespace are left as they are
-    /// (they have no indentation to shift; their bytes are the trailing-whitespace row's matter).
+    /// removed when it has one, else 4 spaces added. Lines of only whitespace are written empty, as
+    /// models write blank lines (their whitespace is invisible: the row is scored up to it).
     Indentation,
     /// Typographic quotes, dashes, special spaces and the ellipsis character in copied lines
     /// written as ASCII (`'`, `"`, `-`, a space, `...`).
@@ -35,15 +35,14 @@ impl Perturbation {
     ];
 }
 
-/// A line as a model writes it: without the CR of a CRLF ending and without the file's BOM.
+/// A line as a model writes it: without the CR of a CRLF ending.
 pub fn model_line(body: &str) -> String {
-    let s = body.strip_prefix('\u{feff}').unwrap_or(body);
-    s.replace("\r\n", "\n")
+    body.replace("\r\n", "\n")
 }
 
-/// A whole text as a model writes it.
+/// A whole text as a model writes it: without CRs of CRLF endings and without the file's BOM.
 pub fn model_text(s: &str) -> String {
-    model_line(s)
+    model_line(s.strip_prefix('\u{feff}').unwrap_or(s))
 }
 
 /// `line` without its `\n`, and the `\n` (or "").
@@ -150,9 +149,54 @@ pub enum Skip {
 
 /// The model's text for `h` without perturbation.
 pub fn plain(h: &Hunk) -> ModelHunk {
-    ModelHunk {
-        lines: h.lines.iter().map(|(t, l)| (*t, model_line(l))).collect(),
+    let mut lines: Vec<(char, String)> = h.lines.iter().map(|(t, l)| (*t, model_line(l))).collect();
+    // The file's BOM, which git writes at the start of line 1, is not in what a model reads (a
+    // U+FEFF anywhere else is, invisibly: see `invisible_change`).
+    if h.old_start <= 1 && h.new_start <= 1 {
+        for side in ['+', '-'] {
+            if let Some((_, l)) = lines.iter_mut().find(|(t, _)| *t != side) {
+                if let Some(rest) = l.strip_prefix('\u{feff}') {
+                    *l = rest.to_string();
+                }
+            }
+        }
     }
+    ModelHunk { lines }
+}
+
+/// What makes a hunk inexpressible in a model's text (`edit`, Codex patch, SEARCH/REPLACE): a
+/// change of line endings (the hunk's old lines end in more than one way, or its added lines end
+/// otherwise than its old lines), or a U+FEFF other than the file's BOM — bytes a model does not
+/// see, so whichever way an engine writes them is a guess.
+pub fn invisible_change(h: &Hunk) -> Option<&'static str> {
+    fn ending(l: &str) -> Option<&'static str> {
+        if l.ends_with("\r\n") {
+            Some("crlf")
+        } else if l.ends_with('\n') {
+            Some("lf")
+        } else {
+            None
+        }
+    }
+    let old: std::collections::BTreeSet<_> = h
+        .lines
+        .iter()
+        .filter(|(t, _)| *t != '+')
+        .filter_map(|(_, l)| ending(l))
+        .collect();
+    let added: std::collections::BTreeSet<_> = h
+        .lines
+        .iter()
+        .filter(|(t, _)| *t == '+')
+        .filter_map(|(_, l)| ending(l))
+        .collect();
+    if old.len() > 1 || (!old.is_empty() && !added.is_empty() && added != old) {
+        return Some("line endings");
+    }
+    if plain(h).lines.iter().any(|(_, l)| l.contains('\u{feff}')) {
+        return Some("a U+FEFF inside the file");
+    }
+    None
 }
 
 /// The model's text for `h` under `p`, and whether the perturbation changed anything.
@@ -203,6 +247,16 @@ pub fn perturbed(h: &Hunk, p: Perturbation) -> Result<(ModelHunk, bool), Skip> {
             lines
         }
         Perturbation::Indentation => {
+            // A line whose only change is tabs for spaces (or the reverse): indentation a model
+            // shifted is read by its width, so the characters it is written in are the file's.
+            let retabbed = base.lines.iter().filter(|(t, _)| *t == '-').any(|(_, r)| {
+                base.lines.iter().filter(|(t, _)| *t == '+').any(|(_, a)| {
+                    r.trim_start() == a.trim_start() && indentation(r).contains('\t') != indentation(a).contains('\t')
+                })
+            });
+            if retabbed {
+                return Err(Skip::NotExpressible);
+            }
             let common = base
                 .lines
                 .iter()
@@ -218,7 +272,13 @@ pub fn perturbed(h: &Hunk, p: Perturbation) -> Result<(ModelHunk, bool), Skip> {
                 .iter()
                 .map(|(t, l)| {
                     let l = if is_blank(l) {
-                        l.clone()
+                        // A blank line as a model writes one in a block it re-indents: empty (a
+                        // last line without a line break stays: emptied, it would be no line).
+                        if l.ends_with('\n') {
+                            "\n".to_string()
+                        } else {
+                            l.clone()
+                        }
                     } else if common.is_empty() {
                         format!("    {l}")
                     } else {
@@ -247,7 +307,7 @@ pub fn occurrences(hay: &str, needle: &str) -> usize {
 /// for under `p`'s equivalence — counted here, independently of surgical: exact occurrences when
 /// unperturbed; with trailing whitespace or typography folded on both sides; for indentation,
 /// windows of whole lines equal to the needle's up to one indentation prefix added to (or removed
-/// from) every line with visible text.
+/// from) every line with visible text, or up to one shift in columns (tabs of 4 or 8).
 pub fn places(file: &str, needle: &str, p: Option<Perturbation>) -> usize {
     match p {
         None => occurrences(file, needle),
@@ -269,10 +329,41 @@ pub fn places(file: &str, needle: &str, p: Option<Perturbation>) -> usize {
                 return 0;
             }
             (0..=lines.len() - needle.len())
-                .filter(|&i| shifted_equal(&lines[i..i + needle.len()], &needle))
+                .filter(|&i| {
+                    let window = &lines[i..i + needle.len()];
+                    shifted_equal(window, &needle) || [4, 8].iter().any(|&w| columns_shifted_equal(window, &needle, w))
+                })
                 .count()
         }
     }
+}
+
+/// Whether `file` and `needle` lines have the same text after their indentation, and indentations
+/// (in columns, tabs to the next multiple of `tab`) that differ by the same number of columns on
+/// every line with visible text: what an engine that reads indentation as columns sees as one shift.
+fn columns_shifted_equal(file: &[&str], needle: &[&str], tab: usize) -> bool {
+    let cols = |s: &str| {
+        indentation(s)
+            .chars()
+            .fold(0usize, |c, ch| if ch == '\t' { (c / tab + 1) * tab } else { c + 1 })
+    };
+    let mut delta: Option<isize> = None;
+    for (f, n) in file.iter().zip(needle) {
+        if is_blank(f) || is_blank(n) {
+            if is_blank(f) != is_blank(n) {
+                return false;
+            }
+            continue;
+        }
+        if split_end(f).0.trim_start_matches([' ', '\t']) != split_end(n).0.trim_start_matches([' ', '\t']) {
+            return false;
+        }
+        let d = cols(f) as isize - cols(n) as isize;
+        if *delta.get_or_insert(d) != d {
+            return false;
+        }
+    }
+    true
 }
 
 /// Whether `file` and `needle` lines are equal up to one indentation prefix on every line with
@@ -333,6 +424,12 @@ mod tests {
         assert_eq!(m.old(), "a  \nb \u{2014} c\n");
         assert_eq!(m.new(), "a  \nB  \n");
         let (m, _) = perturbed(
+            &hunk(&[(' ', "\tx\n"), ('+', "\t  \n"), ('+', "\t\ty\n")]),
+            Perturbation::Indentation,
+        )
+        .unwrap();
+        assert_eq!(m.new(), "x\n\n\ty\n");
+        let (m, _) = perturbed(
             &hunk(&[(' ', "x\n"), ('-', "don't say \"a\"\n"), ('+', "y\n")]),
             Perturbation::AsciiAsTypographic,
         )
@@ -349,6 +446,15 @@ mod tests {
             2
         );
         assert_eq!(places("  a\n    b\n", "a\nb\n", Some(Perturbation::Indentation)), 0);
+        // The same lines in columns (a tab of 4 against 4 spaces, one level deeper).
+        assert_eq!(
+            places(
+                "\t\tx\n\ty\n\tx\ny\n",
+                "    \tx\n    y\n",
+                Some(Perturbation::Indentation)
+            ),
+            2
+        );
         assert_eq!(
             places("a \nb\na\nb\t\n", "a\nb\n", Some(Perturbation::TrailingWhitespace)),
             2
