@@ -26,15 +26,6 @@ pub enum Perturbation {
     AsciiAsTypographic,
 }
 
-impl Perturbation {
-    pub const ALL: [Perturbation; 4] = [
-        Perturbation::TrailingWhitespace,
-        Perturbation::Indentation,
-        Perturbation::TypographicAsAscii,
-        Perturbation::AsciiAsTypographic,
-    ];
-}
-
 /// A line as a model writes it: without the CR of a CRLF ending.
 pub fn model_line(body: &str) -> String {
     body.replace("\r\n", "\n")
@@ -290,7 +281,13 @@ pub fn perturbed(h: &Hunk, p: Perturbation) -> Result<(ModelHunk, bool), Skip> {
         }
     };
     let changed = lines != base.lines;
-    Ok((ModelHunk { lines }, changed))
+    let model = ModelHunk { lines };
+    // What the commit changes in this hunk is all in what the perturbation hides (e.g. only the
+    // whitespace of blank lines): the model's oldText and newText are the same.
+    if model.old() == model.new() {
+        return Err(Skip::NotExpressible);
+    }
+    Ok((model, changed))
 }
 
 /// Occurrences (overlapping) of `needle` in `hay`.
