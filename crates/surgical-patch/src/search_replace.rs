@@ -221,7 +221,11 @@ pub(crate) fn parse(text: &str, default_path: Option<&str>) -> Result<Vec<Op>, P
         if i >= lines.len() {
             return Err(ParseError::new(
                 block_line,
-                "this SEARCH block has no `=======` line (was the message cut off?)",
+                format!(
+                    "the block that starts at line {block_line} has no `=======` line (was the message cut off?): \
+                     a block is `<<<<<<< SEARCH`, the text to find, `=======`, the text to write and \
+                     `>>>>>>> REPLACE`; send it whole."
+                ),
             ));
         }
         let divider_line = i + 1;

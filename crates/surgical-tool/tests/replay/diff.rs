@@ -18,12 +18,12 @@ pub struct Hunk {
 
 impl Hunk {
     /// The old lines (unchanged and removed), as in the parent's file.
-    pub fn old(&self) -> String {
+    pub fn old_text(&self) -> String {
         self.side('+')
     }
 
     /// The new lines (unchanged and added), as in the commit's file.
-    pub fn new(&self) -> String {
+    pub fn new_text(&self) -> String {
         self.side('-')
     }
 

@@ -108,14 +108,14 @@ pub struct ModelHunk {
 }
 
 impl ModelHunk {
-    pub fn old(&self) -> String {
+    pub fn old_text(&self) -> String {
         self.lines
             .iter()
             .filter(|(t, _)| *t != '+')
             .map(|(_, l)| l.as_str())
             .collect()
     }
-    pub fn new(&self) -> String {
+    pub fn new_text(&self) -> String {
         self.lines
             .iter()
             .filter(|(t, _)| *t != '-')
@@ -284,7 +284,7 @@ pub fn perturbed(h: &Hunk, p: Perturbation) -> Result<(ModelHunk, bool), Skip> {
     let model = ModelHunk { lines };
     // What the commit changes in this hunk is all in what the perturbation hides (e.g. only the
     // whitespace of blank lines): the model's oldText and newText are the same.
-    if model.old() == model.new() {
+    if model.old_text() == model.new_text() {
         return Err(Skip::NotExpressible);
     }
     Ok((model, changed))
@@ -413,25 +413,25 @@ mod tests {
         let h = hunk(&[(' ', "  a  \r\n"), ('-', "  b \u{2014} c\r\n"), ('+', "  B  \r\n")]);
         let (m, changed) = perturbed(&h, Perturbation::TrailingWhitespace).unwrap();
         assert!(changed);
-        assert_eq!(m.old(), "  a\n  b \u{2014} c\n");
-        assert_eq!(m.new(), "  a\n  B  \n");
+        assert_eq!(m.old_text(), "  a\n  b \u{2014} c\n");
+        assert_eq!(m.new_text(), "  a\n  B  \n");
         let (m, _) = perturbed(&h, Perturbation::TypographicAsAscii).unwrap();
-        assert_eq!(m.old(), "  a  \n  b - c\n");
+        assert_eq!(m.old_text(), "  a  \n  b - c\n");
         let (m, _) = perturbed(&h, Perturbation::Indentation).unwrap();
-        assert_eq!(m.old(), "a  \nb \u{2014} c\n");
-        assert_eq!(m.new(), "a  \nB  \n");
+        assert_eq!(m.old_text(), "a  \nb \u{2014} c\n");
+        assert_eq!(m.new_text(), "a  \nB  \n");
         let (m, _) = perturbed(
             &hunk(&[(' ', "\tx\n"), ('+', "\t  \n"), ('+', "\t\ty\n")]),
             Perturbation::Indentation,
         )
         .unwrap();
-        assert_eq!(m.new(), "x\n\n\ty\n");
+        assert_eq!(m.new_text(), "x\n\n\ty\n");
         let (m, _) = perturbed(
             &hunk(&[(' ', "x\n"), ('-', "don't say \"a\"\n"), ('+', "y\n")]),
             Perturbation::AsciiAsTypographic,
         )
         .unwrap();
-        assert_eq!(m.old(), "x\ndon\u{2019}t say \u{201c}a\u{201d}\n");
+        assert_eq!(m.old_text(), "x\ndon\u{2019}t say \u{201c}a\u{201d}\n");
         // A change of trailing whitespace only cannot be stated by a model that cannot see it.
         assert!(perturbed(&hunk(&[('-', "a \n"), ('+', "a\n")]), Perturbation::TrailingWhitespace).is_err());
     }
