@@ -45,10 +45,13 @@ enum Format {
     EditPerturbed(Perturbation),
     CodexPatch,
     SearchReplace,
+    /// SEARCH/REPLACE blocks in Roo's form: `:start_line:N` (the hunk's old start line) and
+    /// `-------` after each SEARCH marker.
+    SearchReplaceRoo,
 }
 
 impl Format {
-    const ALL: [Format; 8] = [
+    const ALL: [Format; 9] = [
         Format::UnifiedDiff,
         Format::Edit,
         Format::EditPerturbed(Perturbation::TrailingWhitespace),
@@ -57,6 +60,7 @@ impl Format {
         Format::EditPerturbed(Perturbation::AsciiAsTypographic),
         Format::CodexPatch,
         Format::SearchReplace,
+        Format::SearchReplaceRoo,
     ];
 
     fn name(self) -> &'static str {
@@ -69,6 +73,7 @@ impl Format {
             Format::EditPerturbed(Perturbation::AsciiAsTypographic) => "edit~ascii_as_typography",
             Format::CodexPatch => "codex_patch",
             Format::SearchReplace => "search_replace",
+            Format::SearchReplaceRoo => "search_replace~roo_line_hints",
         }
     }
 
@@ -284,7 +289,7 @@ fn call_for(format: Format, case: &Case, hunks: &[Hunk]) -> Result<Call, Skip> {
                 needles: hunks.iter().map(|h| plain(h).old_text()).collect(),
             })
         }
-        Format::SearchReplace => {
+        Format::SearchReplace | Format::SearchReplaceRoo => {
             // Aider's layout: the file's name alone on the line before the first block (and
             // `path` in the call, for a name with spaces, which a name line cannot hold).
             let mut patch = format!("{}\n", case.path);
@@ -300,6 +305,9 @@ fn call_for(format: Format, case: &Case, hunks: &[Hunk]) -> Result<Call, Skip> {
                     return Err(Skip::NotExpressible);
                 }
                 patch.push_str("<<<<<<< SEARCH\n");
+                if format == Format::SearchReplaceRoo {
+                    patch.push_str(&format!(":start_line:{}\n-------\n", h.old_start));
+                }
                 for l in old.split_inclusive('\n') {
                     patch.push_str(&escape_block_line(l.trim_end_matches('\n')));
                     patch.push('\n');
