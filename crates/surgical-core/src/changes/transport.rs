@@ -105,7 +105,18 @@ fn transport_pairs(
     if let Some(&first) = pairs.iter().flatten().next() {
         flush(&mut items, &mut next, first);
     }
-    for op in anchored_diff(&o_keys, &n_keys) {
+    let ops = anchored_diff(&o_keys, &n_keys);
+    let edits: Vec<Vec<(usize, usize)>> = ops
+        .iter()
+        .map(|op| match op {
+            similar::DiffOp::Equal { .. } => Vec::new(),
+            _ => pair_lines(&o_keys[op.old_range()], &n_keys[op.new_range()]),
+        })
+        .collect();
+    let moved = moved_lines(&ops, &edits, &o_keys, &n_keys, |k| {
+        pairs[k].filter(|&p| !c.is_cut(p) && !needle[k].is_blank())
+    });
+    for (op, edited) in ops.into_iter().zip(edits) {
         let (o, n) = (op.old_range(), op.new_range());
         match op {
             similar::DiffOp::Equal { .. } => {
@@ -132,11 +143,11 @@ fn transport_pairs(
                     }
                 }
                 // Lines the model edited (rather than rewrote) are edited on the file's own line, so
-                // its spacing, quotes and indentation survive around the change.
-                let edited = pair_lines(&o_keys[o.clone()], &n_keys[n.clone()]);
+                // its spacing, quotes and indentation survive around the change; so are the lines it
+                // copied that the diff moved (deleted where they were, written elsewhere).
                 let mut from_file: Vec<Option<String>> = vec![None; n.len()];
-                for &(po, pn) in &edited {
-                    let k = o.start + po;
+                let copied = (0..n.len()).filter_map(|pn| moved[n.start + pn].map(|k| (k, pn)));
+                for (k, pn) in edited.iter().map(|&(po, pn)| (o.start + po, pn)).chain(copied) {
                     if let Some(p) = pairs[k] {
                         let (f_ind, f_body) = split_indent_owned(file_line(p));
                         let (o_ind, o_body) = split_indent(o_keys[k]);
@@ -188,6 +199,41 @@ fn transport_pairs(
         new_text.push('\n');
     }
     Ok(LooseMatch { old, new: new_text })
+}
+
+/// New lines that are word for word a needle line the diff deletes without pairing it with an
+/// edited one (the model moved a line it copied, and the diff kept another in its place): `moved[j]`
+/// is that needle line, each taken once, in order; `paired(k)` is the file line needle line `k`
+/// stands for, if it may be moved (not blank, not cut). Such a line is written from the file's line.
+fn moved_lines(
+    ops: &[similar::DiffOp],
+    edits: &[Vec<(usize, usize)>],
+    o_keys: &[&str],
+    n_keys: &[&str],
+    paired: impl Fn(usize) -> Option<usize>,
+) -> Vec<Option<usize>> {
+    let mut moved = vec![None; n_keys.len()];
+    let mut deleted: Vec<usize> = Vec::new();
+    let mut written: Vec<usize> = Vec::new();
+    for (op, edited) in ops.iter().zip(edits) {
+        if matches!(op, similar::DiffOp::Equal { .. }) {
+            continue;
+        }
+        let (o, n) = (op.old_range(), op.new_range());
+        deleted.extend(
+            o.clone()
+                .filter(|&k| !edited.iter().any(|&(po, _)| o.start + po == k) && paired(k).is_some()),
+        );
+        written.extend(n.clone().filter(|&j| !edited.iter().any(|&(_, pn)| n.start + pn == j)));
+    }
+    let mut taken = vec![false; o_keys.len()];
+    for j in written {
+        if let Some(&k) = deleted.iter().find(|&&k| !taken[k] && o_keys[k] == n_keys[j]) {
+            moved[j] = Some(k);
+            taken[k] = true;
+        }
+    }
+    moved
 }
 
 fn split_indent(line: &str) -> (&str, &str) {
@@ -442,7 +488,12 @@ fn transport_line(file: &str, old: &str, new: &str) -> Option<String> {
     let (slots, stretches) = map_units(&f, &o);
     let ops = unit_diff(&o, &n);
     // File-only units (those no unit of `old` maps to) stick to the unit before them: `run_end[j]`
-    // is where the file-only run starting at `j` ends.
+    // is where the file-only run starting at `j` ends. Blanks only the file has stand beside
+    // punctuation (`whitespace_runs` forgives them nowhere else) and are its padding: they stick to
+    // the punctuation after them when that is a closing bracket (`b )` for the model's `b)`, as
+    // the blanks right inside an opening bracket stick to it) or when a word stands before them
+    // (`a ;`). What the model adds between goes before that padding, so the padding stays against
+    // its punctuation (`( a, b, c )`, not `( a, b , c)`; `a.b ;`, not `a .b;`).
     let mut mapped = vec![false; f.len()];
     for slot in &slots {
         match *slot {
@@ -456,10 +507,27 @@ fn transport_line(file: &str, old: &str, new: &str) -> Option<String> {
     for j in (0..f.len()).rev() {
         run_end[j] = if mapped[j] { j } else { run_end[j + 1] };
     }
+    let is_blank = |u: &str| u.starts_with([' ', '\t']);
+    let is_word_unit = |u: &str| u.chars().next().is_some_and(is_word);
+    let closes = |u: &str| matches!(u, ")" | "]" | "}");
+    for j in 1..f.len() {
+        let end = run_end[j];
+        let (Some(before), Some(after)) = (f.get(j - 1), f.get(end)) else {
+            continue;
+        };
+        let padding_of_after = mapped[j - 1]
+            && !mapped[j]
+            && mapped[end]
+            && f[j..end].iter().all(|u| is_blank(u))
+            && !is_word_unit(after)
+            && (closes(after) || is_word_unit(before));
+        if padding_of_after {
+            run_end[j] = j;
+        }
+    }
     // The model's change must stay out of characters it misremembered: a stretch that differs (only
     // a stretch the file merely writes differently may be covered whole), a character only it has
     // (unless it just deletes it), a character only the file has beside or inside what it replaces.
-    let is_blank = |u: &str| u.starts_with([' ', '\t']);
     for op in &ops {
         if matches!(op, similar::DiffOp::Equal { .. }) {
             continue;
