@@ -8,6 +8,7 @@
 
 use crate::changes::align::{anchored_diff, pair_lines};
 use crate::find::line_tiers::{is_word, needle_lines, Candidate, FileLines};
+use crate::text::fold::is_line_blank;
 use crate::text::lines::split_model_lines;
 use crate::text::normalize::{normalize, Fold};
 
@@ -236,6 +237,12 @@ fn moved_lines(
     moved
 }
 
+/// Whether a unit is a run of blanks (spaces, tabs, special spaces: a no-break space is spacing
+/// written differently, never a character only the file has).
+fn is_blank(u: &str) -> bool {
+    u.chars().next().is_some_and(is_line_blank)
+}
+
 fn split_indent(line: &str) -> (&str, &str) {
     let body = line.trim_start_matches([' ', '\t']);
     (&line[..line.len() - body.len()], body)
@@ -246,9 +253,9 @@ fn split_indent_owned(line: String) -> (String, String) {
     (indent.to_string(), body.to_string())
 }
 
-/// A line cut into the units transport compares: each maximal run of spaces and tabs, and each
-/// word (letters, digits, `_`) is one unit, so a run is kept or changed whole and a word the model
-/// misremembered (`item` for `items`) differs whole; every other character is one.
+/// A line cut into the units transport compares: each maximal run of blanks (spaces, tabs, special
+/// spaces) and each word (letters, digits, `_`) is one unit, so a run is kept or changed whole and
+/// a word the model misremembered (`item` for `items`) differs whole; every other character is one.
 fn units(line: &str) -> Vec<&str> {
     #[derive(PartialEq)]
     enum Kind {
@@ -257,7 +264,7 @@ fn units(line: &str) -> Vec<&str> {
         Other,
     }
     let kind = |c: char| match c {
-        ' ' | '\t' => Kind::Blank,
+        c if is_line_blank(c) => Kind::Blank,
         c if is_word(c) => Kind::Word,
         _ => Kind::Other,
     };
@@ -300,7 +307,6 @@ enum Slot {
 /// stands for the run of `f` between the same two characters, if there is one.
 #[allow(clippy::type_complexity)]
 fn map_units(f: &[&str], o: &[&str]) -> (Vec<Slot>, Vec<(usize, usize, bool)>) {
-    let is_blank = |u: &str| u.starts_with([' ', '\t']);
     let o_chars: Vec<usize> = (0..o.len()).filter(|&k| !is_blank(o[k])).collect();
     let f_chars: Vec<usize> = (0..f.len()).filter(|&j| !is_blank(f[j])).collect();
     let o_keys: Vec<&str> = o_chars.iter().map(|&k| o[k]).collect();
@@ -377,7 +383,6 @@ fn map_units(f: &[&str], o: &[&str]) -> (Vec<Slot>, Vec<(usize, usize, bool)>) {
 /// kept only where it stands between the same two kept units on both sides. (A plain diff may keep a
 /// run by pairing it with one elsewhere in the line, which would carry the file's spacing there.)
 fn unit_diff(o: &[&str], n: &[&str]) -> Vec<similar::DiffOp> {
-    let is_blank = |u: &str| u.starts_with([' ', '\t']);
     let o_chars: Vec<usize> = (0..o.len()).filter(|&k| !is_blank(o[k])).collect();
     let n_chars: Vec<usize> = (0..n.len()).filter(|&j| !is_blank(n[j])).collect();
     let o_keys: Vec<&str> = o_chars.iter().map(|&k| o[k]).collect();
@@ -507,7 +512,6 @@ fn transport_line(file: &str, old: &str, new: &str) -> Option<String> {
     for j in (0..f.len()).rev() {
         run_end[j] = if mapped[j] { j } else { run_end[j + 1] };
     }
-    let is_blank = |u: &str| u.starts_with([' ', '\t']);
     let is_word_unit = |u: &str| u.chars().next().is_some_and(is_word);
     let closes = |u: &str| matches!(u, ")" | "]" | "}");
     for j in 1..f.len() {
@@ -629,16 +633,22 @@ mod tests {
         assert_eq!(transport_line("(", "-(", "").unwrap(), "");
     }
 
-    /// A stretch is written merely differently when it folds to the model's with nothing trimmed:
-    /// one that ends with a special space the model's lacks (a no-break space after a quote) is a
-    /// character more, not a spelling, so a change covering it is refused rather than drop the
-    /// space. (Trimmed as a line end, the stretch would fold to the model's quote alone.)
+    /// A special space is a blank, not a character: after a quote the model spells differently, a
+    /// no-break space the model's line lacks is a blank run only the file has, which stays where it
+    /// is when the model changes the quote (it is never dropped, nor taken into the quote's
+    /// stretch). A stretch is written merely differently when it folds to the model's with nothing
+    /// trimmed.
     #[test]
-    fn a_stretch_ending_with_a_special_space_is_not_written_merely_differently() {
+    fn a_special_space_after_a_stretch_is_a_blank_the_file_keeps() {
         let (file, old) = ("say(\u{2019}\u{a0});", "say(');");
         let (_, stretches) = map_units(&units(file), &units(old));
-        assert_eq!(stretches, vec![(2, 3, false)]);
-        assert_eq!(transport_line(file, old, "say(\");"), None);
+        assert_eq!(stretches, vec![(2, 3, true)]);
+        assert_eq!(transport_line(file, old, "say(\");").unwrap(), "say(\"\u{a0});");
+        // Between two words, it stands for the model's space.
+        assert_eq!(
+            transport_line("aaab\u{a0}aaa x", "aaab aaa x", "aaabZ aaa x").unwrap(),
+            "aaabZ\u{a0}aaa x"
+        );
         // Without the space the quote is a spelling: changed whole, the file's around it kept.
         let file = "say(\u{2019});";
         assert_eq!(map_units(&units(file), &units(old)).1, vec![(2, 3, true)]);
