@@ -258,3 +258,30 @@ fn search_replace_never_writes_a_directive_or_an_unclosed_block() {
     assert!(r.is_ok(), "{}", r.to_json());
     assert_eq!(after, "one\n:start_line:2\nTWO\nthree\n");
 }
+
+/// Issue 28 (the line hints of Roo's blocks): `:start_line:N` is a fact the block states, as a
+/// unified hunk's line number is: among identical places it picks the one it names only when that
+/// is clearly nearest (at least twice as near as any other), and reports `line_hint`; a number as
+/// near one as another, or no number, leaves them `ambiguous`, with the file untouched. (The replay's
+/// `search_replace~roo_line_hints` row places every block the plain row refuses as ambiguous: its
+/// numbers are the commit's own.)
+#[test]
+fn a_roo_line_hint_picks_among_identical_blocks_only_when_clearly_nearest() {
+    let file = "fn a() {\n    x();\n}\nfn b() {\n    x();\n}\n";
+    let block = |hint: Option<usize>| {
+        let directive = hint.map_or(String::new(), |n| format!(":start_line:{n}\n-------\n"));
+        format!("<<<<<<< SEARCH\n{directive}    x();\n=======\n    y();\n>>>>>>> REPLACE\n")
+    };
+    let (r, after) = search_replace(file, &block(Some(5)));
+    assert!(r.is_ok(), "{}", r.to_json());
+    assert_eq!(after, "fn a() {\n    x();\n}\nfn b() {\n    y();\n}\n");
+    assert_eq!(r.to_json()["files"][0]["hunks"][0]["placement"], "line_hint");
+    let (r, after) = search_replace(file, &block(Some(2)));
+    assert!(r.is_ok(), "{}", r.to_json());
+    assert_eq!(after, "fn a() {\n    y();\n}\nfn b() {\n    x();\n}\n");
+    for hint in [None, Some(3), Some(4)] {
+        let (r, after) = search_replace(file, &block(hint));
+        assert_eq!(r.to_json()["error"]["code"], "ambiguous", "{hint:?}: {}", r.to_json());
+        assert_eq!(after, file);
+    }
+}
