@@ -1,9 +1,11 @@
 //! Issue 28 (round 3): every class of wrong result or suspicious refusal found on fresh data (the
 //! replay of real commits of repositories first seen in that session, and peers' suites), reduced
 //! to our own text and named after its class. Each asserts the right behaviour through
-//! `surgical_tool::call_with` (what `surgical call` runs). Those whose fix lies in the engine are
-//! `#[ignore]`d until it lands (`cargo test -p surgical-tool --test round3 -- --ignored` shows them
-//! failing); see docs/replay-fresh.md for the cases each was reduced from.
+//! `surgical_tool::call_with` (what `surgical call` runs). Fixed in phase B but class 4 (the
+//! placeholder guard on prose, issue 31's), which stays `#[ignore]`d until its fix lands
+//! (`cargo test -p surgical-tool --test round3 -- --ignored` shows it failing); the engine's side of
+//! each class is in `surgical-core/tests/round3.rs`. See docs/replay-fresh.md for the cases each was
+//! reduced from.
 
 use serde_json::{json, Value};
 use surgical_tool::{call_with, Config, ToolResult};
