@@ -791,6 +791,7 @@ fn hunk_sentence(h: &HunkOutcome, what: &str) -> String {
 
 /// Runs a parsed call.
 pub(crate) fn run(req: &PatchRequest, config: &Config) -> Result<PatchSuccess, ToolError> {
+    crate::timings::start();
     let format = req.format.or_else(|| detect_format(&req.patch)).ok_or_else(|| {
         ToolError::invalid_input(
             "the patch is in no format surgical knows: give an apply_patch patch (`*** Begin Patch` ... `*** End \
@@ -799,6 +800,7 @@ pub(crate) fn run(req: &PatchRequest, config: &Config) -> Result<PatchSuccess, T
         )
     })?;
     let ops = parse(&req.patch, format, req.path.as_deref()).map_err(|e| parse_error(e, format))?;
+    crate::timings::mark("parse");
     let root = Root::new(&config.root).map_err(|e| file_error(e, "."))?;
     if !req.dry_run {
         // Before the file is read: see `remove_orphans`.
@@ -811,10 +813,13 @@ pub(crate) fn run(req: &PatchRequest, config: &Config) -> Result<PatchSuccess, T
     let _locks = if req.dry_run { Vec::new() } else { files.lock()? };
     files.read(config.max_file_size)?;
     let outcomes = simulate(&ops, &mut files, &rules, format)?;
+    crate::timings::mark("place and encode");
     if !req.dry_run {
         commit(&root, &mut files, config)?;
     }
-    Ok(report(&outcomes, &files, format, req.dry_run))
+    let report = report(&outcomes, &files, format, req.dry_run);
+    crate::timings::mark("report");
+    Ok(report)
 }
 
 fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: bool) -> PatchSuccess {
