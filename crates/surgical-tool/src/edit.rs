@@ -6,7 +6,7 @@ use std::sync::Arc;
 use surgical_core::{apply_spliced, AppliedEdit, EditError, Options, Spliced};
 use surgical_fs::{Encoding, FsError, Piece, Root};
 
-use crate::document::{Content, Digest, Document, Text};
+use crate::document::{Content, Digest, Document};
 use crate::journal::{self, Journal};
 use crate::wording;
 use crate::ErrorCode;
@@ -134,11 +134,19 @@ pub(crate) fn run_engine<T: Sync>(
     let new_bytes = if streams {
         None
     } else {
-        let new = Text {
-            encoding,
-            text: Arc::new(applied.text(&old.text)),
-        };
-        Some(new.encoded().map_err(|e| fs_error(e, shown))?)
+        // Encoded from the old text's unchanged stretches and the replacements: no new text whole
+        // beside the old one and the encoded bytes.
+        let mut parts: Vec<&[u8]> = Vec::with_capacity(2 * applied.changes().len() + 1);
+        let mut cursor = 0;
+        for (change, bytes) in applied.replacements() {
+            parts.push(&old.text[cursor..change.old.start]);
+            parts.push(bytes);
+            cursor = change.old.end;
+        }
+        parts.push(&old.text[cursor..]);
+        Some(Arc::new(
+            surgical_fs::encode_parts(encoding, &parts).map_err(|e| fs_error(e, shown))?,
+        ))
     };
     // The other core hashes the new content while it is written: from the old hash's last
     // checkpoint before the first change when the old hash is done already.
