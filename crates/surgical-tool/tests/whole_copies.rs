@@ -126,7 +126,7 @@ fn each_path_holds_the_copies_it_is_known_to_hold() {
         line(middle).replace("default", "fallback").trim_end(),
         lines(middle + 1, middle + 3)
     );
-    let cases: [Case<'_>; 6] = [
+    let cases: [Case<'_>; 7] = [
         // The bytes read; the new version is written from them and the replacements.
         ("edit, UTF-8", text.as_bytes(), "edit", edit("f.rs"), 1, 1.1),
         // The same: the BOM is set aside, CRLF read through the exact fold in pieces.
@@ -158,6 +158,17 @@ fn each_path_holds_the_copies_it_is_known_to_hold() {
             json!({"patch": unified}),
             2,
             2.1,
+        ),
+        // The same, and the report's patch, which shows the BOM: the old and the new version each
+        // joined to it (`document::Version::shown`). The new version itself is written and hashed
+        // after its BOM, not joined to it (one copy fewer than before issue 30).
+        (
+            "apply_patch, Codex, UTF-8 with BOM and CRLF",
+            &bom_crlf,
+            "apply_patch",
+            json!({"patch": codex}),
+            4,
+            4.1,
         ),
         // The bytes read, the merge's new text (`surgical_core::snippet` returns it whole) and what
         // the merge builds on the way (views of the file's lines): issue 30's phase B.

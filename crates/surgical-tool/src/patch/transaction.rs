@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use surgical_core::lines::{count_lines, with_ending, Ending, Endings};
 use surgical_core::{diff, Change, Options};
-use surgical_fs::{DirLock, Encoding, FsError, FsErrorKind, NewFile, Root, Target};
+use surgical_fs::{DirLock, Encoding, FsError, FsErrorKind, NewFile, Piece, Root, Target};
 
 use super::{FileReport, HunkReport, PatchRequest, PatchSuccess};
 use crate::document::{self, file_patch, sha256_hex, Digest, Document, Shared, Text, Version};
@@ -75,8 +75,11 @@ enum Final {
     Absent,
     /// The bytes that were read: nothing to write.
     Unchanged,
-    /// New bytes to write.
+    /// New bytes to write (UTF-16, encoded).
     Bytes(Shared),
+    /// New UTF-8 text to write after a prefix (a BOM, or nothing): written and hashed as the two,
+    /// never joined in memory (that was a whole copy of the file for a file with a BOM).
+    Text(&'static [u8], Shared),
 }
 
 /// What one operation did, for the report.
@@ -483,6 +486,9 @@ fn settle(files: &mut Files) -> Result<(), ToolError> {
                 };
                 match &s.before {
                     Some(b) if b.holds(&text) => Final::Unchanged,
+                    _ if matches!(text.encoding, Encoding::Utf8 | Encoding::Utf8Bom) => {
+                        Final::Text(text.encoding.bom(), text.text)
+                    }
                     _ => Final::Bytes(text.encoded().map_err(|e| file_error(e, &s.shown))?),
                 }
             }
@@ -493,6 +499,7 @@ fn settle(files: &mut Files) -> Result<(), ToolError> {
         s.hash_after = match (&s.after, &s.before) {
             (Final::Unchanged, Some(b)) => Some(Digest::known(b.hash.get().to_string())),
             (Final::Bytes(bytes), _) => Some(Digest::of(bytes)),
+            (Final::Text(prefix, text), _) => Some(Digest::of_parts(prefix, text)),
             _ => None,
         };
     }
@@ -515,7 +522,7 @@ fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolErr
     }
     // Every file to replace or delete may be written, or nothing is touched.
     for s in &files.slots {
-        if let (Some(b), Final::Bytes(_) | Final::Absent) = (&s.before, &s.after) {
+        if let (Some(b), Final::Bytes(_) | Final::Text(..) | Final::Absent) = (&s.before, &s.after) {
             b.info.check_writable().map_err(|e| file_error(e, &s.shown))?;
         }
     }
@@ -525,11 +532,15 @@ fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolErr
     let result = (|| -> Result<(), ToolError> {
         for k in 0..files.slots.len() {
             let s = &files.slots[k];
-            let Final::Bytes(bytes) = &s.after else { continue };
+            let parts: [&[u8]; 2] = match &s.after {
+                Final::Bytes(bytes) => [&[], bytes],
+                Final::Text(prefix, text) => [prefix, text],
+                Final::Absent | Final::Unchanged => continue,
+            };
             let hash_after = s.hash_after.as_ref().expect("new bytes are hashed");
             match &s.before {
                 Some(b) => {
-                    b.commit(bytes, hash_after, step.as_mut())
+                    b.commit_spliced(&parts.map(Piece::New), hash_after, step.as_mut())
                         .map_err(|e| file_error(e, &s.shown))?;
                     done.push(Done::Updated(k));
                 }
@@ -541,7 +552,12 @@ fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<(), ToolErr
                             .expect("a new file has no content to keep");
                         step.set_after(index, Some(hash_after.get()));
                     }
-                    let created = root.create(&s.real, bytes, s.mode).map_err(|e| {
+                    // A new file is written from one buffer (joined only when it has a BOM).
+                    let bytes: std::borrow::Cow<'_, [u8]> = match parts {
+                        [[], rest] => rest.into(),
+                        _ => parts.concat().into(),
+                    };
+                    let created = root.create(&s.real, &bytes, s.mode).map_err(|e| {
                         if let Some(step) = step.as_mut() {
                             step.drop_last();
                         }
