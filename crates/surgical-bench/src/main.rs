@@ -4,6 +4,7 @@
 //! cargo run --release -p surgical-bench                       # the table: every row at 16, 64, 256 MB, 5 runs
 //! cargo run --release -p surgical-bench -- --sizes 16,64 --runs 7 --rows exact,fuzzy --stages --json out.json
 //! surgical-bench --show --sizes 16 --runs 1                   # and print the content each row uses
+//! surgical-bench --binary OLD/surgical-bench ...             # the same rows, timed runs of an older build
 //! surgical-bench write-cases DIR [--sizes 64] [--rows ...]    # each row's file and call, for perf/callgrind
 //! surgical-bench many                                         # 1,000 / 10,000 / 100,000 edits in one call
 //! surgical-bench pathological DIR --run                       # inputs that were once quadratic

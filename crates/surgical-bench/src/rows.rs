@@ -5,7 +5,7 @@
 //!
 //! | row | file | call |
 //! |---|---|---|
-//! | `exact-quotes` | Rust-like source, a quote on every line | `edit`: two lines holding quotes, exact |
+//! | `exact-quotes` | Rust-like source, a quote on every line | `edit`: two lines holding quotes, exact; their longest run without blanks (`println!("{}`) is on every eighth line of the file |
 //! | `fuzzy-quotes` | the same | `edit`: the same lines with typographic quotes where the file has ASCII ones (`unicode` tier) |
 //! | `crlf-bom-csharp` | C# with a UTF-8 BOM and CRLF line breaks, quotes on most lines | `edit`: three lines written with LF |
 //! | `minified-js` | minified JavaScript, lines of 8 MiB | `edit`: a stretch in the middle of the middle line |
@@ -51,7 +51,8 @@ impl Row {
 pub const ROWS: &[Row] = &[
     Row {
         name: "exact-quotes",
-        about: "edit, exact: two lines holding quotes, in the middle of Rust-like source with a quote on every line",
+        about: "edit, exact: two lines holding quotes (a `println!` and a comment), in the middle of Rust-like source \
+                with a quote on every line",
         class: "exact",
         build: exact_quotes,
     },
@@ -262,11 +263,20 @@ fn spread(lines: usize, count: usize, kind: usize) -> Vec<usize> {
         .collect()
 }
 
+/// The two lines the `exact-quotes` and `fuzzy-quotes` rows edit, before and after: a `println!`
+/// (whose longest run without blanks, `println!("{}`, is on every eighth line: the needle's rare
+/// part is its number) and the comment after it.
+fn quotes_target(src: &Source) -> (String, String) {
+    let m = of_kind(src.lines / 2, 3);
+    let old = quotes_lines(m, m + 2);
+    let new = old.replace("\"row ", "\"line ");
+    assert_ne!(old, new);
+    (old, new)
+}
+
 fn exact_quotes(files: &Files) -> Case {
     let src = files.quotes();
-    let m = of_kind(src.lines / 2, 1);
-    let old = quotes_lines(m, m + 2);
-    let new = old.replace("\"default\"", "\"fallback\"");
+    let (old, new) = quotes_target(src);
     Case {
         file_name: "bench.rs",
         file: src.bytes.clone(),
@@ -277,9 +287,7 @@ fn exact_quotes(files: &Files) -> Case {
 
 fn fuzzy_quotes(files: &Files) -> Case {
     let src = files.quotes();
-    let m = of_kind(src.lines / 2, 1);
-    let old = quotes_lines(m, m + 2);
-    let new = old.replace("\"default\"", "\"fallback\"");
+    let (old, new) = quotes_target(src);
     Case {
         file_name: "bench.rs",
         file: src.bytes.clone(),

@@ -50,10 +50,13 @@ struct Args {
     stages: bool,
     show: bool,
     dir: Option<PathBuf>,
+    /// The binary the timed runs execute (`measure`), when not this one: an older build, to
+    /// measure its code on these rows.
+    binary: Option<PathBuf>,
 }
 
 const USAGE: &str = "surgical-bench [--sizes 16,64,256] [--runs 5] [--rows NAME,NAME|all] [--json FILE] [--stages] \
-                     [--show] [--dir DIR]";
+                     [--show] [--dir DIR] [--binary OTHER-SURGICAL-BENCH]";
 
 fn parse(args: &[String]) -> Args {
     let mut out = Args {
@@ -64,6 +67,7 @@ fn parse(args: &[String]) -> Args {
         stages: false,
         show: false,
         dir: std::env::var_os("BENCH_DIR").map(PathBuf::from),
+        binary: None,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -83,6 +87,7 @@ fn parse(args: &[String]) -> Args {
             "--rows" => out.rows = Some(value()),
             "--json" => out.json = Some(PathBuf::from(value())),
             "--dir" => out.dir = Some(PathBuf::from(value())),
+            "--binary" => out.binary = Some(PathBuf::from(value())),
             "--stages" => out.stages = true,
             "--show" => out.show = true,
             other => panic!("unknown argument {other}; {USAGE}"),
@@ -106,6 +111,10 @@ pub fn main(args: &[String]) {
     let tmp = tempfile::tempdir_in(&base).expect("a temporary directory for the bench");
     let started = now_utc();
     let machine = machine();
+    let exe = args
+        .binary
+        .clone()
+        .unwrap_or_else(|| std::env::current_exe().expect("this binary's path"));
     println!("surgical-bench (issue 30 table), {started}, {machine}");
     println!(
         "{} runs per row, floor and call interleaved; each timed run a fresh process; set-up flushed (fdatasync + \
@@ -113,6 +122,9 @@ pub fn main(args: &[String]) {
         args.runs,
         base.display()
     );
+    if args.binary.is_some() {
+        println!("timed runs execute {}", exe.display());
+    }
     let mut results: Vec<Value> = Vec::new();
     let mut stage_lines: Vec<(String, usize, Vec<Stage>)> = Vec::new();
     let mut markdown = String::new();
@@ -150,9 +162,9 @@ pub fn main(args: &[String]) {
             for (k, (_, case, root)) in cases.iter().enumerate() {
                 loads[k].push(load_average());
                 set_up(root, case);
-                floors[k].push(measure(root, "floor", false).0);
+                floors[k].push(measure(&exe, root, "floor", false).0);
                 set_up(root, case);
-                calls[k].push(measure(root, "call", false).0);
+                calls[k].push(measure(&exe, root, "call", false).0);
             }
         }
         for (k, (row, case, root)) in cases.iter().enumerate() {
@@ -179,7 +191,7 @@ pub fn main(args: &[String]) {
             markdown.push_str(&line);
             let stages = if args.stages {
                 set_up(root, case);
-                let (_, stages) = measure(root, "call", true);
+                let (_, stages) = measure(&exe, root, "call", true);
                 stage_lines.push((row.name.to_string(), size, stages.clone()));
                 stages
             } else {
@@ -228,6 +240,7 @@ pub fn main(args: &[String]) {
             "started": started,
             "machine": machine,
             "git": git_commit(),
+            "binary": exe.display().to_string(),
             "runs": args.runs,
             "method": "fresh child process per timed run; set-up written, fdatasync + fsync dir + syncfs before every \
                        timed run; floor = fs::read + temp write + fsync + rename + fsync dir; medians of interleaved runs",
@@ -294,10 +307,10 @@ fn sync_file_system(dir: &File) {
 #[cfg(not(target_os = "linux"))]
 fn sync_file_system(_dir: &File) {}
 
-/// One timed run in a fresh child process; with `stages`, under `SURGICAL_TIMINGS=1`, and the
-/// stage lines it printed.
-fn measure(root: &Path, what: &str, stages: bool) -> (Sample, Vec<Stage>) {
-    let mut cmd = Command::new(std::env::current_exe().unwrap());
+/// One timed run in a fresh child process of `exe`; with `stages`, under `SURGICAL_TIMINGS=1`, and
+/// the stage lines it printed.
+fn measure(exe: &Path, root: &Path, what: &str, stages: bool) -> (Sample, Vec<Stage>) {
+    let mut cmd = Command::new(exe);
     cmd.arg("measure").arg(what).arg(root);
     if stages {
         cmd.env("SURGICAL_TIMINGS", "1");
