@@ -292,9 +292,16 @@ struct Windows {
     seen: Vec<bool>,
 }
 
-/// Anchor hits beyond this many for one needle, or windows covering more than half the text, make
-/// the windowed search dearer than normalizing everything: the full pass is used instead.
+/// Anchor hits beyond this many for one needle (or one per KiB of a larger text: [`hit_limit`]), or
+/// windows covering more than half the text, make the windowed search dearer than normalizing
+/// everything: the full pass is used instead.
 const MAX_WINDOWED_HITS: usize = 1024;
+
+/// A limit on anchor hits for a text of `len` bytes: `least`, or one hit per KiB of a larger text
+/// (each hit costs a window of a few lines, a far smaller share of a large text's pass).
+fn hit_limit(least: usize, len: usize) -> usize {
+    least.max(len >> 10)
+}
 /// The most a windowed search normalizes (lines checked for the anchor, then windows) before the
 /// whole pass is cheaper: half the text, and any small text whole.
 fn windowed_max_bytes(len: usize) -> usize {
@@ -339,7 +346,8 @@ impl Windows {
             .collect();
         let unknown: Vec<bool> = runs.iter().map(|r| known_places(known, r).is_none()).collect();
         // A run the sample finds too common gives the windows up before any pass over the text.
-        let too_common = |r: &&str| rarity.estimate(r.as_bytes()) > COMMON_ESTIMATE * MAX_WINDOWED_HITS;
+        let max_hits = hit_limit(MAX_WINDOWED_HITS, orig.len());
+        let too_common = |r: &&str| rarity.estimate(r.as_bytes()) > COMMON_ESTIMATE * max_hits;
         if runs.iter().zip(&unknown).any(|(r, &u)| u && too_common(r)) {
             return None;
         }
@@ -351,7 +359,7 @@ impl Windows {
                 .collect();
             let mut over = false;
             each_place(orig, &patterns, rarity, |id, start| {
-                if lines_of[id].len() == MAX_WINDOWED_HITS {
+                if lines_of[id].len() == max_hits {
                     over = true;
                     return false;
                 }
@@ -362,7 +370,7 @@ impl Windows {
                 return None;
             }
         }
-        if lines_of.iter().any(|hits| hits.len() > MAX_WINDOWED_HITS) {
+        if lines_of.iter().any(|hits| hits.len() > max_hits) {
             return None;
         }
         // The normalized lines are short: the automaton searches them.
@@ -397,7 +405,7 @@ impl Windows {
             here.sort_unstable();
             here.dedup();
             for id in here {
-                if lines_of[id].len() == MAX_WINDOWED_HITS {
+                if lines_of[id].len() == max_hits {
                     return None;
                 }
                 lines_of[id].push(line.start);
@@ -650,8 +658,9 @@ impl<'n, 'p> Scan<'n, 'p> {
     }
 }
 
-/// Anchor hits beyond this many for one needle make the windowed search dearer than one pass over
-/// the whole normalized text, which is then used instead.
+/// Anchor hits beyond this many for one needle (or one per KiB of a larger text: [`hit_limit`])
+/// make the windowed search dearer than one pass over the whole normalized text, which is then
+/// used instead.
 const MAX_ANCHOR_HITS: usize = 256;
 /// A window (the lines an occurrence could span) larger than this also falls back to the full pass,
 /// so a file of very long lines never costs more than one pass per needle.
@@ -737,14 +746,14 @@ fn occurrences_of(
         .collect();
     let anchors: Vec<Option<(&str, usize)>> = olds.iter().map(|o| anchor(o, rarity)).collect();
     let mut windowed: Vec<bool> = vec![true; olds.len()];
+    let max_hits = hit_limit(MAX_ANCHOR_HITS, text.len());
     let mut ids: HashMap<&str, usize> = HashMap::new();
     let mut patterns: Vec<&[u8]> = Vec::new();
     let mut by_pattern: Vec<Vec<usize>> = Vec::new();
     for (k, a) in anchors.iter().enumerate() {
         match a {
             Some((run, _))
-                if !needles[k].text.is_empty()
-                    && rarity.estimate(run.as_bytes()) <= COMMON_ESTIMATE * MAX_ANCHOR_HITS =>
+                if !needles[k].text.is_empty() && rarity.estimate(run.as_bytes()) <= COMMON_ESTIMATE * max_hits =>
             {
                 let id = *ids.entry(run).or_insert_with(|| {
                     patterns.push(run.as_bytes());
@@ -763,7 +772,7 @@ fn occurrences_of(
             if !windowed[k] {
                 continue;
             }
-            if hits[k].len() == MAX_ANCHOR_HITS {
+            if hits[k].len() == max_hits {
                 windowed[k] = false;
                 hits[k] = Vec::new();
             } else {

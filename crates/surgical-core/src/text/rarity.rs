@@ -4,9 +4,10 @@
 //! costs what the anchor's places cost: a run that is on every line of the file (`println!("{}`, a
 //! quote) makes the windowed search of every tier slower than a pass over the whole text, while a
 //! run that holds the needle's own number is found once. [`Rarity`] tells them apart before any
-//! search: the counts of every 4-byte string (hashed into 65,536 counters) and of every byte in 32
-//! blocks of 8 KiB spread evenly over the text (the whole text when it is smaller), about 0.1 ms
-//! whatever the text's size.
+//! search: the counts of every 4-byte string (hashed into 2^19 counters, two per string sampled, so
+//! that a string the sample lacks is seldom counted for another's) and of every byte in
+//! 32 blocks of 8 KiB spread evenly over the text (the whole text when it is smaller), under a
+//! millisecond whatever the text's size.
 //!
 //! An estimate only ever costs time: the searches that use it find the same places whatever it
 //! says (every anchor is searched for in the whole text, and one found too often is given up for
@@ -15,8 +16,8 @@
 /// Blocks sampled, and the size of each.
 const BLOCKS: usize = 32;
 const BLOCK: usize = 8 << 10;
-/// Counters of 4-byte strings (a power of two: a string's counter is its hash's top bits).
-const GRAM_COUNTERS: usize = 1 << 16;
+/// Counters of 4-byte strings: a string's counter is its hash's top [`GRAM_BITS`] bits.
+const GRAM_BITS: u32 = 19;
 
 /// Counts of short strings in a sample of a text; see the module's documentation.
 pub(crate) struct Rarity {
@@ -33,7 +34,7 @@ pub(crate) struct Rarity {
 /// The counter of a 4-byte string (multiplicative hashing: the top 16 bits of the product).
 fn gram_hash(gram: &[u8]) -> usize {
     let word = u32::from_le_bytes([gram[0], gram[1], gram[2], gram[3]]);
-    (word.wrapping_mul(0x9E37_79B1) >> 16) as usize
+    (word.wrapping_mul(0x9E37_79B1) >> (32 - GRAM_BITS)) as usize
 }
 
 impl Rarity {
@@ -41,7 +42,7 @@ impl Rarity {
     /// [`BLOCK`] bytes, the first at its start, the last at its end, the others evenly between.
     pub(crate) fn of(text: &[u8]) -> Rarity {
         let mut rarity = Rarity {
-            grams: vec![0u16; GRAM_COUNTERS].into_boxed_slice(),
+            grams: vec![0u16; 1 << GRAM_BITS].into_boxed_slice(),
             bytes: [0; 256],
             sampled: 0,
             len: text.len(),
