@@ -16,7 +16,8 @@
 /// Blocks sampled, and the size of each.
 const BLOCKS: usize = 32;
 const BLOCK: usize = 8 << 10;
-/// Counters of 4-byte strings: a string's counter is its hash's top [`GRAM_BITS`] bits.
+/// Counters of 4-byte strings: a string's counter is its hash's top bits, at most this many (a
+/// sample smaller than 2^18 bytes gets about two counters per byte, at least 2^10).
 const GRAM_BITS: u32 = 19;
 
 /// Counts of short strings in a sample of a text; see the module's documentation.
@@ -24,6 +25,8 @@ pub(crate) struct Rarity {
     /// Per hash of a 4-byte string, how many times strings with that hash are in the sample
     /// (saturating): never fewer than the string's own count.
     grams: Box<[u16]>,
+    /// How many top bits of a hash pick its counter (`grams` has 2^bits).
+    bits: u32,
     /// Per byte value, how many times it is in the sample.
     bytes: [u32; 256],
     /// Bytes sampled, and the text's length.
@@ -31,18 +34,22 @@ pub(crate) struct Rarity {
     len: usize,
 }
 
-/// The counter of a 4-byte string (multiplicative hashing: the top 16 bits of the product).
-fn gram_hash(gram: &[u8]) -> usize {
+/// The counter of a 4-byte string among 2^`bits` (multiplicative hashing: the product's top bits).
+fn gram_hash(gram: &[u8], bits: u32) -> usize {
     let word = u32::from_le_bytes([gram[0], gram[1], gram[2], gram[3]]);
-    (word.wrapping_mul(0x9E37_79B1) >> (32 - GRAM_BITS)) as usize
+    (word.wrapping_mul(0x9E37_79B1) >> (32 - bits)) as usize
 }
 
 impl Rarity {
     /// The counts of `text`'s sample: the whole text up to 256 KiB, else [`BLOCKS`] blocks of
     /// [`BLOCK`] bytes, the first at its start, the last at its end, the others evenly between.
     pub(crate) fn of(text: &[u8]) -> Rarity {
+        let sampled = text.len().min(BLOCKS * BLOCK);
+        // Small texts (a window of a few lines) get a small table: it is zeroed on every haystack.
+        let bits = (2 * sampled).next_power_of_two().trailing_zeros().clamp(10, GRAM_BITS);
         let mut rarity = Rarity {
-            grams: vec![0u16; 1 << GRAM_BITS].into_boxed_slice(),
+            grams: vec![0u16; 1 << bits].into_boxed_slice(),
+            bits,
             bytes: [0; 256],
             sampled: 0,
             len: text.len(),
@@ -60,7 +67,7 @@ impl Rarity {
 
     fn count(&mut self, block: &[u8]) {
         for gram in block.windows(4) {
-            let counter = &mut self.grams[gram_hash(gram)];
+            let counter = &mut self.grams[gram_hash(gram, self.bits)];
             *counter = counter.saturating_add(1);
         }
         for &b in block {
@@ -83,7 +90,7 @@ impl Rarity {
 
     /// How many times the 4-byte string `gram` (or another with its hash) is in the sample.
     pub(crate) fn gram_count(&self, gram: &[u8]) -> u16 {
-        self.grams[gram_hash(gram)]
+        self.grams[gram_hash(gram, self.bits)]
     }
 
     /// How many times `s` may be in the whole text: [`Rarity::sample_count`] scaled by the text's
