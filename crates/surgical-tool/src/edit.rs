@@ -127,6 +127,12 @@ pub(crate) fn run_engine<T: Sync>(
         }
     }
     let (applied, extra) = applied?;
+    // The syntax check, before anything is written: a call that asked to refuse an edit that
+    // breaks the syntax stops here.
+    let syntax = crate::syntax::check_spliced(config, shown, &old.text, &applied);
+    if syntax.refuses(config) {
+        return Err(crate::syntax::refusal([(shown, &syntax)]));
+    }
     let applied = Arc::new(applied);
     // Where the bytes on disk are the text's bytes (UTF-8, after any BOM), the new version is the
     // old file with the changed ranges replaced and is written as such; UTF-16 is encoded whole.
@@ -157,7 +163,8 @@ pub(crate) fn run_engine<T: Sync>(
         let patch = windows.unified_patch(patch_prefix(encoding), shown);
         drop(windows);
         let reports = edit_reports(&applied.edits);
-        let text = summary(encoding, &reports, &shown_diff.text, &extra);
+        let mut text = summary(encoding, &reports, &shown_diff.text, &extra);
+        crate::syntax::insert_before_diff(&mut text, &syntax.text);
         crate::timings::took("diff and report", began);
         (shown_diff, patch, reports, text)
     };
@@ -201,6 +208,8 @@ pub(crate) fn run_engine<T: Sync>(
             dry_run: call.dry_run,
             undo_available,
             patch_truncated: false,
+            syntax_errors: syntax.errors,
+            syntax_check: syntax.note,
         },
         extra,
     ))

@@ -29,6 +29,7 @@ mod memory;
 mod report;
 mod request;
 mod snippet;
+mod syntax;
 mod timings;
 mod undo;
 mod wording;
@@ -56,6 +57,7 @@ pub use crate::patch::{
 };
 pub use crate::request::{parse_edit_request, EditRequest};
 pub use crate::snippet::{parse_snippet_request, run_snippet_with, SegmentReport, SnippetRequest, SnippetSuccess};
+pub use crate::syntax::{OnSyntaxError, SyntaxErrorReport};
 pub use crate::undo::{run_undo, undo_history, UndoFile, UndoStep};
 
 // The read and write tools.
@@ -129,6 +131,9 @@ pub struct Config {
     pub cancellation: Cancellation,
     /// Whose words the `edit` tool's error messages use (default: a tool call's, `oldText`).
     pub words: Words,
+    /// What a writing call does about the syntax errors it would introduce (default: write and
+    /// report them); a call's `onSyntaxError` overrides it.
+    pub on_syntax_error: OnSyntaxError,
 }
 
 /// Whose words messages use to name the parts of a call.
@@ -151,6 +156,15 @@ impl Config {
             undo: true,
             cancellation: Cancellation::new(),
             words: Words::ToolCall,
+            on_syntax_error: OnSyntaxError::Report,
+        }
+    }
+
+    /// The same, doing `on` about the syntax errors a writing call would introduce.
+    pub fn on_syntax_error(self, on: OnSyntaxError) -> Config {
+        Config {
+            on_syntax_error: on,
+            ..self
         }
     }
 
@@ -292,6 +306,14 @@ pub struct EditSuccess {
     /// patch past 256 KiB, each cut marked): it no longer applies with `git apply`. The file
     /// itself is as the edit left it.
     pub patch_truncated: bool,
+    /// The syntax errors this call introduced into the file (empty when none), found by parsing it
+    /// before and after in its language; absent when it was not checked (`syntaxCheck` says why).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub syntax_errors: Option<Vec<SyntaxErrorReport>>,
+    /// `checked: LANGUAGE`, or `skipped: WHY` (a language the check does not know, a file over the
+    /// size limit, parsing over its time budget); absent when `onSyntaxError` is `off`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub syntax_check: Option<String>,
 }
 
 /// The result object of every tool call.
@@ -365,6 +387,12 @@ pub fn call(name: &str, input: &Value, root: &Path) -> ToolResult {
 
 /// Runs tool `name` with JSON `input`.
 pub fn call_with(name: &str, input: &Value, config: &Config) -> ToolResult {
+    // A call's `onSyntaxError` over the config's (the writing tools read it from there).
+    let with_option = match syntax::with_call_option(input, config) {
+        Ok(c) => c,
+        Err(e) => return ToolResult::Error(e),
+    };
+    let config = with_option.as_ref().unwrap_or(config);
     match name {
         "edit" => match parse_edit_request(input) {
             Ok(req) => run_edit_with(&req, config),

@@ -94,6 +94,13 @@ pub struct WriteSuccess {
     /// patch past 256 KiB, each cut marked): it no longer applies with `git apply`. The file
     /// itself is as the write left it.
     pub patch_truncated: bool,
+    /// The syntax errors this call introduced into a file it replaced (empty when none; see
+    /// `edit`'s `syntaxErrors`); absent for a new file, an unchanged one, or one not checked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub syntax_errors: Option<Vec<crate::SyntaxErrorReport>>,
+    /// `checked: LANGUAGE` or `skipped: WHY` for a replaced file (see `edit`'s `syntaxCheck`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub syntax_check: Option<String>,
 }
 
 const CONTENT_KEYS: [&str; 6] = ["content", "contents", "text", "file_text", "fileText", "newText"];
@@ -286,10 +293,23 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
             dry_run: req.dry_run,
             undo_available,
             patch_truncated: false,
+            syntax_errors: None,
+            syntax_check: None,
         });
     };
 
     let unchanged = old.doc.holds(&new);
+    // The syntax check of a replaced file, before anything is written (a new file has no text
+    // before to compare with, and identical content changes nothing).
+    let syntax = if unchanged {
+        crate::syntax::Outcome::default()
+    } else {
+        let changes = diff::whole_change(&old.text, text);
+        crate::syntax::check(config, shown, &old.text, text, &changes)
+    };
+    if syntax.refuses(config) {
+        return Err(crate::syntax::refusal([(shown, &syntax)]));
+    }
     let mut undo_available = false;
     if !unchanged && !req.dry_run {
         config.cancellation.check(shown)?;
@@ -301,7 +321,7 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
     }
 
     let (shown_diff, patch, diffable) = diff_and_patch(&old, &new, &raw, shown);
-    let out = if unchanged {
+    let mut out = if unchanged {
         format!(
             "{shown} already holds exactly this content ({total_lines} {}, {about}); nothing was written.\n",
             plural(total_lines, "line")
@@ -318,6 +338,7 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
             &shown_diff.text,
         )
     };
+    crate::syntax::insert_before_diff(&mut out, &syntax.text);
 
     Ok(WriteSuccess {
         text: out,
@@ -335,6 +356,8 @@ fn run(req: &WriteRequest, config: &Config) -> Result<WriteSuccess, ToolError> {
         dry_run: req.dry_run,
         undo_available,
         patch_truncated: false,
+        syntax_errors: syntax.errors,
+        syntax_check: syntax.note,
     })
 }
 

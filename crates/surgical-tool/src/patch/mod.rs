@@ -173,6 +173,13 @@ pub struct FileReport {
     /// longer applies with `git apply`. The file itself is as the call left it.
     #[serde(default)]
     pub patch_truncated: bool,
+    /// The syntax errors the patch introduced into this file (empty when none; see `edit`'s
+    /// `syntaxErrors`); absent for a file it creates or deletes, or one not checked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub syntax_errors: Option<Vec<crate::SyntaxErrorReport>>,
+    /// `checked: LANGUAGE` or `skipped: WHY` (see `edit`'s `syntaxCheck`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub syntax_check: Option<String>,
 }
 
 /// A successful `apply_patch` call.
@@ -215,6 +222,11 @@ pub struct PatchInput {
     /// Only report what would change; write nothing. Default false.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dry_run: Option<bool>,
+    /// What to do if the call would introduce syntax errors (found by parsing the file before and
+    /// after in its language): `report` (default: write, and list them in `syntaxErrors`),
+    /// `refuse` (write nothing; the call fails with `syntax_error`) or `off`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_syntax_error: Option<crate::OnSyntaxError>,
 }
 
 /// The formats' names.

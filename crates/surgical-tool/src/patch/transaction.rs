@@ -811,13 +811,39 @@ pub(crate) fn run(req: &PatchRequest, config: &Config) -> Result<PatchSuccess, T
     let _locks = if req.dry_run { Vec::new() } else { files.lock()? };
     files.read(config.max_file_size)?;
     let outcomes = simulate(&ops, &mut files, &rules, format)?;
+    // The syntax check of every file the patch changes (not one it creates or deletes), before
+    // anything is written.
+    let syntax: Vec<crate::syntax::Outcome> = outcomes
+        .iter()
+        .map(|o| match (&o.before, &o.after) {
+            (Some((_, old)), Some((_, new))) => {
+                let changes = match &o.changes {
+                    Some(c) => c.clone(),
+                    None => diff::whole_change(old, new),
+                };
+                crate::syntax::check(config, o.moved_to.as_deref().unwrap_or(&o.path), old, new, &changes)
+            }
+            _ => crate::syntax::Outcome::default(),
+        })
+        .collect();
+    if syntax.iter().any(|s| s.refuses(config)) {
+        return Err(crate::syntax::refusal(
+            outcomes.iter().zip(&syntax).map(|(o, s)| (o.path.as_str(), s)),
+        ));
+    }
     if !req.dry_run {
         commit(&root, &mut files, config)?;
     }
-    Ok(report(&outcomes, &files, format, req.dry_run))
+    Ok(report(&outcomes, &syntax, &files, format, req.dry_run))
 }
 
-fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: bool) -> PatchSuccess {
+fn report(
+    outcomes: &[Outcome],
+    syntax: &[crate::syntax::Outcome],
+    files: &Files,
+    format: PatchFormat,
+    dry_run: bool,
+) -> PatchSuccess {
     let what = if format == PatchFormat::SearchReplace {
         "block"
     } else {
@@ -915,6 +941,9 @@ fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: boo
                 let _ = writeln!(summary, "    {note}");
             }
         }
+        for line in syntax[index].text.lines() {
+            let _ = writeln!(summary, "  {line}");
+        }
         let had_bom = |c: &Option<(Encoding, Shared)>| matches!(c, Some((Encoding::Utf8Bom, _)));
         if o.after.is_some() && had_bom(&o.before) != had_bom(&o.after) {
             let _ = writeln!(summary, "  {}", wording::bom_changed(had_bom(&o.after)));
@@ -936,6 +965,8 @@ fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: boo
             encoding: encoding.name().to_string(),
             undo_available: !dry_run && slot.journaled,
             patch_truncated: false,
+            syntax_errors: syntax[index].errors.clone(),
+            syntax_check: syntax[index].note.clone(),
         });
     }
     let count = |a: &str| outcomes.iter().filter(|o| o.action == a).count();
