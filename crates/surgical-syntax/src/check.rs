@@ -72,7 +72,11 @@ fn whole(
     edit(&mut tree, old, new, changes, 0, 0);
     let after_tree = parse(parser, new, Some(&tree), deadline)?;
     let after = problems(language, &after_tree, new, 0, &new_focus);
-    Ok(compare(&before, after, changes))
+    let found = compare(&before, after, changes);
+    Ok(Found {
+        introduced: crate::attribute::attribute(language, &after_tree, new, &new_focus, found.introduced),
+        preexisting: found.preexisting,
+    })
 }
 
 /// Whether every window of the text before parses without a problem, and so does the same window

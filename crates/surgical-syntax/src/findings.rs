@@ -32,11 +32,21 @@ pub(crate) fn broken(language: Language, tree: &Tree, text: &[u8], offset: usize
     if !root.has_error() {
         return out;
     }
+    // The edit's lines, whole: a token on them is the edit's.
+    let lines: Vec<Range<usize>> = focus
+        .iter()
+        .map(|f| {
+            let (s, e) = (f.start.saturating_sub(offset).min(text.len()), f.end.saturating_sub(offset).min(text.len()));
+            let s = text[..s].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+            let e = text[e..].iter().position(|&b| b == b'\n').map_or(text.len(), |p| e + p);
+            offset + s..offset + e
+        })
+        .collect();
     let walker = Walker {
         language,
         text,
         offset,
-        focus,
+        focus: &lines,
     };
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
@@ -136,16 +146,65 @@ impl<'a> Walker<'a> {
         }
         // Nothing unbalanced: the first token the parser could not place, preferably in what the
         // edit changed.
-        let anchor = leaves
-            .iter()
-            .find(|leaf| {
-                let r = self.range(**leaf);
-                self.focus
-                    .iter()
-                    .any(|f| r.start < f.end.max(f.start + 1) && f.start < r.end.max(r.start + 1))
-            })
-            .or(leaves.first())
-            .copied();
+        let in_focus = |r: Range<usize>| {
+            self.focus.iter().any(|f| r.start < f.end.max(f.start + 1) && f.start < r.end.max(r.start + 1))
+        };
+        // The token right after the stretch, when the edit wrote it: where the parser gave up.
+        let after = {
+            let mut p = node.end_byte();
+            while p < self.text.len() && self.text[p].is_ascii_whitespace() {
+                p += 1;
+            }
+            let mut root = node;
+            while let Some(up) = root.parent() {
+                root = up;
+            }
+            (p < self.text.len())
+                .then(|| root.descendant_for_byte_range(p, p + 1))
+                .flatten()
+                .filter(|n| n.child_count() == 0 && in_focus(self.range(*n)))
+        };
+        let anchor = leaves.iter().find(|leaf| in_focus(self.range(**leaf))).copied().or(after);
+        if anchor.is_none() {
+            // The parser stopped at the stretch's end and left the rest out of the tree (YAML
+            // does): the text after it, when the edit wrote it, is what it could not read.
+            let mut p = node.end_byte();
+            while p < self.text.len() && self.text[p].is_ascii_whitespace() {
+                p += 1;
+            }
+            let word_end = p + self.text[p..].iter().take_while(|b| !b.is_ascii_whitespace()).count();
+            if p < self.text.len() && in_focus(self.offset + p..self.offset + word_end) {
+                let line_start = self.text[..p].iter().rposition(|&b| b == b'\n').map_or(0, |q| q + 1);
+                let starts_line = self.text[line_start..p].iter().all(|&b| b == b' ' || b == b'\t');
+                let problem = if starts_line && self.language == Language::Yaml {
+                    Problem::BadIndentation
+                } else {
+                    Problem::Unexpected {
+                        token: shown_token(std::str::from_utf8(&self.text[p..word_end]).unwrap_or("")),
+                    }
+                };
+                findings.push(Finding {
+                    at: self.offset + p..self.offset + word_end,
+                    problem,
+                    hint: None,
+                });
+                return;
+            }
+        }
+        let anchor = anchor.or(leaves.first().copied());
+        if let Some(leaf) = anchor.filter(|_| self.language == Language::Yaml) {
+            // YAML nests by indentation: a token the parser cannot place that starts its line is
+            // indented wrongly.
+            let line_start = self.text[..leaf.start_byte()].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+            if self.text[line_start..leaf.start_byte()].iter().all(|&b| b == b' ') {
+                findings.push(Finding {
+                    at: self.range(leaf),
+                    problem: Problem::BadIndentation,
+                    hint: None,
+                });
+                return;
+            }
+        }
         let finding = match anchor {
             Some(leaf) => Finding {
                 at: self.range(leaf),

@@ -21,6 +21,8 @@
 #![deny(missing_docs)]
 
 #[cfg(feature = "parser")]
+mod attribute;
+#[cfg(feature = "parser")]
 mod check;
 #[cfg(feature = "parser")]
 mod findings;

@@ -19,7 +19,7 @@ use surgical_syntax::{check_as, tree_sitter_language, Check, Language, Limits, P
 use tree_sitter::{Node, Parser};
 
 /// How many edits of each kind a file gives at most (spread over it).
-const PER_KIND: usize = 4;
+const PER_KIND: usize = 6;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Kind {
@@ -33,6 +33,7 @@ enum Kind {
     PythonIndent,
     YamlIndent,
     DropFence,
+    DropTagEnd,
 }
 
 struct Mutation {
@@ -114,6 +115,14 @@ fn mutations(language: Language, text: &[u8]) -> Vec<Mutation> {
             continue;
         }
         let here = line_of(text, t.start_byte());
+        if language == Language::Markdown
+            || language == Language::Bash && matches!(k, "[" | "]")
+            || language == Language::Yaml && matches!(k, "[" | "{")
+        {
+            // Brackets are text in Markdown, the shell's `[` is a command, and YAML's flow
+            // collection without its opener is a plain scalar: dropping one breaks nothing.
+            continue;
+        }
         if let Some((open, _)) = pairs.iter().find(|(_, c)| *c == k) {
             if let Some(o) = opener_of(*t, open) {
                 found.push(remove(*t, Kind::DropCloser, vec![here, line_of(text, o.start_byte())]));
@@ -147,6 +156,9 @@ fn mutations(language: Language, text: &[u8]) -> Vec<Mutation> {
                 found.push(remove(*t, Kind::DropComma, vec![here, here + 1]));
             }
         }
+        if language == Language::Html && k == ">" && t.parent().is_some_and(|p| p.kind() == "start_tag") {
+            found.push(remove(*t, Kind::DropTagEnd, vec![here, here + 1]));
+        }
         let block_end = match language {
             Language::Ruby => k == "end",
             Language::Bash => matches!(k, "fi" | "done" | "esac"),
@@ -164,6 +176,8 @@ fn mutations(language: Language, text: &[u8]) -> Vec<Mutation> {
         // A one-line string literal: its closing quote dropped.
         let stringy = kind.contains("string") && !kind.contains("content") && !kind.contains("fragment")
             || kind == "quoted_attribute_value"
+            || kind == "double_quote_scalar"
+            || kind == "single_quote_scalar"
             || kind == "char_literal"
             || kind == "character_literal";
         if stringy && n.child_count() >= 2 && line_of(text, n.start_byte()) == line_of(text, n.end_byte()) {
@@ -195,7 +209,10 @@ fn mutations(language: Language, text: &[u8]) -> Vec<Mutation> {
             let indent = second.start_byte() - line_start;
             let first = n.named_child(0).unwrap();
             let starts_line = text[line_start..second.start_byte()].iter().all(|&b| b == b' ');
-            let same_level = line_of(text, first.start_byte()) < line_of(text, second.start_byte());
+            // The statement before is one line long: indenting this one cannot make it that
+            // statement's block.
+            let same_level = line_of(text, first.start_byte()) < line_of(text, second.start_byte())
+                && line_of(text, first.start_byte()) == line_of(text, first.end_byte());
             if starts_line && same_level && indent >= 4 && !second.kind().contains("comment") {
                 let line = line_of(text, second.start_byte());
                 found.push(Mutation {

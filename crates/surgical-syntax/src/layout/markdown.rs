@@ -13,7 +13,14 @@ pub(crate) fn check(tree: &Tree, text: &[u8], offset: usize) -> Vec<Finding> {
     let mut stack = vec![tree.root_node()];
     while let Some(node) = stack.pop() {
         if node.kind() == "fenced_code_block" {
-            if let Some(opening) = unclosed(node) {
+            if let Some((opening, inner)) = swallows_a_block(node, text) {
+                let fence = String::from_utf8_lossy(&text[opening.start_byte()..opening.end_byte()]).into_owned();
+                findings.push(Finding {
+                    at: offset + opening.start_byte()..offset + opening.end_byte(),
+                    problem: Problem::UnclosedFence { fence },
+                    hint: Some(offset + inner),
+                });
+            } else if let Some(opening) = unclosed(node) {
                 let fence = String::from_utf8_lossy(&text[opening.start_byte()..opening.end_byte()]).into_owned();
                 findings.push(Finding {
                     at: offset + opening.start_byte()..offset + opening.end_byte(),
@@ -29,6 +36,32 @@ pub(crate) fn check(tree: &Tree, text: &[u8], offset: usize) -> Vec<Finding> {
     }
     findings.sort_by_key(|f| f.at.start);
     findings
+}
+
+/// The opening fence of a fenced code block whose content holds a line that opens another block
+/// (a fence of the same kind with an info string, such as ```` ```rust ````, which cannot close
+/// one): the block's own closing fence is missing before it, and it swallowed the text between.
+/// With where that line starts.
+fn swallows_a_block<'t>(block: Node<'t>, text: &[u8]) -> Option<(Node<'t>, usize)> {
+    let mut cursor = block.walk();
+    let children: Vec<Node> = block.children(&mut cursor).collect();
+    let opening = *children.iter().find(|c| c.kind() == "fenced_code_block_delimiter")?;
+    let fence = &text[opening.start_byte()..opening.end_byte()];
+    let content = children.iter().find(|c| c.kind() == "code_fence_content")?;
+    let body = &text[content.start_byte()..content.end_byte()];
+    let mut at = 0;
+    for line in body.split(|&b| b == b'\n') {
+        let trimmed = line.iter().position(|&b| b != b' ').map_or(&line[line.len()..], |p| &line[p..]);
+        if trimmed.starts_with(fence) {
+            let rest = &trimmed[fence.len()..];
+            let info = rest.iter().skip_while(|&&b| b == fence[0]).copied().collect::<Vec<u8>>();
+            if info.iter().any(|b| b.is_ascii_alphanumeric()) && !info.contains(&fence[0]) {
+                return Some((opening, content.start_byte() + at));
+            }
+        }
+        at += line.len() + 1;
+    }
+    None
 }
 
 /// The opening fence of a fenced code block that has only that one.
