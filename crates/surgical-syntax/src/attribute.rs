@@ -14,7 +14,18 @@ use crate::Language;
 
 /// `found` (the problems the edit introduced, not empty) with the ones these rules place better
 /// put first, and the echoes of them dropped.
-pub(crate) fn attribute(language: Language, tree: &Tree, text: &[u8], focus: &[Range<usize>], found: Vec<Finding>) -> Vec<Finding> {
+pub(crate) fn attribute(
+    language: Language,
+    tree: &Tree,
+    text: &[u8],
+    focus: &[Range<usize>],
+    found: Vec<Finding>,
+) -> Vec<Finding> {
+    let found = if matches!(language, Language::C | Language::Cpp) {
+        found.into_iter().filter(|f| !near_a_macro(text, f)).collect()
+    } else {
+        found
+    };
     if found.is_empty() || matches!(language, Language::Markdown | Language::Yaml) {
         return found;
     }
@@ -40,13 +51,18 @@ pub(crate) fn attribute(language: Language, tree: &Tree, text: &[u8], focus: &[R
         out.push(quote);
         return out;
     }
-    if let Some(bracket) = unbalanced_line(language, tree, text, focus).or_else(|| bracket_by_indentation(language, tree, text, focus)) {
+    if let Some(bracket) =
+        unbalanced_line(language, tree, text, focus).or_else(|| bracket_by_indentation(language, tree, text, focus))
+    {
         let line = line_of(text, bracket.at.start);
         let mut out = vec![bracket];
         // Keep what is on the edit's own lines besides.
         out.extend(found.into_iter().filter(|f| {
             let l = line_of(text, f.at.start);
-            l != line && focus.iter().any(|r| line_of(text, r.start) <= l && l <= line_of(text, r.end))
+            l != line
+                && focus
+                    .iter()
+                    .any(|r| line_of(text, r.start) <= l && l <= line_of(text, r.end))
         }));
         out.sort_by_key(|f| f.at.start);
         return out;
@@ -59,15 +75,64 @@ fn line_start(text: &[u8], line: usize) -> usize {
     if line == 0 {
         return 0;
     }
-    memchr::memchr_iter(b'\n', text).nth(line - 1).map_or(text.len(), |p| p + 1)
+    line_of(text, 0);
+    NEWLINES.with(|cell| cell.borrow().2.get(line - 1).map_or(text.len(), |p| p + 1))
 }
 
+thread_local! {
+    /// The `\n` positions of the text being attributed (one text at a time per thread).
+    static NEWLINES: std::cell::RefCell<(usize, usize, Vec<usize>)> = const { std::cell::RefCell::new((0, 0, Vec::new())) };
+}
+
+/// The zero-based `\n`-line of `at`: a binary search in the text's newline positions, indexed
+/// once per text (keyed by its address and length).
 fn line_of(text: &[u8], at: usize) -> usize {
-    memchr::memchr_iter(b'\n', &text[..at.min(text.len())]).count()
+    NEWLINES.with(|cell| {
+        let mut cache = cell.borrow_mut();
+        let key = (text.as_ptr() as usize, text.len());
+        if (cache.0, cache.1) != key {
+            *cache = (key.0, key.1, memchr::memchr_iter(b'\n', text).collect());
+        }
+        cache.2.partition_point(|&p| p < at.min(text.len()))
+    })
 }
 
 fn touches(focus: &[Range<usize>], r: &Range<usize>) -> bool {
     focus.iter().any(|f| r.start <= f.end && f.start <= r.end)
+}
+
+/// Whether a C or C++ problem may be a macro's doing, which a parser without the preprocessor
+/// cannot read: a missing or unexpected token on a line that names an identifier in capitals
+/// with an underscore (`FMT_NOEXCEPT x;`, `Q_OBJECT`), or any problem in a `#define` (a line
+/// ending with `\\`) or within 10 lines of preprocessor alternatives (`#else`, `#elif`: two
+/// headers for one body). Brackets and strings left open elsewhere are never a macro's.
+fn near_a_macro(text: &[u8], f: &Finding) -> bool {
+    let line = line_of(text, f.at.start);
+    let span = |l: usize| {
+        let s = line_start(text, l);
+        let e = line_start(text, l + 1);
+        &text[s..e.max(s)]
+    };
+    let macro_like = |bytes: &[u8]| {
+        bytes.split(|b| !(b.is_ascii_alphanumeric() || *b == b'_')).any(|w| {
+            w.len() >= 4 && w.contains(&b'_') && w[0].is_ascii_uppercase() && w.iter().all(|b| !b.is_ascii_lowercase())
+        })
+    };
+    let continued = |bytes: &[u8]| bytes.trim_ascii_end().ends_with(b"\\");
+    let token_level = matches!(
+        f.problem,
+        Problem::Missing { .. } | Problem::Unexpected { .. } | Problem::Expected { .. }
+    );
+    if token_level && macro_like(span(line)) {
+        return true;
+    }
+    if (line.saturating_sub(1)..=line).any(|l| continued(span(l))) {
+        return true;
+    }
+    (line.saturating_sub(10)..line + 10).any(|l| {
+        let t = span(l).trim_ascii_start();
+        t.starts_with(b"#else") || t.starts_with(b"#elif")
+    })
 }
 
 /// A string literal opened with a one-character quote in what the edit wrote that runs on past its
@@ -87,7 +152,9 @@ fn string_left_open(tree: &Tree, text: &[u8], focus: &[Range<usize>], found: &[F
             let quote = &text[node.start_byte()..node.start_byte() + 1];
             let one_char = matches!(quote, b"\"" | b"'") && !text[node.start_byte()..].starts_with(b"\"\"\"");
             let spans = line_of(text, node.start_byte()) < line_of(text, node.end_byte());
-            let opened_in_edit = focus.iter().any(|f| f.start <= node.start_byte() + 1 && node.start_byte() <= f.end)
+            let opened_in_edit = focus
+                .iter()
+                .any(|f| f.start <= node.start_byte() + 1 && node.start_byte() <= f.end)
                 || touches(focus, &(node.start_byte()..node.start_byte() + 1));
             if one_char && spans && node.start_byte() <= first_problem && (opened_in_edit || touches(focus, &r)) {
                 // The string that opened last before the first problem.
@@ -101,7 +168,10 @@ fn string_left_open(tree: &Tree, text: &[u8], focus: &[Range<usize>], found: &[F
     }
     let node = best?;
     // Only when the string starts on a line the edit wrote.
-    if !focus.iter().any(|f| line_of(text, f.start) <= line_of(text, node.start_byte()) && line_of(text, node.start_byte()) <= line_of(text, f.end)) {
+    if !focus.iter().any(|f| {
+        line_of(text, f.start) <= line_of(text, node.start_byte())
+            && line_of(text, node.start_byte()) <= line_of(text, f.end)
+    }) {
         return None;
     }
     Some(Finding {
@@ -116,12 +186,35 @@ fn string_left_open(tree: &Tree, text: &[u8], focus: &[Range<usize>], found: &[F
 /// A line the edit wrote holding an odd number of `"` (outside a `"""`, not escaped), or of `'`
 /// where that quotes strings and the line has no `"`: a string on it is left open.
 fn quote_left_open(language: Language, text: &[u8], focus: &[Range<usize>]) -> Option<Finding> {
-    let singles = !matches!(language, Language::Rust | Language::Markdown);
+    // `'` quotes strings in these; elsewhere it is a character literal, or an apostrophe.
+    let singles = matches!(
+        language,
+        Language::Python
+            | Language::JavaScript
+            | Language::TypeScript
+            | Language::Tsx
+            | Language::Ruby
+            | Language::Php
+            | Language::Bash
+            | Language::Toml
+            | Language::Yaml
+            | Language::Css
+            | Language::Html
+    );
     for f in focus {
-        let mut start = text[..f.start.min(text.len())].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-        let end = text[f.end.min(text.len())..].iter().position(|&b| b == b'\n').map_or(text.len(), |p| f.end + p);
+        let mut start = text[..f.start.min(text.len())]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
+        let end = text[f.end.min(text.len())..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(text.len(), |p| f.end + p);
         while start < end {
-            let line_end = text[start..end].iter().position(|&b| b == b'\n').map_or(end, |p| start + p);
+            let line_end = text[start..end]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(end, |p| start + p);
             let line = &text[start..line_end];
             if !line.windows(3).any(|w| w == b"\"\"\"" || w == b"'''") {
                 let quotes = |q: u8| -> Vec<usize> {
@@ -167,10 +260,15 @@ fn quote_left_open(language: Language, text: &[u8], focus: &[Range<usize>]) -> O
 /// A line the edit wrote with a `{` it does not close that is not the line's last token (a
 /// one-line block that lost its `}`), or a `}` it does not open that is not its first.
 fn unbalanced_line(language: Language, tree: &Tree, text: &[u8], focus: &[Range<usize>]) -> Option<Finding> {
-    let mut leaves = Vec::new();
-    collect(tree.root_node(), &mut leaves);
     for f in focus {
         let (first, last) = (line_of(text, f.start), line_of(text, f.end));
+        // The leaves of the edit's lines only.
+        let mut leaves = Vec::new();
+        collect_in(
+            tree.root_node(),
+            line_start(text, first)..line_start(text, last + 1),
+            &mut leaves,
+        );
         for line in first..=last {
             let on: Vec<&Node> = leaves
                 .iter()
@@ -190,22 +288,12 @@ fn unbalanced_line(language: Language, tree: &Tree, text: &[u8], focus: &[Range<
                     }
                 }
                 let Some(&i) = open.last() else { continue };
-                // Not the line's last token (and the line does not go on with a `,` or an
-                // opener), or the last with no deeper line after it to be its block (`{}` that
-                // lost its `}`).
+                // Not the line's last token, and the line does not go on with a `,` or an
+                // operator: a one-line block or list that lost its closer.
                 let last_token = i + 1 == on.len();
                 let tail = on[on.len() - 1].kind();
                 let goes_on = matches!(tail, "," | "(" | "[" | "{" | "=" | "+" | "-" | "&&" | "||" | "." | "\\");
-                let indent = |l: usize| {
-                    let start = line_start(text, l);
-                    text[start..].iter().take_while(|&&b| b == b' ' || b == b'\t').count()
-                };
-                let next_line = (line + 1..line + 50).find(|&l| {
-                    let s = line_start(text, l);
-                    s < text.len() && !text[s..].iter().take_while(|&&b| b != b'\n').all(|b| b.is_ascii_whitespace())
-                });
-                let no_block = opener == "{" && last_token && next_line.is_some_and(|n| indent(n) <= indent(line));
-                if (!last_token && !goes_on) || no_block {
+                if !last_token && !goes_on {
                     let _ = language;
                     let n = on[i];
                     return Some(Finding {
@@ -215,7 +303,10 @@ fn unbalanced_line(language: Language, tree: &Tree, text: &[u8], focus: &[Range<
                             closer: closer.into(),
                             before_line: None,
                         },
-                        hint: text[n.end_byte()..].iter().position(|&b| b == b'\n').map(|p| n.end_byte() + p + 1),
+                        hint: text[n.end_byte()..]
+                            .iter()
+                            .position(|&b| b == b'\n')
+                            .map(|p| n.end_byte() + p + 1),
                     });
                 }
             }
@@ -250,14 +341,19 @@ fn bracket_by_indentation(language: Language, tree: &Tree, text: &[u8], focus: &
         .iter()
         .map(|f| (line_of(text, f.start), line_of(text, f.end)))
         .collect();
-    let (first, last) = (focus_lines.iter().map(|f| f.0).min()?, focus_lines.iter().map(|f| f.1).max()?);
+    let (first, last) = (
+        focus_lines.iter().map(|f| f.0).min()?,
+        focus_lines.iter().map(|f| f.1).max()?,
+    );
     // The leaves that end or start their line, by line.
     let mut leaves = Vec::new();
     collect(tree.root_node(), &mut leaves);
     let mut best: Option<(usize, Finding)> = None;
     for (i, leaf) in leaves.iter().enumerate() {
         let line = line_of(text, leaf.start_byte());
-        let Some(indent) = lines.get(line).and_then(|l| l.1) else { continue };
+        let Some(indent) = lines.get(line).and_then(|l| l.1) else {
+            continue;
+        };
         match role(language, leaf.kind()) {
             Role::Opens(closer) => {
                 // Last token of its line (a comment may follow); a keyword that opens a block
@@ -308,7 +404,10 @@ fn bracket_by_indentation(language: Language, tree: &Tree, text: &[u8], focus: &
                     continue;
                 }
                 // The line that opened the block must end with an opener.
-                let opened = leaves.iter().rev().find(|n| line_of(text, n.start_byte()) == start && !n.kind().contains("comment"));
+                let opened = leaves
+                    .iter()
+                    .rev()
+                    .find(|n| line_of(text, n.start_byte()) == start && !n.kind().contains("comment"));
                 if opened.is_some_and(|n| matches!(role(language, n.kind()), Role::Opens(_))) {
                     continue;
                 }
@@ -329,6 +428,24 @@ fn bracket_by_indentation(language: Language, tree: &Tree, text: &[u8], focus: &
         }
     }
     best.map(|(_, f)| f)
+}
+
+/// The leaves of `node` that overlap `range`.
+fn collect_in<'t>(node: Node<'t>, range: Range<usize>, out: &mut Vec<Node<'t>>) {
+    if node.end_byte() < range.start || node.start_byte() > range.end {
+        return;
+    }
+    let mut cursor = node.walk();
+    let children: Vec<Node> = node.children(&mut cursor).collect();
+    if children.is_empty() {
+        if node.end_byte() > node.start_byte() {
+            out.push(node);
+        }
+        return;
+    }
+    for c in children {
+        collect_in(c, range.clone(), out);
+    }
 }
 
 fn collect<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>) {

@@ -72,7 +72,15 @@ fn whole(
     edit(&mut tree, old, new, changes, 0, 0);
     let after_tree = parse(parser, new, Some(&tree), deadline)?;
     let after = problems(language, &after_tree, new, 0, &new_focus);
-    let found = compare(&before, after, changes);
+    let mut found = compare(&before, after, changes);
+    let mut after_tree = after_tree;
+    if !found.introduced.is_empty() {
+        // Error recovery over reused subtrees can differ from a fresh reading of the same text:
+        // what is reported is what a fresh parse of the text after finds.
+        let fresh = parse(parser, new, None, deadline)?;
+        found = compare(&before, problems(language, &fresh, new, 0, &new_focus), changes);
+        after_tree = fresh;
+    }
     Ok(Found {
         introduced: crate::attribute::attribute(language, &after_tree, new, &new_focus, found.introduced),
         preexisting: found.preexisting,

@@ -36,7 +36,10 @@ pub(crate) fn broken(language: Language, tree: &Tree, text: &[u8], offset: usize
     let lines: Vec<Range<usize>> = focus
         .iter()
         .map(|f| {
-            let (s, e) = (f.start.saturating_sub(offset).min(text.len()), f.end.saturating_sub(offset).min(text.len()));
+            let (s, e) = (
+                f.start.saturating_sub(offset).min(text.len()),
+                f.end.saturating_sub(offset).min(text.len()),
+            );
             let s = text[..s].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
             let e = text[e..].iter().position(|&b| b == b'\n').map_or(text.len(), |p| e + p);
             offset + s..offset + e
@@ -147,7 +150,9 @@ impl<'a> Walker<'a> {
         // Nothing unbalanced: the first token the parser could not place, preferably in what the
         // edit changed.
         let in_focus = |r: Range<usize>| {
-            self.focus.iter().any(|f| r.start < f.end.max(f.start + 1) && f.start < r.end.max(r.start + 1))
+            self.focus
+                .iter()
+                .any(|f| r.start < f.end.max(f.start + 1) && f.start < r.end.max(r.start + 1))
         };
         // The token right after the stretch, when the edit wrote it: where the parser gave up.
         let after = {
@@ -164,7 +169,11 @@ impl<'a> Walker<'a> {
                 .flatten()
                 .filter(|n| n.child_count() == 0 && in_focus(self.range(*n)))
         };
-        let anchor = leaves.iter().find(|leaf| in_focus(self.range(**leaf))).copied().or(after);
+        let anchor = leaves
+            .iter()
+            .find(|leaf| in_focus(self.range(**leaf)))
+            .copied()
+            .or(after);
         if anchor.is_none() {
             // The parser stopped at the stretch's end and left the rest out of the tree (YAML
             // does): the text after it, when the edit wrote it, is what it could not read.
@@ -195,7 +204,10 @@ impl<'a> Walker<'a> {
         if let Some(leaf) = anchor.filter(|_| self.language == Language::Yaml) {
             // YAML nests by indentation: a token the parser cannot place that starts its line is
             // indented wrongly.
-            let line_start = self.text[..leaf.start_byte()].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+            let line_start = self.text[..leaf.start_byte()]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |p| p + 1);
             if self.text[line_start..leaf.start_byte()].iter().all(|&b| b == b' ') {
                 findings.push(Finding {
                     at: self.range(leaf),

@@ -132,11 +132,36 @@ impl Language {
     /// claims.
     pub fn detect(path: &str, text: &[u8]) -> Option<Language> {
         match by_name(path) {
+            // A header is C++ when it reads as C++.
+            Named::Is(Language::C) if header(path) && reads_as_cpp(text) => Some(Language::Cpp),
             Named::Is(language) => Some(language),
             Named::Unknown => None,
             Named::Silent => by_modeline(text).or_else(|| by_shebang(text)),
         }
     }
+}
+
+fn header(path: &str) -> bool {
+    path.len() > 2 && path[path.len() - 2..].eq_ignore_ascii_case(".h")
+}
+
+/// Whether a header holds what only C++ has: a namespace, a class with access specifiers, a
+/// template, `std::`, a C++ standard header.
+fn reads_as_cpp(text: &[u8]) -> bool {
+    const MARKERS: [&[u8]; 10] = [
+        b"namespace ",
+        b"template <",
+        b"template<",
+        b"std::",
+        b"public:",
+        b"private:",
+        b"protected:",
+        b"constexpr ",
+        b"#include <string>",
+        b"#include <vector>",
+    ];
+    let head = &text[..text.len().min(256 * 1024)];
+    MARKERS.iter().any(|m| memchr::memmem::find(head, m).is_some())
 }
 
 /// What a file's name says about its language.
@@ -317,6 +342,16 @@ mod tests {
         assert_eq!(Language::detect("Cargo.lock", b""), Some(Language::Toml));
         assert_eq!(Language::detect("README", b""), None);
         assert_eq!(Language::detect(".gitignore", b""), None);
+    }
+
+    #[test]
+    fn a_header_is_cpp_when_it_reads_as_cpp() {
+        assert_eq!(Language::detect("a.h", b"int f(void);\n"), Some(Language::C));
+        assert_eq!(Language::detect("a.h", b"namespace fmt {\n}\n"), Some(Language::Cpp));
+        assert_eq!(
+            Language::detect("a.h", b"template <typename T> T f();\n"),
+            Some(Language::Cpp)
+        );
     }
 
     #[test]

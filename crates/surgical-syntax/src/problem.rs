@@ -76,6 +76,7 @@ pub enum Problem {
     },
 }
 
+#[cfg(feature = "parser")]
 impl Problem {
     /// Problems of the same kind naming the same tokens are one problem moved, when they are at
     /// the same place after the edit.

@@ -149,7 +149,12 @@ fn mutations(language: Language, text: &[u8]) -> Vec<Mutation> {
                 }
             }
         }
-        if k == "," && matches!(language, Language::Json | Language::JavaScript | Language::Python | Language::Toml) {
+        if k == ","
+            && matches!(
+                language,
+                Language::Json | Language::JavaScript | Language::Python | Language::Toml
+            )
+        {
             let (prev, next) = (t.prev_sibling(), t.next_sibling());
             let element = |n: Option<Node>| n.is_some_and(|n| n.is_named() && !n.is_extra());
             if element(prev) && element(next) && line_of(text, next.unwrap().start_byte()) > here {
@@ -185,10 +190,9 @@ fn mutations(language: Language, text: &[u8]) -> Vec<Mutation> {
             let first = n.child(0).unwrap();
             let quote = |k: &str| matches!(k, "\"" | "'" | "`" | "string_end");
             let bytes = &text[last.start_byte()..last.end_byte()];
-            if quote(last.kind()) && quote(first.kind()) || (last.kind() == "string_end" && bytes.len() == 1) {
-                if last.end_byte() > last.start_byte() && last.end_byte() - last.start_byte() == 1 {
-                    found.push(remove(last, Kind::UncloseString, vec![line_of(text, n.start_byte())]));
-                }
+            let quoted = quote(last.kind()) && quote(first.kind()) || (last.kind() == "string_end" && bytes.len() == 1);
+            if quoted && last.end_byte() > last.start_byte() && last.end_byte() - last.start_byte() == 1 {
+                found.push(remove(last, Kind::UncloseString, vec![line_of(text, n.start_byte())]));
             }
         }
         if language == Language::Markdown && kind == "fenced_code_block" {
@@ -205,7 +209,10 @@ fn mutations(language: Language, text: &[u8]) -> Vec<Mutation> {
         if language == Language::Python && kind == "block" && n.named_child_count() >= 2 {
             // The second statement of a block of at least two.
             let second = n.named_child(1).unwrap();
-            let line_start = text[..second.start_byte()].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+            let line_start = text[..second.start_byte()]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |p| p + 1);
             let indent = second.start_byte() - line_start;
             let first = n.named_child(0).unwrap();
             let starts_line = text[line_start..second.start_byte()].iter().all(|&b| b == b' ');
@@ -233,7 +240,10 @@ fn mutations(language: Language, text: &[u8]) -> Vec<Mutation> {
         }
         if language == Language::Yaml && kind == "block_mapping" && n.named_child_count() >= 2 {
             let second = n.named_child(1).unwrap();
-            let line_start = text[..second.start_byte()].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+            let line_start = text[..second.start_byte()]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |p| p + 1);
             if text[line_start..second.start_byte()].iter().all(|&b| b == b' ') {
                 let line = line_of(text, second.start_byte());
                 found.push(Mutation {
@@ -314,9 +324,17 @@ fn breaking_edits_are_reported_on_the_right_line() {
     for path in paths {
         let text = std::fs::read(&path).unwrap();
         let name = path.to_string_lossy().into_owned();
-        let Some(language) = Language::detect(&name, &text) else { continue };
+        let Some(language) = Language::detect(&name, &text) else {
+            continue;
+        };
         // The file must be clean: its own problems would hide or explain the edits'.
-        let clean = check_as(language, b"", &text, &[Change::new(0..0, 0..text.len())], &Limits::default());
+        let clean = check_as(
+            language,
+            b"",
+            &text,
+            &[Change::new(0..0, 0..text.len())],
+            &Limits::default(),
+        );
         match clean {
             Check::Checked { ref errors, .. } if errors.is_empty() => {}
             other => {
@@ -383,7 +401,7 @@ fn breaking_edits_are_reported_on_the_right_line() {
             failures.push(language.name());
         }
     }
-    for (_, t) in &tally {
+    for t in tally.values() {
         for m in &t.misses {
             println!("MISS {m}");
         }
@@ -395,5 +413,8 @@ fn breaking_edits_are_reported_on_the_right_line() {
         assert!(unclean.is_empty(), "synthetic files with problems: {unclean:?}");
         assert_eq!(tally.len(), Language::ALL.len(), "a synthetic file per language");
     }
-    assert!(failures.is_empty(), "under 10 edits or 95% on the right line: {failures:?}");
+    assert!(
+        failures.is_empty(),
+        "under 10 edits or 95% on the right line: {failures:?}"
+    );
 }

@@ -51,10 +51,17 @@ fn swallows_a_block<'t>(block: Node<'t>, text: &[u8]) -> Option<(Node<'t>, usize
     let body = &text[content.start_byte()..content.end_byte()];
     let mut at = 0;
     for line in body.split(|&b| b == b'\n') {
-        let trimmed = line.iter().position(|&b| b != b' ').map_or(&line[line.len()..], |p| &line[p..]);
+        let trimmed = line
+            .iter()
+            .position(|&b| b != b' ')
+            .map_or(&line[line.len()..], |p| &line[p..]);
         if trimmed.starts_with(fence) {
             let rest = &trimmed[fence.len()..];
-            let info = rest.iter().skip_while(|&&b| b == fence[0]).copied().collect::<Vec<u8>>();
+            let info = rest
+                .iter()
+                .skip_while(|&&b| b == fence[0])
+                .copied()
+                .collect::<Vec<u8>>();
             if info.iter().any(|b| b.is_ascii_alphanumeric()) && !info.contains(&fence[0]) {
                 return Some((opening, content.start_byte() + at));
             }
