@@ -293,7 +293,22 @@ fn unbalanced_line(language: Language, tree: &Tree, text: &[u8], focus: &[Range<
                 let last_token = i + 1 == on.len();
                 let tail = on[on.len() - 1].kind();
                 let goes_on = matches!(tail, "," | "(" | "[" | "{" | "=" | "+" | "-" | "&&" | "||" | "." | "\\");
-                if !last_token && !goes_on {
+                // Or the last, with the next line at the same indentation: no block follows (a
+                // `{}` that lost its `}`; a line indented less may be a signature's body).
+                let indent = |l: usize| {
+                    let start = line_start(text, l);
+                    text[start..].iter().take_while(|&&b| b == b' ' || b == b'\t').count()
+                };
+                let next_line = (line + 1..line + 50).find(|&l| {
+                    let s = line_start(text, l);
+                    s < text.len()
+                        && !text[s..]
+                            .iter()
+                            .take_while(|&&b| b != b'\n')
+                            .all(|b| b.is_ascii_whitespace())
+                });
+                let no_block = opener == "{" && last_token && next_line.is_some_and(|n| indent(n) == indent(line));
+                if (!last_token && !goes_on) || no_block {
                     let _ = language;
                     let n = on[i];
                     return Some(Finding {
@@ -345,9 +360,15 @@ fn bracket_by_indentation(language: Language, tree: &Tree, text: &[u8], focus: &
         focus_lines.iter().map(|f| f.0).min()?,
         focus_lines.iter().map(|f| f.1).max()?,
     );
-    // The leaves that end or start their line, by line.
+    // The leaves of the lines around the edit (a block this far from it is not the edit's).
+    let reach = 200;
+    let (from, to) = (first.saturating_sub(reach), last + reach);
     let mut leaves = Vec::new();
-    collect(tree.root_node(), &mut leaves);
+    collect_in(
+        tree.root_node(),
+        line_start(text, from)..line_start(text, to + 1),
+        &mut leaves,
+    );
     let mut best: Option<(usize, Finding)> = None;
     for (i, leaf) in leaves.iter().enumerate() {
         let line = line_of(text, leaf.start_byte());
@@ -367,7 +388,9 @@ fn bracket_by_indentation(language: Language, tree: &Tree, text: &[u8], focus: &
                     continue;
                 }
                 // The block: the lines after it indented deeper; then the line that ends it.
-                let Some(end) = (line + 1..lines.len()).find(|&l| lines[l].1.is_some_and(|n| n <= indent)) else {
+                let Some(end) =
+                    (line + 1..lines.len().min(to + reach)).find(|&l| lines[l].1.is_some_and(|n| n <= indent))
+                else {
                     continue;
                 };
                 if !(line <= last && first <= end) {
@@ -397,7 +420,10 @@ fn bracket_by_indentation(language: Language, tree: &Tree, text: &[u8], focus: &
                 if lines[line].0 + indent != leaf.start_byte() {
                     continue;
                 }
-                let Some(start) = (0..line).rev().find(|&l| lines[l].1.is_some_and(|n| n <= indent)) else {
+                let Some(start) = (from.saturating_sub(reach)..line)
+                    .rev()
+                    .find(|&l| lines[l].1.is_some_and(|n| n <= indent))
+                else {
                     continue;
                 };
                 if !(start <= last && first <= line) || start + 1 == line {
@@ -445,19 +471,5 @@ fn collect_in<'t>(node: Node<'t>, range: Range<usize>, out: &mut Vec<Node<'t>>) 
     }
     for c in children {
         collect_in(c, range.clone(), out);
-    }
-}
-
-fn collect<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>) {
-    let mut cursor = node.walk();
-    let children: Vec<Node> = node.children(&mut cursor).collect();
-    if children.is_empty() {
-        if node.end_byte() > node.start_byte() {
-            out.push(node);
-        }
-        return;
-    }
-    for c in children {
-        collect(c, out);
     }
 }
