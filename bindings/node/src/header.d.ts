@@ -145,6 +145,30 @@ export interface ErrorResult {
   }
 }
 
+/** Anthropic's text-editor input (text_editor_20250728 and text_editor_20250124), as Claude sends it. */
+export interface TextEditorCall {
+  command: 'view' | 'create' | 'str_replace' | 'insert' | 'undo_edit'
+  path: string
+  /** `view`: first and last line, 1-based; -1 as the last means the end of the file. */
+  view_range?: [number, number]
+  /** `view`: show at most this many characters of the file. */
+  max_characters?: number
+  /** `create`: the new file's content. */
+  file_text?: string
+  /** `str_replace`: the text to replace. */
+  old_str?: string
+  /** `str_replace`: what replaces it; `insert` in text_editor_20250124: the text to insert. */
+  new_str?: string
+  /** `insert`: the line after which the text goes (0: the start). */
+  insert_line?: number
+  /** `insert` in text_editor_20250728: the text to insert. */
+  insert_text?: string
+}
+
+/** A successful text_editor call: the fields of the tool that did the work (read's for a file, edit's
+ * for str_replace/insert/undo_edit, write's for create, or a directory listing's), with `command`. */
+export type TextEditorResult = { ok: true; text: string; command: TextEditorCall['command']; path: string } & Record<string, unknown>
+
 /** The result of any tool: `ok` tells which; the other fields are those of `surgical call`. */
 export type ToolResult = EditResult | ErrorResult | ({ ok: true; text: string } & Record<string, unknown>)
 

@@ -258,6 +258,32 @@ pub fn undo_sync(call: Value, options: Option<Options>) -> Result<Json> {
     run_sync("undo", call, options)
 }
 
+/// Anthropic's text-editor tool: the `input` of Claude's `tool_use` block as it is (`{command:
+/// 'view' | 'create' | 'str_replace' | 'insert' | 'undo_edit', path, ...}`), or a SWE-agent or
+/// OpenHands `str_replace_editor` call. Resolves with the result object of `surgical call
+/// text_editor`: its `text` is the `tool_result` to send back (`is_error: !ok`).
+#[napi(
+    ts_args_type = "call: TextEditorCall, options?: Options, signal?: AbortSignal",
+    ts_return_type = "Promise<TextEditorResult | ErrorResult>"
+)]
+pub fn text_editor(
+    env: Env,
+    call: Value,
+    options: Option<Options>,
+    signal: Option<Object<'_>>,
+) -> Result<AsyncTask<Call>> {
+    run_async(env, "text_editor", call, options, signal)
+}
+
+/// `textEditor`, blocking the calling thread.
+#[napi(
+    ts_args_type = "call: TextEditorCall, options?: Options",
+    ts_return_type = "TextEditorResult | ErrorResult"
+)]
+pub fn text_editor_sync(call: Value, options: Option<Options>) -> Result<Json> {
+    run_sync("text_editor", call, options)
+}
+
 /// Options of `applyEdits`.
 #[napi(object)]
 #[derive(Default)]

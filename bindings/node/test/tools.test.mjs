@@ -55,6 +55,15 @@ for (const [tool, call, files] of [
     { 'a.txt': 'fn a() {\r\n    one();\r\n}\r\nfn b() {\r\n    zwei();\r\n}\r\n' },
   ],
   ['apply_snippet', { path: 'a.txt', snippet: '// ...\n}\n// ...\n' }, { 'a.txt': 'f {\n}\ng {\n}\n' }],
+  ['text_editor', { command: 'view', path: 'a.txt', view_range: [2, -1] }, { 'a.txt': 'one\r\ntwo\r\nthree\r\n' }],
+  [
+    'text_editor',
+    { command: 'str_replace', path: 'a.txt', old_str: 'return "hi"', new_str: 'return "hello"' },
+    { 'a.txt': '\ufeffdef f():\r\n    return \u201chi\u201d   \r\n' },
+  ],
+  ['text_editor', { command: 'insert', path: 'a.txt', insert_line: 1, insert_text: 'x' }, { 'a.txt': 'one\r\ntwo\r\n' }],
+  ['text_editor', { command: 'create', path: 'a.txt', file_text: 'x' }, { 'a.txt': 'keep' }],
+  ['text_editor', { command: 'view', path: 'missing.txt' }, {}],
 ]) {
   test(`${tool} ${JSON.stringify(call).slice(0, 60)}: the same result as surgical call`, async (t) => {
     const run = await threeWays(t, tool, call, files)

@@ -1,4 +1,4 @@
-//! The guarantees of the README's "Guarantees" section, each proved on the real binary: the
+//! The guarantees of docs/guarantees.md, each proved on the real binary: the
 //! workspace sandbox, crash safety under SIGKILL, no lost update between concurrent processes,
 //! stale-version refusal, undo, hard links, and limits.
 

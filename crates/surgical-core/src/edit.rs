@@ -1,15 +1,20 @@
-//! The engine: locate every edit in the original text, then splice all of them in one pass.
+//! The engine's entry point for a list of edits ([`apply`], [`apply_spliced`]): locate every edit in
+//! the original text, then splice all of them in one pass.
+//!
+//! Stage 7, the top: may import every stage but `snippet`; imported by nothing but `lib.rs`'s
+//! re-exports. [`placed`] runs the steps: [`refuse_before_search`], [`find_edits`],
+//! [`change_set_of`], then [`ChangeSet::apply`] or [`ChangeSet::apply_spliced`].
 
 use std::ops::Range;
 
 use crate::changes::{Applied, ChangeSet, Spliced};
 use crate::error::EditError;
-use crate::find::{Miss, Missed, Needle};
-use crate::haystack::Haystack;
-use crate::lines::{next_terminator, prev_terminator, LineCounter};
-use crate::placeholder::omission_placeholder;
-use crate::scope::Scope;
-use crate::tier::Tier;
+use crate::find::haystack::Haystack;
+use crate::find::needle::{Match, Miss, Missed, Needle};
+use crate::find::scope::Scope;
+use crate::find::tier::Tier;
+use crate::text::lines::{next_terminator, prev_terminator, LineCounter};
+use crate::text::placeholder::omission_placeholder;
 
 /// One `oldText` → `newText` replacement, as a model sends it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -126,13 +131,25 @@ pub fn apply_spliced(text: &[u8], edits: &[Edit], options: &Options) -> Result<S
     placed(text, edits, options, |c| c.apply_spliced())
 }
 
-/// Finds every edit, adds them to a change set, and hands it to `finish`.
+/// Finds every edit, adds them to a change set, and hands it to `finish`, in steps:
+/// [`refuse_before_search`], [`find_edits`], [`change_set_of`], then `finish`
+/// ([`ChangeSet::apply`] or [`ChangeSet::apply_spliced`]).
 fn placed<T>(
     text: &[u8],
     edits: &[Edit],
     options: &Options,
     finish: impl FnOnce(ChangeSet<'_, '_>) -> Result<T, EditError>,
 ) -> Result<T, EditError> {
+    refuse_before_search(edits)?;
+    let hay = Haystack::new(text);
+    let found = find_edits(&hay, edits, options)?;
+    let changes = change_set_of(&hay, &found, edits)?;
+    finish(changes)
+}
+
+/// Step 1: an edit that no search can place is refused before any: an empty `oldText`, or a
+/// `newText` holding an omission placeholder its `oldText` lacks.
+fn refuse_before_search(edits: &[Edit]) -> Result<(), EditError> {
     if let Some(index) = edits.iter().position(|e| e.old_text.is_empty()) {
         return Err(EditError::EmptyOldText { index });
     }
@@ -141,23 +158,36 @@ fn placed<T>(
             return Err(EditError::Placeholder { index, line, text });
         }
     }
-    let hay = Haystack::new(text);
+    Ok(())
+}
+
+/// Step 2: every `oldText` found at once ([`Haystack::find_all`]), or the error of the first that
+/// has no single place.
+fn find_edits(hay: &Haystack<'_>, edits: &[Edit], options: &Options) -> Result<Vec<Match>, EditError> {
     let needles: Vec<Needle<'_>> = edits
         .iter()
         .map(|e| Needle::new(&e.old_text).every(e.replace_all))
         .collect();
-    let found = hay
-        .find_all(&needles, &options.scope, options.loosest)
-        .map_err(|m| not_placed(text, m))?;
-    let mut changes = ChangeSet::new(&hay);
+    hay.find_all(&needles, &options.scope, options.loosest)
+        .map_err(|m| not_placed(hay.text(), m))
+}
+
+/// Step 3: each match with its `newText` in a change set; edits that overlap are refused, naming
+/// the first pair in file order.
+fn change_set_of<'h, 'a>(
+    hay: &'h Haystack<'a>,
+    found: &[Match],
+    edits: &[Edit],
+) -> Result<ChangeSet<'h, 'a>, EditError> {
+    let mut changes = ChangeSet::new(hay);
     for (m, edit) in found.iter().zip(edits) {
         match changes.replace(m, &edit.new_text) {
             Ok(_) => {}
-            Err(EditError::Overlap { .. }) => return Err(first_overlap(text, &found)),
+            Err(EditError::Overlap { .. }) => return Err(first_overlap(hay.text(), found)),
             Err(other) => return Err(other),
         }
     }
-    finish(changes)
+    Ok(changes)
 }
 
 /// The error for an edit that has no single place.
@@ -186,7 +216,7 @@ fn not_placed(text: &[u8], missed: Missed) -> EditError {
 
 /// The overlap to report when edits overlap: the first pair in file order (a change set names the
 /// first it meets in the order edits are added, which may be another pair when several overlap).
-fn first_overlap(text: &[u8], found: &[crate::find::Match]) -> EditError {
+fn first_overlap(text: &[u8], found: &[Match]) -> EditError {
     let mut spans: Vec<(Range<usize>, usize)> = found
         .iter()
         .enumerate()
@@ -200,7 +230,7 @@ fn first_overlap(text: &[u8], found: &[crate::find::Match]) -> EditError {
     EditError::Overlap {
         first: w[0].1.min(w[1].1),
         second: w[0].1.max(w[1].1),
-        line: crate::lines::line_of(text, w[1].0.start),
+        line: crate::text::lines::line_of(text, w[1].0.start),
     }
 }
 

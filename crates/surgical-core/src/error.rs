@@ -1,10 +1,15 @@
 //! Why an edit could not be applied, as data: which edit, what went wrong, where.
+//!
+//! Stage 3, between find and the change set: what a miss becomes once it is an edit's error, and
+//! what the later stages refuse with. May import: `text`, `find`. Imported by: `changes`,
+//! `snippet`, `edit`.
 
 use std::fmt;
 
-use crate::closest::{Closest, Region};
-use crate::near_miss::NearMiss;
-use crate::tier::Tier;
+use crate::find::closest::{Closest, Region};
+use crate::find::near_miss::NearMiss;
+use crate::find::needle::ElisionProblem;
+use crate::find::tier::Tier;
 
 /// An error from [`crate::apply`]. Nothing was changed when one is returned.
 ///
@@ -37,7 +42,7 @@ pub enum EditError {
         /// The tier that found several occurrences; `None` when they differ only in what a model
         /// cannot see (line endings, trailing whitespace, special spaces).
         tier: Option<Tier>,
-        /// One-based line and that line's text, for each occurrence (at most [`MAX_LISTED`]).
+        /// One-based line and that line's text, for each occurrence (at most [`MAX_LISTED`](crate::MAX_LISTED)).
         occurrences: Vec<(usize, String)>,
         /// How many occurrences there are.
         total: usize,
@@ -111,53 +116,6 @@ pub enum EditError {
         problem: ElisionProblem,
     },
 }
-
-/// Why an elided `oldText` (see [`EditError::Elision`]) could not be placed. A piece is the lines
-/// of `oldText` between two markers (or between a marker and an end of `oldText`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ElisionProblem {
-    /// The marker has no non-blank line of `oldText` on one side (it is first or last, or next to
-    /// another marker): where the lines it stands for start or end cannot be known.
-    Unanchored,
-    /// The piece `lines` (one-based lines of `oldText`, first and last) is in the text nowhere (or only
-    /// inside a line, where no marker's lines can end).
-    NotFound {
-        /// The piece's first and last line in `oldText`.
-        lines: (usize, usize),
-    },
-    /// The piece occurs more than once where it may lie (in order with the other pieces) and the
-    /// replacement changes it, or its occurrences overlap and cannot be told apart.
-    Ambiguous {
-        /// The piece's first and last line in `oldText`.
-        lines: (usize, usize),
-        /// One-based text lines where occurrences start (at most [`MAX_LISTED`]).
-        at: Vec<usize>,
-        /// How many occurrences.
-        total: usize,
-    },
-    /// The piece occurs only before the piece that precedes it in `oldText`.
-    OutOfOrder {
-        /// The piece's first and last line in `oldText`.
-        lines: (usize, usize),
-        /// One-based text line where it starts.
-        at: usize,
-        /// One-based text line where the previous piece ends.
-        previous_ends: usize,
-    },
-    /// `newText` does not keep the markers of `oldText` (it has `new` marker lines where `oldText`
-    /// has `old`): written, the edit would delete or rewrite lines the model never showed, which
-    /// surgical does not do.
-    MarkersDiffer {
-        /// Marker lines in `oldText`.
-        old: usize,
-        /// Marker lines in `newText`.
-        new: usize,
-    },
-}
-
-/// How many occurrences an `ambiguous` error lists.
-pub const MAX_LISTED: usize = 20;
 
 impl EditError {
     /// The stable error code of the machine interface.

@@ -104,48 +104,38 @@ assert!(shown.text.contains("-5   return 2;\n+5   return 3;\n"));
 
 #![deny(missing_docs)]
 
-mod align;
-mod budget;
+// The stages, lowest first; each imports only the ones before it (tests/layering.rs checks it, and
+// docs/ARCHITECTURE.md walks the tree): text (kernels), find (haystack, tiers, the tier ladder),
+// error, diff (rendering), changes (change set, alignment, transport), snippet, edit (the entry
+// point for a list of edits).
 mod changes;
-mod closest;
 pub mod diff;
 mod edit;
-mod elision;
 mod error;
 mod find;
-pub mod fold;
-mod forgiven;
-mod haystack;
-pub mod line_numbers;
-pub mod lines;
-mod loose;
-mod misremembered;
-mod near_miss;
-mod normalize;
-mod placeholder;
-mod scope;
-mod search;
 pub mod snippet;
-mod tier;
+mod text;
 
-pub use align::{line_destinations, Difference, DifferenceKind};
-#[doc(hidden)]
-pub use budget::with_work_budget;
-pub use changes::{Applied, AppliedEdit, Change, ChangeSet, Occurrence, Spliced};
-pub use closest::{Closest, LineDifference, Region, Row};
+pub use changes::align::{line_destinations, Difference, DifferenceKind};
+pub use changes::{Applied, AppliedEdit, ChangeSet, Occurrence, Spliced};
+pub use diff::change::Change;
 pub use edit::{apply, apply_spliced, Edit, Options};
-pub use error::{EditError, ElisionProblem, MAX_LISTED};
-pub use find::{Match, Miss, Missed, Needle};
-pub use forgiven::{ElidedLines, ExtraLine, Forgiven, MissingLine, Typo};
-pub use haystack::Haystack;
-pub use loose::{
+pub use error::EditError;
+pub use find::closest::{Closest, LineDifference, Region, Row};
+pub use find::forgiven::{ElidedLines, ExtraLine, Forgiven, MissingLine, Typo};
+pub use find::haystack::Haystack;
+pub use find::line_tiers::{
     SIMILAR_MARGIN, SIMILAR_MAX_DIFFERING_LINES, SIMILAR_MIN_ANCHOR_CHARS, SIMILAR_MIN_EQUAL_LINES,
     SIMILAR_MIN_LINE_RATIO, SIMILAR_THRESHOLD,
 };
-pub use misremembered::{MISREMEMBERED_MARGIN, MISREMEMBERED_MIN_ANCHOR_CHARS, MISREMEMBERED_MIN_EQUAL_LINES};
-pub use near_miss::{NearMiss, NearRow, Refusal};
-pub use placeholder::omission_placeholder;
-pub use scope::Scope;
+pub use find::mistakes::{MISREMEMBERED_MARGIN, MISREMEMBERED_MIN_ANCHOR_CHARS, MISREMEMBERED_MIN_EQUAL_LINES};
+pub use find::near_miss::{NearMiss, NearRow, Refusal};
+pub use find::needle::{ElisionProblem, Match, Miss, Missed, Needle, MAX_LISTED};
+pub use find::scope::Scope;
 #[doc(hidden)]
-pub use search::set_search_chunk;
-pub use tier::Tier;
+pub use find::search::set_search_chunk;
+pub use find::tier::Tier;
+#[doc(hidden)]
+pub use text::budget::with_work_budget;
+pub use text::placeholder::omission_placeholder;
+pub use text::{fold, line_numbers, lines};

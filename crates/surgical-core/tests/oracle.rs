@@ -5,7 +5,7 @@
 //! once (see `oracle/model.rs`). The result must equal, byte for byte, the file the reference model
 //! builds from the window and the operations; nothing the engine reports about itself (its ranges,
 //! its tier) enters the comparison. One property per family of tiers. `PROPTEST_CASES` sets the
-//! number of cases (the README's long runs).
+//! number of cases (docs/testing.md's long runs).
 
 #[path = "oracle/model.rs"]
 mod model;

@@ -5,7 +5,7 @@
 //! NFKC forms) inside arbitrary surroundings (random bytes, invalid UTF-8, BOMs, multi-byte text)
 //! that cannot contain the needle. Whatever the engine does, it must never change a byte outside the
 //! target, a line the model left alone must come back byte for byte, and the patch must reproduce
-//! the result. Set PROPTEST_CASES for longer runs (see the README).
+//! the result. Set PROPTEST_CASES for longer runs (see docs/testing.md).
 
 mod common;
 use common::*;

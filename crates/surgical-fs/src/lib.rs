@@ -40,7 +40,7 @@ writer and removal, `create` new files, `sandbox` the root, `encoding` the encod
 
 Platforms: Linux, macOS and Windows. What differs between them (how a directory is pinned, what
 replaces a file, what a lock is, how a read-only file is treated) is described in the `sys` module
-and, for users, in the README's "Platforms" section.
+and, for users, in docs/guarantees.md ("Platforms").
 
 # Example
 

@@ -202,3 +202,31 @@ fn apply_snippet_is_checked() {
     assert_eq!(r["syntaxCheck"], "checked: rust");
     assert_eq!(r["syntaxErrors"].as_array().unwrap().len(), 1, "{r}");
 }
+
+#[test]
+fn the_text_editor_tool_is_checked() {
+    let (dir, config) = setup("x.rs", RUST);
+    let r = run(
+        "text_editor",
+        json!({"command": "str_replace", "path": "x.rs", "old_str": "    let x = 1;\n}", "new_str": "    let x = 2;"}),
+        &config,
+    );
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(r["syntaxErrors"].as_array().map(Vec::len), Some(1), "{r}");
+    assert!(
+        r["text"]
+            .as_str()
+            .unwrap()
+            .contains("Syntax: this call introduced 1 syntax error (rust):"),
+        "{r}"
+    );
+    // On a clean file (the one above is broken now: what is new there is in a stretch it had).
+    std::fs::write(dir.path().join("y.rs"), RUST).unwrap();
+    let r = run(
+        "text_editor",
+        json!({"command": "insert", "path": "y.rs", "insert_line": 0, "new_str": "fn c( {}", "onSyntaxError": "refuse"}),
+        &config,
+    );
+    assert_eq!(r["error"]["code"], "syntax_error", "{r}");
+    assert_eq!(std::fs::read_to_string(dir.path().join("y.rs")).unwrap(), RUST);
+}

@@ -6,7 +6,7 @@
 //! the model performs on it: keep a line, edit it (append a character), rewrite it (replace it with
 //! an unrelated line), delete it, or insert a new line. From the same operations the model's
 //! `oldText`/`newText` and the bytes the window must hold afterwards are built, following the rules
-//! the README states, without asking the engine anything:
+//! docs/matching.md states, without asking the engine anything:
 //!
 //! * a kept line is the file's bytes, terminator included;
 //! * an edited line is the file's line (its look-alikes, spacing and indentation) with the model's

@@ -1,0 +1,906 @@
+// Stage 4 of the core, render (a comment, not docs: the module is public). May import: `text`.
+// Imported by: `changes` (ChangeSet::apply_spliced counts new lines with Windows), `snippet`,
+// `edit`. `change` holds the input of every diff, `Change`, re-exported as `surgical_core::Change`.
+
+//! Diffs of the real bytes before and after: a numbered diff for display and a unified patch.
+//!
+//! Both are computed from the original text, the new text and the list of replaced ranges, never
+//! from a normalized copy. Only the lines around each change are diffed (line diffs of the touched
+//! regions, then context from the untouched text around them), and each line diff works within a
+//! budget linear in its region (past it, a coarser diff shows more lines as removed and added), so
+//! the cost is linear in the size of the changes and the file, not quadratic.
+//!
+//! The two renderings differ in what a line is:
+//! * the **patch** splits lines at `\n` only, as `diff -u` and `git apply` do, so a CR stays in the
+//!   line's content and `git apply` reproduces CRLF files and files without a final newline byte for
+//!   byte (bytes that are not valid UTF-8 are the one exception: a JSON string cannot carry them);
+//! * the **numbered diff** splits at every terminator (`\r\n`, `\r`, `\n`), as the line numbers a
+//!   model works with do, and makes changes no eye could see visible in changed lines: trailing
+//!   blanks become `·` and `→`, special and invisible characters `⟨U+00A0⟩`, invalid bytes `⟨0xE9⟩`,
+//!   and terminators `␍␊`/`␍`/`␊` where the changed lines do not all end alike.
+
+pub(crate) mod change;
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+use std::ops::Range;
+
+use similar::DiffOp;
+
+use change::Change;
+
+use crate::text::fold::{is_invisible, is_line_blank};
+use crate::text::lines::{count_lines, count_terminators, terminator_len, whole_lines, LineCounter};
+
+/// Lines of context around each change.
+pub const DEFAULT_CONTEXT: usize = 3;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Breaks {
+    /// `\n` only (patches).
+    Lf,
+    /// `\r\n`, `\r` and `\n` (display and line numbers).
+    Any,
+}
+
+impl Breaks {
+    /// End of the terminator that ends the line containing `pos`, or the text's end.
+    fn line_end(self, t: &[u8], pos: usize) -> usize {
+        let found = match self {
+            Breaks::Lf => memchr::memchr(b'\n', &t[pos..]).map(|i| pos + i + 1),
+            Breaks::Any => crate::text::lines::next_terminator(t, pos).map(|r| r.end),
+        };
+        found.unwrap_or(t.len())
+    }
+
+    /// Start of the line containing `pos`.
+    fn line_start(self, t: &[u8], pos: usize) -> usize {
+        match self {
+            Breaks::Lf => memchr::memrchr(b'\n', &t[..pos]).map_or(0, |i| i + 1),
+            // Between the CR and LF of a CRLF is not a line start.
+            Breaks::Any => crate::text::lines::line_start(t, pos),
+        }
+    }
+
+    fn is_line_start(self, t: &[u8], pos: usize) -> bool {
+        match self {
+            Breaks::Lf => pos == 0 || t[pos - 1] == b'\n',
+            Breaks::Any => crate::text::lines::is_line_start(t, pos),
+        }
+    }
+
+    /// Where the line after the one starting at `pos` starts.
+    fn next_line(self, t: &[u8], pos: usize) -> usize {
+        self.line_end(t, pos)
+    }
+
+    fn count(self, t: &[u8]) -> usize {
+        match self {
+            Breaks::Lf => memchr::memchr_iter(b'\n', t).count(),
+            Breaks::Any => count_terminators(t),
+        }
+    }
+
+    /// The lines of `t`, each with its terminator.
+    fn split(self, t: &[u8]) -> Vec<&[u8]> {
+        match self {
+            Breaks::Lf => t.split_inclusive(|&b| b == b'\n').collect(),
+            Breaks::Any => whole_lines(t).collect(),
+        }
+    }
+
+    /// A counter of one-based line numbers of ascending positions in `t`.
+    fn counter(self, t: &[u8]) -> LineCounter<'_> {
+        match self {
+            Breaks::Lf => LineCounter::lf_only(t),
+            Breaks::Any => LineCounter::new(t),
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Tag {
+    Equal,
+    Delete,
+    Insert,
+}
+
+/// One line of a hunk. `old_no`/`new_no` are one-based; for a line missing on one side they are the
+/// number of the line it precedes there.
+#[derive(Clone, Debug)]
+struct Item<'a> {
+    tag: Tag,
+    old_no: usize,
+    new_no: usize,
+    line: &'a [u8],
+}
+
+/// Line-aligned regions around the changes: each starts and ends where both texts are at a line
+/// start (or both at their end), inside the unchanged stretches between changes. Changes whose lines
+/// touch share a region.
+fn regions(old: &[u8], new: &[u8], changes: &[Change], breaks: Breaks) -> Vec<(Range<usize>, Range<usize>)> {
+    let boundary = |po: usize, pn: usize| {
+        (po == old.len() && pn == new.len()) || (breaks.is_line_start(old, po) && breaks.is_line_start(new, pn))
+    };
+    let mut regions: Vec<(Range<usize>, Range<usize>)> = Vec::new();
+    let mut open = false; // the last region's end is not a boundary: the next change joins it
+    for (k, Change { old: o, new: n }) in changes.iter().enumerate() {
+        let mut ls = breaks.line_start(old, o.start);
+        let mut ls_new = n.start - (o.start - ls).min(n.start);
+        // A line start that is none in the new text (a change that turns a lone CR before it into a
+        // CRLF): the region starts a line earlier, so that it stays near the change.
+        while ls > 0 && !boundary(ls, ls_new) && regions.last().is_none_or(|last| ls > last.0.end) {
+            let before = breaks.line_start(old, ls - 1);
+            ls_new -= (ls - before).min(ls_new);
+            ls = before;
+        }
+        let joins = match regions.last() {
+            Some(last) => open || ls < last.0.end || ls_new < last.1.end || !boundary(ls, ls_new),
+            None => false,
+        };
+        if !joins {
+            let (ls, ls_new) = if boundary(ls, ls_new) { (ls, ls_new) } else { (0, 0) };
+            regions.push((ls..ls, ls_new..ls_new));
+        }
+        // Walk to the first boundary after the change, through unchanged text.
+        let limit = changes.get(k + 1).map_or(old.len(), |c| c.old.start);
+        let (mut le, mut pn) = (o.end, n.end);
+        while !boundary(le, pn) && le < limit {
+            let step = breaks.line_end(old, le) - le;
+            let step = step.max(1).min(limit - le);
+            le += step;
+            pn += step;
+        }
+        open = !boundary(le, pn);
+        let last = regions.last_mut().expect("pushed above");
+        last.0.end = le;
+        last.1.end = pn;
+    }
+    regions
+}
+
+/// Items of all hunks; `None` separates hunks.
+///
+/// `base` is the line number of the texts' first lines (both at 1 for whole texts; a window's start
+/// in the whole texts otherwise).
+fn hunks<'a>(
+    old: &'a [u8],
+    new: &'a [u8],
+    changes: &[Change],
+    breaks: Breaks,
+    context: usize,
+    base: (usize, usize),
+) -> Vec<Vec<Item<'a>>> {
+    let regions = regions(old, new, changes, breaks);
+    let mut old_lines = breaks.counter(old);
+    let mut new_lines = breaks.counter(new);
+    let (old_base, new_base) = (base.0 - 1, base.1 - 1);
+    let mut all: Vec<Option<Item<'a>>> = Vec::new();
+    let mut prev_end: Option<(usize, usize, usize, usize)> = None; // old pos, new pos, old no, new no
+    for (o, n) in &regions {
+        let old_no = old_base + old_lines.line_at(o.start);
+        let new_no = new_base + new_lines.line_at(n.start);
+        // Context between the previous region (or the file start) and this one.
+        let (gap_old_start, gap_old_no, gap_new_no) = match prev_end {
+            Some((op, _, ono, nno)) => (op, ono, nno),
+            None => (0, base.0, base.1),
+        };
+        let gap_lines = breaks.count(&old[gap_old_start..o.start]);
+        let after_prev = if prev_end.is_some() { context.min(gap_lines) } else { 0 };
+        let before_this = context.min(gap_lines - after_prev);
+        let mut p = gap_old_start;
+        for k in 0..after_prev {
+            let e = breaks.next_line(old, p);
+            all.push(Some(Item {
+                tag: Tag::Equal,
+                old_no: gap_old_no + k,
+                new_no: gap_new_no + k,
+                line: &old[p..e],
+            }));
+            p = e;
+        }
+        if gap_lines > after_prev + before_this {
+            all.push(None);
+        }
+        let mut starts = Vec::new();
+        let mut q = o.start;
+        for _ in 0..before_this {
+            q = breaks.line_start(old, q - 1);
+            starts.push(q);
+        }
+        for (k, &s) in starts.iter().rev().enumerate() {
+            let e = breaks.next_line(old, s);
+            let back = starts.len() - k;
+            all.push(Some(Item {
+                tag: Tag::Equal,
+                old_no: old_no - back,
+                new_no: new_no - back,
+                line: &old[s..e],
+            }));
+        }
+        // The region itself.
+        let ol = breaks.split(&old[o.clone()]);
+        let nl = breaks.split(&new[n.clone()]);
+        // Within a budget linear in the region; past it, fewer equal lines are found and more show
+        // as removed and added (still the real lines before and after).
+        let mut budget = crate::text::budget::Budget::for_bytes(o.len() + n.len());
+        for op in budget.anchored_diff(&ol, &nl) {
+            for (tag, old_range, new_range) in op.iter_changes_ranges() {
+                let (oi, ni) = (old_range, new_range);
+                all.push(Some(match tag {
+                    Tag::Equal => Item {
+                        tag,
+                        old_no: old_no + oi,
+                        new_no: new_no + ni,
+                        line: ol[oi],
+                    },
+                    Tag::Delete => Item {
+                        tag,
+                        old_no: old_no + oi,
+                        new_no: new_no + ni,
+                        line: ol[oi],
+                    },
+                    Tag::Insert => Item {
+                        tag,
+                        old_no: old_no + oi,
+                        new_no: new_no + ni,
+                        line: nl[ni],
+                    },
+                }));
+            }
+        }
+        let o_end_no = old_base + old_lines.line_at(o.end);
+        let n_end_no = new_base + new_lines.line_at(n.end);
+        prev_end = Some((o.end, n.end, o_end_no, n_end_no));
+    }
+    if let Some((op, _, ono, nno)) = prev_end {
+        let mut p = op;
+        for k in 0..context {
+            if p >= old.len() {
+                break;
+            }
+            let e = breaks.next_line(old, p);
+            all.push(Some(Item {
+                tag: Tag::Equal,
+                old_no: ono + k,
+                new_no: nno + k,
+                line: &old[p..e],
+            }));
+            p = e;
+        }
+        if p < old.len() {
+            all.push(None);
+        }
+    }
+
+    // Split into hunks at the gaps, dropping hunks with nothing changed.
+    let mut out: Vec<Vec<Item<'a>>> = Vec::new();
+    let mut cur: Vec<Item<'a>> = Vec::new();
+    for item in all {
+        match item {
+            Some(i) => cur.push(i),
+            None => {
+                if cur.iter().any(|i| i.tag != Tag::Equal) {
+                    out.push(std::mem::take(&mut cur));
+                }
+                cur.clear();
+            }
+        }
+    }
+    if cur.iter().any(|i| i.tag != Tag::Equal) {
+        out.push(cur);
+    }
+    out.into_iter().map(|h| trim_context(h, context)).collect()
+}
+
+/// Drops equal lines farther than `context` from any change (regions may bring extra equal lines).
+fn trim_context(h: Vec<Item<'_>>, context: usize) -> Vec<Item<'_>> {
+    let changed: Vec<usize> = h
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| i.tag != Tag::Equal)
+        .map(|(k, _)| k)
+        .collect();
+    let (first, last) = (changed[0], *changed.last().expect("hunk has a change"));
+    h.into_iter()
+        .enumerate()
+        .filter(|(k, _)| *k + context >= first && *k <= last + context)
+        .map(|(_, i)| i)
+        .collect()
+}
+
+trait ChangeRanges {
+    fn iter_changes_ranges(&self) -> Vec<(Tag, usize, usize)>;
+}
+
+impl ChangeRanges for DiffOp {
+    /// Per line: tag, index in the old region, index in the new region.
+    fn iter_changes_ranges(&self) -> Vec<(Tag, usize, usize)> {
+        match *self {
+            DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } => (0..len).map(|k| (Tag::Equal, old_index + k, new_index + k)).collect(),
+            DiffOp::Delete {
+                old_index,
+                old_len,
+                new_index,
+            } => (0..old_len).map(|k| (Tag::Delete, old_index + k, new_index)).collect(),
+            DiffOp::Insert {
+                old_index,
+                new_index,
+                new_len,
+            } => (0..new_len).map(|k| (Tag::Insert, old_index, new_index + k)).collect(),
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => (0..old_len)
+                .map(|k| (Tag::Delete, old_index + k, new_index))
+                .chain((0..new_len).map(|k| (Tag::Insert, old_index + old_len, new_index + k)))
+                .collect(),
+        }
+    }
+}
+
+/// The one change between two whole texts (their common prefix and suffix set aside), in the form
+/// [`unified_patch`] and [`numbered_diff`] take; empty when the texts are equal. For callers that
+/// replace a whole file rather than apply edits (writes, undo).
+pub fn whole_change(old: &[u8], new: &[u8]) -> Vec<Change> {
+    if old == new {
+        return Vec::new();
+    }
+    let continuation = |b: Option<&u8>| b.is_some_and(|b| (b & 0xC0) == 0x80);
+    let (mut prefix, _) = crate::text::budget::common_affixes(old, new);
+    // The prefix never ends inside a UTF-8 sequence or between the CR and LF of a CRLF.
+    while prefix > 0
+        && (continuation(old.get(prefix))
+            || continuation(new.get(prefix))
+            || old[prefix - 1] == b'\r' && (old.get(prefix) == Some(&b'\n') || new.get(prefix) == Some(&b'\n')))
+    {
+        prefix -= 1;
+    }
+    let room = old.len().min(new.len()) - prefix;
+    let mut suffix = old
+        .iter()
+        .rev()
+        .zip(new.iter().rev())
+        .take(room)
+        .take_while(|(a, b)| a == b)
+        .count();
+    // Nor does the suffix start inside one.
+    while suffix > 0 {
+        let (o, n) = (old.len() - suffix, new.len() - suffix);
+        let splits_crlf = old[o] == b'\n' && (o > prefix && old[o - 1] == b'\r' || n > prefix && new[n - 1] == b'\r');
+        if !continuation(old.get(o)) && !splits_crlf {
+            break;
+        }
+        suffix -= 1;
+    }
+    vec![Change::new(prefix..old.len() - suffix, prefix..new.len() - suffix)]
+}
+
+/// A standard unified diff (`--- a/PATH`, `+++ b/PATH`, `@@` hunks) of `old` → `new`.
+///
+/// `changes` are the replaced ranges in file order (old range, new range), as
+/// [`crate::Applied::changes`] gives them. Empty when nothing changed.
+pub fn unified_patch(old: &[u8], new: &[u8], changes: &[Change], path: &str) -> String {
+    render_patch(&hunks(old, new, changes, Breaks::Lf, DEFAULT_CONTEXT, (1, 1)), path)
+}
+
+fn render_patch(hunks: &[Vec<Item<'_>>], path: &str) -> String {
+    if hunks.is_empty() {
+        return String::new();
+    }
+    let mut out = format!("--- a/{path}\n+++ b/{path}\n");
+    for h in hunks {
+        let (os, oc, ns, nc) = header(h);
+        let _ = writeln!(out, "@@ -{} +{} @@", range(os, oc), range(ns, nc));
+        for item in h {
+            out.push(match item.tag {
+                Tag::Equal => ' ',
+                Tag::Delete => '-',
+                Tag::Insert => '+',
+            });
+            out.push_str(&String::from_utf8_lossy(item.line));
+            if !item.line.ends_with(b"\n") {
+                out.push_str("\n\\ No newline at end of file\n");
+            }
+        }
+    }
+    out
+}
+
+fn range(start: usize, count: usize) -> String {
+    if count == 1 {
+        start.to_string()
+    } else {
+        format!("{start},{count}")
+    }
+}
+
+fn header(h: &[Item<'_>]) -> (usize, usize, usize, usize) {
+    let oc = h.iter().filter(|i| i.tag != Tag::Insert).count();
+    let nc = h.iter().filter(|i| i.tag != Tag::Delete).count();
+    let os = h[0].old_no - usize::from(oc == 0);
+    let ns = h[0].new_no - usize::from(nc == 0);
+    (os, oc, ns, nc)
+}
+
+/// The display diff and the first changed line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct NumberedDiff {
+    /// `+NN`/`-NN`/` NN` lines, `...` between hunks.
+    pub text: String,
+    /// One-based line of the new text where the first change is (for a pure deletion, the line
+    /// that now stands where the deleted lines were).
+    pub first_changed_line: Option<usize>,
+}
+
+impl NumberedDiff {
+    /// No diff text, only where the first change is: for callers that do not show a diff (one too
+    /// costly to compute, a deleted file).
+    pub fn untold(first_changed_line: Option<usize>) -> NumberedDiff {
+        NumberedDiff {
+            text: String::new(),
+            first_changed_line,
+        }
+    }
+}
+
+/// A numbered diff for display; see the module docs for the markers.
+pub fn numbered_diff(old: &[u8], new: &[u8], changes: &[Change]) -> NumberedDiff {
+    let hunks = hunks(old, new, changes, Breaks::Any, DEFAULT_CONTEXT, (1, 1));
+    render_numbered(&hunks, count_lines(old), count_lines(new))
+}
+
+/// The numbered diff of `hunks`, of texts of `old_lines` and `new_lines` lines.
+fn render_numbered(hunks: &[Vec<Item<'_>>], old_lines: usize, new_lines: usize) -> NumberedDiff {
+    let first_changed_line = hunks
+        .first()
+        .and_then(|h| h.iter().find(|i| i.tag != Tag::Equal))
+        .map(|i| i.new_no);
+    let max_no = hunks
+        .iter()
+        .flatten()
+        .map(|i| i.old_no.max(i.new_no))
+        .max()
+        .unwrap_or(1);
+    let width = max_no.to_string().len();
+    let mut text = String::new();
+    for (k, h) in hunks.iter().enumerate() {
+        if k > 0 || h[0].old_no > 1 {
+            let _ = writeln!(text, " {:>width$} ...", "");
+        }
+        let eols: Vec<&[u8]> = h
+            .iter()
+            .filter(|i| i.tag != Tag::Equal)
+            .map(|i| eol_of(i.line))
+            .collect();
+        let show_eol = eols.windows(2).any(|w| w[0] != w[1]);
+        for item in h {
+            let (sign, no) = match item.tag {
+                Tag::Equal => (' ', item.new_no),
+                Tag::Delete => ('-', item.old_no),
+                Tag::Insert => ('+', item.new_no),
+            };
+            let body = if item.tag == Tag::Equal {
+                let (content, _) = item.line.split_at(item.line.len() - eol_of(item.line).len());
+                String::from_utf8_lossy(content).into_owned()
+            } else {
+                marked(item.line, show_eol)
+            };
+            let _ = writeln!(text, "{sign}{no:>width$} {body}");
+            if item.tag != Tag::Equal && eol_of(item.line).is_empty() {
+                let _ = writeln!(text, " {:>width$} \\ No newline at end of file", "");
+            }
+        }
+    }
+    if let Some(last) = hunks.last().and_then(|h| h.last()) {
+        if last.new_no < new_lines || last.old_no < old_lines {
+            let _ = writeln!(text, " {:>width$} ...", "");
+        }
+    }
+    NumberedDiff {
+        text,
+        first_changed_line,
+    }
+}
+
+/// Lines of unchanged text a [`Windows`] window keeps on each side of its changes, in `\n`-lines:
+/// the diff's context, the line a change ends in, and one line to spare.
+const WINDOW_LINES: usize = DEFAULT_CONTEXT + 2;
+
+/// The text after a list of replacements, held as the text before and a *window* around each group
+/// of nearby changes (the old bytes there and the new bytes that replace them), never as a whole
+/// copy: what the diffs and line numbers of a large file need when an edit changed a few lines.
+///
+/// Each window starts and ends at the start of a line (after a `\n`, or at an end of the text) at
+/// least [`DEFAULT_CONTEXT`]` + 2` `\n`-lines away from its changes, so the diffs computed window by
+/// window are the diffs of the whole texts ([`numbered_diff`], [`unified_patch`]) and the line
+/// numbers are those of the whole texts. Edge cases: a text with few `\n` (a minified file, one
+/// whose lines end with a lone CR) has long `\n`-lines, and its windows may hold most of it or all
+/// of it (then the window is a copy of the whole new text).
+#[derive(Clone, Debug)]
+pub struct Windows<'a> {
+    windows: Vec<Window<'a>>,
+    /// Lines of the text before and after (every terminator ends a line).
+    old_lines: usize,
+    new_lines: usize,
+}
+
+/// Old byte ranges and the bytes that replace them.
+type Replacements<'r> = Vec<(Range<usize>, &'r [u8])>;
+
+/// A window's old and new bytes and its changes, with a prefix before both.
+type Prefixed<'w> = (Cow<'w, [u8]>, Cow<'w, [u8]>, Vec<Change>);
+
+/// One window: where it is in both texts, its bytes, its changes (offsets in the window) and the line
+/// numbers its start has in both texts, counting every terminator (`any`) or `\n` only (`lf`).
+#[derive(Clone, Debug)]
+struct Window<'a> {
+    old_start: usize,
+    new_start: usize,
+    old: &'a [u8],
+    new: Vec<u8>,
+    changes: Vec<Change>,
+    any: (usize, usize),
+    lf: (usize, usize),
+}
+
+impl<'a> Windows<'a> {
+    /// The windows of `old` after `replacements`: each an old byte range of `old` (in file order, not
+    /// overlapping; empty for an insertion) and the bytes written in its place.
+    pub fn new<'r>(old: &'a [u8], replacements: impl IntoIterator<Item = (Range<usize>, &'r [u8])>) -> Windows<'a> {
+        Windows::counted(old, replacements, true, true, None)
+    }
+
+    /// [`Windows::new`] knowing whether `old` holds a CR (without one, its lines are counted once, by
+    /// their `\n`: both ways of counting agree; `has_cr` true is always correct). Unless `to_end`,
+    /// lines are counted only up to the last window: the line numbers in the windows are right, the
+    /// whole texts' line counts ([`Windows::new_line_count`], the diffs' number widths) are zero.
+    /// `seed`, a position no later than the first window's start and its line (the caller counted
+    /// that far already, see [`window_start`]), spares counting the text before it again.
+    pub(crate) fn counted<'r>(
+        old: &'a [u8],
+        replacements: impl IntoIterator<Item = (Range<usize>, &'r [u8])>,
+        has_cr: bool,
+        to_end: bool,
+        seed: Option<(usize, usize)>,
+    ) -> Windows<'a> {
+        let mut windows: Vec<Window<'a>> = Vec::new();
+        let first_start = |span: &Range<usize>| lines_back(old, span.start, WINDOW_LINES);
+        let mut replacements = replacements.into_iter().peekable();
+        let mut any = match (seed, replacements.peek()) {
+            (Some((at, line)), Some((span, _))) if at <= first_start(span) => {
+                LineCounter::resumed(old, at, line, has_cr)
+            }
+            _ => LineCounter::knowing_crs(old, has_cr),
+        };
+        // Without a CR, `any` counts the `\n` lines: the same numbers.
+        let mut lf = has_cr.then(|| LineCounter::lf_only(old));
+        // Lines added by the windows so far (new minus old), for each way of counting.
+        let (mut any_delta, mut lf_delta) = (0isize, 0isize);
+        // The window being built: its old range, and its replacements.
+        let mut open: Option<(Range<usize>, Replacements<'r>)> = None;
+        let mut close = |range: Range<usize>, parts: Replacements<'r>, windows: &mut Vec<Window<'a>>| {
+            let any_old = any.line_at(range.start);
+            let lf_old = lf.as_mut().map_or(any_old, |lf| lf.line_at(range.start));
+            let shift = |line: usize, delta: isize| line.checked_add_signed(delta).expect("line numbers stay positive");
+            let new_start = windows.last().map_or(range.start, |w| {
+                w.new_start + w.new.len() + (range.start - (w.old_start + w.old.len()))
+            });
+            let mut new = Vec::with_capacity(range.len());
+            let mut changes = Vec::with_capacity(parts.len());
+            let mut cursor = range.start;
+            for (span, bytes) in parts {
+                new.extend_from_slice(&old[cursor..span.start]);
+                let at = new.len();
+                new.extend_from_slice(bytes);
+                changes.push(Change::new(
+                    span.start - range.start..span.end - range.start,
+                    at..new.len(),
+                ));
+                cursor = span.end;
+            }
+            new.extend_from_slice(&old[cursor..range.end]);
+            let old_bytes = &old[range.clone()];
+            let window = Window {
+                old_start: range.start,
+                new_start,
+                old: old_bytes,
+                changes,
+                any: (any_old, shift(any_old, any_delta)),
+                lf: (lf_old, shift(lf_old, lf_delta)),
+                new,
+            };
+            any_delta += count_lines(&window.new) as isize - count_lines(old_bytes) as isize;
+            lf_delta += Breaks::Lf.count(&window.new) as isize - Breaks::Lf.count(old_bytes) as isize;
+            windows.push(window);
+        };
+        for (span, bytes) in replacements {
+            let start = lines_back(old, span.start, WINDOW_LINES);
+            let end = lines_forward(old, span.end, WINDOW_LINES);
+            match &mut open {
+                Some((range, parts)) if start <= range.end => {
+                    range.end = range.end.max(end);
+                    parts.push((span, bytes));
+                }
+                _ => {
+                    if let Some((range, parts)) = open.take() {
+                        close(range, parts, &mut windows);
+                    }
+                    open = Some((start..end, vec![(span, bytes)]));
+                }
+            }
+        }
+        if let Some((range, parts)) = open.take() {
+            close(range, parts, &mut windows);
+        }
+        // The counter goes on from the last window to the end: one pass over the text in all.
+        let (old_lines, new_lines) = if to_end {
+            let old_lines = any.line_at(old.len()) - 1 + usize::from(crate::text::lines::ends_open(old));
+            let new_lines = old_lines
+                .checked_add_signed(any_delta)
+                .expect("a text has no fewer than zero lines");
+            (old_lines, new_lines)
+        } else {
+            (0, 0)
+        };
+        Windows {
+            windows,
+            old_lines,
+            new_lines,
+        }
+    }
+
+    /// Whether no replacement was given.
+    pub fn is_empty(&self) -> bool {
+        self.windows.is_empty()
+    }
+
+    /// How many lines the text after has (every terminator ends a line; see [`count_lines`]).
+    pub fn new_line_count(&self) -> usize {
+        self.new_lines
+    }
+
+    /// The one-based line that each of `positions` (ascending offsets in the text after, each inside
+    /// or at an end of a replacement) is on, as [`LineCounter::line_at`] counts them in the whole text
+    /// after.
+    pub fn new_lines_at(&self, positions: impl IntoIterator<Item = usize>) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut k = 0;
+        let mut counter: Option<LineCounter<'_>> = None;
+        for at in positions {
+            while k + 1 < self.windows.len() && self.windows[k + 1].new_start <= at {
+                k += 1;
+                counter = None;
+            }
+            let w = &self.windows[k];
+            let local = at.checked_sub(w.new_start).expect("a position inside a window");
+            let line = counter.get_or_insert_with(|| LineCounter::new(&w.new)).line_at(local);
+            out.push(w.any.1 + line - 1);
+        }
+        out
+    }
+
+    /// The numbered diff of the whole texts ([`numbered_diff`]), computed window by window.
+    pub fn numbered_diff(&self) -> NumberedDiff {
+        let hunks: Vec<Vec<Item<'_>>> = self
+            .windows
+            .iter()
+            .flat_map(|w| hunks(w.old, &w.new, &w.changes, Breaks::Any, DEFAULT_CONTEXT, w.any))
+            .collect();
+        render_numbered(&hunks, self.old_lines, self.new_lines)
+    }
+
+    /// The unified patch of the whole texts ([`unified_patch`]) with `prefix` (a BOM, or nothing)
+    /// before both, computed window by window.
+    pub fn unified_patch(&self, prefix: &[u8], path: &str) -> String {
+        let prefixed: Vec<Prefixed<'_>> = self
+            .windows
+            .iter()
+            .map(|w| {
+                if prefix.is_empty() || w.old_start > 0 {
+                    return (w.old.into(), w.new.as_slice().into(), w.changes.clone());
+                }
+                let shift = prefix.len();
+                let changes = w
+                    .changes
+                    .iter()
+                    .map(|c| {
+                        Change::new(
+                            c.old.start + shift..c.old.end + shift,
+                            c.new.start + shift..c.new.end + shift,
+                        )
+                    })
+                    .collect();
+                (
+                    [prefix, w.old].concat().into(),
+                    [prefix, w.new.as_slice()].concat().into(),
+                    changes,
+                )
+            })
+            .collect();
+        let hunks: Vec<Vec<Item<'_>>> = prefixed
+            .iter()
+            .zip(&self.windows)
+            .flat_map(|((old, new, changes), w)| hunks(old, new, changes, Breaks::Lf, DEFAULT_CONTEXT, w.lf))
+            .collect();
+        render_patch(&hunks, path)
+    }
+}
+
+/// The start of the `\n`-line `lines` lines before the one holding `at` (or 0).
+/// Where the window of a replacement starting at `at` starts, when no earlier one shares it: what
+/// a caller counting lines up to `at` passes as [`Windows::counted`]'s seed.
+pub(crate) fn window_start(text: &[u8], at: usize) -> usize {
+    lines_back(text, at, WINDOW_LINES)
+}
+
+fn lines_back(text: &[u8], at: usize, lines: usize) -> usize {
+    let line_start = |end: usize| memchr::memrchr(b'\n', &text[..end]).map_or(0, |i| i + 1);
+    let mut start = line_start(at);
+    for _ in 0..lines {
+        if start == 0 {
+            return 0;
+        }
+        start = line_start(start - 1);
+    }
+    start
+}
+
+/// The end of the `\n`-line `lines` lines after the one holding `at` (after its `\n`; or the end).
+fn lines_forward(text: &[u8], at: usize, lines: usize) -> usize {
+    let mut end = at;
+    for _ in 0..=lines {
+        match memchr::memchr(b'\n', &text[end..]) {
+            Some(i) => end += i + 1,
+            None => return text.len(),
+        }
+    }
+    end
+}
+
+fn eol_of(line: &[u8]) -> &[u8] {
+    &line[line.len() - terminator_len(line)..]
+}
+
+/// A changed line with what cannot be seen made visible.
+fn marked(line: &[u8], show_eol: bool) -> String {
+    let eol = eol_of(line);
+    let content = &line[..line.len() - eol.len()];
+    // Where trailing blanks start, in bytes.
+    let trail = match std::str::from_utf8(content) {
+        Ok(text) => text.trim_end_matches(is_line_blank).len(),
+        Err(_) => content.len() - content.iter().rev().take_while(|b| matches!(b, b' ' | b'\t')).count(),
+    };
+    let mut out = String::new();
+    for (valid, invalid) in crate::text::lines::utf8_pieces(content) {
+        let base = valid.as_ptr() as usize - content.as_ptr() as usize;
+        for (i, c) in valid.char_indices() {
+            if base + i >= trail && (c == ' ' || c == '\t') {
+                out.push(if c == ' ' { '·' } else { '→' });
+            } else if is_invisible(c) {
+                let _ = write!(out, "⟨U+{:04X}⟩", c as u32);
+            } else {
+                out.push(c);
+            }
+        }
+        for b in invalid {
+            let _ = write!(out, "⟨0x{b:02X}⟩");
+        }
+    }
+    if show_eol {
+        out.push_str(match eol {
+            b"\r\n" => "␍␊",
+            b"\r" => "␍",
+            b"\n" => "␊",
+            _ => "",
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_counted_knowing_there_is_no_cr_or_not_to_the_end_agree_with_new() {
+        let old: Vec<u8> = (0..400).flat_map(|i| format!("line {i}\n").into_bytes()).collect();
+        let text_of = |i: usize| format!("line {i}\n");
+        let at = |i: usize| {
+            old.windows(text_of(i).len())
+                .position(|w| w == text_of(i).as_bytes())
+                .unwrap()
+        };
+        for (picks, new) in [
+            (vec![0], &b""[..]),
+            (vec![5, 6, 300], b"x\ny\n"),
+            (vec![100, 399], b"a CR\r\nand a lone one\rand none"),
+        ] {
+            let reps: Vec<(Range<usize>, &[u8])> =
+                picks.iter().map(|&i| (at(i)..at(i) + text_of(i).len(), new)).collect();
+            let whole = Windows::new(&old, reps.iter().cloned());
+            let known = Windows::counted(&old, reps.iter().cloned(), false, true, None);
+            assert_eq!(known.numbered_diff(), whole.numbered_diff());
+            assert_eq!(known.unified_patch(b"", "f"), whole.unified_patch(b"", "f"));
+            assert_eq!(known.new_line_count(), whole.new_line_count());
+            let positions: Vec<usize> = whole.windows.iter().map(|w| w.new_start).collect();
+            let partial = Windows::counted(&old, reps.iter().cloned(), false, false, None);
+            assert_eq!(
+                partial.new_lines_at(positions.clone()),
+                whole.new_lines_at(positions.clone())
+            );
+            // Seeded with the line of the first window's start, as `apply_spliced` does.
+            let start = window_start(&old, reps[0].0.start);
+            let seed = Some((start, crate::text::lines::line_of(&old, start)));
+            let seeded = Windows::counted(&old, reps.iter().cloned(), true, true, seed);
+            assert_eq!(seeded.numbered_diff(), whole.numbered_diff());
+            assert_eq!(seeded.new_line_count(), whole.new_line_count());
+            let partial = Windows::counted(&old, reps.iter().cloned(), false, false, seed);
+            assert_eq!(partial.new_lines_at(positions.clone()), whole.new_lines_at(positions));
+            assert_eq!(partial.new_line_count(), 0);
+        }
+    }
+
+    fn changes_of(old: &[u8], new: &[u8]) -> Vec<Change> {
+        let (pre, post) = crate::text::budget::common_affixes(old, new);
+        vec![Change::new(pre..old.len() - post, pre..new.len() - post)]
+    }
+
+    #[test]
+    fn seed_shape() {
+        let old = b"const label = \"a \xe2\x80\x94 b\";\nlet x = 1;   \n\nfunction bar() {\n  return 2;\n}\n";
+        let new = b"const label = \"a \xe2\x80\x94 b\";\nlet x = 1;   \n\nfunction bar() {\n  return 3;\n}\n";
+        let d = numbered_diff(old, new, &changes_of(old, new));
+        assert_eq!(
+            d.text,
+            "   ...\n 2 let x = 1;   \n 3 \n 4 function bar() {\n-5   return 2;\n+5   return 3;\n 6 }\n"
+        );
+        assert_eq!(d.first_changed_line, Some(5));
+        let p = unified_patch(old, new, &changes_of(old, new), "x.ts");
+        assert!(p.contains("@@ -2,5 +2,5 @@\n"), "{p}");
+    }
+
+    #[test]
+    fn invisible_changes_are_marked() {
+        let old = b"a\nx = 1;   \nb\n";
+        let new = b"a\nx = 1;\nb\n";
+        let d = numbered_diff(old, new, &changes_of(old, new));
+        assert!(d.text.contains("-2 x = 1;···\n"), "{}", d.text);
+        let old = b"a\r\nb\r\n";
+        let new = b"a\r\nb\n";
+        let d = numbered_diff(old, new, &changes_of(old, new));
+        assert!(d.text.contains("-2 b␍␊") && d.text.contains("+2 b␊"), "{}", d.text);
+    }
+
+    #[test]
+    fn whole_change_trims_and_keeps_crlf_and_utf8_whole() {
+        assert!(whole_change(b"same", b"same").is_empty());
+        assert_eq!(whole_change(b"abcXdef", b"abcYYdef"), vec![Change::new(3..4, 3..5)]);
+        // The prefix may not end between CR and LF, nor the suffix start there.
+        assert_eq!(whole_change(b"a\r\nb", b"a\rx\nb"), vec![Change::new(1..3, 1..4)]);
+        assert_eq!(whole_change(b"x\r\n", b"y\r\n"), vec![Change::new(0..1, 0..1)]);
+        assert_eq!(whole_change(b"a\n", b"a\r\n"), vec![Change::new(1..2, 1..3)]);
+        assert_eq!(whole_change(b"", b"new"), vec![Change::new(0..0, 0..3)]);
+        assert_eq!(whole_change(b"aa", b"a"), vec![Change::new(1..2, 1..1)]);
+        // \u{e9} and \u{e8} share their first byte: the change covers the whole character.
+        assert_eq!(
+            whole_change("x\u{e9}y".as_bytes(), "x\u{e8}y".as_bytes()),
+            vec![Change::new(1..3, 1..3)]
+        );
+    }
+
+    #[test]
+    fn no_final_newline() {
+        let old = b"a\nb";
+        let new = b"a\nc";
+        let p = unified_patch(old, new, &changes_of(old, new), "f");
+        assert_eq!(p, "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n");
+    }
+}

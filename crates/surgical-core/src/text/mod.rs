@@ -1,0 +1,24 @@
+//! Stage 1, the text kernels: what the other stages build on, with no notion of a tier, a needle
+//! or an edit.
+//!
+//! May import: nothing of the crate outside this folder. Imported by: every other stage.
+//!
+//! * `lines` — line terminators (`\r\n`, `\r`, `\n`), line starts and counts, the line index
+//!   (public: `surgical_core::lines`).
+//! * `fold` — the characters the fuzzy tiers fold (typographic quotes and dashes, special spaces,
+//!   invisible characters) (public: `surgical_core::fold`).
+//! * `normalize` — a text's normalized view under a fold, with its exact map back to the original
+//!   bytes (imports `lines`, `fold`).
+//! * `line_numbers` — line-number prefixes a model copies from a read view (public:
+//!   `surgical_core::line_numbers`).
+//! * `placeholder` — omission placeholders (`// ... existing code ...`) in what a model writes
+//!   (imports `lines`).
+//! * `budget` — the work budgets of every diff in the engine, their coarse fallback, and the common
+//!   prefix and suffix of two sequences.
+
+pub(crate) mod budget;
+pub mod fold;
+pub mod line_numbers;
+pub mod lines;
+pub(crate) mod normalize;
+pub(crate) mod placeholder;
