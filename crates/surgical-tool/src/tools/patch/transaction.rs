@@ -13,9 +13,8 @@
 //!    text (an operation sees what earlier operations of the patch did to its file), then every
 //!    file's final bytes settled. Any failure — a hunk not found or ambiguous, a missing file, an
 //!    undecodable one — returns an error naming the file and the hunk, and nothing has been
-//!    written.
-//! 5b. **Syntax** (`pipeline::syntax`): every changed file checked; a call asked to refuse
-//!    syntax errors stops here.
+//!    written. Then the syntax check (`pipeline::syntax`) of every file changed: a call asked to
+//!    refuse syntax errors stops here.
 //! 6. **Commit** ([`commit`], unless `dryRun`): new and changed files first (each with
 //!    `write_atomic` or `write_new`), deletions last; the whole call is one step of the undo
 //!    journal (old contents saved, created and deleted files recorded), kept only if every file of
