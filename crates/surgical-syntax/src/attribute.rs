@@ -21,6 +21,15 @@ pub(crate) fn attribute(
     focus: &[Range<usize>],
     found: Vec<Finding>,
 ) -> Vec<Finding> {
+    // The line index of this text, built afresh: another text may have had the same address
+    // and length (an allocation reused), so a cached one is never trusted across calls.
+    NEWLINES.with(|cell| {
+        *cell.borrow_mut() = (
+            text.as_ptr() as usize,
+            text.len(),
+            memchr::memchr_iter(b'\n', text).collect(),
+        );
+    });
     let found = if matches!(language, Language::C | Language::Cpp) {
         found.into_iter().filter(|f| !near_a_macro(text, f)).collect()
     } else {
