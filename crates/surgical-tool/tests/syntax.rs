@@ -101,6 +101,23 @@ fn off_checks_nothing() {
 }
 
 #[test]
+fn a_null_option_is_the_option_left_out() {
+    // Strict-mode clients (OpenAI's) send null for every optional argument they leave out.
+    let (_dir, config) = setup("x.rs", RUST);
+    let mut input = breaking_edit();
+    input["onSyntaxError"] = Value::Null;
+    let r = run(
+        "edit",
+        input.clone(),
+        &config.clone().on_syntax_error(OnSyntaxError::Refuse),
+    );
+    assert_eq!(r["error"]["code"], "syntax_error", "{r}");
+    let r = run("edit", input, &config);
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(r["syntaxErrors"].as_array().map(Vec::len), Some(1), "{r}");
+}
+
+#[test]
 fn a_bad_option_is_invalid_input() {
     let (_dir, config) = setup("x.rs", RUST);
     let mut input = breaking_edit();

@@ -28,9 +28,14 @@ pub(crate) struct Outcome {
     pub listed: Vec<String>,
 }
 
-/// The `onSyntaxError` of a call's JSON (`on_syntax_error` too), over the config's.
+/// The `onSyntaxError` of a call's JSON (`on_syntax_error` too), over the config's. `null` is
+/// the option left out, as for every optional argument (strict-mode clients send it).
 pub(crate) fn with_call_option(input: &Value, config: &Config) -> Result<Option<Config>, ToolError> {
-    let Some(value) = input.get("onSyntaxError").or_else(|| input.get("on_syntax_error")) else {
+    let Some(value) = input
+        .get("onSyntaxError")
+        .or_else(|| input.get("on_syntax_error"))
+        .filter(|value| !value.is_null())
+    else {
         return Ok(None);
     };
     let parsed = value
