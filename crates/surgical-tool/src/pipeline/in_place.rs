@@ -65,6 +65,12 @@ pub(crate) fn run_engine<T: Sync>(
     crate::pipeline::timings::mark("engine");
     check_expected_hash(call, &doc)?;
     let (applied, extra) = applied?;
+    // The syntax check, before anything is written: a call that asked to refuse an edit that
+    // breaks the syntax stops here.
+    let syntax = crate::pipeline::syntax::check_spliced(config, shown, &old.text, &applied);
+    if syntax.refuses(config) {
+        return Err(crate::pipeline::syntax::refusal([(shown, &syntax)]));
+    }
     let applied = Arc::new(applied);
     let new = NewVersion::of(&doc, old, &applied, shown)?;
     // What the call reports: the diffs of windows around the changes (no whole copy of the new
@@ -76,7 +82,8 @@ pub(crate) fn run_engine<T: Sync>(
         let patch = windows.unified_patch(patch_prefix(encoding), shown);
         drop(windows);
         let reports = edit_reports(&applied.edits);
-        let text = summary(encoding, &reports, &shown_diff.text, &extra);
+        let mut text = summary(encoding, &reports, &shown_diff.text, &extra);
+        crate::pipeline::syntax::insert_before_diff(&mut text, &syntax.text);
         crate::pipeline::timings::took("diff and report", began);
         (shown_diff, patch, reports, text)
     };
@@ -102,6 +109,8 @@ pub(crate) fn run_engine<T: Sync>(
             dry_run: call.dry_run,
             undo_available,
             patch_truncated: false,
+            syntax_errors: syntax.errors,
+            syntax_check: syntax.note,
         },
         extra,
     ))
