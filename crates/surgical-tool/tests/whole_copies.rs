@@ -56,6 +56,11 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
+/// Memory a call may hold whatever the file's size, left out of the peak: the counters of the
+/// rarity sample an edit's anchors are chosen with (`surgical-core` `text/rarity.rs`, 2^19 `u16`:
+/// 1 MiB for any text past 256 KiB; 1.6% of a 64 MB file, 17% of this test's 6 MB one).
+const FIXED: usize = 1 << 20;
+
 /// Lines `from..to` of the source below, joined, without the last line break.
 fn lines(from: usize, to: usize) -> String {
     let s: String = (from..to).map(line).collect();
@@ -184,9 +189,11 @@ fn each_path_holds_the_copies_it_is_known_to_hold() {
     let mut report = String::new();
     for (what, file, tool, input, most_copies, most_peak) in cases {
         let (copies, peak) = measure("f.rs", file, tool, input);
-        let ratio = peak as f64 / file.len() as f64;
+        // The fixed part is left out: the bounds count copies of the file.
+        let ratio = peak.saturating_sub(FIXED) as f64 / file.len() as f64;
         report.push_str(&format!(
-            "{what}: {copies} allocations of half the file or more, peak {ratio:.2}x the file\n"
+            "{what}: {copies} allocations of half the file or more, peak {ratio:.2}x the file \
+             (plus up to {FIXED} bytes whatever its size)\n"
         ));
         assert!(
             copies <= most_copies,
