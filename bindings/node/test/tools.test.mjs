@@ -152,3 +152,22 @@ test('an AbortSignal cancels calls that have not written: aborted before, or whi
   const unused = new AbortController()
   assert.equal((await surgical.edit({ path: 'a.txt', oldText: 'a', newText: 'c' }, { root, undo: false }, unused.signal)).ok, true)
 })
+
+test('options: onSyntaxError refuses an edit that breaks the syntax; a call says otherwise; a bad value throws', async (t) => {
+  const root = tempDir(t)
+  const file = path.join(root, 'x.rs')
+  const before = 'fn a() {\n    let x = 1;\n}\n\nfn b() {}\n'
+  fs.writeFileSync(file, before)
+  const call = { path: 'x.rs', oldText: '    let x = 1;\n}', newText: '    let x = 2;' }
+  const refused = await surgical.edit(call, { root, onSyntaxError: 'refuse' })
+  assert.equal(refused.ok, false)
+  assert.equal(refused.error.code, 'syntax_error')
+  assert.deepEqual(refused.error.lines, [1])
+  assert.equal(fs.readFileSync(file, 'utf8'), before)
+  const reported = surgical.editSync({ ...call, onSyntaxError: 'report' }, { root, onSyntaxError: 'refuse' })
+  assert.equal(reported.ok, true, reported.text)
+  assert.equal(reported.syntaxCheck, 'checked: rust')
+  assert.equal(reported.syntaxErrors.length, 1)
+  assert.match(reported.syntaxErrors[0].message, /`\{` opened here is never closed/)
+  assert.throws(() => surgical.editSync(call, { root, onSyntaxError: 'warn' }), /onSyntaxError/)
+})

@@ -230,12 +230,13 @@ def test_aider_search_replace_blocks_apply_all_or_nothing(tmp_path):
     assert (tmp_path / "src" / "main.py").read_bytes() == b"user = load_user(1)\n"
 
 
-def test_the_documented_anthropic_loop_runs_as_shown(tmp_path, monkeypatch):
-    """The example of docs/python.md (the README's), executed as it is written: only the client's
-    HTTP is answered in process."""
+@pytest.mark.parametrize("doc, heading", [("docs/python.md", "### Claude with the Anthropic SDK"), ("README.md", "### Python agents")])
+def test_the_documented_anthropic_loop_runs_as_shown(tmp_path, monkeypatch, doc, heading):
+    """The example of docs/python.md and the README's, each executed as it is written: only the
+    client's HTTP is answered in process."""
     anthropic = pytest.importorskip("anthropic")
-    doc = (Path(__file__).resolve().parents[3] / "docs" / "python.md").read_text()
-    section = doc.split("### Claude with the Anthropic SDK", 1)[1]
+    text = (Path(__file__).resolve().parents[3] / doc).read_text()
+    section = text.split(heading, 1)[1]
     code = section.split("```python\n", 1)[1].split("```", 1)[0]
     (tmp_path / "primes.py").write_bytes(b"def is_prime(n)\n    return n > 1\n")
     script = Scripted([
@@ -245,6 +246,6 @@ def test_the_documented_anthropic_loop_runs_as_shown(tmp_path, monkeypatch):
     real = anthropic.Anthropic
     monkeypatch.setattr(anthropic, "Anthropic", lambda: real(api_key="test", base_url="http://claude.test", http_client=httpx.Client(transport=httpx.MockTransport(script))))
     monkeypatch.chdir(tmp_path)
-    exec(compile(code, "docs/python.md", "exec"), {})
+    exec(compile(code, doc, "exec"), {})
     assert (tmp_path / "primes.py").read_bytes() == b"def is_prime(n):\n    return n > 1\n"
     assert script.requests[0]["tools"] == [{"type": "text_editor_20250728", "name": "str_replace_based_edit_tool"}]

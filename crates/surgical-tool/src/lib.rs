@@ -51,6 +51,7 @@ pub use crate::contract::result::{
 };
 pub use crate::contract::schema;
 pub use crate::contract::schema::{PatchFormatName, PatchInput};
+pub use crate::contract::syntax::{OnSyntaxError, SyntaxErrorReport};
 pub use crate::pipeline::document::sha256_hex;
 pub use crate::tools::edit::request::{parse_edit_request, EditRequest};
 pub use crate::tools::edit::run_edit_with;
@@ -93,6 +94,12 @@ pub fn call(name: &str, input: &Value, root: &Path) -> ToolResult {
 
 /// Runs tool `name` with JSON `input`.
 pub fn call_with(name: &str, input: &Value, config: &Config) -> ToolResult {
+    // A call's `onSyntaxError` over the config's (the writing tools read it from there).
+    let with_option = match pipeline::syntax::with_call_option(input, config) {
+        Ok(c) => c,
+        Err(e) => return ToolResult::Error(e),
+    };
+    let config = with_option.as_ref().unwrap_or(config);
     match name {
         "edit" => match parse_edit_request(input) {
             Ok(req) => run_edit_with(&req, config),

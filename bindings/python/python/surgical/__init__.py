@@ -267,6 +267,15 @@ def strict_schema(schema: Mapping[str, Any]) -> Dict[str, Any]:
 
 
 def _strict(node: Dict[str, Any]) -> Dict[str, Any]:
+    node = dict(node)
+    # Strict mode takes `anyOf` but not `oneOf`; a choice among string constants (how the
+    # schemas spell an option's documented values) reads best to a model as one `enum`.
+    options = node.pop("oneOf", None) or node.get("anyOf")
+    if options and all("const" in option and option.get("type") == "string" for option in options):
+        node.pop("anyOf", None)
+        node["type"], node["enum"] = "string", [option["const"] for option in options]
+    elif options:
+        node["anyOf"] = options
     node = {k: v for k, v in node.items() if k in _STRICT_KEYS}
     if "anyOf" in node:
         node["anyOf"] = [_strict(dict(option)) for option in node["anyOf"]]

@@ -53,11 +53,14 @@ pub enum ErrorCode {
     /// The client cancelled the call before it ran (MCP `notifications/cancelled`); nothing was
     /// changed.
     Cancelled,
+    /// The edit would introduce syntax errors and the call asked to refuse such an edit
+    /// (`onSyntaxError: "refuse"`); nothing was written.
+    SyntaxError,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order: for clients and tests that check a code is one of them.
-    pub const ALL: [ErrorCode; 19] = [
+    pub const ALL: [ErrorCode; 20] = [
         ErrorCode::EmptyOldText,
         ErrorCode::NotFound,
         ErrorCode::Ambiguous,
@@ -77,6 +80,7 @@ impl ErrorCode {
         ErrorCode::Placeholder,
         ErrorCode::Conflict,
         ErrorCode::Cancelled,
+        ErrorCode::SyntaxError,
     ];
 
     /// The code as the contract writes it: `not_found`, `file_not_found`, …
@@ -101,6 +105,7 @@ impl ErrorCode {
             ErrorCode::Cancelled => "cancelled",
             ErrorCode::Placeholder => "placeholder",
             ErrorCode::Conflict => "conflict",
+            ErrorCode::SyntaxError => "syntax_error",
         }
     }
 

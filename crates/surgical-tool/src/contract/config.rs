@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+use crate::contract::syntax::OnSyntaxError;
+
 /// A flag that abandons a running tool call before it changes anything: set it (from any thread)
 /// with [`Cancellation::cancel`], and a call whose [`Config`] holds it stops at its last check,
 /// right before its first write, with the error `cancelled` and every file untouched. A call that
@@ -52,6 +54,9 @@ pub struct Config {
     pub cancellation: Cancellation,
     /// Whose words the `edit` tool's error messages use (default: a tool call's, `oldText`).
     pub words: Words,
+    /// What a writing call does about the syntax errors it would introduce (default: write and
+    /// report them); a call's `onSyntaxError` overrides it.
+    pub on_syntax_error: OnSyntaxError,
 }
 
 /// Whose words messages use to name the parts of a call.
@@ -74,6 +79,15 @@ impl Config {
             undo: true,
             cancellation: Cancellation::new(),
             words: Words::ToolCall,
+            on_syntax_error: OnSyntaxError::Report,
+        }
+    }
+
+    /// The same, doing `on` about the syntax errors a writing call would introduce.
+    pub fn on_syntax_error(self, on: OnSyntaxError) -> Config {
+        Config {
+            on_syntax_error: on,
+            ..self
         }
     }
 

@@ -10,6 +10,8 @@
 //! - [`schema`]: the tool definitions every front end lists (names, descriptions, input and output
 //!   JSON Schemas generated from the types above).
 //! - [`eol`]: the names of line endings (`lf`, `crlf`, `cr`, `mixed`, `none`).
+//! - [`syntax`]: what a writing call does about syntax errors it would introduce, and one such
+//!   error as results list it.
 //!
 //! May import: `serde`, `schemars`, and the data types of `surgical-core`, `surgical-fs` and
 //! `surgical-patch` it maps (tiers, errors, encodings, formats); nothing else of this crate
@@ -21,4 +23,5 @@ pub(crate) mod eol;
 pub(crate) mod error;
 pub(crate) mod result;
 pub mod schema;
+pub(crate) mod syntax;
 pub(crate) mod text_editor;

@@ -2,6 +2,7 @@
 //! failure) and the success object of each tool, in the order of [`crate::TOOLS`]. Their JSON
 //! field names are the machine contract: fields are added, never renamed.
 
+use crate::contract::syntax::SyntaxErrorReport;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -172,6 +173,14 @@ pub struct EditSuccess {
     /// patch past 256 KiB, each cut marked): it no longer applies with `git apply`. The file
     /// itself is as the edit left it.
     pub patch_truncated: bool,
+    /// The syntax errors this call introduced into the file (empty when none), found by parsing it
+    /// before and after in its language; absent when it was not checked (`syntaxCheck` says why).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub syntax_errors: Option<Vec<SyntaxErrorReport>>,
+    /// `checked: LANGUAGE`, or `skipped: WHY` (a language the check does not know, a file over the
+    /// size limit, parsing over its time budget); absent when `onSyntaxError` is `off`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub syntax_check: Option<String>,
 }
 
 /// A successful write.
@@ -214,6 +223,13 @@ pub struct WriteSuccess {
     /// patch past 256 KiB, each cut marked): it no longer applies with `git apply`. The file
     /// itself is as the write left it.
     pub patch_truncated: bool,
+    /// The syntax errors this call introduced into a file it replaced (empty when none; see
+    /// `edit`'s `syntaxErrors`); absent for a new file, an unchanged one, or one not checked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub syntax_errors: Option<Vec<SyntaxErrorReport>>,
+    /// `checked: LANGUAGE` or `skipped: WHY` for a replaced file (see `edit`'s `syntaxCheck`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub syntax_check: Option<String>,
 }
 
 /// Where one hunk landed and how it was matched.
@@ -287,6 +303,13 @@ pub struct FileReport {
     /// longer applies with `git apply`. The file itself is as the call left it.
     #[serde(default)]
     pub patch_truncated: bool,
+    /// The syntax errors the patch introduced into this file (empty when none; see `edit`'s
+    /// `syntaxErrors`); absent for a file it creates or deletes, or one not checked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub syntax_errors: Option<Vec<SyntaxErrorReport>>,
+    /// `checked: LANGUAGE` or `skipped: WHY` (see `edit`'s `syntaxCheck`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub syntax_check: Option<String>,
 }
 
 /// A successful `apply_patch` call.

@@ -60,6 +60,11 @@ pub struct EditInput {
     /// edit fails with `stale` if the file changed since.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected_hash: Option<String>,
+    /// What to do if the call would introduce syntax errors (found by parsing the file before and
+    /// after in its language): `report` (default: write, and list them in `syntaxErrors`),
+    /// `refuse` (write nothing; the call fails with `syntax_error`) or `off`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_syntax_error: Option<crate::OnSyntaxError>,
 }
 
 /// One replacement.
@@ -101,6 +106,11 @@ pub struct WriteInput {
     /// Only report what would change; write nothing. Default false.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dry_run: Option<bool>,
+    /// What to do if the call would introduce syntax errors (found by parsing the file before and
+    /// after in its language): `report` (default: write, and list them in `syntaxErrors`),
+    /// `refuse` (write nothing; the call fails with `syntax_error`) or `off`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_syntax_error: Option<crate::OnSyntaxError>,
 }
 
 /// The arguments of `apply_patch`, for its JSON Schema (the parser, [`crate::parse_patch_request`], also
@@ -157,6 +167,11 @@ pub struct SnippetInput {
     /// call fails with `stale` if the file changed since.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected_hash: Option<String>,
+    /// What to do if the call would introduce syntax errors (found by parsing the file before and
+    /// after in its language): `report` (default: write, and list them in `syntaxErrors`),
+    /// `refuse` (write nothing; the call fails with `syntax_error`) or `off`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_syntax_error: Option<crate::OnSyntaxError>,
 }
 
 /// The arguments of `undo`.
@@ -617,8 +632,10 @@ mod tests {
             dry_run: Some(true),
             max_strategy: Some("trailing_whitespace".into()),
             expected_hash: Some("ab".repeat(32)),
+            on_syntax_error: Some(crate::OnSyntaxError::Refuse),
         })
         .unwrap();
+        assert_eq!(edit["onSyntaxError"], "refuse");
         let r = crate::parse_edit_request(&edit).unwrap();
         assert!(r.dry_run && r.edits[0].replace_all && r.expected_hash == Some("ab".repeat(32)));
         assert_eq!(r.max_tier, Some(surgical_core::Tier::TrailingWhitespace));
@@ -630,6 +647,7 @@ mod tests {
             encoding: Some(EncodingName::Utf16Be),
             expected_hash: Some("ab".repeat(32)),
             dry_run: Some(true),
+            on_syntax_error: None,
         })
         .unwrap();
         let r = crate::parse_write_request(&write).unwrap();

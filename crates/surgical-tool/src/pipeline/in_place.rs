@@ -65,6 +65,12 @@ pub(crate) fn run_engine<T: Sync>(
     crate::pipeline::timings::mark("engine");
     check_expected_hash(call, &doc)?;
     let (applied, extra) = applied?;
+    // The syntax check, before anything is written: a call that asked to refuse an edit that
+    // breaks the syntax stops here.
+    let syntax = crate::pipeline::syntax::check_spliced(config, shown, &old.text, &applied);
+    if syntax.refuses(config) {
+        return Err(crate::pipeline::syntax::refusal([(shown, &syntax)]));
+    }
     let applied = Arc::new(applied);
     let new = NewVersion::of(&doc, old, &applied, shown)?;
     // What the call reports: the diffs of windows around the changes (no whole copy of the new
@@ -76,7 +82,8 @@ pub(crate) fn run_engine<T: Sync>(
         let patch = windows.unified_patch(patch_prefix(encoding), shown);
         drop(windows);
         let reports = edit_reports(&applied.edits);
-        let text = summary(encoding, &reports, &shown_diff.text, &extra);
+        let mut text = summary(encoding, &reports, &shown_diff.text, &extra);
+        crate::pipeline::syntax::insert_before_diff(&mut text, &syntax.text);
         crate::pipeline::timings::took("diff and report", began);
         (shown_diff, patch, reports, text)
     };
@@ -102,6 +109,8 @@ pub(crate) fn run_engine<T: Sync>(
             dry_run: call.dry_run,
             undo_available,
             patch_truncated: false,
+            syntax_errors: syntax.errors,
+            syntax_check: syntax.note,
         },
         extra,
     ))
@@ -137,7 +146,8 @@ fn check_expected_hash(call: &Call<'_>, doc: &Document) -> Result<(), ToolError>
 
 /// The new version of the file, as it is written and hashed.
 struct NewVersion {
-    /// Its bytes when they are not the old ones spliced: UTF-16, encoded whole. `None` where the
+    /// Its bytes when they are not the old ones spliced: UTF-16, encoded from the old text and the
+    /// replacements. `None` where the
     /// bytes on disk are the text's (UTF-8, after any BOM): the new version is the old file with
     /// the changed ranges replaced, and is written as such.
     bytes: Option<Shared>,
@@ -154,11 +164,19 @@ impl NewVersion {
         let bytes = if streams {
             None
         } else {
-            let new = Text {
-                encoding,
-                text: Arc::new(applied.text(&old.text)),
-            };
-            Some(new.encoded().map_err(|e| fs_error(e, shown))?)
+            // Encoded from the old text's unchanged stretches and the replacements: no new text whole
+            // beside the old one and the encoded bytes.
+            let mut parts: Vec<&[u8]> = Vec::with_capacity(2 * applied.changes().len() + 1);
+            let mut cursor = 0;
+            for (change, bytes) in applied.replacements() {
+                parts.push(&old.text[cursor..change.old.start]);
+                parts.push(bytes);
+                cursor = change.old.end;
+            }
+            parts.push(&old.text[cursor..]);
+            Some(Arc::new(
+                surgical_fs::encode_parts(encoding, &parts).map_err(|e| fs_error(e, shown))?,
+            ))
         };
         let hash = match &bytes {
             Some(bytes) => Digest::of(bytes),

@@ -8,6 +8,7 @@
 //! - [`journal`]: the undo journal (`.surgical/undo/`): one step per call that wrote.
 //! - [`in_place`]: the pipeline of a tool that edits one file in place (`edit`, `apply_snippet`):
 //!   [`in_place::run_engine`] in named steps.
+//! - [`syntax`]: the syntax check of what a writing call would write (issue 34).
 //! - [`bounded`]: every result fitted to a model's context (long lines cut, fields capped).
 //! - [`timings`]: `SURGICAL_TIMINGS=1`'s per-stage times on stderr.
 //! - `Cancellation::check` (here): the check a writing tool makes right before its first write.
@@ -19,6 +20,7 @@ pub(crate) mod document;
 pub(crate) mod files;
 pub(crate) mod in_place;
 pub(crate) mod journal;
+pub(crate) mod syntax;
 pub(crate) mod timings;
 
 use crate::{Cancellation, ErrorCode, ToolError};

@@ -337,6 +337,8 @@ fn report(
         dry_run: false,
         undo_available: older,
         patch_truncated: false,
+        syntax_errors: None,
+        syntax_check: None,
     })
 }
 

@@ -246,6 +246,8 @@ fn create(req: &WriteRequest, config: &Config, root: &Root, new: New) -> Result<
         dry_run: req.dry_run,
         undo_available,
         patch_truncated: false,
+        syntax_errors: None,
+        syntax_check: None,
     })
 }
 
@@ -255,6 +257,18 @@ fn create(req: &WriteRequest, config: &Config, root: &Root, new: New) -> Result<
 fn replace(req: &WriteRequest, config: &Config, root: &Root, old: Old, new: New) -> Result<WriteSuccess, ToolError> {
     let shown = req.path.as_str();
     let unchanged = old.doc.holds(&new.text);
+    // The syntax check of a replaced file, before anything is written (a new file has no text
+    // before to compare with, and identical content changes nothing).
+    let syntax = if unchanged {
+        crate::pipeline::syntax::Outcome::default()
+    } else {
+        let text = new.text.text.as_slice();
+        let changes = diff::whole_change(&old.text, text);
+        crate::pipeline::syntax::check(config, shown, &old.text, text, &changes)
+    };
+    if syntax.refuses(config) {
+        return Err(crate::pipeline::syntax::refusal([(shown, &syntax)]));
+    }
     let mut undo_available = false;
     if !unchanged && !req.dry_run {
         config.cancellation.check(shown)?;
@@ -266,11 +280,12 @@ fn replace(req: &WriteRequest, config: &Config, root: &Root, old: Old, new: New)
     }
 
     let (shown_diff, patch, diffable) = diff_and_patch(&old, &new.text, &new.raw, shown);
-    let out = if unchanged {
+    let mut out = if unchanged {
         words::unchanged(shown, new.total_lines, &new.about)
     } else {
         replaced_summary(req, &old, &new, diffable, &shown_diff.text)
     };
+    crate::pipeline::syntax::insert_before_diff(&mut out, &syntax.text);
 
     let encoding = new.text.encoding;
     Ok(WriteSuccess {
@@ -289,6 +304,8 @@ fn replace(req: &WriteRequest, config: &Config, root: &Root, old: Old, new: New)
         dry_run: req.dry_run,
         undo_available,
         patch_truncated: false,
+        syntax_errors: syntax.errors,
+        syntax_check: syntax.note,
     })
 }
 

@@ -10,6 +10,7 @@
 //!   every `EditError`, and what differed between the file and the model's text and what was done
 //!   about it (`normalized`) — in the words of the tool that asked ([`vocabulary`]).
 //! - [`output`]: the markers of output cut to fit a model's context.
+//! - [`syntax`]: the syntax check's problems, skips and refusal.
 //!
 //! Outside this folder the tools name only the things a message quotes (an argument's key, "the
 //! file to read"), and pass on the file layer's messages (`surgical_fs::FsError`), to which a hint
@@ -27,6 +28,7 @@ pub(crate) mod output;
 pub(crate) mod patch;
 pub(crate) mod read;
 pub(crate) mod snippet;
+pub(crate) mod syntax;
 pub(crate) mod undo;
 pub(crate) mod vocabulary;
 pub(crate) mod write;

@@ -17,14 +17,25 @@ use crate::{FileReport, HunkReport, PatchSuccess};
 
 /// The result: each operation's file report ([`file_report`]) and its lines of `text`
 /// ([`operation_text`]); then the headline, those lines and the files' diffs; the combined patch.
-pub(super) fn report(outcomes: &[Outcome], files: &Files, format: PatchFormat, dry_run: bool) -> PatchSuccess {
+pub(super) fn report(
+    outcomes: &[Outcome],
+    syntax: &[crate::pipeline::syntax::Outcome],
+    files: &Files,
+    format: PatchFormat,
+    dry_run: bool,
+) -> PatchSuccess {
     let mut reports = Vec::with_capacity(outcomes.len());
     let mut summary = String::new();
     let mut diffs = String::new();
     let mut combined = String::new();
     for (index, o) in outcomes.iter().enumerate() {
-        let report = file_report(o, index, files, format, dry_run);
+        let mut report = file_report(o, index, files, format, dry_run);
         summary.push_str(&operation_text(o, format, dry_run));
+        for line in syntax[index].text.lines() {
+            let _ = writeln!(summary, "  {line}");
+        }
+        report.syntax_errors = syntax[index].errors.clone();
+        report.syntax_check = syntax[index].note.clone();
         if o.before.is_some() && o.after.is_some() && !report.diff.is_empty() {
             let _ = writeln!(diffs, "--- {}", o.moved_to.as_deref().unwrap_or(&o.path));
             diffs.push_str(&report.diff);
@@ -74,6 +85,8 @@ fn file_report(o: &Outcome, index: usize, files: &Files, format: PatchFormat, dr
         encoding: encoding.name().to_string(),
         undo_available: !dry_run && slot.journaled,
         patch_truncated: false,
+        syntax_errors: None,
+        syntax_check: None,
     }
 }
 

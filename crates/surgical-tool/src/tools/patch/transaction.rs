@@ -13,7 +13,8 @@
 //!    text (an operation sees what earlier operations of the patch did to its file), then every
 //!    file's final bytes settled. Any failure — a hunk not found or ambiguous, a missing file, an
 //!    undecodable one — returns an error naming the file and the hunk, and nothing has been
-//!    written.
+//!    written. Then the syntax check (`pipeline::syntax`) of every file changed: a call asked to
+//!    refuse syntax errors stops here.
 //! 6. **Commit** ([`commit`], unless `dryRun`): new and changed files first (each with
 //!    `write_atomic` or `write_new`), deletions last; the whole call is one step of the undo
 //!    journal (old contents saved, created and deleted files recorded), kept only if every file of
@@ -36,11 +37,13 @@ use crate::{Config, PatchSuccess, ToolError};
 
 /// Runs a parsed call.
 pub(crate) fn run(req: &PatchRequest, config: &Config) -> Result<PatchSuccess, ToolError> {
+    crate::pipeline::timings::start();
     let format = req
         .format
         .or_else(|| detect_format(&req.patch))
         .ok_or_else(|| ToolError::invalid_input(words::NO_FORMAT))?;
     let ops = parse(&req.patch, format, req.path.as_deref()).map_err(|e| parse_error(e, format))?;
+    crate::pipeline::timings::mark("parse");
     let root = Root::new(&config.root).map_err(|e| file_error(e, "."))?;
     if !req.dry_run {
         // Before the file is read: see `remove_orphans`.
@@ -53,8 +56,33 @@ pub(crate) fn run(req: &PatchRequest, config: &Config) -> Result<PatchSuccess, T
     let _locks = if req.dry_run { Vec::new() } else { files.lock()? };
     files.read(config.max_file_size)?;
     let outcomes = simulate(&ops, &mut files, &rules, format)?;
+    crate::pipeline::timings::mark("place and encode");
+    // The syntax check of every file the patch changes (not one it creates or deletes), before
+    // anything is written.
+    let syntax: Vec<crate::pipeline::syntax::Outcome> = outcomes
+        .iter()
+        .map(|o| match (&o.before, &o.after) {
+            (Some((_, old)), Some((_, new))) => {
+                let changes = match &o.changes {
+                    Some(c) => c.clone(),
+                    None => surgical_core::diff::whole_change(old, new),
+                };
+                let shown = o.moved_to.as_deref().unwrap_or(&o.path);
+                crate::pipeline::syntax::check(config, shown, old, new, &changes)
+            }
+            _ => crate::pipeline::syntax::Outcome::default(),
+        })
+        .collect();
+    if syntax.iter().any(|s| s.refuses(config)) {
+        return Err(crate::pipeline::syntax::refusal(
+            outcomes.iter().zip(&syntax).map(|(o, s)| (o.path.as_str(), s)),
+        ));
+    }
+    crate::pipeline::timings::mark("syntax");
     if !req.dry_run {
         commit(&root, &mut files, config)?;
     }
-    Ok(report(&outcomes, &files, format, req.dry_run))
+    let report = report(&outcomes, &syntax, &files, format, req.dry_run);
+    crate::pipeline::timings::mark("report");
+    Ok(report)
 }

@@ -304,6 +304,8 @@ pub(crate) fn create(shown: &str, file_text: &str, config: &Config) -> Result<Wr
         dry_run: false,
         undo_available,
         patch_truncated: false,
+        syntax_errors: None,
+        syntax_check: None,
     })
 }
 
