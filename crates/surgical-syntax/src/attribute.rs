@@ -464,13 +464,6 @@ fn unbalanced_line(language: Language, tree: &Tree, text: &[u8], focus: &[Range<
                     }
                 }
                 let Some(&i) = open.last() else { continue };
-                // Not the line's last token, and the line does not go on with a `,` or an
-                // operator: a one-line block or list that lost its closer.
-                let last_token = i + 1 == on.len();
-                let tail = on[on.len() - 1].kind();
-                let goes_on = matches!(tail, "," | "(" | "[" | "{" | "=" | "+" | "-" | "&&" | "||" | "." | "\\");
-                // Or the last, with the next line at the same indentation: no block follows (a
-                // `{}` that lost its `}`; a line indented less may be a signature's body).
                 let indent = |l: usize| {
                     let start = line_start(text, l);
                     text[start..].iter().take_while(|&&b| b == b' ' || b == b'\t').count()
@@ -483,6 +476,19 @@ fn unbalanced_line(language: Language, tree: &Tree, text: &[u8], focus: &[Range<
                             .take_while(|&&b| b != b'\n')
                             .all(|b| b.is_ascii_whitespace())
                 });
+                // Not the line's last token, and the line does not go on with a `,` or an
+                // operator onto a line indented deeper (or one that closes it): a one-line block
+                // or list that lost its closer (`"a": { "b": 1 },` without its `}`).
+                let last_token = i + 1 == on.len();
+                let tail = on[on.len() - 1].kind();
+                let continued = next_line.is_none_or(|n| {
+                    let s = line_start(text, n) + indent(n);
+                    indent(n) > indent(line) || text[s..].starts_with(closer.as_bytes())
+                });
+                let goes_on =
+                    continued && matches!(tail, "," | "(" | "[" | "{" | "=" | "+" | "-" | "&&" | "||" | "." | "\\");
+                // Or the last, with the next line at the same indentation: no block follows (a
+                // `{}` that lost its `}`; a line indented less may be a signature's body).
                 let no_block = opener == "{" && last_token && next_line.is_some_and(|n| indent(n) == indent(line));
                 if (!last_token && !goes_on) || no_block {
                     let _ = language;
@@ -572,8 +578,11 @@ fn bracket_by_indentation(language: Language, tree: &Tree, text: &[u8], focus: &
                 if !(line <= last && first <= end) {
                     continue;
                 }
+                // Its closer at its own indentation; one indented less closes an outer block (the
+                // block's own closer was dropped).
                 let at = lines[end].0 + lines[end].1.unwrap_or(0);
-                if text[at..].starts_with(closer.as_bytes()) || end == line + 1 {
+                let closed_here = text[at..].starts_with(closer.as_bytes()) && lines[end].1 == Some(indent);
+                if closed_here || end == line + 1 {
                     continue;
                 }
                 // Closed by a token before the block ends (a parameter list whose `)` ends its
