@@ -36,11 +36,26 @@ pub(crate) fn attribute(
     } else {
         found
     };
-    if found.is_empty() || matches!(language, Language::Markdown | Language::Yaml) {
+    if found.is_empty() || language == Language::Markdown {
         return found;
     }
+    let first_problem = found.iter().map(|f| f.at.start).min().unwrap_or(0);
+    if language == Language::Yaml {
+        // A parser meeting a key indented out of its mapping blames the line above it.
+        return match yaml_indented_out(text, focus).filter(|bad| first_problem < bad.at.start) {
+            Some(bad) => vec![bad],
+            None => found,
+        };
+    }
     if language == Language::Html {
-        // Only quotes: HTML's elements need no closing tag.
+        // A start tag the edit left without its `>`: the parser reads on as attributes, and
+        // blames a quote or a `>` lines below.
+        if let Some(tag) =
+            tag_left_open(text, focus).filter(|tag| first_problem >= line_start(text, line_of(text, tag.at.start)))
+        {
+            return vec![tag];
+        }
+        // Else only quotes: HTML's elements need no closing tag.
         return match quote_left_open(language, text, focus) {
             Some(quote) => {
                 let mut out: Vec<Finding> = found.into_iter().filter(|f| f.at.start < quote.at.start).collect();
@@ -78,6 +93,96 @@ pub(crate) fn attribute(
         return out;
     }
     found
+}
+
+/// A line the edit wrote that starts a tag (`<name`) and ends without its `>`, the tag's text
+/// followed by a line that does not go on with attributes (`name=` or `>`): the `>` is missing at
+/// the line's end.
+fn tag_left_open(text: &[u8], focus: &[Range<usize>]) -> Option<Finding> {
+    for f in focus {
+        let (first, last) = (line_of(text, f.start), line_of(text, f.end));
+        for line in first..=last {
+            let (s, e) = (line_start(text, line), line_start(text, line + 1));
+            let bytes = &text[s..e.max(s)];
+            let Some(open) = bytes
+                .windows(2)
+                .rposition(|w| w[0] == b'<' && w[1].is_ascii_alphabetic())
+            else {
+                continue;
+            };
+            if bytes[open..].contains(&b'>') {
+                continue;
+            }
+            // The next line goes on with the tag's attributes: a tag over several lines.
+            let next = text[e.min(text.len())..]
+                .split(|&b| b == b'\n')
+                .map(|l| l.trim_ascii())
+                .find(|l| !l.is_empty())
+                .unwrap_or(b"");
+            let attribute = next
+                .iter()
+                .position(|&b| !(b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b':'))
+                .is_some_and(|p| p > 0 && next[p..].trim_ascii_start().starts_with(b"="));
+            if attribute || next.starts_with(b">") || next.starts_with(b"/>") {
+                continue;
+            }
+            let end = s + bytes.trim_ascii_end().len();
+            return Some(Finding {
+                at: end..end,
+                problem: Problem::Missing { token: ">".into() },
+                hint: None,
+            });
+        }
+    }
+    None
+}
+
+/// YAML: a line the edit wrote indented deeper than the line before it (comments and blank lines
+/// passed over) when that line opens no block (does not end with `:`, `|` or `>`, is not a list
+/// item going on two columns in, nor inside a flow collection).
+fn yaml_indented_out(text: &[u8], focus: &[Range<usize>]) -> Option<Finding> {
+    let lines = indents(text);
+    for f in focus {
+        let (first, last) = (line_of(text, f.start), line_of(text, f.end));
+        for line in first..=last {
+            let Some(indent) = lines.get(line).and_then(|l| l.1) else {
+                continue;
+            };
+            let content = |l: usize| {
+                let s = lines[l].0;
+                let e = line_start(text, l + 1);
+                text[s..e.max(s)].trim_ascii()
+            };
+            if content(line).starts_with(b"#") {
+                continue;
+            }
+            let Some(prev) = (0..line)
+                .rev()
+                .find(|&l| lines[l].1.is_some() && !content(l).starts_with(b"#"))
+            else {
+                continue;
+            };
+            let prev_indent = lines[prev].1.unwrap_or(0);
+            let p = content(prev);
+            let opens = p.ends_with(b":") || p.ends_with(b"|") || p.ends_with(b">") || p.ends_with(b"-");
+            let flow = p.contains(&b'[') || p.contains(&b'{') || p.ends_with(b",");
+            let item = p.starts_with(b"- ") && indent == prev_indent + 2;
+            // A key only (`name: value` or `name:`): a scalar going on over lines is not.
+            let key = content(line)
+                .iter()
+                .position(|&b| b == b':')
+                .is_some_and(|c| !content(line)[..c].contains(&b' ') || content(line).starts_with(b"- "));
+            if indent > prev_indent && !opens && !flow && !item && key {
+                let at = lines[line].0 + indent;
+                return Some(Finding {
+                    at: at..line_start(text, line + 1).saturating_sub(1).max(at),
+                    problem: Problem::BadIndentation,
+                    hint: None,
+                });
+            }
+        }
+    }
+    None
 }
 
 /// Where zero-based line `line` starts (the text's length past the last).

@@ -107,3 +107,27 @@ fn a_closer_indented_less_than_its_opener_closes_an_outer_block() {
         "{found:?}"
     );
 }
+
+#[test]
+fn a_start_tag_that_lost_its_angle_bracket_is_reported_on_its_line() {
+    let before = "<html>\n<body>\n<p>Hi</p>\n<script type=\"text/javascript\">\n  var t = document.createElement('script');\n</script>\n</body>\n</html>\n";
+    let after = before.replace("\"text/javascript\">", "\"text/javascript\"");
+    assert_eq!(
+        introduced("x.html", before, &after),
+        vec![(4, Problem::Missing { token: ">".into() })]
+    );
+    // A tag whose attributes go on over lines is not one.
+    let over_lines = before.replace("<p>Hi</p>", "<p\n  class=\"a\">Hi</p>");
+    let broken = over_lines.replace("\"text/javascript\">", "\"text/javascript\"");
+    assert_eq!(
+        introduced("x.html", &over_lines, &broken),
+        vec![(5, Problem::Missing { token: ">".into() })]
+    );
+}
+
+#[test]
+fn a_yaml_key_indented_out_of_its_mapping_is_reported_on_its_line() {
+    let before = "name: doc\n\non:\n  push:\n    branches: [main]\n\njobs:\n  build:\n    runs-on: ubuntu-20.04\n";
+    let after = before.replace("\non:", "\n on:");
+    assert_eq!(introduced("x.yml", before, &after), vec![(3, Problem::BadIndentation)]);
+}
