@@ -59,39 +59,68 @@ const HASH_ON_THREAD: usize = 16 << 10;
 /// again ([`Digest::spliced`]).
 const CHECKPOINT: usize = 1 << 20;
 
-/// What a hashing thread returns: the hash and the checkpoints.
-type Hashed = (String, Vec<Sha256>);
-
 /// A SHA-256 (lowercase hex), computed on the second core while the call goes on; [`Digest::get`]
 /// waits for it.
 pub(crate) struct Digest {
     value: OnceCell<String>,
     /// The hasher's state at every multiple of [`CHECKPOINT`] bytes (empty for a hash known already).
     checkpoints: OnceCell<Arc<Vec<Sha256>>>,
-    /// Where the hashing thread leaves its result (`None` for a hash known already).
+    /// Where the hashing thread leaves its progress (`None` for a hash known already).
     pending: Option<Pending>,
 }
 
-/// A hash being computed on another thread: its result, once there, for every thread that waits.
-type Pending = Arc<(Mutex<Option<(String, Arc<Vec<Sha256>>)>>, Condvar)>;
+/// What a hashing thread has done so far: the hasher's state at each checkpoint it passed, as it
+/// passes it (so the hash of a new version can resume from one while this hash goes on), and the
+/// hash once done.
+#[derive(Default)]
+struct Progress {
+    checkpoints: Vec<Sha256>,
+    done: Option<String>,
+}
 
-/// Waits for `pending`'s result.
+/// A hash being computed on another thread, for every thread that waits on it.
+type Pending = Arc<(Mutex<Progress>, Condvar)>;
+
+/// Waits until `pending` is done: the hash and every checkpoint.
 fn wait(pending: &Pending) -> (String, Arc<Vec<Sha256>>) {
     let (slot, ready) = &**pending;
-    let mut result = slot.lock().expect("hashing does not panic");
+    let mut progress = slot.lock().expect("hashing does not panic");
     loop {
-        if let Some(done) = result.as_ref() {
-            return done.clone();
+        if let Some(done) = progress.done.as_ref() {
+            return (done.clone(), Arc::new(progress.checkpoints.clone()));
         }
-        result = ready.wait(result).expect("hashing does not panic");
+        progress = ready.wait(progress).expect("hashing does not panic");
     }
 }
 
-/// The hash of `parts` concatenated, continuing `from` (a state after `skip` bytes of them), and the
-/// state at every later multiple of [`CHECKPOINT`].
-fn hash_from(from: Sha256, skip: usize, parts: &[&[u8]]) -> Hashed {
+/// The state to resume from for a version that is the same as the hashed one for its first `same`
+/// bytes (of `total`), and how many bytes that state holds: the checkpoint at or before `same`
+/// (the last one there is, if the hash has fewer), or the initial state.
+fn resume_point(checkpoints: &[Sha256], same: usize) -> (Sha256, usize) {
+    let at = (same / CHECKPOINT).min(checkpoints.len().saturating_sub(1));
+    checkpoints
+        .get(at)
+        .map_or_else(|| (Sha256::new(), 0), |state| (state.clone(), at * CHECKPOINT))
+}
+
+/// [`resume_point`] from a hash still being computed over `total` bytes: waits only until it has
+/// passed the checkpoint wanted (or is done), not for its end.
+fn wait_for_checkpoint(pending: &Pending, same: usize, total: usize) -> (Sha256, usize) {
+    let wanted = (same / CHECKPOINT).min(total.div_ceil(CHECKPOINT).saturating_sub(1));
+    let (slot, ready) = &**pending;
+    let mut progress = slot.lock().expect("hashing does not panic");
+    loop {
+        if progress.checkpoints.len() > wanted || progress.done.is_some() {
+            return resume_point(&progress.checkpoints, same);
+        }
+        progress = ready.wait(progress).expect("hashing does not panic");
+    }
+}
+
+/// The hash of `parts` concatenated, continuing `from` (a state after `skip` bytes of them); the
+/// state at every later multiple of [`CHECKPOINT`] is handed to `checkpoint` as it is reached.
+fn hash_from(from: Sha256, skip: usize, parts: &[&[u8]], checkpoint: &mut dyn FnMut(&Sha256)) -> String {
     let mut hasher = from;
-    let mut checkpoints = Vec::new();
     let mut offset = 0;
     for part in parts {
         let mut rest = *part;
@@ -101,7 +130,7 @@ fn hash_from(from: Sha256, skip: usize, parts: &[&[u8]]) -> Hashed {
         rest = &rest[skipped..];
         while !rest.is_empty() {
             if offset.is_multiple_of(CHECKPOINT) {
-                checkpoints.push(hasher.clone());
+                checkpoint(&hasher);
             }
             let take = (CHECKPOINT - offset % CHECKPOINT).min(rest.len());
             hasher.update(&rest[..take]);
@@ -109,7 +138,7 @@ fn hash_from(from: Sha256, skip: usize, parts: &[&[u8]]) -> Hashed {
             rest = &rest[take..];
         }
     }
-    (hex(hasher.finalize().as_slice()), checkpoints)
+    hex(hasher.finalize().as_slice())
 }
 
 fn hex(digest: &[u8]) -> String {
@@ -132,19 +161,21 @@ impl Digest {
             return Digest::known(sha256_hex(&[prefix, bytes]));
         }
         let bytes = Arc::clone(bytes);
-        Digest::on_thread(move || hash_from(Sha256::new(), 0, &[prefix, &bytes]))
+        Digest::on_thread(move |checkpoint| hash_from(Sha256::new(), 0, &[prefix, &bytes], checkpoint))
     }
 
     /// The hash of `prefix` followed by the new text of `new`: `old` (the text `self` hashed after
     /// the same `prefix`) with `new`'s replacements, on the other core. Hashing resumes from `self`'s
-    /// last checkpoint before the first change (the bytes up to there are the same), waiting on that
-    /// core for `self` to be done when it is not yet: nothing waits here, and the shared prefix is
-    /// hashed once.
+    /// last checkpoint before the first change (the bytes up to there are the same); when `self` is
+    /// not done yet, its thread hands over each checkpoint as it passes it, so this hash starts as soon
+    /// as the one it needs is there and runs beside the rest of `self` (a change in the middle of a
+    /// large file no longer waits for the whole old hash). Nothing waits here, and the shared prefix
+    /// is hashed once.
     pub(crate) fn spliced(&self, prefix: &'static [u8], old: &Shared, new: &Arc<Spliced>) -> Digest {
         let same = prefix.len() + new.changes().first().map_or(old.len(), |c| c.old.start);
+        let total = prefix.len() + old.len();
         // The checkpoint to resume from: at once when the old hash is done; otherwise the thread
-        // waits for it (it hashes on while the new version is written), unless the old hash was known
-        // without checkpoints.
+        // waits for the old hash to pass it, unless the old hash was known without checkpoints.
         let checkpoints = match (self.is_ready(), &self.pending) {
             (true, _) => {
                 self.get();
@@ -156,12 +187,11 @@ impl Digest {
         let pending = self.pending.clone();
         let small = new.new_len() < HASH_ON_THREAD;
         let (old, new) = (Arc::clone(old), Arc::clone(new));
-        let job = move || {
-            let checkpoints = checkpoints.unwrap_or_else(|| wait(pending.as_ref().expect("a pending hash")).1);
-            let at = (same / CHECKPOINT).min(checkpoints.len().saturating_sub(1));
-            let (state, resume) = checkpoints
-                .get(at)
-                .map_or_else(|| (Sha256::new(), 0), |state| (state.clone(), at * CHECKPOINT));
+        let job = move |checkpoint: &mut dyn FnMut(&Sha256)| {
+            let (state, resume) = match &checkpoints {
+                Some(checkpoints) => resume_point(checkpoints, same),
+                None => wait_for_checkpoint(pending.as_ref().expect("a pending hash"), same, total),
+            };
             // The new version's parts: the prefix, then the old text's unchanged stretches between the
             // replacements.
             let mut parts: Vec<&[u8]> = Vec::with_capacity(2 * new.changes().len() + 2);
@@ -173,24 +203,30 @@ impl Digest {
                 cursor = change.old.end;
             }
             parts.push(&old[cursor..]);
-            hash_from(state, resume, &parts)
+            hash_from(state, resume, &parts, checkpoint)
         };
         if small {
-            let (value, _) = job();
-            return Digest::known(value);
+            return Digest::known(job(&mut |_| {}));
         }
         Digest::on_thread(job)
     }
 
-    fn on_thread(job: impl FnOnce() -> Hashed + Send + 'static) -> Digest {
-        let pending: Pending = Arc::new((Mutex::new(None), Condvar::new()));
+    fn on_thread(job: impl FnOnce(&mut dyn FnMut(&Sha256)) -> String + Send + 'static) -> Digest {
+        let pending: Pending = Arc::new((Mutex::new(Progress::default()), Condvar::new()));
         let slot = Arc::clone(&pending);
         std::thread::spawn(move || {
             let began = std::time::Instant::now();
-            let (value, checkpoints) = job();
+            let (progress, ready) = &*slot;
+            let value = job(&mut |state| {
+                progress
+                    .lock()
+                    .expect("hashing does not panic")
+                    .checkpoints
+                    .push(state.clone());
+                ready.notify_all();
+            });
             crate::pipeline::timings::took("hash", began);
-            let (result, ready) = &*slot;
-            *result.lock().expect("hashing does not panic") = Some((value, Arc::new(checkpoints)));
+            progress.lock().expect("hashing does not panic").done = Some(value);
             ready.notify_all();
         });
         Digest {
@@ -215,7 +251,7 @@ impl Digest {
             || self
                 .pending
                 .as_ref()
-                .is_none_or(|p| p.0.lock().expect("hashing does not panic").is_some())
+                .is_none_or(|p| p.0.lock().expect("hashing does not panic").done.is_some())
     }
 
     pub(crate) fn get(&self) -> &str {
@@ -545,6 +581,28 @@ mod tests {
             Digest::of(&small).spliced(b"", &small, &new).get(),
             sha256_hex(&[b"tin\n"])
         );
+    }
+
+    #[test]
+    fn a_resumed_hash_waits_for_its_checkpoint_not_for_the_end_of_the_old_hash() {
+        let pending: Pending = Arc::new((Mutex::new(Progress::default()), Condvar::new()));
+        let mut states = Vec::new();
+        let mut hasher = Sha256::new();
+        for k in 0..3u8 {
+            states.push(hasher.clone());
+            hasher.update(vec![k; CHECKPOINT]);
+        }
+        pending.0.lock().unwrap().checkpoints = states[..2].to_vec();
+        // Not done, but past the checkpoint wanted: no wait (a wait here would never end).
+        let (state, resume) = wait_for_checkpoint(&pending, CHECKPOINT + 5, 10 * CHECKPOINT);
+        assert_eq!((state.finalize(), resume), (states[1].clone().finalize(), CHECKPOINT));
+        // The checkpoint wanted is clamped to the last one a text of that length has.
+        let (_, resume) = wait_for_checkpoint(&pending, 9 * CHECKPOINT, 2 * CHECKPOINT);
+        assert_eq!(resume, CHECKPOINT);
+        // Once done, whatever it has.
+        pending.0.lock().unwrap().done = Some(String::new());
+        let (_, resume) = wait_for_checkpoint(&pending, 7 * CHECKPOINT, 10 * CHECKPOINT);
+        assert_eq!(resume, CHECKPOINT);
     }
 
     #[test]

@@ -146,7 +146,8 @@ fn check_expected_hash(call: &Call<'_>, doc: &Document) -> Result<(), ToolError>
 
 /// The new version of the file, as it is written and hashed.
 struct NewVersion {
-    /// Its bytes when they are not the old ones spliced: UTF-16, encoded whole. `None` where the
+    /// Its bytes when they are not the old ones spliced: UTF-16, encoded from the old text and the
+    /// replacements. `None` where the
     /// bytes on disk are the text's (UTF-8, after any BOM): the new version is the old file with
     /// the changed ranges replaced, and is written as such.
     bytes: Option<Shared>,
@@ -163,11 +164,19 @@ impl NewVersion {
         let bytes = if streams {
             None
         } else {
-            let new = Text {
-                encoding,
-                text: Arc::new(applied.text(&old.text)),
-            };
-            Some(new.encoded().map_err(|e| fs_error(e, shown))?)
+            // Encoded from the old text's unchanged stretches and the replacements: no new text whole
+            // beside the old one and the encoded bytes.
+            let mut parts: Vec<&[u8]> = Vec::with_capacity(2 * applied.changes().len() + 1);
+            let mut cursor = 0;
+            for (change, bytes) in applied.replacements() {
+                parts.push(&old.text[cursor..change.old.start]);
+                parts.push(bytes);
+                cursor = change.old.end;
+            }
+            parts.push(&old.text[cursor..]);
+            Some(Arc::new(
+                surgical_fs::encode_parts(encoding, &parts).map_err(|e| fs_error(e, shown))?,
+            ))
         };
         let hash = match &bytes {
             Some(bytes) => Digest::of(bytes),

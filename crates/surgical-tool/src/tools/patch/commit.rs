@@ -1,7 +1,7 @@
 //! The commit: every file to write checked writable, new and changed files written, deletions
 //! last, the whole call one step of the undo journal; on a failure midway, what was done is undone.
 
-use surgical_fs::{FsErrorKind, NewFile, Root};
+use surgical_fs::{FsErrorKind, NewFile, Piece, Root};
 
 use super::errors::file_error;
 use super::files::{Files, Final};
@@ -27,7 +27,7 @@ pub(super) fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<
     }
     // Every file to replace or delete may be written, or nothing is touched.
     for s in &files.slots {
-        if let (Some(b), Final::Bytes(_) | Final::Absent) = (&s.before, &s.after) {
+        if let (Some(b), Final::Bytes(_) | Final::Text(..) | Final::Absent) = (&s.before, &s.after) {
             b.info.check_writable().map_err(|e| file_error(e, &s.shown))?;
         }
     }
@@ -52,11 +52,15 @@ pub(super) fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<
 fn write_files(root: &Root, files: &Files, step: &mut Option<Step>, done: &mut Vec<Done>) -> Result<(), ToolError> {
     for k in 0..files.slots.len() {
         let s = &files.slots[k];
-        let Final::Bytes(bytes) = &s.after else { continue };
+        let parts: [&[u8]; 2] = match &s.after {
+            Final::Bytes(bytes) => [&[], bytes],
+            Final::Text(prefix, text) => [prefix, text],
+            Final::Absent | Final::Unchanged => continue,
+        };
         let hash_after = s.hash_after.as_ref().expect("new bytes are hashed");
         match &s.before {
             Some(b) => {
-                b.commit(bytes, hash_after, step.as_mut())
+                b.commit_spliced(&parts.map(Piece::New), hash_after, step.as_mut())
                     .map_err(|e| file_error(e, &s.shown))?;
                 done.push(Done::Updated(k));
             }
@@ -68,7 +72,12 @@ fn write_files(root: &Root, files: &Files, step: &mut Option<Step>, done: &mut V
                         .expect("a new file has no content to keep");
                     step.set_after(index, Some(hash_after.get()));
                 }
-                let created = root.create(&s.real, bytes, s.mode).map_err(|e| {
+                // A new file is written from one buffer (joined only when it has a BOM).
+                let bytes: std::borrow::Cow<'_, [u8]> = match parts {
+                    [[], rest] => rest.into(),
+                    _ => parts.concat().into(),
+                };
+                let created = root.create(&s.real, &bytes, s.mode).map_err(|e| {
                     if let Some(step) = step.as_mut() {
                         step.drop_last();
                     }

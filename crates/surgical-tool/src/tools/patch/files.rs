@@ -54,8 +54,11 @@ pub(super) enum Final {
     Absent,
     /// The bytes that were read: nothing to write.
     Unchanged,
-    /// New bytes to write.
+    /// New bytes to write (UTF-16, encoded).
     Bytes(Shared),
+    /// New UTF-8 text to write after a prefix (a BOM, or nothing): written and hashed as the two,
+    /// never joined in memory (that was a whole copy of the file for a file with a BOM).
+    Text(&'static [u8], Shared),
 }
 
 pub(super) struct Files {

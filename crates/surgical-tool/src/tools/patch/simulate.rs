@@ -361,6 +361,9 @@ fn settle(files: &mut Files) -> Result<(), ToolError> {
                 };
                 match &s.before {
                     Some(b) if b.holds(&text) => Final::Unchanged,
+                    _ if matches!(text.encoding, Encoding::Utf8 | Encoding::Utf8Bom) => {
+                        Final::Text(text.encoding.bom(), text.text)
+                    }
                     _ => Final::Bytes(text.encoded().map_err(|e| file_error(e, &s.shown))?),
                 }
             }
@@ -371,6 +374,7 @@ fn settle(files: &mut Files) -> Result<(), ToolError> {
         s.hash_after = match (&s.after, &s.before) {
             (Final::Unchanged, Some(b)) => Some(Digest::known(b.hash.get().to_string())),
             (Final::Bytes(bytes), _) => Some(Digest::of(bytes)),
+            (Final::Text(prefix, text), _) => Some(Digest::of_parts(prefix, text)),
             _ => None,
         };
     }

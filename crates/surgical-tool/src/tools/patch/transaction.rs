@@ -37,11 +37,13 @@ use crate::{Config, PatchSuccess, ToolError};
 
 /// Runs a parsed call.
 pub(crate) fn run(req: &PatchRequest, config: &Config) -> Result<PatchSuccess, ToolError> {
+    crate::pipeline::timings::start();
     let format = req
         .format
         .or_else(|| detect_format(&req.patch))
         .ok_or_else(|| ToolError::invalid_input(words::NO_FORMAT))?;
     let ops = parse(&req.patch, format, req.path.as_deref()).map_err(|e| parse_error(e, format))?;
+    crate::pipeline::timings::mark("parse");
     let root = Root::new(&config.root).map_err(|e| file_error(e, "."))?;
     if !req.dry_run {
         // Before the file is read: see `remove_orphans`.
@@ -54,6 +56,7 @@ pub(crate) fn run(req: &PatchRequest, config: &Config) -> Result<PatchSuccess, T
     let _locks = if req.dry_run { Vec::new() } else { files.lock()? };
     files.read(config.max_file_size)?;
     let outcomes = simulate(&ops, &mut files, &rules, format)?;
+    crate::pipeline::timings::mark("place and encode");
     // The syntax check of every file the patch changes (not one it creates or deletes), before
     // anything is written.
     let syntax: Vec<crate::pipeline::syntax::Outcome> = outcomes
@@ -76,8 +79,11 @@ pub(crate) fn run(req: &PatchRequest, config: &Config) -> Result<PatchSuccess, T
             true,
         ));
     }
+    crate::pipeline::timings::mark("syntax");
     if !req.dry_run {
         commit(&root, &mut files, config)?;
     }
-    Ok(report(&outcomes, &syntax, &files, format, req.dry_run))
+    let report = report(&outcomes, &syntax, &files, format, req.dry_run);
+    crate::pipeline::timings::mark("report");
+    Ok(report)
 }
