@@ -260,6 +260,12 @@ fn exact_edit_holds(file: &[u8], old: &str, new: &str, all: bool) -> Result<(), 
         let blanks = rest.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
         blanks > 0 && matches!(rest.get(blanks), None | Some(b'\n' | b'\r'))
     };
+    // So does one whose first line is blank, after blanks ending the line it starts on (its first
+    // line stands for that line's end: `blanks_before_a_needle_starting_with_a_blank_line_are_decided_once`).
+    let after_blanks = |k: usize| {
+        let first_blank = old.split_once('\n').is_some_and(|(f, _)| f.bytes().all(|b| b == b'\t'));
+        first_blank && matches!(file[..k].last(), Some(b' ' | b'\t'))
+    };
     // What the model cannot see never decides: `old` must be as unique with every line's trailing
     // blanks and terminator ignored (the invisible check), which this model counts for an `old`
     // without blanks.
@@ -267,7 +273,7 @@ fn exact_edit_holds(file: &[u8], old: &str, new: &str, all: bool) -> Result<(), 
     if at.is_empty()
         || !plain_breaks
         || !disjoint
-        || at.iter().any(|&k| before_blanks(k))
+        || at.iter().any(|&k| before_blanks(k) || after_blanks(k))
         || old.contains(' ')
         || !visible
     {
@@ -822,6 +828,37 @@ proptest! {
         want.extend_from_slice(line.as_bytes());
         want.extend_from_slice(&post);
         let a = apply(&file, &[Edit::new(old, new)], &Options::new());
+        match a {
+            Ok(a) => prop_assert_eq!(String::from_utf8_lossy(&a.text), String::from_utf8_lossy(&want)),
+            Err(e) => prop_assert!(false, "{}", e),
+        }
+    }
+
+    /// The counterpart at the start (issue 28, trailing whitespace doubled): a needle whose first
+    /// line is empty (a read view shows the file's blank line, or a line's end, without its
+    /// blanks) matches after the blanks ending that line; they are decided once, with the model's
+    /// first line: kept when it kept that line empty, replaced by its own blanks when it wrote some,
+    /// never both.
+    #[test]
+    fn blanks_before_a_needle_starting_with_a_blank_line_are_decided_once(
+        pre in surroundings(),
+        text in prop::sample::select(vec!["", "X = 1;", "}"]),
+        blanks in prop::sample::select(vec![" ", "    ", "\t", " \t "]),
+        own in prop::sample::select(vec!["", " ", "\t\t"]),
+        word in "[a-z]{3,8}",
+        crlf in any::<bool>(),
+        post in surroundings(),
+    ) {
+        let eol = if crlf { "\r\n" } else { "\n" };
+        let mut file = pre.clone();
+        file.extend_from_slice(eol.as_bytes());
+        let mut want = file.clone();
+        file.extend_from_slice(format!("{text}{blanks}{eol}{word}{eol}").as_bytes());
+        file.extend_from_slice(&post);
+        let kept = if own.is_empty() { blanks } else { own };
+        want.extend_from_slice(format!("{text}{kept}{eol}{word} more{eol}").as_bytes());
+        want.extend_from_slice(&post);
+        let a = apply(&file, &[Edit::new(format!("\n{word}\n"), format!("{own}\n{word} more\n"))], &Options::new());
         match a {
             Ok(a) => prop_assert_eq!(String::from_utf8_lossy(&a.text), String::from_utf8_lossy(&want)),
             Err(e) => prop_assert!(false, "{}", e),

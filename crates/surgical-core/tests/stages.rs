@@ -35,13 +35,21 @@ fn blank_first_line_is_a_whole_line_under_the_trimming_tiers() {
         hay.find("\n    x();\n", &lines, Tier::Exact),
         Err(Miss::NotFound { .. })
     ));
-    // Without whole lines, exact matching finds the needle from the blank line's terminator.
+    // Without whole lines, exact matching finds the needle from the blank line's terminator, and
+    // takes in the blanks before it on that line: the needle's empty first line stands for that
+    // line, so the model's first line decides about its blanks (kept, or replaced by its own, never
+    // both: issue 28, trailing whitespace doubled).
     assert_eq!(
         hay.find("\n    x();\n", &Scope::everywhere(), Tier::Exact)
             .unwrap()
             .spans,
-        vec![13..23]
+        vec![9..23]
     );
+    let everywhere = Scope::everywhere();
+    let out = replaced(text, "\n    x();\n", "\n    y();\n", &everywhere, Tier::Exact).unwrap();
+    assert_eq!(out, b"fn a() {\n    \n    y();\n}\n");
+    let out = replaced(text, "\n    x();\n", "  \n    y();\n", &everywhere, Tier::Exact).unwrap();
+    assert_eq!(out, b"fn a() {\n  \n    y();\n}\n");
 }
 
 /// (b) A needle ending with a line break, at the end of a file without one: the line break stands

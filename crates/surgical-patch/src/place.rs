@@ -300,6 +300,12 @@ pub struct Rules {
     pub strip_line_numbers: bool,
     /// Hunks are first applied byte for byte, as `git apply` does (unified diffs): see [`place`].
     pub bytes_first: bool,
+    /// A hunk whose last line is one it removes, at the end of a file without a final line break,
+    /// leaves the line before it as it was, with its line break (apply_patch, which ends every file
+    /// with one, and unified diffs, which say otherwise with `\ No newline at end of file`).
+    /// Without it (SEARCH/REPLACE blocks, which cannot say either way) the file's own state is kept,
+    /// as Roo, Cline and Aider keep it.
+    pub removed_last_line_keeps_its_break: bool,
 }
 
 impl Rules {
@@ -312,6 +318,7 @@ impl Rules {
             append_bare_additions: format == PatchFormat::Codex,
             strip_line_numbers: format == PatchFormat::SearchReplace,
             bytes_first: format == PatchFormat::Unified,
+            removed_last_line_keeps_its_break: format != PatchFormat::SearchReplace,
         }
     }
 }
@@ -598,10 +605,12 @@ fn unnumbered(hunk: &Hunk) -> Option<Hunk> {
 }
 
 /// Whether new lines that end the file end with a line break, for a hunk (or the part of it being
-/// placed) with these lines: as the patch says, else, when its last line is one it removes, yes (the
-/// line left last had its break), else the file's own state (`None`).
-fn final_newline(lines: &[(Tag, String)], given: Option<bool>) -> Option<bool> {
-    given.or_else(|| (lines.last().is_some_and(|(t, _)| *t == Tag::Removed)).then_some(true))
+/// placed) with these lines: as the patch says, else, when its last line is one it removes and the
+/// format's rules say so ([`Rules::removed_last_line_keeps_its_break`]), yes (the line left last
+/// had its break), else the file's own state (`None`).
+fn final_newline(lines: &[(Tag, String)], given: Option<bool>, rules: &Rules) -> Option<bool> {
+    let removes_last = lines.last().is_some_and(|(t, _)| *t == Tag::Removed);
+    given.or_else(|| (rules.removed_last_line_keeps_its_break && removes_last).then_some(true))
 }
 
 /// Whether a hunk line holds a CR byte.
@@ -691,7 +700,7 @@ impl<'a> Placer<'a> {
                 index,
                 &old,
                 &new,
-                final_newline(&hunk.lines, hunk.final_newline),
+                final_newline(&hunk.lines, hunk.final_newline, self.rules),
                 &text,
                 Pass::Text,
             ) {
@@ -811,7 +820,7 @@ impl<'a> Placer<'a> {
                 continue;
             }
             let hint = hunk.hint.map(|h| h + drop_lead);
-            let ends = final_newline(body, hunk.final_newline);
+            let ends = final_newline(body, hunk.final_newline, self.rules);
             if let Some(mut p) = self.search(index, search.clone(), &old, &new, ends, hint, anchor)? {
                 p.fuzz = fuzz;
                 p.dropped = (drop_lead, drop_trail);
@@ -836,7 +845,7 @@ impl<'a> Placer<'a> {
                 index,
                 &old,
                 &new,
-                final_newline(&hunk.lines, hunk.final_newline),
+                final_newline(&hunk.lines, hunk.final_newline, self.rules),
                 &self.text_options(),
                 Pass::Text,
             ) {
@@ -971,10 +980,15 @@ impl<'a> Placer<'a> {
     /// Not found where the hunk may go, with what the whole text holds instead.
     fn not_found(&self, index: usize, hunk: &Hunk, search: Range<usize>, anchor: Option<usize>) -> Failure {
         let old = hunk.old_lines().join("\n");
-        // Where the lines are in the whole file, whole lines or not: only to explain the miss.
+        // Where the lines are in the whole file, whole lines or not: only to explain the miss, by
+        // the tiers placement itself uses (a place only a looser tier finds, one word off say, is
+        // not where the lines "occur": the closest regions then say what differs).
         let options = &self.rules.options;
-        let whole = (!old.is_empty())
-            .then(|| Haystack::new(self.lines.text).find(&old, options.scope(), options.get_loosest_tier()));
+        let loosest = self
+            .line_options()
+            .unwrap_or_else(|| self.text_options())
+            .get_loosest_tier();
+        let whole = (!old.is_empty()).then(|| Haystack::new(self.lines.text).find(&old, options.scope(), loosest));
         let elsewhere = match whole {
             Some(Err(Miss::NotFound { closest, .. })) => Elsewhere::Closest(closest),
             Some(Ok(found)) => Elsewhere::Once(self.lines.line_of(found.spans[0].start)),

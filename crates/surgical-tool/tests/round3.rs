@@ -1,9 +1,11 @@
 //! Issue 28 (round 3): every class of wrong result or suspicious refusal found on fresh data (the
 //! replay of real commits of repositories first seen in that session, and peers' suites), reduced
 //! to our own text and named after its class. Each asserts the right behaviour through
-//! `surgical_tool::call_with` (what `surgical call` runs). Those whose fix lies in the engine are
-//! `#[ignore]`d until it lands (`cargo test -p surgical-tool --test round3 -- --ignored` shows them
-//! failing); see docs/replay-fresh.md for the cases each was reduced from.
+//! `surgical_tool::call_with` (what `surgical call` runs). Fixed in phase B but class 4 (the
+//! placeholder guard on prose, issue 31's), which stays `#[ignore]`d until its fix lands
+//! (`cargo test -p surgical-tool --test round3 -- --ignored` shows it failing); the engine's side of
+//! each class is in `surgical-core/tests/round3.rs`. See docs/replay-fresh.md for the cases each was
+//! reduced from.
 
 use serde_json::{json, Value};
 use surgical_tool::{call_with, Config, ToolResult};
@@ -54,7 +56,6 @@ const TWO_FUNCTIONS: &str = "fn a() {\n    let total = compute(x);\n    log(tota
 /// `extra();` (added after it) lands before `log(total);`. The same at the first line: `fn alpha()
 /// {` is the file's `fn a() {`, and the `// note` the model puts above it lands below it.
 #[test]
-#[ignore = "issue 28 phase B: extra_line at the edge (a renamed edge line taken for an invented one)"]
 fn an_edge_line_one_word_from_the_files_line_is_that_line_not_an_extra_one() {
     let after = placed(
         "a.rs",
@@ -84,7 +85,6 @@ fn an_edge_line_one_word_from_the_files_line_is_that_line_not_an_extra_one() {
 /// is written after them: 8. Where the model wrote trailing whitespace, its bytes replace the
 /// file's.
 #[test]
-#[ignore = "issue 28 phase B: trailing whitespace doubled (file's run and model's both written)"]
 fn trailing_whitespace_the_model_wrote_replaces_the_files_never_adds_to_it() {
     let (r, after) = call(
         "f.cs",
@@ -131,7 +131,6 @@ fn an_ellipsis_line_in_prose_is_content_not_a_placeholder() {
 /// lands after the file's inner space (`( a, b , c)`): the file's spacing is kept where the model's
 /// text agrees, so the space stays against the bracket.
 #[test]
-#[ignore = "issue 28 phase B: spaces inside brackets (an insertion lands inside the file's padding)"]
 fn spaces_inside_brackets_the_model_left_out_stay_against_the_brackets() {
     for (file, old, new, want) in [
         ("call( a, b )\n", "call(a, b)\n", "call(a, b, c)\n", "call( a, b, c )\n"),
@@ -161,7 +160,6 @@ fn spaces_inside_brackets_the_model_left_out_stay_against_the_brackets() {
 /// file agrees with, becomes spaces. With a pure shift, removing the shift must leave the model's
 /// own characters.
 #[test]
-#[ignore = "issue 28 phase B: indentation re-rendered after a shifted match (the model's tab written as spaces)"]
 fn a_shifted_needle_keeps_the_tabs_the_model_wrote() {
     let file = "package a\n\nimport \"os\"\n\nfunc f() {\n\tg()\n}\n";
     let after = placed(
@@ -183,7 +181,6 @@ fn a_shifted_needle_keeps_the_tabs_the_model_wrote() {
 /// Found on a 70-line rewrite of this repository's own history (replay row
 /// `edit~ascii_as_typography`), where an unchanged line 60 lines down took the model's quotes.
 #[test]
-#[ignore = "issue 28 phase B: misremembered characters written on a copied line the alignment did not pair"]
 fn a_line_the_model_copied_keeps_the_files_characters_wherever_the_alignment_puts_it() {
     let after = placed(
         "f.py",
@@ -199,7 +196,6 @@ fn a_line_the_model_copied_keeps_the_files_characters_wherever_the_alignment_put
 /// the file ends with a line break, so the file's state is kept — as `edit` keeps it, and as Roo,
 /// Cline and Aider do.
 #[test]
-#[ignore = "issue 28 phase B: SEARCH/REPLACE deleting a file's last line adds a final newline"]
 fn search_replace_deleting_the_last_line_keeps_a_missing_final_newline() {
     let (r, after) = search_replace("a\nb\nc", "<<<<<<< SEARCH\nb\nc\n=======\nb\n>>>>>>> REPLACE\n");
     assert!(r.is_ok(), "{}", r.to_json());
@@ -211,10 +207,10 @@ fn search_replace_deleting_the_last_line_keeps_a_missing_final_newline() {
 
 /// New class (issue 28, a message to act on): a SEARCH part whose line differs from the file's by
 /// one word the block also changes is refused, as `edit` refuses it (`conflict`); but apply_patch's
-/// hint says the SEARCH lines occur "but not as whole lines", which misleads. The hint must name
-/// the line and the word that differs, as `edit`'s does.
+/// hint said the SEARCH lines occur "but not as whole lines" (a looser tier than placement uses had
+/// found them), which misleads. The hint must name the line and the word that differs, as `edit`'s
+/// does.
 #[test]
-#[ignore = "issue 28 phase B: apply_patch's not_found hint misreads a one-word difference as a partial line"]
 fn a_search_part_one_word_off_is_refused_naming_the_word() {
     let file = "function getData() {\n    const results = fetchData();\n    return results.filter(Boolean);\n}\n";
     let blocks = "<<<<<<< SEARCH\nfunction getData() {\n    const result = fetchData();\n    return results.filter(Boolean);\n}\n=======\nfunction getData() {\n    const data = fetchData();\n    return data.filter(Boolean);\n}\n>>>>>>> REPLACE\n";
@@ -222,7 +218,12 @@ fn a_search_part_one_word_off_is_refused_naming_the_word() {
     assert_eq!(after, file);
     let message = r.to_json()["error"]["message"].as_str().unwrap_or_default().to_string();
     assert!(!message.contains("not as whole lines"), "{message}");
-    assert!(message.contains("results") && message.contains("line 2"), "{message}");
+    // The closest region, line 2 with the word that differs.
+    assert!(
+        message.contains("     2 |     const results = fetchData();")
+            && message.contains("you wrote `result`, the file has `results`"),
+        "{message}"
+    );
 }
 
 /// Class 3 (issue 28, fixed in surgical-patch): Roo's line directives in a REPLACE part are refused
@@ -258,4 +259,31 @@ fn search_replace_never_writes_a_directive_or_an_unclosed_block() {
     );
     assert!(r.is_ok(), "{}", r.to_json());
     assert_eq!(after, "one\n:start_line:2\nTWO\nthree\n");
+}
+
+/// Issue 28 (the line hints of Roo's blocks): `:start_line:N` is a fact the block states, as a
+/// unified hunk's line number is: among identical places it picks the one it names only when that
+/// is clearly nearest (at least twice as near as any other), and reports `line_hint`; a number as
+/// near one as another, or no number, leaves them `ambiguous`, with the file untouched. (The replay's
+/// `search_replace~roo_line_hints` row places every block the plain row refuses as ambiguous: its
+/// numbers are the commit's own.)
+#[test]
+fn a_roo_line_hint_picks_among_identical_blocks_only_when_clearly_nearest() {
+    let file = "fn a() {\n    x();\n}\nfn b() {\n    x();\n}\n";
+    let block = |hint: Option<usize>| {
+        let directive = hint.map_or(String::new(), |n| format!(":start_line:{n}\n-------\n"));
+        format!("<<<<<<< SEARCH\n{directive}    x();\n=======\n    y();\n>>>>>>> REPLACE\n")
+    };
+    let (r, after) = search_replace(file, &block(Some(5)));
+    assert!(r.is_ok(), "{}", r.to_json());
+    assert_eq!(after, "fn a() {\n    x();\n}\nfn b() {\n    y();\n}\n");
+    assert_eq!(r.to_json()["files"][0]["hunks"][0]["placement"], "line_hint");
+    let (r, after) = search_replace(file, &block(Some(2)));
+    assert!(r.is_ok(), "{}", r.to_json());
+    assert_eq!(after, "fn a() {\n    y();\n}\nfn b() {\n    x();\n}\n");
+    for hint in [None, Some(3), Some(4)] {
+        let (r, after) = search_replace(file, &block(hint));
+        assert_eq!(r.to_json()["error"]["code"], "ambiguous", "{hint:?}: {}", r.to_json());
+        assert_eq!(after, file);
+    }
 }

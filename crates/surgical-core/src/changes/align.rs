@@ -140,12 +140,15 @@ fn align_within(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[u8],
     let o_keys: Vec<&str> = o_lines.iter().map(|l| l.0).collect();
     let n_keys: Vec<&str> = n_lines.iter().map(|l| l.0).collect();
     let ops = budget.anchored_diff(&o_keys, &n_keys);
+    let blocks = change_blocks(&ops, &o_keys, &n_keys, budget);
+    let (moved, moved_old) = moved_lines(&blocks, &o_keys, &n_keys, n_lines.len(), past);
     let mut last_eol = if s_lines[0].eol.is_empty() {
         local_eol
     } else {
         s_lines[0].eol
     };
     let mut i = 0;
+    let mut next_block = 0;
     while i < ops.len() {
         if let DiffOp::Equal {
             old_index,
@@ -166,8 +169,11 @@ fn align_within(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[u8],
             i += 1;
             continue;
         }
-        let (o_start, o_end, n_start, n_end) = change_block(&ops, &mut i);
-        let pairs = pair_lines_within(&o_keys[o_start..o_end], &n_keys[n_start..n_end], budget);
+        let block = &blocks[next_block];
+        next_block += 1;
+        i = block.ops_end;
+        let (o_start, o_end, n_start, n_end) = (block.old.start, block.old.end, block.new.start, block.new.end);
+        let pairs = &block.pairs;
         let block_first_line = out.lines_out;
         let mut next_pair = 0;
         for (n, &(text, nl)) in n_lines.iter().enumerate().take(n_end).skip(n_start) {
@@ -192,11 +198,22 @@ fn align_within(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[u8],
                         last_eol = s.eol;
                     }
                 }
-                _ => push_written(&mut out, text, nl, landing),
+                _ => match moved[n] {
+                    // A line the model copied, moved by the alignment: the file's characters.
+                    Some(o) => {
+                        let line = out.lines_out;
+                        edit_line(&mut out, s_lines[o].content, o_keys[o], text, fold, line, budget);
+                        if nl {
+                            out.bytes.extend_from_slice(landing);
+                            out.lines_out += 1;
+                        }
+                    }
+                    None => push_written(&mut out, text, nl, landing),
+                },
             }
         }
         for o in o_start..o_end {
-            let removed = !pairs.iter().any(|&(po, _)| po + o_start == o) && past != Some(o);
+            let removed = !pairs.iter().any(|&(po, _)| po + o_start == o) && past != Some(o) && !moved_old[o];
             if removed && s_lines[o].content != o_keys[o].as_bytes() {
                 // Reported on the new line that stands where it stood (the block's last new line
                 // when it had more lines than newText gave; the line after a deletion).
@@ -209,6 +226,77 @@ fn align_within(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[u8],
         }
     }
     out
+}
+
+/// One block of changed lines of the line diff: its old and new lines, its ops' end, and the old
+/// lines paired with the new lines they were edited into (block-relative).
+struct Block {
+    old: std::ops::Range<usize>,
+    new: std::ops::Range<usize>,
+    ops_end: usize,
+    pairs: Vec<(usize, usize)>,
+}
+
+/// Every change block of `ops`, in order, each with its pairing.
+fn change_blocks(ops: &[DiffOp], o_keys: &[&str], n_keys: &[&str], budget: &mut Budget) -> Vec<Block> {
+    let mut blocks = Vec::new();
+    let mut i = 0;
+    while i < ops.len() {
+        if matches!(ops[i], DiffOp::Equal { .. }) {
+            i += 1;
+            continue;
+        }
+        let (o_start, o_end, n_start, n_end) = change_block(ops, &mut i);
+        let pairs = pair_lines_within(&o_keys[o_start..o_end], &n_keys[n_start..n_end], budget);
+        blocks.push(Block {
+            old: o_start..o_end,
+            new: n_start..n_end,
+            ops_end: i,
+            pairs,
+        });
+    }
+    blocks
+}
+
+/// New lines that are word for word an old line the alignment removed (in any block: the model
+/// moved a line it copied, and the diff kept another line in its place): `moved[n]` is that old
+/// line, each old line taken once, in order. Such a line is written from the file's line, so what
+/// the model misremembered in it (a quote, a space) is not written, wherever the alignment puts it.
+/// Blank lines are left alone. `moved_old[o]`: old line `o` is one of them. `past` is no file line.
+fn moved_lines(
+    blocks: &[Block],
+    o_keys: &[&str],
+    n_keys: &[&str],
+    n_count: usize,
+    past: Option<usize>,
+) -> (Vec<Option<usize>>, Vec<bool>) {
+    let mut moved = vec![None; n_count];
+    let mut moved_old = vec![false; o_keys.len()];
+    let unpaired_old: Vec<usize> = blocks
+        .iter()
+        .flat_map(|b| {
+            b.old
+                .clone()
+                .filter(|&o| !b.pairs.iter().any(|&(po, _)| po + b.old.start == o))
+        })
+        .filter(|&o| past != Some(o))
+        .collect();
+    if unpaired_old.is_empty() {
+        return (moved, moved_old);
+    }
+    for b in blocks {
+        for n in b.new.clone() {
+            // A blank line carries nothing visible to take from the file.
+            if n_keys[n].trim().is_empty() || b.pairs.iter().any(|&(_, pn)| pn + b.new.start == n) {
+                continue;
+            }
+            if let Some(&o) = unpaired_old.iter().find(|&&o| !moved_old[o] && o_keys[o] == n_keys[n]) {
+                moved[n] = Some(o);
+                moved_old[o] = true;
+            }
+        }
+    }
+    (moved, moved_old)
 }
 
 /// Whether `old`'s last line is blanks past the end of `span` that a trimming tier matched to nothing:

@@ -8,6 +8,7 @@
 
 use crate::changes::align::{anchored_diff, pair_lines};
 use crate::find::line_tiers::{is_word, needle_lines, Candidate, FileLines};
+use crate::text::fold::is_line_blank;
 use crate::text::lines::split_model_lines;
 use crate::text::normalize::{normalize, Fold};
 
@@ -105,7 +106,18 @@ fn transport_pairs(
     if let Some(&first) = pairs.iter().flatten().next() {
         flush(&mut items, &mut next, first);
     }
-    for op in anchored_diff(&o_keys, &n_keys) {
+    let ops = anchored_diff(&o_keys, &n_keys);
+    let edits: Vec<Vec<(usize, usize)>> = ops
+        .iter()
+        .map(|op| match op {
+            similar::DiffOp::Equal { .. } => Vec::new(),
+            _ => pair_lines(&o_keys[op.old_range()], &n_keys[op.new_range()]),
+        })
+        .collect();
+    let moved = moved_lines(&ops, &edits, &o_keys, &n_keys, |k| {
+        pairs[k].filter(|&p| !c.is_cut(p) && !needle[k].is_blank())
+    });
+    for (op, edited) in ops.into_iter().zip(edits) {
         let (o, n) = (op.old_range(), op.new_range());
         match op {
             similar::DiffOp::Equal { .. } => {
@@ -132,11 +144,11 @@ fn transport_pairs(
                     }
                 }
                 // Lines the model edited (rather than rewrote) are edited on the file's own line, so
-                // its spacing, quotes and indentation survive around the change.
-                let edited = pair_lines(&o_keys[o.clone()], &n_keys[n.clone()]);
+                // its spacing, quotes and indentation survive around the change; so are the lines it
+                // copied that the diff moved (deleted where they were, written elsewhere).
                 let mut from_file: Vec<Option<String>> = vec![None; n.len()];
-                for &(po, pn) in &edited {
-                    let k = o.start + po;
+                let copied = (0..n.len()).filter_map(|pn| moved[n.start + pn].map(|k| (k, pn)));
+                for (k, pn) in edited.iter().map(|&(po, pn)| (o.start + po, pn)).chain(copied) {
                     if let Some(p) = pairs[k] {
                         let (f_ind, f_body) = split_indent_owned(file_line(p));
                         let (o_ind, o_body) = split_indent(o_keys[k]);
@@ -190,6 +202,47 @@ fn transport_pairs(
     Ok(LooseMatch { old, new: new_text })
 }
 
+/// New lines that are word for word a needle line the diff deletes without pairing it with an
+/// edited one (the model moved a line it copied, and the diff kept another in its place): `moved[j]`
+/// is that needle line, each taken once, in order; `paired(k)` is the file line needle line `k`
+/// stands for, if it may be moved (not blank, not cut). Such a line is written from the file's line.
+fn moved_lines(
+    ops: &[similar::DiffOp],
+    edits: &[Vec<(usize, usize)>],
+    o_keys: &[&str],
+    n_keys: &[&str],
+    paired: impl Fn(usize) -> Option<usize>,
+) -> Vec<Option<usize>> {
+    let mut moved = vec![None; n_keys.len()];
+    let mut deleted: Vec<usize> = Vec::new();
+    let mut written: Vec<usize> = Vec::new();
+    for (op, edited) in ops.iter().zip(edits) {
+        if matches!(op, similar::DiffOp::Equal { .. }) {
+            continue;
+        }
+        let (o, n) = (op.old_range(), op.new_range());
+        deleted.extend(
+            o.clone()
+                .filter(|&k| !edited.iter().any(|&(po, _)| o.start + po == k) && paired(k).is_some()),
+        );
+        written.extend(n.clone().filter(|&j| !edited.iter().any(|&(_, pn)| n.start + pn == j)));
+    }
+    let mut taken = vec![false; o_keys.len()];
+    for j in written {
+        if let Some(&k) = deleted.iter().find(|&&k| !taken[k] && o_keys[k] == n_keys[j]) {
+            moved[j] = Some(k);
+            taken[k] = true;
+        }
+    }
+    moved
+}
+
+/// Whether a unit is a run of blanks (spaces, tabs, special spaces: a no-break space is spacing
+/// written differently, never a character only the file has).
+fn is_blank(u: &str) -> bool {
+    u.chars().next().is_some_and(is_line_blank)
+}
+
 fn split_indent(line: &str) -> (&str, &str) {
     let body = line.trim_start_matches([' ', '\t']);
     (&line[..line.len() - body.len()], body)
@@ -200,9 +253,9 @@ fn split_indent_owned(line: String) -> (String, String) {
     (indent.to_string(), body.to_string())
 }
 
-/// A line cut into the units transport compares: each maximal run of spaces and tabs, and each
-/// word (letters, digits, `_`) is one unit, so a run is kept or changed whole and a word the model
-/// misremembered (`item` for `items`) differs whole; every other character is one.
+/// A line cut into the units transport compares: each maximal run of blanks (spaces, tabs, special
+/// spaces) and each word (letters, digits, `_`) is one unit, so a run is kept or changed whole and
+/// a word the model misremembered (`item` for `items`) differs whole; every other character is one.
 fn units(line: &str) -> Vec<&str> {
     #[derive(PartialEq)]
     enum Kind {
@@ -211,7 +264,7 @@ fn units(line: &str) -> Vec<&str> {
         Other,
     }
     let kind = |c: char| match c {
-        ' ' | '\t' => Kind::Blank,
+        c if is_line_blank(c) => Kind::Blank,
         c if is_word(c) => Kind::Word,
         _ => Kind::Other,
     };
@@ -254,7 +307,6 @@ enum Slot {
 /// stands for the run of `f` between the same two characters, if there is one.
 #[allow(clippy::type_complexity)]
 fn map_units(f: &[&str], o: &[&str]) -> (Vec<Slot>, Vec<(usize, usize, bool)>) {
-    let is_blank = |u: &str| u.starts_with([' ', '\t']);
     let o_chars: Vec<usize> = (0..o.len()).filter(|&k| !is_blank(o[k])).collect();
     let f_chars: Vec<usize> = (0..f.len()).filter(|&j| !is_blank(f[j])).collect();
     let o_keys: Vec<&str> = o_chars.iter().map(|&k| o[k]).collect();
@@ -331,7 +383,6 @@ fn map_units(f: &[&str], o: &[&str]) -> (Vec<Slot>, Vec<(usize, usize, bool)>) {
 /// kept only where it stands between the same two kept units on both sides. (A plain diff may keep a
 /// run by pairing it with one elsewhere in the line, which would carry the file's spacing there.)
 fn unit_diff(o: &[&str], n: &[&str]) -> Vec<similar::DiffOp> {
-    let is_blank = |u: &str| u.starts_with([' ', '\t']);
     let o_chars: Vec<usize> = (0..o.len()).filter(|&k| !is_blank(o[k])).collect();
     let n_chars: Vec<usize> = (0..n.len()).filter(|&j| !is_blank(n[j])).collect();
     let o_keys: Vec<&str> = o_chars.iter().map(|&k| o[k]).collect();
@@ -442,7 +493,12 @@ fn transport_line(file: &str, old: &str, new: &str) -> Option<String> {
     let (slots, stretches) = map_units(&f, &o);
     let ops = unit_diff(&o, &n);
     // File-only units (those no unit of `old` maps to) stick to the unit before them: `run_end[j]`
-    // is where the file-only run starting at `j` ends.
+    // is where the file-only run starting at `j` ends. Blanks only the file has stand beside
+    // punctuation (`whitespace_runs` forgives them nowhere else) and are its padding: they stick to
+    // the punctuation after them when that is a closing bracket (`b )` for the model's `b)`, as
+    // the blanks right inside an opening bracket stick to it) or when a word stands before them
+    // (`a ;`). What the model adds between goes before that padding, so the padding stays against
+    // its punctuation (`( a, b, c )`, not `( a, b , c)`; `a.b ;`, not `a .b;`).
     let mut mapped = vec![false; f.len()];
     for slot in &slots {
         match *slot {
@@ -456,10 +512,26 @@ fn transport_line(file: &str, old: &str, new: &str) -> Option<String> {
     for j in (0..f.len()).rev() {
         run_end[j] = if mapped[j] { j } else { run_end[j + 1] };
     }
+    let is_word_unit = |u: &str| u.chars().next().is_some_and(is_word);
+    let closes = |u: &str| matches!(u, ")" | "]" | "}");
+    for j in 1..f.len() {
+        let end = run_end[j];
+        let (Some(before), Some(after)) = (f.get(j - 1), f.get(end)) else {
+            continue;
+        };
+        let padding_of_after = mapped[j - 1]
+            && !mapped[j]
+            && mapped[end]
+            && f[j..end].iter().all(|u| is_blank(u))
+            && !is_word_unit(after)
+            && (closes(after) || is_word_unit(before));
+        if padding_of_after {
+            run_end[j] = j;
+        }
+    }
     // The model's change must stay out of characters it misremembered: a stretch that differs (only
     // a stretch the file merely writes differently may be covered whole), a character only it has
     // (unless it just deletes it), a character only the file has beside or inside what it replaces.
-    let is_blank = |u: &str| u.starts_with([' ', '\t']);
     for op in &ops {
         if matches!(op, similar::DiffOp::Equal { .. }) {
             continue;
@@ -561,16 +633,22 @@ mod tests {
         assert_eq!(transport_line("(", "-(", "").unwrap(), "");
     }
 
-    /// A stretch is written merely differently when it folds to the model's with nothing trimmed:
-    /// one that ends with a special space the model's lacks (a no-break space after a quote) is a
-    /// character more, not a spelling, so a change covering it is refused rather than drop the
-    /// space. (Trimmed as a line end, the stretch would fold to the model's quote alone.)
+    /// A special space is a blank, not a character: after a quote the model spells differently, a
+    /// no-break space the model's line lacks is a blank run only the file has, which stays where it
+    /// is when the model changes the quote (it is never dropped, nor taken into the quote's
+    /// stretch). A stretch is written merely differently when it folds to the model's with nothing
+    /// trimmed.
     #[test]
-    fn a_stretch_ending_with_a_special_space_is_not_written_merely_differently() {
+    fn a_special_space_after_a_stretch_is_a_blank_the_file_keeps() {
         let (file, old) = ("say(\u{2019}\u{a0});", "say(');");
         let (_, stretches) = map_units(&units(file), &units(old));
-        assert_eq!(stretches, vec![(2, 3, false)]);
-        assert_eq!(transport_line(file, old, "say(\");"), None);
+        assert_eq!(stretches, vec![(2, 3, true)]);
+        assert_eq!(transport_line(file, old, "say(\");").unwrap(), "say(\"\u{a0});");
+        // Between two words, it stands for the model's space.
+        assert_eq!(
+            transport_line("aaab\u{a0}aaa x", "aaab aaa x", "aaabZ aaa x").unwrap(),
+            "aaabZ\u{a0}aaa x"
+        );
         // Without the space the quote is a spelling: changed whole, the file's around it kept.
         let file = "say(\u{2019});";
         assert_eq!(map_units(&units(file), &units(old)).1, vec![(2, 3, true)]);

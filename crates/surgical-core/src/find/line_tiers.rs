@@ -462,17 +462,18 @@ impl Candidate {
     /// `m` file lines from line `i` paired one to one with the needle's, under `indentation`'s
     /// re-indentation `r` (found at tab width `width`).
     fn reindented(i: usize, m: usize, r: Reindent, width: usize, cut: Cut) -> Candidate {
+        let forgiven = Forgiven::Reindented {
+            shift: r.delta,
+            units: r.units,
+            tab_width: r.tabs.then_some(width),
+        };
         Candidate {
             first: i,
             last: i + m - 1,
             pairs: (0..m).map(|k| Some(i + k)).collect(),
             alternatives: Vec::new(),
             reindent: Some(r),
-            forgiven: Forgiven::Reindented {
-                shift: r.delta,
-                units: r.units,
-                tab_width: r.tabs.then_some(width),
-            },
+            forgiven,
             cut,
         }
     }
@@ -491,16 +492,17 @@ impl Candidate {
             .enumerate()
             .filter_map(|(k, p)| p.map(|p| (k, p)))
             .collect();
-        let (k0, first_paired) = paired[0];
+        let (_, first_paired) = paired[0];
         // The region covers every pairing's lines, so that each can be replayed on it.
         let every = || pairs.iter().chain(alternatives.iter().flatten()).flatten().copied();
         let first = every().min().unwrap_or(first_paired);
         let last = every().max().unwrap_or(first_paired);
-        let reindent = rebase(
-            paired.iter().map(|&(_, p)| file.indent(p)),
-            needle[k0].indent,
-            file.indent(first_paired),
-        );
+        let indents: Vec<(&str, &str)> = paired
+            .iter()
+            .filter(|&&(k, _)| !needle[k].is_blank())
+            .map(|&(k, p)| (needle[k].indent, file.indent(p)))
+            .collect();
+        let reindent = rebase(&indents);
         Candidate {
             first,
             last,
@@ -541,8 +543,20 @@ impl Candidate {
 }
 
 /// How new lines are re-indented into the file: `delta` columns, tabs of `width` columns, and
-/// whether the file indents with tabs there.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// whether the file indents with tabs there; before that, as text, when the matched lines say how
+/// (`shift`, `seen`).
+///
+/// Loose matching writes only what the model changed, onto the file's own characters, and never a
+/// character the model misremembered. When every matched line's indentation is the file's with one
+/// prefix added or removed (a shifted copy: `    ` before each line, or the block's common
+/// indentation left out), the shift is all the model got wrong: a line it writes loses or gains
+/// that prefix as text and keeps the rest of its indentation as it wrote it (its tab stays a tab,
+/// its spaces stay spaces, even in a file that mixes both: nothing of the file stands behind a new
+/// line's characters, and re-rendering them would write characters neither side has there).
+/// Otherwise the model misremembered the characters themselves (tabs typed as spaces, another
+/// unit): a line's indentation is mapped by columns and written in the file's characters — as a
+/// matched line writes that many columns, else in the file's style.
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Reindent {
     delta: isize,
     width: usize,
@@ -550,6 +564,38 @@ pub(crate) struct Reindent {
     /// Indentation units, oldText's and the file's (e.g. 4 and 2 columns per level), when they
     /// differ; `None` when columns map one to one.
     units: Option<(usize, usize)>,
+    /// Every matched line's indentation is the file's with this prefix added (`Shift::Added`: the
+    /// model's has it, the file's not) or removed.
+    shift: Option<Shift>,
+    /// The file's own indentation for a number of columns, as the matched lines write it (left out
+    /// where they write it several ways).
+    seen: Vec<(usize, String)>,
+}
+
+/// A prefix every matched line's indentation has in oldText and not in the file (`Added`), or the
+/// reverse (`Removed`).
+#[derive(Clone, Debug, PartialEq)]
+enum Shift {
+    Added(String),
+    Removed(String),
+}
+
+impl Shift {
+    /// The one shift that turns each file indentation into oldText's, if there is one (the same
+    /// indentation on both sides: no shift at all, an empty prefix).
+    fn of(indents: &[(&str, &str)]) -> Option<Shift> {
+        let &(mine, file) = indents.first()?;
+        let shift = if let Some(p) = mine.strip_suffix(file) {
+            Shift::Added(p.to_string())
+        } else {
+            Shift::Removed(file.strip_suffix(mine)?.to_string())
+        };
+        let fits = |&(mine, file): &(&str, &str)| match &shift {
+            Shift::Added(p) => mine.strip_suffix(file) == Some(p.as_str()),
+            Shift::Removed(p) => file.strip_suffix(mine) == Some(p.as_str()),
+        };
+        indents.iter().all(fits).then_some(shift)
+    }
 }
 
 /// The indentation unit of a block: the greatest common divisor of its non-zero indentations.
@@ -580,18 +626,43 @@ impl Reindent {
         (scaled as isize + self.delta).max(0) as usize
     }
 
+    /// The same re-indentation, told what the matched lines' indentations are, oldText's and the
+    /// file's (non-blank lines, the first paired one first): see [`Reindent`].
+    fn learn(mut self, indents: &[(&str, &str)]) -> Reindent {
+        self.shift = Shift::of(indents);
+        let mut several = Vec::new();
+        for &(_, file) in indents {
+            let cols = columns(file, self.width);
+            match self.seen.iter().find(|(c, _)| *c == cols) {
+                None => self.seen.push((cols, file.to_string())),
+                Some((_, other)) if other != file => several.push(cols),
+                Some(_) => {}
+            }
+        }
+        self.seen.retain(|(c, _)| !several.contains(c));
+        self
+    }
+
     pub(crate) fn apply(&self, line: &str) -> String {
         let body = line.trim_start_matches([' ', '\t']);
         if body.is_empty() {
             return line.to_string();
         }
         let indent = &line[..line.len() - body.len()];
+        match &self.shift {
+            Some(Shift::Added(p)) if indent.starts_with(p.as_str()) => return format!("{}{body}", &indent[p.len()..]),
+            Some(Shift::Removed(p)) => return format!("{p}{indent}{body}"),
+            _ => {}
+        }
         self.render(self.map(columns(indent, self.width))) + body
     }
 
-    /// An indentation of `cols` columns in the file's style.
+    /// An indentation of `cols` columns in the file's characters: as a matched line writes it, else
+    /// in the file's style.
     fn render(&self, cols: usize) -> String {
-        if self.tabs {
+        if let Some((_, file)) = self.seen.iter().find(|(c, _)| *c == cols) {
+            file.clone()
+        } else if self.tabs {
             "\t".repeat(cols / self.width) + &" ".repeat(cols % self.width)
         } else {
             " ".repeat(cols)
@@ -648,6 +719,8 @@ fn mapping(file: &FileLines<'_>, i: usize, needle: &[NeedleLine<'_>], lines: &[u
                 width,
                 tabs: false,
                 units,
+                shift: None,
+                seen: Vec::new(),
             };
             let delta = file_cols[k0] as isize - probe.map(my_cols[k0]) as isize;
             let r = Reindent { delta, ..probe };
@@ -658,7 +731,8 @@ fn mapping(file: &FileLines<'_>, i: usize, needle: &[NeedleLine<'_>], lines: &[u
         }
         let Some(mut r) = chosen else { continue };
         r.tabs = mostly_tabs(region.clone().map(|l| file.indent(l)));
-        return Some((r, width));
+        let indents: Vec<(&str, &str)> = lines.iter().map(|&k| (needle[k].indent, file.indent(i + k))).collect();
+        return Some((r.learn(&indents), width));
     }
     None
 }
@@ -737,11 +811,11 @@ fn whitespace_runs(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candi
         for (j, &k) in nb.iter().enumerate() {
             pairs[k] = Some(file.nth_non_blank(p + j));
         }
-        let reindent = rebase(
-            nb.iter().map(|&k| file.indent(pairs[k].expect("paired"))),
-            needle[k0].indent,
-            file.indent(h),
-        );
+        let indents: Vec<(&str, &str)> = nb
+            .iter()
+            .map(|&k| (needle[k].indent, file.indent(pairs[k].expect("paired"))))
+            .collect();
+        let reindent = rebase(&indents);
         found.push(Candidate {
             first: h,
             last: file.nth_non_blank(p + nb.len() - 1),
@@ -769,17 +843,24 @@ fn mostly_tabs<'s>(indents: impl Iterator<Item = &'s str>) -> bool {
 }
 
 /// How lines the model wrote are re-indented where a tier ignores indentation (`whitespace_runs`,
-/// `similar`): the whole of `newText` shifted by the difference between the first paired line's
-/// indentation in the file and in `oldText`, so that its relative indentation (a body, a closing
-/// brace) is kept, in the file's style (tabs when most of the region's lines start with one).
-fn rebase<'s>(region: impl Iterator<Item = &'s str>, old_indent: &str, file_indent: &str) -> Reindent {
+/// `similar`, the misremembered tiers), from the indentations of the paired non-blank lines
+/// (`oldText`'s and the file's, the first pair first): as text when they say how (see
+/// [`Reindent`]), else the whole of `newText` shifted by the difference between the first paired
+/// line's indentation in the file and in `oldText`, so that its relative indentation (a body, a
+/// closing brace) is kept, in the file's style (tabs when most of the region's lines start with
+/// one).
+fn rebase(indents: &[(&str, &str)]) -> Reindent {
     const WIDTH: usize = 4;
+    let (old_indent, file_indent) = indents.first().copied().unwrap_or(("", ""));
     Reindent {
         delta: columns(file_indent, WIDTH) as isize - columns(old_indent, WIDTH) as isize,
         width: WIDTH,
-        tabs: mostly_tabs(region),
+        tabs: mostly_tabs(indents.iter().map(|&(_, f)| f)),
         units: None,
+        shift: None,
+        seen: Vec::new(),
     }
+    .learn(indents)
 }
 
 fn similar(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate> {
@@ -850,11 +931,11 @@ fn similar(file: &FileLines<'_>, needle: &[NeedleLine<'_>]) -> Vec<Candidate> {
         pairs[k] = Some(file.nth_non_blank(w + j));
     }
     let first = file.nth_non_blank(w);
-    let reindent = rebase(
-        nb.iter().map(|&k| file.indent(pairs[k].expect("paired"))),
-        needle[nb[0]].indent,
-        file.indent(first),
-    );
+    let indents: Vec<(&str, &str)> = nb
+        .iter()
+        .map(|&k| (needle[k].indent, file.indent(pairs[k].expect("paired"))))
+        .collect();
+    let reindent = rebase(&indents);
     vec![Candidate {
         first,
         last: file.nth_non_blank(w + n - 1),

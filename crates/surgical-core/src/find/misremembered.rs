@@ -34,7 +34,7 @@ use std::collections::HashSet;
 use crate::find::forgiven::{ExtraLine, Forgiven, MissingLine, Typo};
 use crate::find::line_tiers::{Candidate, FileLines, NeedleLine};
 use crate::find::mistakes::{
-    renamed, typo, MISREMEMBERED_MARGIN, MISREMEMBERED_MIN_ANCHOR_CHARS, MISREMEMBERED_MIN_EQUAL_LINES,
+    differing_word, renamed, typo, MISREMEMBERED_MARGIN, MISREMEMBERED_MIN_ANCHOR_CHARS, MISREMEMBERED_MIN_EQUAL_LINES,
 };
 use crate::find::near_miss::NearMiss;
 use crate::find::near_miss::{self, Refusal};
@@ -124,11 +124,16 @@ impl<'f> Window<'f> {
                     continue;
                 };
                 let f = file.collapsed(nb[q] as usize);
+                // An edge line one word from a file line may be that line, renamed (see `pair`);
+                // not one that repeats the needle line next to it, which is as well read as a
+                // duplicated neighbour (one word against a copy is too little to tell).
+                let neighbour = if j == 0 { 1 } else { j.saturating_sub(1) };
+                let edge = (j == 0 || j + 1 == n) && keys.get(neighbour).is_some_and(|k| *k != keys[j]);
                 rel[j * 4 + d] = Some(if f == keys[j] {
                     Rel::Equal
                 } else if mode == Mode::Qualify && typo(keys[j], &f).is_some() {
                     Rel::Typo
-                } else if let Some(word) = renamed(keys[j], &f).filter(|_| mode == Mode::Score) {
+                } else if let Some(word) = renamed(keys[j], &f).filter(|_| mode == Mode::Score || edge) {
                     Rel::Renamed {
                         shared: weight[j].saturating_sub(word),
                     }
@@ -164,10 +169,17 @@ impl<'f> Window<'f> {
     /// Pairing needle line `j` with file position `q` in `state`: the gain and the next state.
     fn pair(&self, j: usize, q: usize, state: usize) -> Option<(i64, usize, Rel)> {
         let next = state & !AFTER_EXTRA;
-        match self.rel(j, q)? {
+        let rel = self.rel(j, q)?;
+        match rel {
             Rel::Equal => Some((self.weight[j] as i64, next, Rel::Equal)),
             Rel::Typo if state & TYPO == 0 => Some((0, next | TYPO, Rel::Typo)),
-            // A renamed line counts only in a stale view (see `Window::stale_view`).
+            // The needle's first or last line one word from the file's line there (only those are
+            // `Renamed` when qualifying) is that line, renamed since the model read it or
+            // misremembered: the region's one misremembered word. Read as an extra line instead, the
+            // model's change beside it would land on the other side of the file's line; with the
+            // word taken, it is refused (see `Window::moves`).
+            Rel::Renamed { .. } if self.mode == Mode::Qualify && state & TYPO == 0 => Some((0, next | TYPO, rel)),
+            // In a scored reading a renamed line counts only in a stale view (see `Window::stale_view`).
             Rel::Renamed { .. } | Rel::Other if self.mode == Mode::Score => Some((0, next, Rel::Other)),
             _ => None,
         }
@@ -189,10 +201,31 @@ impl<'f> Window<'f> {
                 }
             }
         }
-        if state & EXTRA == 0 {
+        if state & EXTRA == 0 && !self.runs_on(j, state) {
             out.push((Step::Extra { j }, None, 0, state | EXTRA | AFTER_EXTRA));
         }
         out
+    }
+
+    /// Whether needle line `j`, at an edge of the needle, is the file line just outside the region
+    /// one word away (mistyped or renamed), when qualifying: then it is not a line the file lacks
+    /// but the needle running one line further, and never read as extra. An edge line has only one
+    /// neighbour to vouch for it, the counterpart of a missing line never being at an end.
+    fn runs_on(&self, j: usize, state: usize) -> bool {
+        if self.mode != Mode::Qualify {
+            return false;
+        }
+        let n = self.keys.len();
+        // The last line: where it would pair. The first: the line before the region, which the
+        // next needle line starts (at the window's origin) once this one is extra.
+        let outside = if j + 1 == n {
+            self.position(j, state)
+        } else if j == 0 {
+            self.origin.checked_sub(1)
+        } else {
+            None
+        };
+        outside.is_some_and(|q| matches!(self.rel(j, q), Some(Rel::Typo | Rel::Renamed { .. })))
     }
 
     fn fill(&mut self) {
@@ -368,7 +401,9 @@ impl Fit {
 
     /// How good a reading this is, best first: more equal characters, then the stricter tier its
     /// loosest mistake belongs to (a last line mistyped is read as a typo, not as an extra line),
-    /// then fewer mistakes.
+    /// then fewer mistakes. An edge line renamed (a whole word in another's place) is no better a
+    /// reading than an extra line: where both explain the same lines as well (a duplicated line at
+    /// the edge, the file's next line one word from it), neither wins.
     fn rank(&self) -> (std::cmp::Reverse<i64>, u8, usize) {
         let tier = self
             .steps
@@ -376,6 +411,10 @@ impl Fit {
             .map(|s| match s {
                 Step::Missing { .. } => 2,
                 Step::Extra { .. } => 1,
+                Step::Pair {
+                    rel: Rel::Renamed { .. },
+                    ..
+                } => 1,
                 Step::Pair { .. } => 0,
             })
             .max()
@@ -510,7 +549,11 @@ pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scop
         .steps
         .iter()
         .map(|s| match *s {
-            Step::Pair { j, q, rel: Rel::Typo } => renamed(keys[j], &file.collapsed(positions[q] as usize))
+            Step::Pair {
+                j,
+                q,
+                rel: Rel::Typo | Rel::Renamed { .. },
+            } => renamed(keys[j], &file.collapsed(positions[q] as usize))
                 .map_or(0, |word| weight[j].saturating_sub(word) as i64),
             _ => 0,
         })
@@ -558,13 +601,18 @@ pub(crate) fn find(file: &FileLines<'_>, needle: &[NeedleLine<'_>], scope: &Scop
     let mut missing_line = None;
     for s in &best.steps {
         match *s {
-            Step::Pair { j, q, rel: Rel::Typo } => {
-                let (wrote, has) = typo(keys[j], &file.collapsed(positions[q] as usize)).expect("a typo");
+            Step::Pair {
+                j,
+                q,
+                rel: Rel::Typo | Rel::Renamed { .. },
+            } => {
+                let line = file.collapsed(positions[q] as usize);
+                let (wrote, has) = differing_word(keys[j], &line).expect("one word");
                 forgiven_typo = Some(Typo {
                     line: (positions[q] as usize) + 1,
                     needle_line: nb[j] + 1,
-                    wrote,
-                    file: has,
+                    wrote: wrote.to_string(),
+                    file: has.to_string(),
                 });
             }
             Step::Extra { j } => {

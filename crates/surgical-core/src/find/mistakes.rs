@@ -63,7 +63,7 @@ pub(crate) fn renamed(mine: &str, file: &str) -> Option<usize> {
 
 /// `(mine, file's)`: the one word (token of word characters) in which the lines differ, when every
 /// other token is the same.
-fn differing_word<'s>(mine: &'s str, file: &'s str) -> Option<(&'s str, &'s str)> {
+pub(crate) fn differing_word<'s>(mine: &'s str, file: &'s str) -> Option<(&'s str, &'s str)> {
     let (a, b) = (tokens(mine), tokens(file));
     if a.len() != b.len() {
         return None;

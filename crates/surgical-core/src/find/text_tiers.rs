@@ -92,6 +92,11 @@ pub(crate) fn matched(
         if spans.get(k + 1).is_none_or(|next| wider.end <= next.start) {
             spans[k] = wider;
         }
+        let wider = under_leading_blanks(text, spans[k].clone(), old, scope);
+        // Never into the previous occurrence.
+        if k == 0 || spans[k - 1].end <= wider.start {
+            spans[k] = wider;
+        }
     }
     let mut m = Match::text(tier, spans, old, open_end);
     if scope.indented_first_line && !is_line_start(text, m.spans[0].start) {
@@ -119,6 +124,33 @@ fn over_trailing_blanks(text: &[u8], span: Range<usize>, old: &str, scope: &Scop
     let in_scope = scope.within.as_ref().is_none_or(|r| end <= r.end);
     if blanks > 0 && at_line_end && in_scope {
         span.start..end
+    } else {
+        span
+    }
+}
+
+/// The counterpart of [`over_trailing_blanks`] at the start: a needle whose first line is empty (or
+/// blanks) stands for the end of the line its span starts on; when the span starts after blanks
+/// that end that line's text (`foo  ` or a line of blanks only, as a read view shows it empty), it
+/// takes them in, so the replacement decides about them as for a whole line: kept when the model
+/// kept its first line, replaced by the model's when it wrote blanks there, never the file's run
+/// and the model's both. Not before the scope's range.
+fn under_leading_blanks(text: &[u8], span: Range<usize>, old: &str, scope: &Scope) -> Range<usize> {
+    let Some((first, _)) = old.split_once('\n') else {
+        return span;
+    };
+    if !first.bytes().all(|b| b == b' ' || b == b'\t') || span.is_empty() {
+        return span;
+    }
+    let blanks = text[..span.start]
+        .iter()
+        .rev()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    let start = span.start - blanks;
+    let in_scope = scope.within.as_ref().is_none_or(|r| start >= r.start);
+    if blanks > 0 && in_scope {
+        start..span.end
     } else {
         span
     }

@@ -121,7 +121,7 @@ fn run_paths(text: &[u8], h: &Hunk) -> Vec<(&'static str, Result<Vec<u8>, &'stat
                 0,
                 &old,
                 &new,
-                final_newline(&h.lines, h.final_newline),
+                final_newline(&h.lines, h.final_newline, &Rules::new(PatchFormat::Codex, loosest())),
                 &loose,
                 Pass::Loose,
             ) {
@@ -381,9 +381,16 @@ fn deleting_lines_at_the_end() {
     check("delete end", b"a\nb\nc\n", &[" a", "-b", "-c"], bytes(b"a\n"));
 }
 
+/// The file's last lines deleted, the file without a final line break: apply_patch and unified
+/// diffs leave the line before them as it was, with its line break (a unified diff says otherwise
+/// with `\ No newline at end of file`); a SEARCH/REPLACE block, which cannot say either way, keeps
+/// the file's state (issue 28: as Roo, Cline and Aider do).
 #[test]
 fn deleting_the_open_last_line() {
-    check("delete open end", b"a\nb\nc", &[" a", "-b", "-c"], bytes(b"a\n"));
+    let results = run_paths(b"a\nb\nc", &hunk(&[" a", "-b", "-c"]));
+    let (blocks, others): (Vec<_>, Vec<_>) = results.into_iter().partition(|(path, _)| *path == "blocks");
+    expect_everywhere("delete open end", others, &bytes(b"a\n"));
+    expect_everywhere("delete open end, SEARCH/REPLACE", blocks, &bytes(b"a"));
 }
 
 #[test]
