@@ -206,8 +206,16 @@ impl Spliced {
         }
         pieces.push((self.new_len() - (old.len() - cursor), &old[cursor..]));
         let mut bytes = Vec::with_capacity(changes.iter().map(|c| c.new.len()).sum());
+        // Both in new-text order: one walk over the pieces for all the changes.
+        let mut first = 0;
         for c in &changes {
-            for &(at, piece) in &pieces {
+            while first < pieces.len() && pieces[first].0 + pieces[first].1.len() <= c.new.start {
+                first += 1;
+            }
+            for &(at, piece) in &pieces[first..] {
+                if at >= c.new.end {
+                    break;
+                }
                 let (from, to) = (c.new.start.max(at), c.new.end.min(at + piece.len()));
                 if from < to {
                     bytes.extend_from_slice(&piece[from - at..to - at]);

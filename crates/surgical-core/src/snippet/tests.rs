@@ -2,7 +2,15 @@ use super::*;
 
 fn merged(file: &str, snippet: &str) -> String {
     match apply_snippet(file.as_bytes(), snippet) {
-        Ok(a) => String::from_utf8(a.applied.text).unwrap(),
+        Ok(a) => {
+            // The merge as replacements is the same merge: its changes one per segment, as
+            // `into_spliced` gives them, and the same new text.
+            let spliced = apply_snippet_spliced(file.as_bytes(), snippet).unwrap();
+            assert_eq!(spliced.spliced.text(file.as_bytes()), a.applied.text);
+            assert_eq!(spliced.placement, a.placement);
+            assert_eq!(spliced.spliced, a.applied.clone().into_spliced());
+            String::from_utf8(a.applied.text).unwrap()
+        }
         Err(e) => panic!("{e:?}"),
     }
 }
