@@ -8,7 +8,7 @@
 
 use proptest::prelude::*;
 use surgical_core::lines::lines;
-use surgical_core::snippet::apply_snippet;
+use surgical_core::snippet::{apply_snippet, apply_snippet_spliced};
 
 /// Lines as code has them: repeated ones, weak ones (`}`, blank, a raw string's closing `` ` ``), a
 /// marker-like one, words.
@@ -207,6 +207,10 @@ proptest! {
         if !final_newline && expected.last().is_some_and(String::is_empty) {
             expected.pop();
         }
+        // The merge returned as replacements is the same merge.
+        let spliced = apply_snippet_spliced(&text, &snippet).ok().map(|s| (s.spliced, s.placement));
+        let whole = apply_snippet(&text, &snippet).ok().map(|m| (m.applied.into_spliced(), m.placement));
+        prop_assert_eq!(spliced, whole, "snippet {:?}", snippet);
         if let Ok(merged) = apply_snippet(&text, &snippet) {
             let out = merged.applied.text;
             let got: Vec<String> = lines(&out).map(|l| String::from_utf8(l.content.to_vec()).unwrap()).collect();
@@ -282,6 +286,10 @@ proptest! {
         if !final_newline && expected.last().is_some_and(String::is_empty) {
             expected.pop();
         }
+        // The merge returned as replacements is the same merge.
+        let spliced = apply_snippet_spliced(&text, &snippet).ok().map(|s| (s.spliced, s.placement));
+        let whole = apply_snippet(&text, &snippet).ok().map(|m| (m.applied.into_spliced(), m.placement));
+        prop_assert_eq!(spliced, whole, "snippet {:?}", snippet);
         if let Ok(merged) = apply_snippet(&text, &snippet) {
             let out = merged.applied.text;
             let got: Vec<String> = lines(&out).map(|l| String::from_utf8(l.content.to_vec()).unwrap()).collect();

@@ -174,6 +174,63 @@ impl Spliced {
         out
     }
 
+    /// The same result with one change per occurrence of each edit (the ranges of
+    /// [`Applied::changes`], each holding the finer changes inside it), as
+    /// [`Applied::into_spliced`] gives it: what a snippet's merge reports and diffs by. `old` is the
+    /// text the change set was on.
+    ///
+    /// # Panics
+    ///
+    /// When `old` is not as long as that text.
+    pub fn by_occurrence(self, old: &[u8]) -> Spliced {
+        assert_eq!(
+            old.len(),
+            self.old_len,
+            "Spliced::by_occurrence takes the text the edits were applied to"
+        );
+        let mut changes: Vec<Change> = self
+            .edits
+            .iter()
+            .flat_map(|e| e.occurrences.iter().map(|o| Change::new(o.old.clone(), o.new.clone())))
+            .collect();
+        changes.sort_by_key(|c| c.old.start);
+        // The new text as pieces (the old text's unchanged stretches and the replacements), each
+        // with where it starts in the new text; each coarse change's bytes are copied from those
+        // its new range overlaps.
+        let mut pieces: Vec<(usize, &[u8])> = Vec::with_capacity(2 * self.changes.len() + 1);
+        let mut cursor = 0;
+        for (c, bytes) in self.replacements() {
+            pieces.push((c.new.start - (c.old.start - cursor), &old[cursor..c.old.start]));
+            pieces.push((c.new.start, bytes));
+            cursor = c.old.end;
+        }
+        pieces.push((self.new_len() - (old.len() - cursor), &old[cursor..]));
+        let mut bytes = Vec::with_capacity(changes.iter().map(|c| c.new.len()).sum());
+        // Both in new-text order: one walk over the pieces for all the changes.
+        let mut first = 0;
+        for c in &changes {
+            while first < pieces.len() && pieces[first].0 + pieces[first].1.len() <= c.new.start {
+                first += 1;
+            }
+            for &(at, piece) in &pieces[first..] {
+                if at >= c.new.end {
+                    break;
+                }
+                let (from, to) = (c.new.start.max(at), c.new.end.min(at + piece.len()));
+                if from < to {
+                    bytes.extend_from_slice(&piece[from - at..to - at]);
+                }
+            }
+        }
+        Spliced {
+            edits: self.edits,
+            changes,
+            bytes,
+            old_len: self.old_len,
+            has_cr: self.has_cr,
+        }
+    }
+
     /// The windows of the new text around the changes, for its diffs without a whole copy (see
     /// [`Windows`]); `old` is the text the change set was on.
     pub fn windows<'a>(&self, old: &'a [u8]) -> Windows<'a> {

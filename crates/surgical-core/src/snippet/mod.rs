@@ -161,10 +161,12 @@
 //! Work is near-linear: the file's lines are keyed once; each segment looks up its first and last
 //! lines in a map; the readings explored are capped ([`MAX_READINGS`]).
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
+use std::rc::Rc;
 
-use crate::changes::{Applied, ChangeSet};
+use crate::changes::{Applied, AppliedEdit, ChangeSet, Spliced};
 use crate::error::EditError;
 use crate::find::closest::{closest_regions, Closest};
 use crate::find::haystack::Haystack;
@@ -272,6 +274,17 @@ pub struct SnippetApplied {
     /// The change set's result: the new text, and one applied edit per segment that changed
     /// something (its `index` is the segment's).
     pub applied: Applied,
+    /// Where the segments went.
+    pub placement: Placement,
+}
+
+/// A snippet merged, as replacements of the text ([`apply_snippet_spliced`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SnippetSpliced {
+    /// The change set's replacements, and one applied edit per segment that changed something
+    /// (its `index` is the segment's): the edits of [`SnippetApplied::applied`].
+    pub spliced: Spliced,
     /// Where the segments went.
     pub placement: Placement,
 }
@@ -482,32 +495,100 @@ fn backquotes(line: &[u8]) -> usize {
 
 /// The file's lines, keyed.
 struct FileLines<'t> {
-    lines: Vec<Line<'t>>,
+    /// Shared by the file's keyings (a copy would be 32 bytes a line).
+    lines: Rc<Vec<Line<'t>>>,
     keys: Vec<&'t [u8]>,
+    /// How the keys were made.
+    keying: Keying,
     /// Where each key occurs, ascending.
-    places: HashMap<&'t [u8], Vec<usize>>,
-    /// Whether the file's brackets balance ([`brackets_balance`]).
-    balanced: bool,
-    /// Whether the file holds an even number of backquotes (its raw strings are all closed).
-    backquotes_pair: bool,
+    places: Places<'t>,
+    /// Whether the file's brackets balance ([`brackets_balance`]), when first asked: a pass over
+    /// every byte that few merges need.
+    balanced: OnceCell<bool>,
+    /// Whether the file holds an even number of backquotes (its raw strings are all closed), when
+    /// first asked.
+    backquotes_pair: OnceCell<bool>,
+}
+
+/// Where each distinct key occurs, ascending: one list per key, all in one array (a list per key
+/// allocated on its own cost most of a large file's merge in `malloc` and `free`, issue 30).
+struct Places<'t> {
+    /// Each distinct key's list: `order[starts[g]..starts[g + 1]]`. Hashed with `foldhash` (seeded
+    /// per process): a large file's every line is hashed here, and SipHash was a quarter of the merge.
+    group: HashMap<&'t [u8], usize, foldhash::quality::RandomState>,
+    starts: Vec<usize>,
+    order: Vec<usize>,
+}
+
+impl<'t> Places<'t> {
+    fn new(keys: &[&'t [u8]]) -> Places<'t> {
+        let mut group = HashMap::with_capacity_and_hasher(keys.len(), foldhash::quality::RandomState::default());
+        let mut group_of = Vec::with_capacity(keys.len());
+        let mut counts: Vec<usize> = Vec::new();
+        for &k in keys {
+            let next = counts.len();
+            let g = *group.entry(k).or_insert(next);
+            if g == next {
+                counts.push(0);
+            }
+            counts[g] += 1;
+            group_of.push(g);
+        }
+        let mut starts = Vec::with_capacity(counts.len() + 1);
+        let mut total = 0;
+        starts.push(0);
+        for c in counts {
+            total += c;
+            starts.push(total);
+        }
+        // Lines in file order: each list comes out ascending.
+        let mut next: Vec<usize> = starts[..starts.len() - 1].to_vec();
+        let mut order = vec![0; keys.len()];
+        for (i, g) in group_of.into_iter().enumerate() {
+            let at = &mut next[g];
+            order[*at] = i;
+            *at += 1;
+        }
+        Places { group, starts, order }
+    }
+
+    /// Where `k` occurs, ascending (`None` for a key no line has).
+    fn get(&self, k: &[u8]) -> Option<&[usize]> {
+        let g = *self.group.get(k)?;
+        Some(&self.order[self.starts[g]..self.starts[g + 1]])
+    }
+
+    fn contains_key(&self, k: &[u8]) -> bool {
+        self.group.contains_key(k)
+    }
 }
 
 impl<'t> FileLines<'t> {
-    fn new(all: &[Line<'t>], keying: Keying) -> FileLines<'t> {
+    fn new(all: &Rc<Vec<Line<'t>>>, keying: Keying) -> FileLines<'t> {
         let keys: Vec<&[u8]> = all.iter().map(|l| key(l.content, keying)).collect();
-        let mut places: HashMap<&[u8], Vec<usize>> = HashMap::with_capacity(keys.len());
-        for (i, k) in keys.iter().enumerate() {
-            places.entry(k).or_default().push(i);
-        }
-        let balanced = brackets_balance(all.iter().map(|l| l.content));
-        let backquotes_pair = all.iter().map(|l| backquotes(l.content)).sum::<usize>() % 2 == 0;
+        let places = Places::new(&keys);
         FileLines {
-            lines: all.to_vec(),
+            lines: Rc::clone(all),
             keys,
+            keying,
             places,
-            balanced,
-            backquotes_pair,
+            balanced: OnceCell::new(),
+            backquotes_pair: OnceCell::new(),
         }
+    }
+
+    /// Whether the file's brackets balance ([`brackets_balance`]).
+    fn balanced(&self) -> bool {
+        *self
+            .balanced
+            .get_or_init(|| brackets_balance(self.lines.iter().map(|l| l.content)))
+    }
+
+    /// Whether the file holds an even number of backquotes (its raw strings are all closed).
+    fn backquotes_pair(&self) -> bool {
+        *self
+            .backquotes_pair
+            .get_or_init(|| self.lines.iter().map(|l| backquotes(l.content)).sum::<usize>() % 2 == 0)
     }
 
     fn len(&self) -> usize {
@@ -560,8 +641,53 @@ struct Search<'a, 't, 's> {
 /// Merges `snippet` into `text` (see the module's documentation for the rules). Nothing is
 /// changed on error.
 pub fn apply_snippet(text: &[u8], snippet: &str) -> Result<SnippetApplied, SnippetError> {
+    let (applied, placement) = merged::<Applied>(text, snippet)?;
+    Ok(SnippetApplied { applied, placement })
+}
+
+/// [`apply_snippet`] without building the new text: the same merge, returned as the replacements
+/// of `text` ([`Spliced`], as [`crate::apply_spliced`] returns an edit's; one change per segment
+/// that changed something, as [`Applied::into_spliced`] gives from [`apply_snippet`]'s result),
+/// for a caller that writes, hashes and diffs the new version from the text it read.
+pub fn apply_snippet_spliced(text: &[u8], snippet: &str) -> Result<SnippetSpliced, SnippetError> {
+    let (spliced, placement) = merged::<Spliced>(text, snippet)?;
+    Ok(SnippetSpliced {
+        spliced: spliced.by_occurrence(text),
+        placement,
+    })
+}
+
+/// What a merge's change set becomes: the new text whole ([`Applied`]) or its replacements
+/// ([`Spliced`]); both report the same edits.
+trait Merged: Sized {
+    fn finish(set: ChangeSet<'_, '_>) -> Result<Self, EditError>;
+    fn edits(&mut self) -> &mut Vec<AppliedEdit>;
+}
+
+impl Merged for Applied {
+    fn finish(set: ChangeSet<'_, '_>) -> Result<Self, EditError> {
+        set.apply()
+    }
+
+    fn edits(&mut self) -> &mut Vec<AppliedEdit> {
+        &mut self.edits
+    }
+}
+
+impl Merged for Spliced {
+    fn finish(set: ChangeSet<'_, '_>) -> Result<Self, EditError> {
+        set.apply_spliced()
+    }
+
+    fn edits(&mut self) -> &mut Vec<AppliedEdit> {
+        &mut self.edits
+    }
+}
+
+/// The merge of `snippet` into `text`, as `M`, and where its segments went.
+fn merged<M: Merged>(text: &[u8], snippet: &str) -> Result<(M, Placement), SnippetError> {
     let snippet = model_newlines(snippet);
-    let all: Vec<Line<'_>> = lines(text).collect();
+    let all: Rc<Vec<Line<'_>>> = Rc::new(lines(text).collect());
     let exact = FileLines::new(&all, Keying::Indented);
     let readings_of = |variants: &[Variant<'_>], file: &FileLines<'_>, keying: Keying| {
         let mut pool = Pool::default();
@@ -1050,7 +1176,7 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             let kept_farther = |l: &&[u8]| {
                 !is_weak(l)
                     && !own(l)
-                    && file.places.get(*l).is_some_and(|v| {
+                    && file.places.get(l).is_some_and(|v| {
                         v.len() == 1
                             && v[0] >= y + q
                             && spans.iter().any(|s2 @ &(j2, p2, y2, q2)| {
@@ -1260,7 +1386,7 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         // A raw string left open: the file's backquotes pair up and the lines after the head hold
         // an odd number of them (a raw string's closing line written again).
         let count = |ls: &[&[u8]]| ls.iter().map(|l| backquotes(l)).sum::<usize>();
-        let quotes = self.file.backquotes_pair && count(&keys[p..]) % 2 == 1;
+        let quotes = count(&keys[p..]) % 2 == 1 && self.file.backquotes_pair();
         let strands = (comment || self.strands_next_line(k, j, p, j + p)) && !self.strands_next_line(k, j, p, end);
         if !strands && !quotes {
             return false;
@@ -1293,7 +1419,7 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         };
         let inserted = sum(&mut keys[p..].iter().copied());
         let (added, removed) = (sum(&mut new.iter().copied()), sum(&mut deleted.iter().copied()));
-        let unbalances = self.file.balanced && inserted != [0; 3] && added == removed;
+        let unbalances = inserted != [0; 3] && added == removed && self.file.balanced();
         // The span keeps the backquotes paired (it writes as many as it deletes, modulo two) and
         // rewrites a line it deletes (a span deleting blank lines only shows no rewrite: the block
         // property found a lone `` ` `` inserted before a blank line and a copy of it).
@@ -1459,7 +1585,7 @@ fn is_subsequence(region: &[&[u8]], lines: &[&[u8]]) -> bool {
 }
 
 /// Writes the one reading.
-fn merge(
+fn merge<M: Merged>(
     text: &[u8],
     file: &FileLines<'_>,
     segments: &[Segment<'_>],
@@ -1467,7 +1593,7 @@ fn merge(
     keying: Keying,
     first_is_marker: bool,
     last_is_marker: bool,
-) -> Result<SnippetApplied, SnippetError> {
+) -> Result<(M, Placement), SnippetError> {
     let indentation_ignored = keying == Keying::Trimmed;
     let hay = Haystack::new(text);
     let index = hay.lines();
@@ -1477,7 +1603,14 @@ fn merge(
     // and written with the file's indentation; otherwise its indentation is kept as written.
     let snippet_tabs = uses_tabs(segments.iter().flat_map(|s| s.lines.iter().map(|l| l.text.as_bytes())));
     let keying = if tabs != snippet_tabs { Keying::Trimmed } else { keying };
-    let file = &FileLines::new(&file.lines, keying);
+    // The lines keyed again only when the keying differs (a whole pass and index of the file).
+    let rekeyed;
+    let file = if keying == file.keying {
+        file
+    } else {
+        rekeyed = FileLines::new(&file.lines, keying);
+        &rekeyed
+    };
     let mut reports = Vec::with_capacity(segments.len());
     let mut changed_ids = Vec::new();
     let mut delta: isize = 0;
@@ -1592,10 +1725,8 @@ fn merge(
     if changed_ids.is_empty() {
         return Err(SnippetError::NoChange);
     }
-    let mut applied = set
-        .apply()
-        .map_err(|e| SnippetError::Engine(renumber(e, &changed_ids)))?;
-    for edit in &mut applied.edits {
+    let mut applied = M::finish(set).map_err(|e| SnippetError::Engine(renumber(e, &changed_ids)))?;
+    for edit in applied.edits().iter_mut() {
         edit.index = changed_ids[edit.index];
     }
     let regions: Vec<_> = places
@@ -1607,18 +1738,18 @@ fn merge(
             new_lines: report.new_lines,
         })
         .collect();
-    applied.edits = one_edit_per_segment(std::mem::take(&mut applied.edits), &regions);
+    *applied.edits() = one_edit_per_segment(std::mem::take(applied.edits()), &regions);
     let first = places.first().expect("a segment");
     let last = places.last().expect("a segment");
-    Ok(SnippetApplied {
+    Ok((
         applied,
-        placement: Placement {
+        Placement {
             segments: reports,
             kept_before: (!first_is_marker && first.start > 0).then_some((1, first.start)),
             kept_after: (!last_is_marker && last.end < file.len()).then_some((last.end + 1, file.len())),
             indentation_ignored,
         },
-    })
+    ))
 }
 
 /// Which segment line is which region line (absolute file line, from `start`), by a diff of their

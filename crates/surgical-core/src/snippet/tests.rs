@@ -2,7 +2,15 @@ use super::*;
 
 fn merged(file: &str, snippet: &str) -> String {
     match apply_snippet(file.as_bytes(), snippet) {
-        Ok(a) => String::from_utf8(a.applied.text).unwrap(),
+        Ok(a) => {
+            // The merge as replacements is the same merge: its changes one per segment, as
+            // `into_spliced` gives them, and the same new text.
+            let spliced = apply_snippet_spliced(file.as_bytes(), snippet).unwrap();
+            assert_eq!(spliced.spliced.text(file.as_bytes()), a.applied.text);
+            assert_eq!(spliced.placement, a.placement);
+            assert_eq!(spliced.spliced, a.applied.clone().into_spliced());
+            String::from_utf8(a.applied.text).unwrap()
+        }
         Err(e) => panic!("{e:?}"),
     }
 }
@@ -156,12 +164,12 @@ fn python_ellipsis_that_matches_the_file_is_code() {
         file.replace("return 0", "return 1")
     );
     // A stub's body under a header the snippet changes.
-    let keyed = FileLines::new(&lines(file.as_bytes()).collect::<Vec<_>>(), Keying::Indented);
+    let keyed = FileLines::new(&std::rc::Rc::new(lines(file.as_bytes()).collect()), Keying::Indented);
     let read = variants("class P:\n    def f(self) -> str:\n        ...\n", &keyed).unwrap();
     assert_eq!(read[0].segments.len(), 1);
     // Where the file has no such line, a bare `...` is a marker.
     let file = "def f():\n    return 1\n";
-    let keyed = FileLines::new(&lines(file.as_bytes()).collect::<Vec<_>>(), Keying::Indented);
+    let keyed = FileLines::new(&std::rc::Rc::new(lines(file.as_bytes()).collect()), Keying::Indented);
     let read = variants("def f():\n    ...\n    return 2\n", &keyed).unwrap();
     assert_eq!((read.len(), read[0].segments.len()), (1, 2));
 }

@@ -3,7 +3,7 @@
 //! `surgical_core::snippet`, then written as `edit` writes (atomic, journal, sandbox).
 
 use serde_json::Value;
-use surgical_core::snippet::{apply_snippet, Placement, SnippetError};
+use surgical_core::snippet::{apply_snippet, apply_snippet_spliced, Placement, SnippetError};
 
 use crate::pipeline::in_place::{run_engine, Call};
 use crate::tools::args::{boolean, expected_hash, object, path, string};
@@ -64,9 +64,9 @@ pub fn run_snippet_with(req: &SnippetRequest, config: &Config) -> ToolResult {
     let result = run_engine(
         &call,
         config,
-        // The merge builds the new text whole; the file is written, hashed and diffed from its
-        // replacements, as `edit`'s are.
-        |text| merge(text, &req.snippet, call.shown).map(|(applied, placement)| (applied.into_spliced(), placement)),
+        // The merge returns the replacements: the file is written, hashed and diffed from them, as
+        // `edit`'s are, and the new text is never built whole.
+        |text| merge_spliced(text, &req.snippet, call.shown),
         |encoding, _reports, diff, merged| wording::snippet::summary(call.shown, req.dry_run, encoding, diff, merged),
     );
     match result {
@@ -79,6 +79,13 @@ pub fn run_snippet_with(req: &SnippetRequest, config: &Config) -> ToolResult {
 pub(crate) fn merge(text: &[u8], snippet: &str, shown: &str) -> Result<(surgical_core::Applied, Placement), ToolError> {
     let merged = apply_snippet(text, snippet).map_err(|e| snippet_error(e, shown))?;
     Ok((merged.applied, merged.placement))
+}
+
+/// The merge as the replacements of `text` (the new text not built), with its error worded for
+/// the model.
+fn merge_spliced(text: &[u8], snippet: &str, shown: &str) -> Result<(surgical_core::Spliced, Placement), ToolError> {
+    let merged = apply_snippet_spliced(text, snippet).map_err(|e| snippet_error(e, shown))?;
+    Ok((merged.spliced, merged.placement))
 }
 
 pub(crate) fn success(edit: EditSuccess, merged: &Placement, instructions: Option<String>) -> SnippetSuccess {
