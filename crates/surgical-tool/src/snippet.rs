@@ -6,7 +6,8 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 use serde_json::Value;
-use surgical_core::snippet::{apply_snippet, Placement, SnippetError};
+use surgical_core::marker::TextKind;
+use surgical_core::snippet::{apply_snippet_in, Placement, SnippetError};
 use surgical_fs::Encoding;
 
 use crate::args::{boolean, expected_hash, object, path, string};
@@ -135,9 +136,11 @@ pub fn run_snippet_with(req: &SnippetRequest, config: &Config) -> ToolResult {
     }
 }
 
-/// The merge, with its error worded for the model.
+/// The merge, with its error worded for the model. The file's kind of text comes from its name
+/// (`shown`): it decides how sure a bare `...` line is as a marker (in prose, content where the
+/// file holds it).
 pub(crate) fn merge(text: &[u8], snippet: &str, shown: &str) -> Result<(surgical_core::Applied, Placement), ToolError> {
-    let merged = apply_snippet(text, snippet).map_err(|e| snippet_error(e, shown))?;
+    let merged = apply_snippet_in(text, snippet, TextKind::of_path(shown)).map_err(|e| snippet_error(e, shown))?;
     Ok((merged.applied, merged.placement))
 }
 
