@@ -116,7 +116,12 @@ fn the_grammar_reads_every_row_as_the_table_says() {
                 Some(Strength::Weak) => "weak",
                 None => "no",
             };
-            (got != r.expect).then(|| format!("{}: {:?} in {}: read {got}, expected {}", r.at, r.line, r.path, r.expect))
+            (got != r.expect).then(|| {
+                format!(
+                    "{}: {:?} in {}: read {got}, expected {}",
+                    r.at, r.line, r.path, r.expect
+                )
+            })
         })
         .collect();
     assert!(wrong.is_empty(), "{} rows:\n{}", wrong.len(), wrong.join("\n"));

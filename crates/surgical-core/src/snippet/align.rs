@@ -33,7 +33,8 @@ pub(crate) fn pairing(
 pub(crate) fn float_blank_lines(kept: &mut [Option<usize>], region: &[&[u8]], seg: &[&[u8]], start: usize) {
     let m = kept.len();
     let blank = |k: &[u8]| k.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\x0c' | b'\x0b'));
-    let follows = |kept: &[Option<usize>], a: usize, b: usize| matches!((kept[a], kept[b]), (Some(f), Some(g)) if g == f + 1);
+    let follows =
+        |kept: &[Option<usize>], a: usize, b: usize| matches!((kept[a], kept[b]), (Some(f), Some(g)) if g == f + 1);
     // Let go of floating runs of kept blank lines.
     let mut i = 0;
     let mut changed = false;
@@ -54,9 +55,7 @@ pub(crate) fn float_blank_lines(kept: &mut [Option<usize>], region: &[&[u8]], se
             || (a == 0 && kept[0] == Some(start))
             || (b == m && kept[m - 1] == Some(start + region.len() - 1));
         if !attached {
-            for x in a..b {
-                kept[x] = None;
-            }
+            kept[a..b].fill(None);
             changed = true;
         }
         i = b;
@@ -133,4 +132,3 @@ pub(crate) fn diff_lines(region: &[&[u8]], seg: &[&[u8]], start: usize) -> (Vec<
     keep_to(region.len(), &mut old, &mut new);
     (kept, count)
 }
-

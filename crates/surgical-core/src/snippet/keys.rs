@@ -46,19 +46,6 @@ pub(crate) fn is_blank_key(key: &[u8]) -> bool {
     key.iter().all(|&b| is_blank(b))
 }
 
-/// A weak line names no place by itself: blank, only punctuation, or one word of six letters or
-/// digits or fewer with punctuation (`}`, `end`, `pass`, `});`, `} else {`, `return;`).
-pub(crate) fn is_weak(key: &[u8]) -> bool {
-    let mut words = key
-        .split(|b| !(b.is_ascii_alphanumeric() || *b == b'_' || *b >= 0x80))
-        .filter(|w| !w.is_empty());
-    match (words.next(), words.next()) {
-        (None, _) => true,
-        (Some(w), None) => w.len() <= 6,
-        _ => false,
-    }
-}
-
 /// A line that closes a block: it starts with `}`, `)`, `]` or the word `end`.
 pub(crate) fn is_closer(trimmed: &[u8]) -> bool {
     trimmed.first().is_some_and(|b| b"}])".contains(b))

@@ -308,7 +308,6 @@ fn reindent(line: &str, anchor: Option<(&str, &[u8])>, tabs: bool) -> String {
     }
 }
 
-
 /// The whitespace rule for blank lines: the file's invisible bytes are kept only on lines that pair
 /// one to one with unchanged context; on lines the model wrote, its bytes are written.
 ///
@@ -343,14 +342,14 @@ fn model_blank_lines(kept: &mut [Option<usize>], seg: &Segment<'_>, file: &FileL
             || (a > 0 && !contiguous(a - 1, a))
             || (b < m && !contiguous(b - 1, b))
             || (a + 1..b).any(|x| !contiguous(x - 1, x));
-        for x in a..b {
-            let Some(f) = kept[x] else { continue };
-            let model = seg.lines[x].text.as_bytes();
+        for (slot, line) in kept[a..b].iter_mut().zip(&seg.lines[a..b]) {
+            let Some(f) = *slot else { continue };
+            let model = line.text.as_bytes();
             if model == file.lines[f].content {
                 continue;
             }
             if touches || !model.is_empty() {
-                kept[x] = None;
+                *slot = None;
             }
         }
     }

@@ -105,43 +105,14 @@ pub fn apply_snippet_in(text: &[u8], snippet: &str, kind: TextKind) -> Result<Sn
         }
     }
     let best = distinct[0].1.score;
-    let rivals = distinct.iter().filter(|(_, f)| f.score >= best - scoring.margin).count();
-    if let Some(expected) = std::env::var_os("SURGICAL_SNIPPET_EXPLAIN") {
-        // Development only: which of the readings gives the expected file.
-        let want: Vec<u8> = std::fs::read(expected).unwrap_or_default().into_iter().filter(|&b| b != b'\r').collect();
-        let mut truth = None;
-        for (r, (v, f)) in distinct.iter().enumerate().take(40) {
-            let variant = &variants[*v];
-            if let Ok(m) = merge(text, file, &variant.segments, &f.places, keying, variant.first_is_marker, variant.last_is_marker) {
-                let got: Vec<u8> = m.applied.text.into_iter().filter(|&b| b != b'\r').collect();
-                if got == want {
-                    truth = Some(r);
-                    break;
-                }
-            }
-        }
-        let show = |f: &Found| f.places.iter().map(|p| format!("{}..{} {:.2} {:?}", p.start + 1, p.end, p.score, p.terms)).collect::<Vec<_>>().join(" | ");
-        match truth {
-            Some(r) => eprintln!("EXPLAIN truth rank {r} of {} gap {:.3} best {:.3} truth {:.3}\n  best: {}\n  truth: {}", distinct.len(), best - distinct[r].1.score, best, distinct[r].1.score, show(&distinct[0].1), show(&distinct[r].1)),
-            None => eprintln!("EXPLAIN truth not among {} readings; best {:.3}\n  best: {}", distinct.len(), best, show(&distinct[0].1)),
-        }
-        if rivals > 1 {
-            let second = distinct.iter().skip(1).find(|_| true).map(|(_, f)| f);
-            if let Some(sec) = second { eprintln!("  second ({:.3}): {}", sec.score, show(sec)); }
-        }
-    }
-    if std::env::var_os("SURGICAL_SNIPPET_DEBUG").is_some() {
-        for (v, f) in distinct.iter().take(8) {
-            eprintln!("variant {v} score {:.3}", f.score);
-            for p in &f.places {
-                eprintln!("   {}..{} {:.3} {:?}", p.start + 1, p.end, p.score, p.terms);
-            }
-        }
-    }
+    let rivals = distinct
+        .iter()
+        .filter(|(_, f)| f.score >= best - scoring.margin)
+        .count();
     if rivals > 1 || (pool.capped && distinct.len() > 1) {
         let readings = distinct
             .iter()
-            .take(rivals.max(2).min(MAX_LISTED_READINGS))
+            .take(rivals.clamp(2, MAX_LISTED_READINGS))
             .map(|(_, f)| Reading {
                 segments: f.places.iter().map(|p| (p.start + 1, p.end)).collect(),
                 score: f.score,
@@ -167,7 +138,13 @@ pub fn apply_snippet_in(text: &[u8], snippet: &str, kind: TextKind) -> Result<Sn
                     .places
                     .iter()
                     .enumerate()
-                    .map(|(k, p)| if k == other.0 { (other.1 + 1, other.1 + 2) } else { (p.start + 1, p.end) })
+                    .map(|(k, p)| {
+                        if k == other.0 {
+                            (other.1 + 1, other.1 + 2)
+                        } else {
+                            (p.start + 1, p.end)
+                        }
+                    })
                     .collect(),
                 score: best.score,
             },
@@ -243,8 +220,7 @@ struct Pool {
 fn pool_of(variants: &[Variant<'_>], file: &FileLines<'_>, keying: Keying, scoring: &Scoring) -> Pool {
     let mut pool = Pool::default();
     for (v, variant) in variants.iter().enumerate() {
-        let open = (!variant.first_is_marker, !variant.last_is_marker);
-        let outcome = Search::run(file, &variant.segments, keying, open, scoring);
+        let outcome = Search::run(file, &variant.segments, keying, scoring);
         pool.capped |= outcome.capped;
         if pool.failed.is_none() {
             pool.failed = outcome.failed.map(|f| (v, f));
@@ -256,60 +232,3 @@ fn pool_of(variants: &[Variant<'_>], file: &FileLines<'_>, keying: Keying, scori
 
 #[cfg(test)]
 mod tests;
-
-/// Development only: every distinct reading (best first, at most 80) with its summed terms, whether
-/// it gives `expected` (line endings ignored), and whether an insertion between its edges lies
-/// elsewhere.
-#[doc(hidden)]
-pub fn debug_readings(text: &[u8], snippet: &str, kind: TextKind, expected: &[u8]) -> Vec<(Vec<(&'static str, f64)>, bool, bool)> {
-    let snippet = model_newlines(snippet);
-    let all: Vec<Line<'_>> = lines(text).collect();
-    let scoring = Scoring::default();
-    let exact = FileLines::new(&all, Keying::Indented);
-    let Ok(variants) = variants(&snippet, &exact, kind) else { return Vec::new() };
-    let variants: Vec<Variant<'_>> = variants.into_iter().filter(|v| !v.segments.is_empty()).collect();
-    if variants.is_empty() {
-        return Vec::new();
-    }
-    let mut keying = Keying::Indented;
-    let mut pool = pool_of(&variants, &exact, keying, &scoring);
-    let mut trimmed_file = None;
-    if pool.found.is_empty() {
-        let trimmed = FileLines::new(&all, Keying::Trimmed);
-        let retry = pool_of(&variants, &trimmed, Keying::Trimmed, &scoring);
-        if !retry.found.is_empty() {
-            pool = retry;
-            keying = Keying::Trimmed;
-            trimmed_file = Some(trimmed);
-        }
-    }
-    let file = trimmed_file.as_ref().unwrap_or(&exact);
-    pool.found.sort_by(|a, b| b.1.score.total_cmp(&a.1.score));
-    let mut distinct: Vec<(usize, Found)> = Vec::new();
-    for (v, f) in pool.found {
-        if !distinct.iter().any(|(_, d)| d.hash == f.hash) {
-            distinct.push((v, f));
-        }
-    }
-    let want: Vec<u8> = expected.iter().copied().filter(|&b| b != b'\r').collect();
-    distinct
-        .iter()
-        .take(80)
-        .map(|(v, f)| {
-            let variant = &variants[*v];
-            let truth = merge(text, file, &variant.segments, &f.places, keying, variant.first_is_marker, variant.last_is_marker)
-                .map(|m| m.applied.text.into_iter().filter(|&b| b != b'\r').collect::<Vec<u8>>() == want)
-                .unwrap_or(false);
-            let mut sum = scoring::Terms::default();
-            let mut unchanged = true;
-            for p in &f.places {
-                sum.add(&p.terms);
-                unchanged &= p.unchanged();
-            }
-            let mut feats = sum.features();
-            feats.push(("unchanged", f64::from(u8::from(unchanged))));
-            let ei = edge_insertion_elsewhere(file, variant, f, keying).is_some();
-            (feats, truth, ei)
-        })
-        .collect()
-}

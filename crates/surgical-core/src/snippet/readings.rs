@@ -51,8 +51,6 @@ pub(crate) struct SegmentLines<'a, 't, 's> {
     pub(crate) file_exact: &'a [&'t [u8]],
     pub(crate) keys: &'a [&'s [u8]],
     pub(crate) exact: &'a [&'s [u8]],
-    /// No marker before this segment (it is the first and the snippet starts without one), after it.
-    pub(crate) open: (bool, bool),
 }
 
 impl SegmentLines<'_, '_, '_> {
@@ -75,12 +73,9 @@ impl SegmentLines<'_, '_, '_> {
         // the last ones.
         let mut head_anchors: Vec<usize> = Vec::new();
         let mut tail_anchors: Vec<usize> = Vec::new();
-        for pick in [
-            anchored.iter().find(few),
-            anchored.iter().filter(few).find(strong),
-        ]
-        .into_iter()
-        .flatten()
+        for pick in [anchored.iter().find(few), anchored.iter().filter(few).find(strong)]
+            .into_iter()
+            .flatten()
         {
             if !head_anchors.contains(pick) {
                 head_anchors.push(*pick);
@@ -142,7 +137,9 @@ impl SegmentLines<'_, '_, '_> {
         let mut spans: Vec<(Run, Run)> = Vec::new();
         for h in &heads {
             for t in frontier(
-                tails.iter().filter(|t| t.file.0 >= h.file.0 && t.file.1 > h.file.1 && t.seg.1 > h.seg.1),
+                tails
+                    .iter()
+                    .filter(|t| t.file.0 >= h.file.0 && t.file.1 > h.file.1 && t.seg.1 > h.seg.1),
                 |t| t.file.0,
                 |t| t.seg.1 - t.seg.0,
             ) {
@@ -153,7 +150,9 @@ impl SegmentLines<'_, '_, '_> {
         }
         for t in &tails {
             for h in frontier(
-                heads.iter().filter(|h| h.file.0 <= t.file.0 && h.file.1 < t.file.1 && h.seg.0 < t.seg.0),
+                heads
+                    .iter()
+                    .filter(|h| h.file.0 <= t.file.0 && h.file.1 < t.file.1 && h.seg.0 < t.seg.0),
                 |h| usize::MAX - h.file.1,
                 |h| h.seg.1 - h.seg.0,
             ) {
@@ -232,7 +231,15 @@ impl SegmentLines<'_, '_, '_> {
     }
 
     /// The terms of a reading's score (see [`Terms`]).
-    fn terms(&self, start: usize, end: usize, kept: &[Option<usize>], lo: usize, hi: usize, scoring: &Scoring) -> Terms {
+    fn terms(
+        &self,
+        start: usize,
+        end: usize,
+        kept: &[Option<usize>],
+        lo: usize,
+        hi: usize,
+        scoring: &Scoring,
+    ) -> Terms {
         let file = self.file;
         let keys = self.keys;
         let m = keys.len();
@@ -250,10 +257,10 @@ impl SegmentLines<'_, '_, '_> {
                 last_run_start -= 1;
             }
             let first_run = &keys[kept_idx[0]..=kept_idx[first_run_end]];
-            t.edge_runs += self.run_evidence(first_run, scoring);
+            t.edge_runs += self.run_evidence(first_run);
             if last_run_start > first_run_end {
                 let last_run = &keys[kept_idx[last_run_start]..=kept_idx[kept_idx.len() - 1]];
-                t.edge_runs += self.run_evidence(last_run, scoring);
+                t.edge_runs += self.run_evidence(last_run);
             }
             for &i in &kept_idx[first_run_end + 1..last_run_start.max(first_run_end + 1)] {
                 t.inner += file.weight(keys[i]);
@@ -283,7 +290,13 @@ impl SegmentLines<'_, '_, '_> {
                 t.outside = true;
             }
             if !old.is_empty() || !new.is_empty() {
-                let unalike = block_terms(&mut t, old, new, file, (start.saturating_sub(NEAR_COPY), (end + NEAR_COPY).min(file.len())));
+                let unalike = block_terms(
+                    &mut t,
+                    old,
+                    new,
+                    file,
+                    (start.saturating_sub(NEAR_COPY), (end + NEAR_COPY).min(file.len())),
+                );
                 // Outside the anchors the snippet shows nothing of the file: a line there is only
                 // rewritten by a new line alike it.
                 if outside && unalike > 0 {
@@ -292,15 +305,19 @@ impl SegmentLines<'_, '_, '_> {
             }
             // A blank line written as new beside the file's own blank line at the region's edge:
             // the blank lines pair by position, so a reading that does not pair them writes one more.
-            if i == 0 && old.is_empty() && new.first().is_some_and(|k| is_blank_key(k)) {
-                if (start.saturating_sub(NEAR).max(lo)..start).any(|f| is_blank_key(file.keys[f])) {
-                    t.edge_new += 0.5;
-                }
+            if i == 0
+                && old.is_empty()
+                && new.first().is_some_and(|k| is_blank_key(k))
+                && (start.saturating_sub(NEAR).max(lo)..start).any(|f| is_blank_key(file.keys[f]))
+            {
+                t.edge_new += 0.5;
             }
-            if next_kept.is_none() && old.is_empty() && new.last().is_some_and(|k| is_blank_key(k)) {
-                if (end..(end + NEAR).min(hi)).any(|f| is_blank_key(file.keys[f])) {
-                    t.edge_new += 0.5;
-                }
+            if next_kept.is_none()
+                && old.is_empty()
+                && new.last().is_some_and(|k| is_blank_key(k))
+                && (end..(end + NEAR).min(hi)).any(|f| is_blank_key(file.keys[f]))
+            {
+                t.edge_new += 0.5;
             }
             match next_kept {
                 Some(x) => {
@@ -372,7 +389,7 @@ impl SegmentLines<'_, '_, '_> {
                         .iter()
                         .map(|&j| {
                             let run = self.run_through(i, j, lo, hi);
-                            self.run_evidence(&keys[run.seg.0..run.seg.1], scoring)
+                            self.run_evidence(&keys[run.seg.0..run.seg.1])
                         })
                         .fold(0.0, f64::max)
                 };
@@ -385,10 +402,20 @@ impl SegmentLines<'_, '_, '_> {
         // context is usually right beside its change, at the nearer copy.
         // A strong edge whose copy the region deletes is not at the minimal window either (the
         // region runs from one copy of the snippet's context past another).
+        // An edge run holding a line the file holds once is pinned there, whatever copies of its
+        // weak lines the region holds (`}`, blank, `func f() {` found once: the window is that).
+        let is_pin = |k: &[u8]| file.count(k) == 1 && content_weight(k) >= FULL;
         if let (Some(&e), false) = (edges.first(), kept_idx.is_empty()) {
             if let Some(fe) = edge_kept(e) {
-                let run_end = kept_idx.iter().position(|&x| x > e && !follows(x - 1, x)).map_or(m, |p| kept_idx[p]);
-                let other_kept = kept_idx.iter().any(|&x| x >= run_end && keys[x] == keys[e] && kept[x].is_some_and(|f| f > fe));
+                let run_end = kept_idx
+                    .iter()
+                    .position(|&x| x > e && !follows(x - 1, x))
+                    .map_or(m, |p| kept_idx[p]);
+                let pinned = kept_idx.iter().any(|&x| x >= e && x < run_end && is_pin(keys[x]));
+                let other_kept = !pinned
+                    && kept_idx
+                        .iter()
+                        .any(|&x| x >= run_end && keys[x] == keys[e] && kept[x].is_some_and(|f| f > fe));
                 // (A copy deleted with its neighbour: a copy of the edge's run, not a duplicated
                 // line the snippet deletes.)
                 let deleted_copy = content_weight(keys[e]) >= FULL
@@ -403,8 +430,15 @@ impl SegmentLines<'_, '_, '_> {
         }
         if let (Some(&e), true) = (edges.last(), edges.len() == 2 && !kept_idx.is_empty()) {
             if let Some(fe) = edge_kept(e) {
-                let run_start = kept_idx.iter().rposition(|&x| x < e && kept_idx.contains(&(x + 1)) && !follows(x, x + 1)).map_or(0, |p| kept_idx[p] + 1);
-                let other_kept = kept_idx.iter().any(|&x| x < run_start && keys[x] == keys[e] && kept[x].is_some_and(|f| f < fe));
+                let run_start = kept_idx
+                    .iter()
+                    .rposition(|&x| x < e && kept_idx.contains(&(x + 1)) && !follows(x, x + 1))
+                    .map_or(0, |p| kept_idx[p] + 1);
+                let pinned = kept_idx.iter().any(|&x| x >= run_start && x <= e && is_pin(keys[x]));
+                let other_kept = !pinned
+                    && kept_idx
+                        .iter()
+                        .any(|&x| x < run_start && keys[x] == keys[e] && kept[x].is_some_and(|f| f < fe));
                 let deleted_copy = content_weight(keys[e]) >= FULL
                     && e > 0
                     && (start + 1..fe).any(|f| {
@@ -425,35 +459,9 @@ impl SegmentLines<'_, '_, '_> {
         t
     }
 
-    /// The evidence of a run of consecutive lines kept as the file's: the sum of their weights, or,
-    /// where the run as a whole is rarer than its lines (`v` then `}`, found once together), what
-    /// its content says divided by how often the file holds the whole run.
-    fn run_evidence(&self, run: &[&[u8]], scoring: &Scoring) -> f64 {
-        let file = self.file;
-        let sum: f64 = run.iter().map(|k| file.weight(k)).sum();
-        if run.len() < 2 || scoring.run == 0.0 {
-            return sum;
-        }
-        let content: f64 = run.iter().map(|k| content_weight(k)).sum::<f64>().min(FULL);
-        let Some((o, pivot)) = run
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| !is_blank_key(k))
-            .min_by_key(|(_, k)| file.count(k))
-        else {
-            return sum;
-        };
-        let places = file.places_in(pivot, 0, file.len());
-        if places.len() > MAX_PLACES {
-            return sum;
-        }
-        let n = file.len();
-        let count = places
-            .iter()
-            .filter(|&&p| p >= o && p - o + run.len() <= n && file.keys[p - o..p - o + run.len()] == *run)
-            .count()
-            .max(1);
-        sum.max(content / count as f64)
+    /// The evidence of a run of consecutive lines kept as the file's: the sum of their weights.
+    fn run_evidence(&self, run: &[&[u8]]) -> f64 {
+        run.iter().map(|k| self.file.weight(k)).sum()
     }
 }
 
@@ -520,7 +528,11 @@ fn block_terms(t: &mut Terms, old: &[&[u8]], new: &[&[u8]], file: &FileLines<'_>
 
 /// The items of `it` nearest first (by `distance`), keeping the nearest two and then each one
 /// whose `length` is longer than every nearer one's, at most [`MAX_PARTNERS`].
-fn frontier<T: Copy>(it: impl Iterator<Item = T>, distance: impl Fn(&T) -> usize, length: impl Fn(&T) -> usize) -> Vec<T> {
+fn frontier<T: Copy>(
+    it: impl Iterator<Item = T>,
+    distance: impl Fn(&T) -> usize,
+    length: impl Fn(&T) -> usize,
+) -> Vec<T> {
     let mut all: Vec<T> = it.collect();
     all.sort_by_key(|x| distance(x));
     let mut out = Vec::new();

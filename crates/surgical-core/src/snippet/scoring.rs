@@ -50,50 +50,6 @@ pub(crate) struct Terms {
     pub(crate) outside: bool,
 }
 
-impl Terms {
-    /// Development only: adds another segment's terms.
-    pub(crate) fn add(&mut self, o: &Terms) {
-        self.edge_runs += o.edge_runs;
-        self.inner += o.inner;
-        self.edges += o.edges;
-        self.blocks += o.blocks;
-        self.blank_blocks += o.blank_blocks;
-        self.deleted_excess += o.deleted_excess;
-        self.excess_log += o.excess_log;
-        self.rewritten_alike += o.rewritten_alike;
-        self.rewritten_unalike += o.rewritten_unalike;
-        self.blank_deleted += o.blank_deleted;
-        self.new_lines += o.new_lines;
-        self.edge_new += o.edge_new;
-        self.not_minimal += o.not_minimal;
-        self.dup_unique += o.dup_unique;
-        self.edges_kept_count += o.edges_kept_count;
-        self.region += o.region;
-    }
-
-    /// Development only: the terms by name.
-    pub(crate) fn features(&self) -> Vec<(&'static str, f64)> {
-        vec![
-            ("edge_runs", self.edge_runs),
-            ("inner", self.inner),
-            ("edges", self.edges),
-            ("blocks", self.blocks as f64),
-            ("blank_blocks", self.blank_blocks as f64),
-            ("deleted_excess", self.deleted_excess as f64),
-            ("excess_log", self.excess_log),
-            ("alike", self.rewritten_alike as f64),
-            ("unalike", self.rewritten_unalike as f64),
-            ("blank_deleted", self.blank_deleted as f64),
-            ("new_lines", self.new_lines as f64),
-            ("edge_new", self.edge_new),
-            ("not_minimal", self.not_minimal as f64),
-            ("dup_unique", self.dup_unique as f64),
-            ("edges_kept", self.edges_kept_count as f64),
-            ("region", self.region as f64),
-        ]
-    }
-}
-
 /// The constants of the score.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Scoring {
@@ -128,15 +84,13 @@ pub(crate) struct Scoring {
     pub(crate) edge_weight: f64,
     /// The cost of each non-blank new line.
     pub(crate) new_line: f64,
-    /// Whether a run's rarity as a whole counts (1) or only its lines' (0).
-    pub(crate) run: f64,
     /// The least an edge held on its side and written as new counts in `edge_new`.
     pub(crate) edge_floor: f64,
 }
 
 impl Default for Scoring {
     fn default() -> Self {
-        let mut s = Scoring {
+        Scoring {
             inner: INNER,
             block: BLOCK,
             blank_block: BLANK_BLOCK,
@@ -148,41 +102,12 @@ impl Default for Scoring {
             margin: crate::snippet::MARGIN,
             not_minimal: NOT_MINIMAL,
             dup_unique: DUP_UNIQUE,
-            run: 0.0,
             edge_weight: EDGE_WEIGHT,
             new_line: NEW_LINE,
             edge_kept: EDGE_KEPT,
             excess_line: EXCESS_LINE,
             edge_floor: 0.5,
-        };
-        // Development only: constants tried without rebuilding.
-        if let Ok(spec) = std::env::var("SURGICAL_SNIPPET_SCORING") {
-            for kv in spec.split(',') {
-                let Some((k, v)) = kv.split_once('=') else { continue };
-                let Ok(v) = v.trim().parse::<f64>() else { continue };
-                match k.trim() {
-                    "inner" => s.inner = v,
-                    "block" => s.block = v,
-                    "blank_block" => s.blank_block = v,
-                    "excess" => s.excess = v,
-                    "unalike" => s.unalike = v,
-                    "alike" => s.alike = v,
-                    "blank" => s.blank = v,
-                    "edge_new" => s.edge_new = v,
-                    "margin" => s.margin = v,
-                    "run" => s.run = v,
-                    "edge_weight" => s.edge_weight = v,
-                    "new_line" => s.new_line = v,
-                    "edge_kept" => s.edge_kept = v,
-                    "excess_line" => s.excess_line = v,
-                    "not_minimal" => s.not_minimal = v,
-                    "dup_unique" => s.dup_unique = v,
-                    "edge_floor" => s.edge_floor = v,
-                    _ => {}
-                }
-            }
         }
-        s
     }
 }
 

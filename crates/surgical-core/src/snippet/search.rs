@@ -7,7 +7,7 @@ use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
 use crate::snippet::cut::Segment;
-use crate::snippet::keys::{indent_of, is_closer, key, exact_key, FileLines, Keying};
+use crate::snippet::keys::{exact_key, indent_of, is_closer, key, FileLines, Keying};
 use crate::snippet::readings::{SegReading, SegmentLines};
 use crate::snippet::scoring::Scoring;
 
@@ -54,7 +54,6 @@ pub(crate) struct Search<'a, 't, 's> {
     segments: &'a [Segment<'s>],
     keys: Vec<Vec<&'s [u8]>>,
     exact: Vec<Vec<&'s [u8]>>,
-    open: (bool, bool),
     scoring: &'a Scoring,
     memo: HashMap<(usize, usize, usize), Rc<Vec<SegReading>>>,
     found: Vec<Found>,
@@ -64,13 +63,11 @@ pub(crate) struct Search<'a, 't, 's> {
 }
 
 impl<'a, 't, 's> Search<'a, 't, 's> {
-    /// Every reading of `segments` in `file`. `open` says whether the snippet has no marker before
-    /// its first segment and after its last.
+    /// Every reading of `segments` in `file`.
     pub(crate) fn run(
         file: &'a FileLines<'t>,
         segments: &'a [Segment<'s>],
         keying: Keying,
-        open: (bool, bool),
         scoring: &'a Scoring,
     ) -> Outcome {
         let keys = segments
@@ -88,7 +85,6 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             segments,
             keys,
             exact,
-            open,
             scoring,
             memo: HashMap::new(),
             found: Vec::new(),
@@ -115,7 +111,6 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             file_exact: &self.file_exact,
             keys: &self.keys[k],
             exact: &self.exact[k],
-            open: (self.open.0 && k == 0, self.open.1 && k + 1 == self.segments.len()),
         };
         let mut all = lines.readings(lo, hi, self.scoring);
         if let Some(best) = all.first().map(|r| r.score) {
@@ -171,7 +166,6 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         // of the file (the segment's indentation only looked like the block's body): readings
         // after the block count too, at a cost ([`OUT_OF_BLOCK`]).
         let mut candidates = self.readings(k, lo, hi);
-        let mut window = (lo, hi);
         if !blocks.is_empty() && hi < file_len {
             let outside = self.readings(k, lo, file_len.max(lo));
             let mut all: Vec<SegReading> = candidates.as_ref().clone();
@@ -184,16 +178,17 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             }
             all.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.start.cmp(&b.start)));
             all.truncate(MAX_PER_SEGMENT);
-            if candidates.is_empty() {
-                window = (lo, file_len.max(lo));
-            }
             candidates = Rc::new(all);
         }
         for reading in candidates.iter() {
             placed.push(reading.clone());
             // A reading past the header's block leaves it: the next segments are searched as
             // outside any header.
-            let kept_blocks = if reading.end > hi { std::mem::take(blocks) } else { Vec::new() };
+            let kept_blocks = if reading.end > hi {
+                std::mem::take(blocks)
+            } else {
+                Vec::new()
+            };
             let depth = blocks.len();
             if let Some(block) = self.header_block(k, reading) {
                 blocks.push(block);

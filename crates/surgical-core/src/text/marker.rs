@@ -281,7 +281,11 @@ fn phrase_of(inner: &str, mut wrapped: bool) -> Option<Phrase> {
     let mut inner = inner;
     for (open, close) in [('[', ']'), ('(', ')'), ('{', '}')] {
         if inner.starts_with(open) && inner.ends_with(close) {
-            inner = if inner.len() >= 2 { inner[1..inner.len() - 1].trim() } else { "" };
+            inner = if inner.len() >= 2 {
+                inner[1..inner.len() - 1].trim()
+            } else {
+                ""
+            };
             wrapped = true;
             break;
         }
@@ -304,7 +308,7 @@ fn phrase_of(inner: &str, mut wrapped: bool) -> Option<Phrase> {
             .next()
             .is_none_or(|c| c.is_whitespace() || matches!(c, ']' | ')' | '}'));
     let close = ellipsis_at_end(inner);
-    if !opens && !(close.is_some() && wrapped) {
+    if !(opens || close.is_some() && wrapped) {
         return None;
     }
     if let (Some(at), false) = (close, opens) {
