@@ -1,6 +1,4 @@
 use super::*;
-use crate::snippet::cut::variants;
-use crate::snippet::keys::{FileLines, Keying};
 
 fn merged(file: &str, snippet: &str) -> String {
     match apply_snippet(file.as_bytes(), snippet) {

@@ -166,4 +166,35 @@ mod tests {
         );
         assert_eq!(omission_placeholder_in("a\n", "a\n# ...\n", TextKind::Markdown), None);
     }
+
+    #[test]
+    fn a_worded_placeholder_is_refused_in_every_kind_unless_the_file_has_it_there() {
+        // Issue 28, class 4, and issue 31: a placeholder worded as one, with a comment syntax or
+        // none, is never written into a file, prose or code; kept on both sides, it is the file's.
+        for path in [
+            "src/a.rs",
+            "a.py",
+            "docs/index.rst",
+            "README.md",
+            "notes.txt",
+            "data.csv",
+        ] {
+            let kind = TextKind::of_path(path);
+            for line in [
+                "... rest of the function unchanged",
+                "// ... existing code ...",
+                "    # ... 12 more lines ...",
+            ] {
+                let old = "fn a() {\n    one();\n}\n";
+                let new = format!("fn a() {{\n{line}\n    two();\n}}\n");
+                assert_eq!(
+                    omission_placeholder_in(old, &new, kind),
+                    Some((2, line.trim().to_string())),
+                    "{path}: {line}"
+                );
+                let kept = format!("fn a() {{\n{line}\n    one();\n}}\n");
+                assert_eq!(omission_placeholder_in(&kept, &new, kind), None, "{path}: {line}");
+            }
+        }
+    }
 }
