@@ -88,11 +88,11 @@ async def check_initialize(c: Checks, init: Any) -> None:
 async def check_list_tools(c: Checks, _: Any) -> None:
     listed = await c.session.list_tools()
     tools = {t.name: t for t in listed.tools}
-    assert list(tools) == ["read", "edit", "write", "apply_patch", "apply_snippet", "undo"], list(tools)
+    assert list(tools) == ["read", "edit", "write", "apply_patch", "apply_snippet", "undo", "text_editor"], list(tools)
     for tool in listed.tools:
         assert tool.description and len(tool.description) > 100, tool.name
         assert tool.input_schema["type"] == "object", tool.input_schema
-        required = "patch" if tool.name == "apply_patch" else "path"
+        required = {"apply_patch": "patch", "text_editor": "command"}.get(tool.name, "path")
         assert required in tool.input_schema["required"], tool.input_schema
         assert tool.output_schema and "ok" in tool.output_schema["required"], tool.output_schema
         # Success and error results both conform: oneOf the two shapes, discriminated by ok.
@@ -332,6 +332,27 @@ async def check_apply_patch(c: Checks, _: Any) -> None:
     assert (c.bytes_of("p/a.py"), c.bytes_of("p/b.py")) == before
 
 
+async def check_text_editor(c: Checks, _: Any) -> None:
+    # Anthropic's text-editor commands on a CRLF file with a BOM: each result conforms to the
+    # tool's outputSchema (the client validates it), and the bytes stay the file's.
+    data = b"\xef\xbb\xbfdef f():\r\n    return \xe2\x80\x9chi\xe2\x80\x9d   \r\n"
+    c.put("te/a.py", data)
+    text, r = await c.ok("text_editor", {"command": "view", "path": "te/a.py"})
+    assert text == "Here's the result of running `cat -n` on te/a.py:\n     1\tdef f():\n     2\t    return \u201chi\u201d   \n", repr(text)
+    assert (r["command"], r["lineEnding"], r["bom"]) == ("view", "crlf", True), r
+    text, r = await c.ok("text_editor", {"command": "str_replace", "path": "te/a.py", "old_str": 'return "hi"', "new_str": 'return "hello"'})
+    assert text.startswith("The file te/a.py has been edited."), text
+    assert c.bytes_of("te/a.py") == data.replace(b"hi", b"hello"), c.bytes_of("te/a.py")
+    text, r = await c.ok("text_editor", {"command": "insert", "path": "te/a.py", "insert_line": 1, "insert_text": "    pass"})
+    assert c.bytes_of("te/a.py") == data.replace(b"hi", b"hello").replace(b"f():\r\n", b"f():\r\n    pass\r\n")
+    text, r = await c.ok("text_editor", {"command": "view", "path": "te"})
+    assert r["entries"] == ["a.py"], r
+    await c.ok("text_editor", {"command": "undo_edit", "path": "te/a.py"})
+    assert c.bytes_of("te/a.py") == data.replace(b"hi", b"hello")
+    await c.fails("text_editor", {"command": "create", "path": "te/a.py", "file_text": "x"}, "invalid_input", "te/a.py")
+    await c.fails("text_editor", {"command": "str_replace", "path": "te/a.py", "old_str": "nope"}, "not_found", "te/a.py")
+
+
 async def check_protocol_errors(c: Checks, _: Any) -> None:
     try:
         await c.session.call_tool("delete_everything", {"path": "x"})
@@ -357,6 +378,7 @@ CHECKS: list[Callable[[Checks, Any], Awaitable[None]]] = [
     check_write_overwrite_keeps_style,
     check_write_errors,
     check_apply_patch,
+    check_text_editor,
     check_protocol_errors,
 ]
 

@@ -21,6 +21,8 @@ export interface EditCall {
   maxStrategy?: 'exact' | 'trailing_whitespace' | 'unicode' | 'indentation' | 'whitespace_runs' | 'escapes' | 'similar'
   /** The file's SHA-256 (hex) as last seen; the edit fails with `stale` if it changed. */
   expectedHash?: string
+  /** What to do if the call would introduce syntax errors: write and report them (default), refuse (`syntax_error`, nothing written), or not check. */
+  onSyntaxError?: 'report' | 'refuse' | 'off'
 }
 
 export interface PatchCall {
@@ -31,6 +33,7 @@ export interface PatchCall {
   format?: 'apply_patch' | 'search_replace' | 'unified_diff' | 'auto'
   dryRun?: boolean
   maxStrategy?: EditCall['maxStrategy']
+  onSyntaxError?: EditCall['onSyntaxError']
 }
 
 export interface ReadCall {
@@ -43,6 +46,17 @@ export interface ReadCall {
 export interface WriteCall {
   path: string
   content: string
+  onSyntaxError?: EditCall['onSyntaxError']
+}
+
+/** A syntax error a call introduced (the file parsed before and after in its language). */
+export interface SyntaxError {
+  line: number
+  column: number
+  endLine: number
+  endColumn: number
+  /** In plain words, e.g. "`{` opened here is never closed (its `}` probably belongs before line 57)". */
+  message: string
 }
 
 /** Where one edit landed. */
@@ -77,6 +91,10 @@ export interface EditResult {
   undoAvailable: boolean
   /** True when `patch` was cut to fit a model's context; it then no longer applies with `git apply`. */
   patchTruncated: boolean
+  /** The syntax errors the call introduced (empty when none); absent when the file was not checked. */
+  syntaxErrors?: SyntaxError[]
+  /** `checked: LANGUAGE` or `skipped: WHY`; absent when checks are off. */
+  syntaxCheck?: string
 }
 
 export interface SnippetCall {
@@ -87,6 +105,7 @@ export interface SnippetCall {
   instructions?: string
   dryRun?: boolean
   expectedHash?: string
+  onSyntaxError?: EditCall['onSyntaxError']
 }
 
 export interface SnippetSegment {
@@ -125,6 +144,30 @@ export interface ErrorResult {
     lines?: number[]
   }
 }
+
+/** Anthropic's text-editor input (text_editor_20250728 and text_editor_20250124), as Claude sends it. */
+export interface TextEditorCall {
+  command: 'view' | 'create' | 'str_replace' | 'insert' | 'undo_edit'
+  path: string
+  /** `view`: first and last line, 1-based; -1 as the last means the end of the file. */
+  view_range?: [number, number]
+  /** `view`: show at most this many characters of the file. */
+  max_characters?: number
+  /** `create`: the new file's content. */
+  file_text?: string
+  /** `str_replace`: the text to replace. */
+  old_str?: string
+  /** `str_replace`: what replaces it; `insert` in text_editor_20250124: the text to insert. */
+  new_str?: string
+  /** `insert`: the line after which the text goes (0: the start). */
+  insert_line?: number
+  /** `insert` in text_editor_20250728: the text to insert. */
+  insert_text?: string
+}
+
+/** A successful text_editor call: the fields of the tool that did the work (read's for a file, edit's
+ * for str_replace/insert/undo_edit, write's for create, or a directory listing's), with `command`. */
+export type TextEditorResult = { ok: true; text: string; command: TextEditorCall['command']; path: string } & Record<string, unknown>
 
 /** The result of any tool: `ok` tells which; the other fields are those of `surgical call`. */
 export type ToolResult = EditResult | ErrorResult | ({ ok: true; text: string } & Record<string, unknown>)

@@ -26,12 +26,25 @@ pub struct Options {
     pub max_file_size: Option<f64>,
     /// Keep the undo journal in `<root>/.surgical/` (default true).
     pub undo: Option<bool>,
+    /// What a writing call that would introduce syntax errors does: `"report"` (default: write, and
+    /// list them in `syntaxErrors`), `"refuse"` (write nothing: `syntax_error`) or `"off"`. A call's
+    /// `onSyntaxError` overrides it.
+    pub on_syntax_error: Option<String>,
 }
 
 impl Options {
     fn config(self) -> Result<surgical_tool::Config> {
         let root = PathBuf::from(self.root.unwrap_or_else(|| ".".to_string()));
         let mut config = surgical_tool::Config::new(&root).undo(self.undo.unwrap_or(true));
+        if let Some(on) = self.on_syntax_error {
+            let parsed = surgical_tool::OnSyntaxError::parse(&on).ok_or_else(|| {
+                Error::new(
+                    Status::InvalidArg,
+                    format!("options.onSyntaxError must be \"report\", \"refuse\" or \"off\", not {on:?}"),
+                )
+            })?;
+            config = config.on_syntax_error(parsed);
+        }
         if let Some(bytes) = self.max_file_size {
             if !(bytes.is_finite() && bytes >= 0.0 && bytes.fract() == 0.0) {
                 return Err(Error::new(
@@ -243,6 +256,32 @@ pub fn undo(env: Env, call: Value, options: Option<Options>, signal: Option<Obje
 )]
 pub fn undo_sync(call: Value, options: Option<Options>) -> Result<Json> {
     run_sync("undo", call, options)
+}
+
+/// Anthropic's text-editor tool: the `input` of Claude's `tool_use` block as it is (`{command:
+/// 'view' | 'create' | 'str_replace' | 'insert' | 'undo_edit', path, ...}`), or a SWE-agent or
+/// OpenHands `str_replace_editor` call. Resolves with the result object of `surgical call
+/// text_editor`: its `text` is the `tool_result` to send back (`is_error: !ok`).
+#[napi(
+    ts_args_type = "call: TextEditorCall, options?: Options, signal?: AbortSignal",
+    ts_return_type = "Promise<TextEditorResult | ErrorResult>"
+)]
+pub fn text_editor(
+    env: Env,
+    call: Value,
+    options: Option<Options>,
+    signal: Option<Object<'_>>,
+) -> Result<AsyncTask<Call>> {
+    run_async(env, "text_editor", call, options, signal)
+}
+
+/// `textEditor`, blocking the calling thread.
+#[napi(
+    ts_args_type = "call: TextEditorCall, options?: Options",
+    ts_return_type = "TextEditorResult | ErrorResult"
+)]
+pub fn text_editor_sync(call: Value, options: Option<Options>) -> Result<Json> {
+    run_sync("text_editor", call, options)
 }
 
 /// Options of `applyEdits`.

@@ -55,6 +55,15 @@ for (const [tool, call, files] of [
     { 'a.txt': 'fn a() {\r\n    one();\r\n}\r\nfn b() {\r\n    zwei();\r\n}\r\n' },
   ],
   ['apply_snippet', { path: 'a.txt', snippet: '// ...\n}\n// ...\n' }, { 'a.txt': 'f {\n}\ng {\n}\n' }],
+  ['text_editor', { command: 'view', path: 'a.txt', view_range: [2, -1] }, { 'a.txt': 'one\r\ntwo\r\nthree\r\n' }],
+  [
+    'text_editor',
+    { command: 'str_replace', path: 'a.txt', old_str: 'return "hi"', new_str: 'return "hello"' },
+    { 'a.txt': '\ufeffdef f():\r\n    return \u201chi\u201d   \r\n' },
+  ],
+  ['text_editor', { command: 'insert', path: 'a.txt', insert_line: 1, insert_text: 'x' }, { 'a.txt': 'one\r\ntwo\r\n' }],
+  ['text_editor', { command: 'create', path: 'a.txt', file_text: 'x' }, { 'a.txt': 'keep' }],
+  ['text_editor', { command: 'view', path: 'missing.txt' }, {}],
 ]) {
   test(`${tool} ${JSON.stringify(call).slice(0, 60)}: the same result as surgical call`, async (t) => {
     const run = await threeWays(t, tool, call, files)
@@ -142,4 +151,23 @@ test('an AbortSignal cancels calls that have not written: aborted before, or whi
 
   const unused = new AbortController()
   assert.equal((await surgical.edit({ path: 'a.txt', oldText: 'a', newText: 'c' }, { root, undo: false }, unused.signal)).ok, true)
+})
+
+test('options: onSyntaxError refuses an edit that breaks the syntax; a call says otherwise; a bad value throws', async (t) => {
+  const root = tempDir(t)
+  const file = path.join(root, 'x.rs')
+  const before = 'fn a() {\n    let x = 1;\n}\n\nfn b() {}\n'
+  fs.writeFileSync(file, before)
+  const call = { path: 'x.rs', oldText: '    let x = 1;\n}', newText: '    let x = 2;' }
+  const refused = await surgical.edit(call, { root, onSyntaxError: 'refuse' })
+  assert.equal(refused.ok, false)
+  assert.equal(refused.error.code, 'syntax_error')
+  assert.deepEqual(refused.error.lines, [1])
+  assert.equal(fs.readFileSync(file, 'utf8'), before)
+  const reported = surgical.editSync({ ...call, onSyntaxError: 'report' }, { root, onSyntaxError: 'refuse' })
+  assert.equal(reported.ok, true, reported.text)
+  assert.equal(reported.syntaxCheck, 'checked: rust')
+  assert.equal(reported.syntaxErrors.length, 1)
+  assert.match(reported.syntaxErrors[0].message, /`\{` opened here is never closed/)
+  assert.throws(() => surgical.editSync(call, { root, onSyntaxError: 'warn' }), /onSyntaxError/)
 })

@@ -1,36 +1,32 @@
 //! `surgical-bench`: how fast real edits are, and how much memory they take, against plain I/O.
 //!
 //! ```text
-//! cargo run --release -p surgical-bench                 # 16, 64 and 256 MB files, 5 runs each
-//! cargo run --release -p surgical-bench -- --sizes 1,10 --runs 3
+//! cargo run --release -p surgical-bench                       # the table: every row at 16, 64, 256 MB, 5 runs
+//! cargo run --release -p surgical-bench -- --sizes 16,64 --runs 7 --rows exact,fuzzy --stages --json out.json
+//! surgical-bench --show --sizes 16 --runs 1                   # and print the content each row uses
+//! surgical-bench --binary OLD/surgical-bench ...             # the same rows, timed runs of an older build
+//! surgical-bench write-cases DIR [--sizes 64] [--rows ...]    # each row's file and call, for perf/callgrind
+//! surgical-bench many                                         # 1,000 / 10,000 / 100,000 edits in one call
+//! surgical-bench pathological DIR --run                       # inputs that were once quadratic
 //! ```
 //!
-//! For each file size it times, as the median of several runs, on a file in the page cache:
-//! * the durable-write floor: `std::fs::read`, then write a temp file in the same directory, fsync,
-//!   rename, fsync the directory — the least any crash-safe writer does;
-//! * `exact` and `fuzzy`: a whole `edit` tool call (read, decode, match, splice, diff, atomic write),
-//!   run by turns with the floor (timed right before each call, so twice per run and its median
-//!   over twice as many runs) so a busy machine slows all three alike; their CPU time (user and
-//!   system, all threads) too, which a busy machine changes less than wall time. The fuzzy call's oldText uses ASCII quotes, a hyphen and spaces where
-//!   the file has typographic quotes, an em dash and no-break spaces, so every tier up to
-//!   `unicode` runs;
-//! * the engine alone (no I/O) for both;
-//! * peak memory (the child process's VmHWM) of the exact and the fuzzy call, and its ratio to the
-//!   file size.
-//!
-//! Then it applies 1,000, 10,000 and 100,000 edits in one call to a 10 MB file, to show the cost
-//! grows linearly with the number of edits. Prints a Markdown table.
+//! The table (issue 30, [`table`]): every row of [`rows`] (source code with a quote on every line
+//! edited exactly and fuzzily, a CRLF + BOM C# file, an 8 MiB minified line, 100 edits in one call, a
+//! unified diff and a Codex patch of 50 hunks, a lazy snippet of 10 segments) at each size, against
+//! the durable-write floor measured the same way right before it: each timed run a fresh process on
+//! a file in the page cache whose dirty pages were flushed first, medians of interleaved runs, wall
+//! and CPU time, peak memory. Markdown on stdout, every sample in `--json FILE`.
 
-use std::fs::{self, File};
-use std::io::Write;
+use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use surgical_core::{apply_spliced, Edit, Options};
 
 mod pathological;
+mod rows;
+mod table;
 
 const MB: usize = 1 << 20;
 
@@ -59,20 +55,6 @@ fn make_file(size: usize) -> Vec<u8> {
     out
 }
 
-fn exact_call() -> Value {
-    json!({"path": "bench.rs", "edits": [{
-        "oldText": "    let message = \u{201C}ready \u{2014} set\u{201D};\u{a0}\u{a0}// target",
-        "newText": "    let message = \u{201C}go \u{2014} now\u{201D};\u{a0}\u{a0}// target"
-    }]})
-}
-
-fn fuzzy_call() -> Value {
-    json!({"path": "bench.rs", "edits": [{
-        "oldText": "    let message = \"ready - set\";  // target",
-        "newText": "    let message = \"go - now\";  // target"
-    }]})
-}
-
 fn edits_of(call: &Value) -> Vec<Edit> {
     call["edits"]
         .as_array()
@@ -80,11 +62,6 @@ fn edits_of(call: &Value) -> Vec<Edit> {
         .iter()
         .map(|e| Edit::new(e["oldText"].as_str().unwrap(), e["newText"].as_str().unwrap()))
         .collect()
-}
-
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
 }
 
 fn ms(d: Duration) -> String {
@@ -96,79 +73,14 @@ fn ms(d: Duration) -> String {
     }
 }
 
-/// The durable-write floor: copy the file to a temp file, fsync, rename, fsync the directory — the
-/// least any crash-safe writer does.
-fn floor(path: &Path) -> Duration {
-    let start = Instant::now();
-    let bytes = fs::read(path).unwrap();
-    let tmp = path.with_extension("tmp");
-    let mut f = File::create(&tmp).unwrap();
-    f.write_all(&bytes).unwrap();
-    f.sync_all().unwrap();
-    drop(f);
-    fs::rename(&tmp, path).unwrap();
-    File::open(path.parent().unwrap()).unwrap().sync_all().unwrap();
-    start.elapsed()
-}
-
+/// A whole `edit` call on `original` written as `dir/bench.rs`: its wall time.
 fn timed_call(dir: &Path, original: &[u8], call: &Value) -> Duration {
-    timed_call_cpu(dir, original, call).0
-}
-
-/// A whole call's wall time and CPU time (user and system, every thread of this process).
-fn timed_call_cpu(dir: &Path, original: &[u8], call: &Value) -> (Duration, Duration) {
     fs::write(dir.join("bench.rs"), original).unwrap();
-    let cpu = process_cpu_time();
     let start = Instant::now();
     let result = surgical_tool::call("edit", call, dir);
     let took = start.elapsed();
-    // The hashing threads have finished: the call waited for both hashes.
-    let cpu = process_cpu_time().saturating_sub(cpu);
     assert!(result.is_ok(), "{}", result.text());
-    (took, cpu)
-}
-
-/// The CPU time (user and system) of this process so far; zero where it is not measured.
-#[cfg(unix)]
-fn process_cpu_time() -> Duration {
-    // SAFETY: getrusage fills the struct it is given.
-    let usage = unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
-        usage
-    };
-    let of = |t: libc::timeval| Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64);
-    of(usage.ru_utime) + of(usage.ru_stime)
-}
-
-#[cfg(not(unix))]
-fn process_cpu_time() -> Duration {
-    Duration::ZERO
-}
-
-/// The load average over the last minute, as `/proc/loadavg` says (empty elsewhere).
-fn load_average() -> String {
-    fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|l| l.split_whitespace().next().map(str::to_string))
-        .unwrap_or_default()
-}
-
-/// Runs one call in a child process and returns its peak resident memory in bytes.
-fn peak_memory(dir: &Path, original: &[u8], call: &Value) -> usize {
-    fs::write(dir.join("bench.rs"), original).unwrap();
-    let call_file = dir.join("call.json");
-    fs::write(&call_file, call.to_string()).unwrap();
-    let out = Command::new(std::env::current_exe().unwrap())
-        .arg("child")
-        .arg(dir)
-        .arg(&call_file)
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    text.trim()
-        .parse::<usize>()
-        .unwrap_or_else(|_| panic!("child said {text:?} {}", String::from_utf8_lossy(&out.stderr)))
+    took
 }
 
 /// Peak resident memory of this process (`VmHWM`), in bytes; 0 where `/proc` is missing.
@@ -179,13 +91,6 @@ fn vm_hwm() -> usize {
         .find_map(|l| l.strip_prefix("VmHWM:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<usize>().ok())
         .map_or(0, |kb| kb * 1024)
-}
-
-fn child(dir: &Path, call_file: &Path) {
-    let call: Value = serde_json::from_str(&fs::read_to_string(call_file).unwrap()).unwrap();
-    let result = surgical_tool::call("edit", &call, dir);
-    assert!(result.is_ok(), "{}", result.text());
-    println!("{}", vm_hwm());
 }
 
 fn many_edits(dir: &Path, count: usize) -> (usize, Duration, Duration) {
@@ -214,109 +119,68 @@ fn many_edits(dir: &Path, count: usize) -> (usize, Duration, Duration) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if args.get(1).map(String::as_str) == Some("child") {
-        child(Path::new(&args[2]), Path::new(&args[3]));
-        return;
-    }
     match args.get(1).map(String::as_str) {
-        Some("pathological") => return pathological::main(&args[2..]),
-        Some("pathological-child") => return pathological::child(Path::new(&args[2]), Path::new(&args[3])),
-        _ => {}
+        Some("measure") => table::child(&args[2..]),
+        Some("pathological") => pathological::main(&args[2..]),
+        Some("pathological-child") => pathological::child(Path::new(&args[2]), Path::new(&args[3])),
+        Some("make-file") => {
+            // For profiling by hand: surgical-bench make-file MB PATH (the old bench's friendly file).
+            fs::write(&args[3], make_file(args[2].parse::<usize>().unwrap() * MB)).unwrap();
+        }
+        Some("write-cases") => write_cases(&args[2..]),
+        Some("many") => many(),
+        _ => table::main(&args[1..]),
     }
-    if args.get(1).map(String::as_str) == Some("make-file") {
-        // For profiling by hand: surgical-bench make-file MB PATH
-        fs::write(&args[3], make_file(args[2].parse::<usize>().unwrap() * MB)).unwrap();
-        return;
-    }
-    let mut sizes = vec![16, 64, 256];
-    let mut runs = 5;
-    let mut it = args.iter().skip(1);
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--sizes" => {
-                sizes = it
-                    .next()
-                    .expect("--sizes N,N")
-                    .split(',')
-                    .map(|s| s.parse().unwrap())
-                    .collect()
-            }
-            "--runs" => runs = it.next().expect("--runs N").parse().unwrap(),
-            other => panic!("unknown argument {other}; use --sizes 16,64,256 --runs 5"),
+}
+
+/// `surgical-bench write-cases DIR [--sizes 64] [--rows ...]`: each row's file and call under
+/// `DIR/ROW-SIZE/` (`FILE` and `call.json`, `{"tool", "input", "file"}`), and `input.json` (the
+/// tool's input alone), so that `surgical call TOOL --root DIR/ROW-SIZE < input.json` runs it
+/// under `perf`, `valgrind` or `SURGICAL_TIMINGS=1`.
+fn write_cases(args: &[String]) {
+    let dir = Path::new(
+        args.first()
+            .expect("surgical-bench write-cases DIR [--sizes 64] [--rows ...]"),
+    );
+    let get = |flag: &str| args.iter().position(|a| a == flag).map(|i| args[i + 1].clone());
+    let sizes: Vec<usize> = get("--sizes")
+        .unwrap_or_else(|| "64".into())
+        .split(',')
+        .map(|s| s.parse().expect("--sizes in MiB"))
+        .collect();
+    for size in sizes {
+        let files = rows::Files::new(size * MB);
+        for row in rows::select(get("--rows").as_deref()) {
+            let case = row.case(&files);
+            let root = dir.join(format!("{}-{size}", row.name));
+            fs::create_dir_all(&root).unwrap();
+            fs::write(root.join(case.file_name), case.file.as_slice()).unwrap();
+            fs::write(
+                root.join("call.json"),
+                json!({"tool": case.tool, "input": case.input, "file": case.file_name}).to_string(),
+            )
+            .unwrap();
+            fs::write(root.join("input.json"), case.input.to_string()).unwrap();
+            println!("{} ({} {})", root.display(), case.tool, case.file_name);
         }
     }
+}
+
+/// 1,000, 10,000 and 100,000 edits in one call on a 10 MB file: the cost grows linearly with the
+/// number of edits.
+fn many() {
     let tmp = tempfile::tempdir_in(
         std::env::var_os("BENCH_DIR")
             .map(PathBuf::from)
             .unwrap_or_else(std::env::temp_dir),
     )
     .unwrap();
-    let dir = tmp.path();
-    println!("Load average (1 min) at the start: {}", load_average());
-    println!();
-    println!("| file | durable-write floor | exact edit | ratio | fuzzy edit | ratio | CPU exact / fuzzy | engine only: exact / fuzzy | peak memory exact / fuzzy |");
-    println!("|---|---|---|---|---|---|---|---|---|");
-    for size in sizes {
-        let original = make_file(size * MB);
-        let path = dir.join("bench.rs");
-        // The floor right before each call, run after run, so that a busy machine slows all three
-        // alike.
-        let (mut bases, mut exacts, mut fuzzies) = (Vec::new(), Vec::new(), Vec::new());
-        let (mut exact_cpu, mut fuzzy_cpu) = (Vec::new(), Vec::new());
-        for _ in 0..runs {
-            fs::write(&path, &original).unwrap();
-            bases.push(floor(&path));
-            let (wall, cpu) = timed_call_cpu(dir, &original, &exact_call());
-            exacts.push(wall);
-            exact_cpu.push(cpu);
-            fs::write(&path, &original).unwrap();
-            bases.push(floor(&path));
-            let (wall, cpu) = timed_call_cpu(dir, &original, &fuzzy_call());
-            fuzzies.push(wall);
-            fuzzy_cpu.push(cpu);
-        }
-        let (base, exact, fuzzy) = (median(bases), median(exacts), median(fuzzies));
-        let core_time = |call: &Value| {
-            let edits = edits_of(call);
-            median(
-                (0..runs)
-                    .map(|_| {
-                        let start = Instant::now();
-                        // What the edit tool runs: the replacements, not a new copy of the file.
-                        let a = apply_spliced(&original, &edits, &Options::new()).unwrap();
-                        std::hint::black_box(a);
-                        start.elapsed()
-                    })
-                    .collect(),
-            )
-        };
-        let (core_exact, core_fuzzy) = (core_time(&exact_call()), core_time(&fuzzy_call()));
-        let peak_exact = peak_memory(dir, &original, &exact_call());
-        let peak_fuzzy = peak_memory(dir, &original, &fuzzy_call());
-        let len = original.len() as f64;
-        println!(
-            "| {size} MB | {} | {} | {:.2}x | {} | {:.2}x | {} / {} | {} / {} | {:.0} MB ({:.1}x) / {:.0} MB ({:.1}x) |",
-            ms(base),
-            ms(exact),
-            exact.as_secs_f64() / base.as_secs_f64(),
-            ms(fuzzy),
-            fuzzy.as_secs_f64() / base.as_secs_f64(),
-            ms(median(exact_cpu)),
-            ms(median(fuzzy_cpu)),
-            ms(core_exact),
-            ms(core_fuzzy),
-            peak_exact as f64 / MB as f64,
-            peak_exact as f64 / len,
-            peak_fuzzy as f64 / MB as f64,
-            peak_fuzzy as f64 / len,
-        );
-    }
-    println!("Load average (1 min) at the end: {}", load_average());
+    println!("Load average (1 min): {:.2}", table::load_average());
     println!();
     println!("| edits in one call (10 MB file) | engine only | whole call | per edit (whole call) |");
     println!("|---|---|---|---|");
     for count in [1_000, 10_000, 100_000] {
-        let (_, core, whole) = many_edits(dir, count);
+        let (_, core, whole) = many_edits(tmp.path(), count);
         println!(
             "| {count} | {} | {} | {:.1} µs |",
             ms(core),

@@ -166,11 +166,17 @@ struct Limits {
     /// Do not keep the undo journal in <root>/.surgical/.
     #[arg(long)]
     no_undo: bool,
+    /// What an edit that would introduce syntax errors does (the file is parsed before and after in
+    /// its language): report (write it and list them), refuse (write nothing: code "syntax_error")
+    /// or off (no check). A call's "onSyntaxError" overrides it.
+    #[arg(long, value_name = "WHAT", default_value = "report", value_parser = ["report", "refuse", "off"])]
+    on_syntax_error: String,
 }
 
 impl Limits {
     fn config(&self, root: &std::path::Path) -> surgical_tool::Config {
-        let mut config = surgical_tool::Config::new(root).undo(!self.no_undo);
+        let on = surgical_tool::OnSyntaxError::parse(&self.on_syntax_error).expect("clap checked the value");
+        let mut config = surgical_tool::Config::new(root).undo(!self.no_undo).on_syntax_error(on);
         if let Some(bytes) = self.max_file_size {
             config = config.max_file_size(bytes);
         }

@@ -387,3 +387,29 @@ fn hints_name_the_flags_of_the_command() {
         "{v}"
     );
 }
+
+#[test]
+fn on_syntax_error_refuse_writes_nothing_and_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let before = "fn a() {\n    let x = 1;\n}\n\nfn b() {}\n";
+    std::fs::write(dir.path().join("x.rs"), before).unwrap();
+    let input = r#"{"path": "x.rs", "oldText": "    let x = 1;\n}", "newText": "    let x = 2;"}"#;
+    let mut cmd = bin();
+    cmd.args(["call", "edit", "--on-syntax-error", "refuse", "--root"])
+        .arg(dir.path());
+    let out = spawn_with_input(cmd, input.as_bytes()).wait_with_output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{v}");
+    assert_eq!(v["error"]["code"], "syntax_error");
+    assert_eq!(std::fs::read_to_string(dir.path().join("x.rs")).unwrap(), before);
+    // The default reports and writes.
+    let (out, v) = call(dir.path(), input);
+    assert_eq!(out.status.code(), Some(0), "{v}");
+    assert_eq!(v["syntaxErrors"][0]["line"], 1);
+    // A bad value is a usage error.
+    let out = bin()
+        .args(["call", "edit", "--on-syntax-error", "warn", "--root"])
+        .arg(dir.path())
+        .run();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -4,6 +4,7 @@
 //! `surgical edit --edits` — against the same expectation, and the patch each success returns is
 //! fed to `git apply` on the original file, which must reproduce the expected bytes.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -98,7 +99,12 @@ fn git_apply_reproduces(f: &Fixture, patch: &str, expected: &[u8]) {
             std::env::var_os("CI").is_none(),
             "git is needed for the `git apply` checks (CI=true)"
         );
-        eprintln!("git not found: skipping git apply for {}", f.name);
+        // Said on the process's stderr: the harness captures `eprintln!` of a passing test.
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: git not found, so `git apply` of the returned patch was not checked for {}",
+            f.name
+        );
         return;
     }
     let dir = tempfile::tempdir().unwrap();

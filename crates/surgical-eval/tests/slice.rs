@@ -7,12 +7,13 @@
 //! near miss (`ROUND2_MIN_NEAR_MISS_NAMED_PERCENT`).
 
 use surgical_core::Tier;
-use surgical_eval::{default_tier, evaluate, round2, Perturbation};
+use surgical_eval::round1::{self, Perturbation};
+use surgical_eval::{default_tier, round2, Row};
 
 #[test]
 fn never_wrong_and_places_what_the_tiers_cover() {
     for (max, seed) in [(default_tier(), 11), (Tier::Similar, 12)] {
-        for (p, t) in evaluate(25, seed, max) {
+        for Row { kind: p, tally: t } in round1::evaluate(25, seed, max) {
             assert_eq!(t.wrong, 0, "{max:?} {}: placed wrongly", p.name());
             assert_eq!(t.outside_bytes, 0, "{max:?} {}: bytes outside", p.name());
             assert!(t.cases > 0, "{}: no case could be built", p.name());
@@ -81,7 +82,7 @@ fn round2_never_wrong_never_damaged_and_places_what_it_should() {
         let mut cases = vec![0; round2::Kind::ALL.len()];
         let (mut asked, mut named) = (0, 0);
         for seed in SEEDS {
-            for (i, (kind, t)) in round2::evaluate(PER_KIND, seed, max).into_iter().enumerate() {
+            for (i, Row { kind, tally: t }) in round2::evaluate(PER_KIND, seed, max).into_iter().enumerate() {
                 asked += t.not_found_with_mistake;
                 named += t.near_miss_named;
                 let name = kind.name();

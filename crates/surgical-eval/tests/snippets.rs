@@ -4,7 +4,7 @@
 //! `surgical_eval::snippets::THRESHOLDS`: 0 wrong, 0 damaged, at least 95% of the non-ambiguous
 //! snippets placed exactly.
 
-use surgical_eval::snippets::{self, Case, Expect, Outcome, VARIANTS};
+use surgical_eval::snippets::{self, Case, Expect, Merged, VARIANTS};
 
 fn corpus() -> Vec<Case> {
     let dir = snippets::corpus_dir();
@@ -31,8 +31,8 @@ fn the_oracle_places_the_commit_and_judges_other_results_wrong() {
     let cases = corpus();
     // The commit's own file is placed; a refusal is right only for negatives.
     let (rows, failures) = snippets::evaluate(&cases, |c| match c.expect {
-        Expect::Placed => Outcome::Applied(c.after.clone()),
-        Expect::Refused => Outcome::Refused {
+        Expect::Placed => Merged::Applied(c.after.clone()),
+        Expect::Refused => Merged::Refused {
             code: "ambiguous".into(),
             message: String::new(),
         },
@@ -40,15 +40,15 @@ fn the_oracle_places_the_commit_and_judges_other_results_wrong() {
     assert!(failures.is_empty(), "{:?}", &failures[..failures.len().min(5)]);
     assert!(snippets::violations(&rows).is_empty());
     // Changing nothing is wrong for every case (no case is a no-op), though not damage.
-    let (rows, _) = snippets::evaluate(&cases, |c| Outcome::Applied(c.before.clone()));
+    let (rows, _) = snippets::evaluate(&cases, |c| Merged::Applied(c.before.clone()));
     for r in &rows {
-        assert_eq!(r.wrong, r.cases, "{}", r.variant);
-        assert_eq!(r.damaged, 0, "{}", r.variant);
+        assert_eq!(r.tally.wrong, r.tally.cases, "{}", r.kind.name);
+        assert_eq!(r.tally.damaged, 0, "{}", r.kind.name);
     }
     // Placing a negative's change somewhere is wrong.
     let negative = cases.iter().find(|c| c.expect == Expect::Refused).unwrap();
-    let (rows, _) = snippets::evaluate(std::slice::from_ref(negative), |c| Outcome::Applied(c.after.clone()));
-    assert_eq!(rows[0].wrong, 1);
+    let (rows, _) = snippets::evaluate(std::slice::from_ref(negative), |c| Merged::Applied(c.after.clone()));
+    assert_eq!(rows[0].tally.wrong, 1);
     // The commit's change with a kept line lost on the way is wrong and damaged.
     // (a case whose file ends with lines the commit keeps: it has a no-last-marker variant)
     let case = cases
@@ -62,8 +62,8 @@ fn the_oracle_places_the_commit_and_judges_other_results_wrong() {
         .unwrap();
     let mut lossy = case.after.clone();
     lossy.truncate(lossy.len() - 1);
-    let (rows, _) = snippets::evaluate(std::slice::from_ref(case), |_| Outcome::Applied(lossy.clone()));
-    assert_eq!((rows[0].wrong, rows[0].damaged), (1, 1));
+    let (rows, _) = snippets::evaluate(std::slice::from_ref(case), |_| Merged::Applied(lossy.clone()));
+    assert_eq!((rows[0].tally.wrong, rows[0].tally.damaged), (1, 1));
 }
 
 /// The part of the thresholds that surgical's merger meets today: no damaged file, and every
@@ -77,15 +77,15 @@ fn surgical_never_damages_and_refuses_every_ambiguous_snippet() {
     let table = snippets::table(&rows);
     for r in &rows {
         assert!(
-            r.damaged <= snippets::THRESHOLDS.max_damaged,
+            r.tally.damaged <= snippets::THRESHOLDS.max_damaged,
             "{}: damaged\n{table}\n{failures:#?}",
-            r.variant
+            r.kind.name
         );
-        if r.expect_refusal {
+        if r.kind.expect_refusal {
             assert_eq!(
-                r.refused, r.cases,
+                r.tally.refused, r.tally.cases,
                 "{}: an ambiguous snippet placed\n{table}\n{failures:#?}",
-                r.variant
+                r.kind.name
             );
         }
     }
@@ -113,20 +113,20 @@ fn surgical_places_at_least_its_measured_floors() {
     for &(variant, floor) in PLACED_FLOORS {
         let row = rows
             .iter()
-            .find(|r| r.variant == variant)
+            .find(|r| r.kind.name == variant)
             .expect("a variant of the corpus");
         assert!(
-            row.placed >= floor,
+            row.tally.placed >= floor,
             "{variant}: {} placed, floor {floor}\n{table}\n{failures:#?}",
-            row.placed
+            row.tally.placed
         );
     }
     // Every positive variant has a floor.
-    for r in rows.iter().filter(|r| !r.expect_refusal) {
+    for r in rows.iter().filter(|r| !r.kind.expect_refusal) {
         assert!(
-            PLACED_FLOORS.iter().any(|&(v, _)| v == r.variant),
+            PLACED_FLOORS.iter().any(|&(v, _)| v == r.kind.name),
             "{}: no floor",
-            r.variant
+            r.kind.name
         );
     }
 }

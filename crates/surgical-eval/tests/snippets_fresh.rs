@@ -17,23 +17,24 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use surgical_eval::snippets::{self, Case, Expect, Outcome, Verdict};
+use surgical_eval::snippets::{self, Case, Expect, Merged};
+use surgical_eval::Outcome;
 
 /// The result another merger wrote for `case` under `dir`.
-fn merged_by_file(dir: &Path, case: &Case) -> Outcome {
+fn merged_by_file(dir: &Path, case: &Case) -> Merged {
     let d = dir.join(&case.repo).join(&case.id).join(&case.variant);
     if let Ok(bytes) = std::fs::read(d.join("result")) {
-        return Outcome::Applied(bytes);
+        return Merged::Applied(bytes);
     }
     match std::fs::read_to_string(d.join("refused")) {
         Ok(s) => {
             let (code, message) = s.trim_end().split_once('\t').unwrap_or((s.trim_end(), ""));
-            Outcome::Refused {
+            Merged::Refused {
                 code: code.to_owned(),
                 message: message.to_owned(),
             }
         }
-        Err(_) => Outcome::Refused {
+        Err(_) => Merged::Refused {
             code: "missing".to_owned(),
             message: format!("no result under {}", d.display()),
         },
@@ -55,7 +56,7 @@ fn fresh_sets_first_run() {
     assert!(!cases.is_empty(), "no case under {}", dir.display());
     let merged_dir = std::env::var_os("SNIPPETS_MERGED").map(PathBuf::from);
     let started = std::time::Instant::now();
-    let outcomes: HashMap<String, Outcome> = cases
+    let outcomes: HashMap<String, Merged> = cases
         .iter()
         .map(|c| {
             let outcome = match &merged_dir {
@@ -71,13 +72,13 @@ fn fresh_sets_first_run() {
         let outcome = &outcomes[&c.name()];
         let verdict = snippets::judge(c, outcome);
         let (v, code, damaged) = match &verdict {
-            Verdict::Placed => ("placed", String::new(), false),
-            Verdict::Refused(code) => ("refused", code.clone(), false),
-            Verdict::Wrong { damaged } => ("wrong", String::new(), *damaged),
+            Outcome::Placed { .. } => ("placed", String::new(), false),
+            Outcome::Refused { code, .. } => ("refused", code.clone(), false),
+            Outcome::Wrong { damaged, .. } => ("wrong", String::new(), *damaged),
         };
         let message = match outcome {
-            Outcome::Refused { message, .. } => message.lines().next().unwrap_or("").to_owned(),
-            Outcome::Applied(_) => String::new(),
+            Merged::Refused { message, .. } => message.lines().next().unwrap_or("").to_owned(),
+            Merged::Applied(_) => String::new(),
         };
         let _ = writeln!(
             tsv,

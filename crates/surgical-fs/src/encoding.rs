@@ -280,6 +280,56 @@ pub fn encode(encoding: Encoding, text: &[u8]) -> Result<Vec<u8>, FsError> {
     Ok(out)
 }
 
+/// [`encode`] of the concatenation of `parts`, without making it: for a new version that is an old
+/// text with a few ranges replaced (its unchanged stretches and the replacements, in order), so
+/// that encoding it as UTF-16 holds the encoded bytes but no second copy of the text.
+///
+/// The result and the errors are exactly [`encode`]'s for the concatenated text. For UTF-16 each
+/// part is encoded on its own when every part is valid UTF-8 by itself (parts cut at character
+/// boundaries, as an edit's are); otherwise the parts are joined and encoded whole.
+///
+/// ```
+/// use surgical_fs::{encode, encode_parts, Encoding};
+///
+/// let parts: [&[u8]; 3] = [b"say ", "h\u{e9}llo".as_bytes(), b"!"];
+/// for e in [Encoding::Utf8, Encoding::Utf8Bom, Encoding::Utf16Le, Encoding::Utf16Be] {
+///     assert_eq!(encode_parts(e, &parts)?, encode(e, &parts.concat())?);
+/// }
+/// # Ok::<(), surgical_fs::FsError>(())
+/// ```
+pub fn encode_parts(encoding: Encoding, parts: &[&[u8]]) -> Result<Vec<u8>, FsError> {
+    let len: usize = parts.iter().map(|p| p.len()).sum();
+    let big_endian = match encoding {
+        Encoding::Utf8 | Encoding::Utf8Bom => {
+            let mut out = Vec::with_capacity(encoding.bom().len() + len);
+            out.extend_from_slice(encoding.bom());
+            parts.iter().for_each(|p| out.extend_from_slice(p));
+            return Ok(out);
+        }
+        Encoding::Utf16Le => false,
+        Encoding::Utf16Be => true,
+    };
+    let strs: Option<Vec<&str>> = parts.iter().map(|p| std::str::from_utf8(p).ok()).collect();
+    let Some(strs) = strs else {
+        // A part cut inside a character, or invalid text: whole, as `encode` words its error.
+        return encode(encoding, &parts.concat());
+    };
+    if encoding == Encoding::Utf16Le && strs.iter().find(|s| !s.is_empty()).is_some_and(|s| s.starts_with('\0')) {
+        // As `encode` refuses it, with its words.
+        return encode(encoding, b"\0");
+    }
+    let mut out = Vec::with_capacity(2 + 2 * len);
+    out.extend_from_slice(encoding.bom());
+    for unit in strs.iter().flat_map(|s| s.encode_utf16()) {
+        out.extend_from_slice(&if big_endian {
+            unit.to_be_bytes()
+        } else {
+            unit.to_le_bytes()
+        });
+    }
+    Ok(out)
+}
+
 fn unsupported(detail: String) -> FsError {
     FsError::UnsupportedEncoding { path: None, detail }
 }
@@ -637,6 +687,39 @@ mod tests {
             if let Ok(d) = decode(bytes.clone()) {
                 prop_assert_eq!(encode(d.encoding, &d.text).unwrap(), bytes);
             }
+        }
+
+        /// Encoding parts is encoding their concatenation: the same bytes, or the same error, for
+        /// any bytes (valid text or not) cut anywhere (at character boundaries or inside one).
+        #[test]
+        fn encoding_parts_is_encoding_them_joined(
+            pieces in proptest::collection::vec(
+                prop_oneof![
+                    any::<String>().prop_map(String::into_bytes),
+                    proptest::collection::vec(any::<u8>(), 0..6),
+                    Just(vec![0u8]),
+                    Just("\u{e9}\u{1F600}".as_bytes().to_vec()),
+                ],
+                0..5,
+            ),
+            cuts in proptest::collection::vec(0usize..8, 0..4),
+            enc in prop_oneof![
+                Just(Encoding::Utf8), Just(Encoding::Utf8Bom), Just(Encoding::Utf16Le), Just(Encoding::Utf16Be),
+            ],
+        ) {
+            let joined = pieces.concat();
+            // Cut the joined bytes at arbitrary places too (inside characters included).
+            let mut parts: Vec<&[u8]> = Vec::new();
+            let mut rest = joined.as_slice();
+            for c in cuts {
+                let (a, b) = rest.split_at(c.min(rest.len()));
+                parts.push(a);
+                rest = b;
+            }
+            parts.push(rest);
+            let whole = encode(enc, &joined).map_err(|e| e.to_string());
+            let by_parts = encode_parts(enc, &parts).map_err(|e| e.to_string());
+            prop_assert_eq!(by_parts, whole);
         }
 
         #[test]

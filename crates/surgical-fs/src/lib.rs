@@ -95,7 +95,7 @@ mod unprivileged;
 mod writer;
 
 pub use crate::create::{write_new, NewFile, DEFAULT_NEW_FILE_MODE};
-pub use crate::encoding::{decode, decode_keeping, encode, Decoded, Decoding, Encoding};
+pub use crate::encoding::{decode, decode_keeping, encode, encode_parts, Decoded, Decoding, Encoding};
 pub use crate::error::{FsError, FsErrorKind};
 pub use crate::sandbox::Root;
 pub use crate::target::{

@@ -246,7 +246,8 @@ fn instructions(root: &Path) -> String {
          format, SEARCH/REPLACE blocks or a unified diff) to one or more files, all or nothing; apply_snippet \
          to merge a lazy snippet (the changed code, unchanged code left out behind marker lines such as \
          `// ... existing code ...`) into one file, refused when it fits more than one place; undo to \
-         revert surgical's last change to a file. Pass the hash from read as expectedHash to refuse a \
+         revert surgical's last change to a file; text_editor for the commands of Anthropic's text-editor \
+         tool (view, create, str_replace, insert, undo_edit), with the same guarantees. Pass the hash from read as expectedHash to refuse a \
          change if the file changed meanwhile. A failed call changes nothing; its text says what to fix.",
         root = root.display(),
         tools = surgical_tool::TOOLS.join(", "),

@@ -24,8 +24,11 @@ use surgical_core::Closest;
 
 use crate::{Hunk, PatchFormat, Tag};
 
+mod byte_exact;
 #[cfg(test)]
 mod tester;
+
+use byte_exact::place_bytes;
 
 /// A file's text split into lines (each with its terminator: `\r\n`, `\r` or `\n`).
 struct Lines<'a> {
@@ -615,73 +618,6 @@ fn without_cr(hunk: &Hunk) -> Hunk {
         }
     }
     h
-}
-
-/// [`place`]'s byte-exact pass; `None` when some hunk is not found exactly once (or adds only).
-fn place_bytes(text: &[u8], hunks: &[Hunk]) -> Option<Vec<Placed>> {
-    let lines = Lines::new(text);
-    let mut from = 0;
-    let mut placed = Vec::with_capacity(hunks.len());
-    for (index, hunk) in hunks.iter().enumerate() {
-        let (old, new) = (hunk.old_lines(), hunk.new_lines());
-        // Lines only added, or a hunk that changes nothing (refused, with its reason, as usual). Same
-        // lines with a `\ No newline at end of file` marker may change the final line break: placed.
-        if old.is_empty() || (old == new && hunk.final_newline.is_none()) {
-            return None;
-        }
-        let mut needle = Vec::new();
-        for l in &old {
-            needle.extend_from_slice(l.as_bytes());
-            needle.push(b'\n');
-        }
-        let starts = |needle: &[u8]| -> Vec<usize> {
-            (from..text.len().saturating_sub(needle.len()) + 1)
-                .filter(|&at| (at == 0 || text[at - 1] == b'\n') && text[at..].starts_with(needle))
-                .collect()
-        };
-        let mut found = starts(&needle);
-        let mut open_end = false;
-        if found.is_empty() && !text.ends_with(b"\n") {
-            // The old lines end the file, which has no final line break.
-            needle.pop();
-            found = starts(&needle)
-                .into_iter()
-                .filter(|&at| at + needle.len() == text.len())
-                .collect();
-            open_end = true;
-        }
-        let at = match found.as_slice() {
-            [one] => *one,
-            [] => return None,
-            many => {
-                let hint = hunk.hint.filter(|&h| h > 0)?;
-                *many.iter().find(|&&at| lines.line_of(at) + 1 == hint)?
-            }
-        };
-        let final_break = hunk.final_newline.unwrap_or(!open_end);
-        let ends_file = at + needle.len() == text.len();
-        let mut bytes = Vec::new();
-        for l in &new {
-            bytes.extend_from_slice(l.as_bytes());
-            bytes.push(b'\n');
-        }
-        if !new.is_empty() && ends_file && !final_break {
-            bytes.pop();
-        }
-        from = at + needle.len();
-        placed.push(Placed {
-            index,
-            span: at..at + needle.len(),
-            bytes,
-            strategy: Tier::Exact,
-            differences: Vec::new(),
-            fuzz: 0,
-            dropped: (0, 0),
-            how: How::Unique,
-            unnumbered: false,
-        });
-    }
-    Some(placed)
 }
 
 /// [`place`] for hunks of lines without CRs.

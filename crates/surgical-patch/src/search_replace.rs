@@ -16,12 +16,16 @@
 //! Cline's `------- SEARCH`, then `=======`, then `>>>>>>> REPLACE` or `+++++++ REPLACE` (3 or more
 //! marker characters, `=` included). A marker inside a block (a second divider, a SEARCH or REPLACE
 //! marker out of order) is refused, naming its line: no marker is ever written into a file. Roo's
-//! `:start_line:N` (and `:end_line:N`) after the SEARCH marker, with its `-------` separator, gives a
-//! line hint; its backslash-escaped markers (`\=======`) are content lines without the backslash.
-//! Aider's `...` lines between blocks are skipped. The last block may lack its closing marker when the
-//! message ends there (as Cline accepts it). All blocks of one file are matched against the
-//! file as it was before the call, like the edits of one `edit` call. An empty SEARCH section creates
-//! the file (or fills an empty one).
+//! `:start_line:N` (and `:end_line:N`) right after the SEARCH marker, with its `-------` separator,
+//! gives a line hint; anywhere in a REPLACE part such a directive is refused, as Roo refuses it (a
+//! directive is never written into a file: the text itself is written only when escaped, as
+//! `\:start_line:`). Backslash-escaped markers (`\=======`) are content lines without the backslash.
+//! Aider's `...` lines between blocks are skipped. An incomplete block — a SEARCH without its
+//! `=======`, or without its `>>>>>>> REPLACE` (a message cut off inside the REPLACE part cannot be
+//! told from a finished one) — and a REPLACE marker outside any block (a block without its SEARCH
+//! marker) are refused, as Roo refuses them; nothing of the patch is applied. All blocks of one file
+//! are matched against the file as it was before the call, like the edits of one `edit` call. An
+//! empty SEARCH section creates the file (or fills an empty one).
 
 use super::{patch_lines, Hunk, Op, OpKind, ParseError, Tag};
 
@@ -95,10 +99,17 @@ fn file_name(line: &str) -> Option<String> {
         .or_else(|| t.strip_prefix("Filename:"))
         .unwrap_or(t)
         .trim();
-    if t.is_empty() || t.chars().any(char::is_whitespace) || t.len() > 4096 {
+    // A line of `=` (a Markdown heading's underline, a stray divider) names no file.
+    if t.is_empty() || t.chars().any(char::is_whitespace) || t.len() > 4096 || is_divider(t) {
         return None;
     }
     Some(t.to_string())
+}
+
+/// A Roo line directive in a REPLACE part, as Roo detects it there: a trimmed line starting with
+/// `:start_line:` or `:end_line:` (with or without a number; an escaped `\:start_line:` is content).
+fn directive_in_replace(t: &str) -> Option<&'static str> {
+    [":start_line:", ":end_line:"].into_iter().find(|d| t.starts_with(d))
 }
 
 /// Roo's `:start_line:12` / `:end_line:14` lines.
@@ -125,6 +136,34 @@ pub(crate) fn parse(text: &str, default_path: Option<&str>) -> Result<Vec<Op>, P
         let t = raw.trim();
         if t.starts_with("```") {
             fence_open = !fence_open;
+        }
+        if is_replace_marker(t) {
+            return Err(ParseError::new(
+                i + 1,
+                format!(
+                    "this `>>>>>>> REPLACE` line closes no block{}: a block starts with `<<<<<<< SEARCH`, then \
+                     the text to find, `=======`, the text to write and `>>>>>>> REPLACE`. Add the missing \
+                     `<<<<<<< SEARCH` line (or, to write a marker line itself, escape it with a backslash).",
+                    if ops.is_empty() {
+                        ""
+                    } else {
+                        " (the block before it is already closed)"
+                    }
+                ),
+            ));
+        }
+        // A divider outside any block with no text above it (at the start, after a blank line or
+        // right after a block): a block's part without its SEARCH marker (a heading's underline,
+        // under a line of text, is prose).
+        let above = i.checked_sub(1).map(|k| lines[k].trim());
+        if is_divider(t) && above.is_none_or(|a| a.is_empty() || is_replace_marker(a) || is_divider(a)) {
+            return Err(ParseError::new(
+                i + 1,
+                "this `=======` line is outside any block: a block starts with `<<<<<<< SEARCH`, then the text \
+                 to find, `=======`, the text to write and `>>>>>>> REPLACE`. Add the missing `<<<<<<< SEARCH` \
+                 line, or remove the stray `=======` (to write a line of `=` itself, put it inside a block, \
+                 escaped with a backslash).",
+            ));
         }
         if !is_search_marker(t) {
             // A code fence between the name and the block keeps the name; other text replaces it.
@@ -182,7 +221,11 @@ pub(crate) fn parse(text: &str, default_path: Option<&str>) -> Result<Vec<Op>, P
         if i >= lines.len() {
             return Err(ParseError::new(
                 block_line,
-                "this SEARCH block has no `=======` line (was the message cut off?)",
+                format!(
+                    "the block that starts at line {block_line} has no `=======` line (was the message cut off?): \
+                     a block is `<<<<<<< SEARCH`, the text to find, `=======`, the text to write and \
+                     `>>>>>>> REPLACE`; send it whole."
+                ),
             ));
         }
         let divider_line = i + 1;
@@ -211,28 +254,36 @@ pub(crate) fn parse(text: &str, default_path: Option<&str>) -> Result<Vec<Op>, P
                     ),
                 ));
             }
+            if let Some(directive) = directive_in_replace(t) {
+                return Err(ParseError::new(
+                    i + 1,
+                    format!(
+                        "`{directive}` is in the REPLACE part of the block that starts at line {block_line}: line \
+                         directives (`:start_line:`, `:end_line:`) belong right after `<<<<<<< SEARCH`, before \
+                         `-------`; move it there or drop it. To write the text `{directive}` itself into the file, \
+                         escape it with a backslash (`\\{directive}`)."
+                    ),
+                ));
+            }
             replace.push(unescape(lines[i]).to_string());
             i += 1;
         }
         if !closed {
-            // The last block without its closing marker, at the end of the message: taken as ending
-            // there (as Cline does), without a closing code fence and the blank lines around it.
-            // Inside a code fence that never closes, the message was cut off: refused.
-            while replace.last().is_some_and(|l| l.trim().is_empty()) {
-                replace.pop();
-            }
-            if replace.last().is_some_and(|l| l.trim().starts_with("```")) {
-                replace.pop();
-                while replace.last().is_some_and(|l| l.trim().is_empty()) {
-                    replace.pop();
-                }
-            } else if fence_open {
-                return Err(ParseError::new(
-                    block_line,
-                    "this SEARCH block has no `>>>>>>> REPLACE` line and its code fence is never closed (was the \
-                     message cut off?)",
-                ));
-            }
+            // A message cut off inside the REPLACE part looks exactly like a finished one: applying it
+            // could write a truncated replacement (or delete the searched text). Refused, as Roo does.
+            let fence = if fence_open && !replace.iter().any(|l| l.trim().starts_with("```")) {
+                " (its code fence is never closed either)"
+            } else {
+                ""
+            };
+            return Err(ParseError::new(
+                block_line,
+                format!(
+                    "the block that starts at line {block_line} has no `>>>>>>> REPLACE` line after its REPLACE part \
+                     (divider at line {divider_line}){fence}: was the message cut off? End the block with a line \
+                     `>>>>>>> REPLACE` after the text to write, and send it again."
+                ),
+            ));
         }
         i += 1;
         let mut hunk = Hunk {
@@ -323,18 +374,20 @@ mod tests {
         assert_eq!(hunks(&ops[0])[0].hint, Some(12));
         assert_eq!(hunks(&ops[0])[0].old_lines(), vec!["a"]);
         assert!(parse("<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE", None).is_err());
-        // The last block without its closing marker is taken as ending with the message.
-        let ops = parse("f\n<<<<<<< SEARCH\na\n=======\nb\n```\n\n", None).unwrap();
-        assert_eq!(hunks(&ops[0])[0].new_lines(), vec!["b"]);
+        // An incomplete block is refused, wherever the message ends: without its divider, without its
+        // REPLACE marker (after a closed code fence, inside one that never closes, or as the last of
+        // several blocks).
         assert!(parse("f\n<<<<<<< SEARCH\na\n", None).is_err());
-        // Unclosed inside a code fence that never closes: cut off (Aider's test_editblock).
+        assert!(parse("f\n<<<<<<< SEARCH\na\n=======\nb\n```\n\n", None).is_err());
         assert!(parse("```text\nf\n<<<<<<< SEARCH\na\n=======\nb\n\n\noops!\n", None).is_err());
-        assert!(parse("f\n<<<<<<< SEARCH\na\n=======\nb\n", None).is_ok());
-        assert!(parse(
+        assert!(parse("f\n<<<<<<< SEARCH\na\n=======\nb\n", None).is_err());
+        let e = parse(
             "f\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n\ng\n<<<<<<< SEARCH\nc\n=======\nd\n",
-            None
+            None,
         )
-        .is_ok());
+        .unwrap_err();
+        assert_eq!(e.line, 9);
+        assert!(e.message.contains("no `>>>>>>> REPLACE`"), "{}", e.message);
         assert!(
             is_search_marker("<<<<<<< SEARCH") && is_search_marker("------- SEARCH") && !is_search_marker("SEARCH")
         );
@@ -386,5 +439,83 @@ mod tests {
         assert_eq!(h.old_lines(), vec!["x", "=======", ">>>>>>> REPLACE"]);
         assert_eq!(h.new_lines(), vec!["x", "=======", "y"]);
         assert_eq!(unescape("\\n"), "\\n");
+    }
+
+    /// Issue 28, class 3: Roo's line directives in a REPLACE part are refused, as Roo refuses them —
+    /// alone, with spaces around, with or without a number, in the middle of the content, in one
+    /// block of several — and written only when escaped.
+    #[test]
+    fn directives_in_a_replace_part_are_refused_unless_escaped() {
+        let block = |replace: &str| format!("<<<<<<< SEARCH\na\n=======\n{replace}\n>>>>>>> REPLACE\n");
+        for (replace, line) in [
+            (":start_line:5\nb", 4),
+            (":end_line:7\nb", 4),
+            ("  :start_line:5  \nb", 4),
+            (":start_line:\nb", 4),
+            ("b\n:start_line:5\nc", 5),
+            ("b\n\t:end_line:9", 5),
+            (":start_line:5\n:end_line:6\n-------\nb", 4),
+        ] {
+            let e = parse(&block(replace), Some("f")).unwrap_err();
+            assert_eq!(e.line, line, "{replace:?}: {}", e.message);
+            assert!(
+                e.message.contains("REPLACE part of the block that starts at line 1"),
+                "{}",
+                e.message
+            );
+            assert!(e.message.contains("escape it with a backslash"), "{}", e.message);
+        }
+        // One bad block among several: the whole patch is refused, naming the bad block.
+        let text = format!("{}{}", block("b"), block("x\n:start_line:2"));
+        let e = parse(&text, Some("f")).unwrap_err();
+        assert_eq!(e.line, 10);
+        assert!(e.message.contains("block that starts at line 6"), "{}", e.message);
+        // Escaped, the text is content.
+        let ops = parse(&block("\\:start_line:5\n\\:end_line:6\nb"), Some("f")).unwrap();
+        assert_eq!(hunks(&ops[0])[0].new_lines(), vec![":start_line:5", ":end_line:6", "b"]);
+        // In the SEARCH part, right after the marker, it is the line hint (not content).
+        let ops = parse(
+            "<<<<<<< SEARCH\n:start_line:3\n-------\na\n=======\nb\n>>>>>>> REPLACE\n",
+            Some("f"),
+        )
+        .unwrap();
+        assert_eq!(hunks(&ops[0])[0].hint, Some(3));
+        assert_eq!(hunks(&ops[0])[0].new_lines(), vec!["b"]);
+    }
+
+    /// A REPLACE marker outside any block (a block without its SEARCH marker) is refused, even after
+    /// a complete block.
+    #[test]
+    fn a_replace_marker_outside_a_block_is_refused() {
+        let e = parse("some text\nb\n>>>>>>> REPLACE\n", Some("f")).unwrap_err();
+        assert_eq!(e.line, 3);
+        let e = parse(
+            "<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\nc\n>>>>>>> REPLACE\n",
+            Some("f"),
+        )
+        .unwrap_err();
+        assert_eq!(e.line, 7);
+        assert!(e.message.contains("already closed"), "{}", e.message);
+        // Its divider, with nothing above it, is refused first.
+        let e = parse("=======\nb\n>>>>>>> REPLACE\n", Some("f")).unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(e.message.contains("outside any block"), "{}", e.message);
+        // A stray divider before the first block (Grok writes one), or right after a block.
+        let e = parse("=======\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n", Some("f")).unwrap_err();
+        assert_eq!(e.line, 1);
+        let e = parse(
+            "<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n=======\n<<<<<<< SEARCH\nc\n=======\nd\n>>>>>>> REPLACE\n",
+            Some("f"),
+        )
+        .unwrap_err();
+        assert_eq!(e.line, 6);
+        // A lone `=======` under a line of prose (a Markdown heading's underline) is not a marker.
+        let ops = parse(
+            "Title\n=======\n\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n",
+            Some("f"),
+        )
+        .unwrap();
+        assert_eq!(ops[0].path, "f");
+        assert_eq!(hunks(&ops[0]).len(), 1);
     }
 }

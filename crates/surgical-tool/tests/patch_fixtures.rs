@@ -13,6 +13,7 @@
 //! produce the same tree.
 
 use std::collections::BTreeMap;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
@@ -138,7 +139,12 @@ fn check_git_apply(case: &Path, json: &Value, after: &BTreeMap<String, Vec<u8>>)
             std::env::var_os("CI").is_none(),
             "git is needed for the `git apply` checks (CI=true)"
         );
-        eprintln!("git not found: skipping git apply for {}", case.display());
+        // Said on the process's stderr: the harness captures `eprintln!` of a passing test.
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: git not found, so `git apply` of the returned patch was not checked for {}",
+            case.display()
+        );
         return;
     };
     std::fs::remove_file(&file).unwrap();
@@ -227,6 +233,11 @@ fn codex_conformance_scenarios() {
                     r.json
                 );
                 assert_eq!(show(&r.after), show(&expected), "{name}: {}", r.json);
+                let written = markers_written(&r, &std::fs::read_to_string(case.join("patch.txt")).unwrap());
+                assert!(
+                    written.is_empty(),
+                    "{name}: a marker or directive was written into a file: {written:?}"
+                );
                 passed.push(name);
             }
         }
@@ -304,7 +315,68 @@ fn peer_conformance_suites() {
     }
 }
 
-/// Runs each case: the expected tree, or the expected error with nothing written.
+/// A line that is an edit format's marker or directive, never content unless escaped or quoted:
+/// SEARCH/REPLACE markers and dividers (Aider's, Cline's, Roo's `-------` and line directives) and
+/// Codex's patch markers.
+fn is_marker_line(line: &str) -> bool {
+    let t = line.trim();
+    let run = |chars: &[char], word: &str| {
+        let Some(c) = t.chars().next().filter(|c| chars.contains(c)) else {
+            return false;
+        };
+        let n = t.chars().take_while(|&x| x == c).count();
+        n >= 3 && t[n..].trim_start().trim_end_matches('>').trim_end() == word
+    };
+    run(&['<', '-'], "SEARCH")
+        || run(&['>', '+'], "REPLACE")
+        || t == "======="
+        || t == "-------"
+        || t.starts_with(":start_line:")
+        || t.starts_with(":end_line:")
+        || ["*** Begin Patch", "*** End Patch", "*** End of File"].contains(&t)
+        || ["*** Update File:", "*** Add File:", "*** Delete File:", "*** Move to:"]
+            .iter()
+            .any(|m| t.starts_with(m))
+}
+
+/// Marker and directive lines a call wrote that were neither in the file before nor content the
+/// patch states as such (escaped with a backslash in SEARCH/REPLACE, or a `+`/` ` line of a Codex
+/// patch or diff).
+fn markers_written(r: &Run, patch: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (path, after) in &r.after {
+        let count = |bytes: &[u8]| -> BTreeMap<String, usize> {
+            let mut m = BTreeMap::new();
+            for l in String::from_utf8_lossy(bytes).lines().filter(|l| is_marker_line(l)) {
+                *m.entry(l.trim().to_string()).or_insert(0) += 1;
+            }
+            m
+        };
+        let before = r.before.get(path).map(|b| count(b)).unwrap_or_default();
+        for (line, n) in count(after) {
+            let had = before.get(&line).copied().unwrap_or(0);
+            let stated = patch
+                .lines()
+                .filter(|p| {
+                    let p = p.trim_start();
+                    [p.strip_prefix('\\'), p.strip_prefix('+'), p.strip_prefix(' ')]
+                        .into_iter()
+                        .flatten()
+                        .any(|c| c.trim() == line)
+                })
+                .count();
+            if n > had + stated {
+                out.push(format!(
+                    "{path}: {line:?} ({n} in the result, {had} before, {stated} stated as content)"
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Runs each case: the expected tree, or the expected error with nothing written. No case may write
+/// a marker or a directive into a file.
 fn check_cases(cases: &[PathBuf]) {
     for case in cases {
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
@@ -324,6 +396,12 @@ fn check_cases(cases: &[PathBuf]) {
                 let expected = tree(&case.join("expected"));
                 assert_eq!(show(&r.after), show(&expected), "{name}: {}", r.json["text"]);
                 assert_eq!(r.after, expected, "{name}");
+                let patch = std::fs::read_to_string(case.join("patch.txt")).unwrap();
+                let written = markers_written(&r, &patch);
+                assert!(
+                    written.is_empty(),
+                    "{name}: a marker or directive was written into a file: {written:?}"
+                );
             }
         }
     }

@@ -7,6 +7,7 @@ use crate::find::line_tiers::FileLines;
 use crate::find::tier::Tier;
 use crate::text::lines::LineIndex;
 use crate::text::normalize::{exact_view_without_cr, normalize, Fold, Normalized};
+use crate::text::rarity::Rarity;
 
 /// A text to search (UTF-8 that may hold invalid sequences, any line terminators), with its line
 /// index and the normalized view each text tier searches, built on first use and reused by the
@@ -29,6 +30,8 @@ pub struct Haystack<'a> {
     legacy: OnceCell<bool>,
     /// Whether the text holds a CR, once a search had to know (see [`Haystack::has_cr`]).
     has_cr: OnceCell<bool>,
+    /// How common short strings are in the text, estimated from a sample on first use.
+    rarity: OnceCell<Rarity>,
 }
 
 impl<'a> Haystack<'a> {
@@ -41,6 +44,7 @@ impl<'a> Haystack<'a> {
             file_lines: OnceCell::new(),
             legacy: OnceCell::new(),
             has_cr: OnceCell::new(),
+            rarity: OnceCell::new(),
         }
     }
 
@@ -64,6 +68,12 @@ impl<'a> Haystack<'a> {
     /// the text on its own).
     pub(crate) fn has_cr_known(&self) -> Option<bool> {
         self.has_cr.get().copied()
+    }
+
+    /// How common short strings are in the text (sampled on first use, about 0.1 ms): which part
+    /// of a needle its searches look for first.
+    pub(crate) fn rarity(&self) -> &Rarity {
+        self.rarity.get_or_init(|| Rarity::of(self.text))
     }
 
     /// The normalized view a text tier searches (tiers past `unicode` search the `unicode` view).

@@ -153,7 +153,7 @@ impl<'c, 'a> Climb<'c, 'a> {
         loosest: Tier,
     ) -> Climb<'c, 'a> {
         let refs: Vec<&str> = olds.iter().map(|o| o.as_ref()).collect();
-        let (invisible, known) = invisible_occurrences(hay.text(), &refs, scope);
+        let (invisible, known) = invisible_occurrences(hay.text(), &refs, scope, hay.rarity());
         let words: Vec<Vec<String>> = if loosest >= Tier::Indentation {
             olds.iter().map(|o| checked_words(o)).collect()
         } else {

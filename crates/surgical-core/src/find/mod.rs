@@ -16,6 +16,8 @@
 //! * `misremembered` — the search of `typo`, `extra_line`, `missing_line`; `needle` — a needle and
 //!   what finding it gives (`Match`, `Miss`, `Missed`), and the ladder as a tier receives it
 //!   (`SearchAgain`).
+//! * `anchors` — which part of a needle to look for first (its rarest in the text) and the search
+//!   for many such parts at once.
 //! * `search` — the substring search of the text tiers (Aho–Corasick over a normalized view);
 //!   `text_tiers` — one text tier for every needle still unplaced; `rewrites` — `escapes` and
 //!   line-number prefixes, which rewrite the needle and search it again; `elision` — a needle whose
@@ -23,6 +25,7 @@
 //! * `ladder` — the tier ladder: the one place that decides which tier runs (`Haystack::locate`),
 //!   and the public `Haystack::find` and `Haystack::find_all`.
 
+pub(crate) mod anchors;
 pub(crate) mod closest;
 pub(crate) mod elision;
 pub(crate) mod forgiven;

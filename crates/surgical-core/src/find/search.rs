@@ -7,11 +7,13 @@ use std::ops::Range;
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use unicode_normalization::UnicodeNormalization;
 
+use crate::find::anchors::{each_place, kind_for_pattern_bytes, rarest_window};
 use crate::find::needle::MAX_LISTED;
 use crate::find::scope::Scope;
 use crate::text::fold::is_line_blank;
 use crate::text::lines::{next_terminator, prev_terminator};
 use crate::text::normalize::{normalize, normalize_into, Fold, Normalized};
+use crate::text::rarity::Rarity;
 
 /// A needle in one normalized space.
 pub(crate) struct Pattern {
@@ -93,9 +95,21 @@ pub(crate) fn find_all_in<'a>(
     needles: &[&Pattern],
     cap: &[usize],
     scope: &Scope,
+    rarity: &Rarity,
 ) -> (Vec<Vec<Range<usize>>>, Vec<usize>) {
     let has_cr = || memchr::memchr(b'\r', orig).is_some();
-    let (spans, counts, _) = find_all_probing(orig, fold, view, has_cr, needles, cap, scope, &[], &KnownRuns::new());
+    let (spans, counts, _) = find_all_probing(
+        orig,
+        fold,
+        view,
+        has_cr,
+        needles,
+        cap,
+        scope,
+        &[],
+        &KnownRuns::new(),
+        rarity,
+    );
     (spans, counts)
 }
 
@@ -106,6 +120,8 @@ pub(crate) fn find_all_in<'a>(
 /// unsearched. The answers are `None` when the text was not searched (no needle to search for),
 /// and for probes that are empty or longer than the longest needle. `has_cr` says whether `orig`
 /// holds a CR (asked only under the exact fold; a haystack knows it from an earlier search).
+/// `rarity` is the text's (see [`crate::find::anchors::rarest_window`]): the anchors of the
+/// windowed searches are chosen with it, as the invisible count that found `known` chose them.
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub(crate) fn find_all_probing<'a>(
     orig: &'a [u8],
@@ -117,6 +133,7 @@ pub(crate) fn find_all_probing<'a>(
     scope: &Scope,
     groups: &[Vec<&str>],
     known: &KnownRuns,
+    rarity: &Rarity,
 ) -> (Vec<Vec<Range<usize>>>, Vec<usize>, Option<Vec<bool>>) {
     let probes: Vec<&str> = groups.iter().flatten().copied().collect();
     let probes = probes.as_slice();
@@ -133,7 +150,7 @@ pub(crate) fn find_all_probing<'a>(
     // Only probes that fit in the context each piece is searched with (see below) are answered.
     let probes_ok = !probes.is_empty() && probes.iter().all(|p| !p.is_empty() && p.len() <= longest);
     if fold == Fold::UNICODE {
-        if let Some(plan) = Windows::plan(orig, needles, groups, known) {
+        if let Some(plan) = Windows::plan(orig, needles, groups, known, rarity) {
             let mut buffer = String::new();
             for window in &plan.windows {
                 let hay = normalize_into(&orig[window.clone()], fold, std::mem::take(&mut buffer));
@@ -150,7 +167,7 @@ pub(crate) fn find_all_probing<'a>(
     if borrowed || orig.len() <= 2 * chunk {
         let hay = view();
         let windows = (borrowed && probe.is_none())
-            .then(|| exact_windows(needles, known))
+            .then(|| exact_windows(needles, known, rarity))
             .flatten();
         match (&hay.text, windows) {
             (std::borrow::Cow::Borrowed(whole), Some(windows)) => {
@@ -201,19 +218,19 @@ pub(crate) fn find_all_probing<'a>(
 
 /// The ranges of the text that hold every exact occurrence of the `needles`, from the places of
 /// their anchors that the invisible-difference count found: an exact occurrence holds its needle's
-/// anchor verbatim (the needle's longest run without blanks or line breaks, [`anchor`]) at the same
+/// anchor verbatim (its rarest part without blanks or line breaks, [`anchor`]) at the same
 /// offset, and that count listed every place of the anchor in the text. So the exact tier searches
 /// a few bytes around each instead of the whole text a second time (issue 12). `None`, for a pass
 /// over the whole text, when a needle is empty or has no anchor, its anchor's places are not all
 /// known (too common, or another search), or its match must end a line (not under the exact fold).
 /// The ranges may overlap and may cut a character: see [`char_windows`].
-fn exact_windows(needles: &[&Pattern], known: &KnownRuns) -> Option<Vec<Range<usize>>> {
+fn exact_windows(needles: &[&Pattern], known: &KnownRuns, rarity: &Rarity) -> Option<Vec<Range<usize>>> {
     let mut windows = Vec::new();
     for n in needles {
         if n.text.is_empty() || n.needs_line_end {
             return None;
         }
-        let (run, _) = anchor(&n.text)?;
+        let (run, _) = anchor(&n.text, rarity)?;
         let offset = run.as_ptr() as usize - n.text.as_ptr() as usize;
         for &place in known_places(known, run)? {
             if let Some(start) = place.checked_sub(offset) {
@@ -252,7 +269,8 @@ fn char_windows(text: &str, mut windows: Vec<Range<usize>>) -> Vec<Range<usize>>
 /// The `unicode` tier's search without normalizing the whole text (issue 12: that was most of what
 /// a fuzzy edit costs beyond an exact one): only the lines around the places a needle could match.
 ///
-/// Every match holds its needle's *anchor*, its longest run of ASCII without blanks, on one line of
+/// Every match holds its needle's *anchor*, a part of a run of ASCII without blanks (its rarest in
+/// the text, [`ascii_anchor`]), on one line of
 /// the normalized text. On an ASCII line, normalizing changes nothing but trailing blanks and the
 /// terminator, so the anchor is there in the original bytes. On another line, the ASCII in its
 /// normalized form comes from the line's own ASCII, in order and adjacent as it was (NFKC composes
@@ -274,9 +292,16 @@ struct Windows {
     seen: Vec<bool>,
 }
 
-/// Anchor hits beyond this many for one needle, or windows covering more than half the text, make
-/// the windowed search dearer than normalizing everything: the full pass is used instead.
+/// Anchor hits beyond this many for one needle (or one per KiB of a larger text: [`hit_limit`]), or
+/// windows covering more than half the text, make the windowed search dearer than normalizing
+/// everything: the full pass is used instead.
 const MAX_WINDOWED_HITS: usize = 1024;
+
+/// A limit on anchor hits for a text of `len` bytes: `least`, or one hit per KiB of a larger text
+/// (each hit costs a window of a few lines, a far smaller share of a large text's pass).
+fn hit_limit(least: usize, len: usize) -> usize {
+    least.max(len >> 10)
+}
 /// The most a windowed search normalizes (lines checked for the anchor, then windows) before the
 /// whole pass is cheaper: half the text, and any small text whole.
 fn windowed_max_bytes(len: usize) -> usize {
@@ -288,12 +313,18 @@ fn windowed_max_bytes(len: usize) -> usize {
 const MAX_PROBE_RECHECKS: usize = 64;
 
 impl Windows {
-    fn plan(orig: &[u8], needles: &[&Pattern], groups: &[Vec<&str>], known: &KnownRuns) -> Option<Windows> {
+    fn plan(
+        orig: &[u8],
+        needles: &[&Pattern],
+        groups: &[Vec<&str>],
+        known: &KnownRuns,
+        rarity: &Rarity,
+    ) -> Option<Windows> {
         let probes: Vec<&str> = groups.iter().flatten().copied().collect();
         // Per needle: its anchor, the line breaks before it and in all.
         let mut anchors: Vec<(&str, usize, usize)> = Vec::new();
         for n in needles.iter().filter(|n| !n.text.is_empty()) {
-            let (run, before) = ascii_anchor(&n.text)?;
+            let (run, before) = ascii_anchor(&n.text, rarity)?;
             anchors.push((run, before, n.text.matches('\n').count()));
         }
         // One pass over the original for every anchor (the needles that share one share its hits).
@@ -308,27 +339,42 @@ impl Windows {
                 })
             })
             .collect();
-        let ac = Searcher::new(&runs);
         // Runs whose every place the invisible count found are not searched again.
         let mut lines_of: Vec<Vec<usize>> = runs
             .iter()
             .map(|r| known_places(known, r).map_or_else(Vec::new, <[usize]>::to_vec))
             .collect();
         let unknown: Vec<bool> = runs.iter().map(|r| known_places(known, r).is_none()).collect();
-        if unknown.contains(&true) {
-            for (id, start, _) in ac.overlapping(orig) {
-                if !unknown[id] {
-                    continue;
-                }
-                if lines_of[id].len() == MAX_WINDOWED_HITS {
-                    return None;
-                }
-                lines_of[id].push(start);
-            }
-        }
-        if lines_of.iter().any(|hits| hits.len() > MAX_WINDOWED_HITS) {
+        // A run the sample finds too common gives the windows up before any pass over the text.
+        let max_hits = hit_limit(MAX_WINDOWED_HITS, orig.len());
+        let too_common = |r: &&str| rarity.estimate(r.as_bytes()) > COMMON_ESTIMATE * max_hits;
+        if runs.iter().zip(&unknown).any(|(r, &u)| u && too_common(r)) {
             return None;
         }
+        if unknown.contains(&true) {
+            let patterns: Vec<&[u8]> = runs
+                .iter()
+                .zip(&unknown)
+                .map(|(r, &u)| if u { r.as_bytes() } else { &[][..] })
+                .collect();
+            let mut over = false;
+            each_place(orig, &patterns, rarity, |id, start| {
+                if lines_of[id].len() == max_hits {
+                    over = true;
+                    return false;
+                }
+                lines_of[id].push(start);
+                true
+            });
+            if over {
+                return None;
+            }
+        }
+        if lines_of.iter().any(|hits| hits.len() > max_hits) {
+            return None;
+        }
+        // The normalized lines are short: the automaton searches them.
+        let ac = Searcher::new(&runs);
         let mut seen: Vec<bool> = probes.iter().map(|p| !p.is_ascii() || p.is_empty()).collect();
         let word_finders: Vec<memchr::memmem::Finder<'_>> = probes
             .iter()
@@ -359,7 +405,7 @@ impl Windows {
             here.sort_unstable();
             here.dedup();
             for id in here {
-                if lines_of[id].len() == MAX_WINDOWED_HITS {
+                if lines_of[id].len() == max_hits {
                     return None;
                 }
                 lines_of[id].push(line.start);
@@ -410,28 +456,11 @@ impl Windows {
     }
 }
 
-/// The longest run of ASCII other than blanks and line breaks in a normalized needle (the first of
-/// equally long ones), and how many line breaks come before it; `None` when it has none.
-fn ascii_anchor(text: &str) -> Option<(&str, usize)> {
-    let bytes = text.as_bytes();
-    let mut best: Option<Range<usize>> = None;
-    let mut start = 0;
-    for i in 0..=bytes.len() {
-        let inside = bytes
-            .get(i)
-            .is_some_and(|&b| b.is_ascii() && !matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
-        if !inside {
-            if i > start && best.as_ref().is_none_or(|b| i - start > b.len()) {
-                best = Some(start..i);
-            }
-            start = i + 1;
-        }
-    }
-    let best = best?;
-    Some((
-        &text[best.clone()],
-        bytes[..best.start].iter().filter(|&&b| b == b'\n').count(),
-    ))
+/// The anchor of a normalized needle in the `unicode` tier's windowed search: its rarest window
+/// inside a run of ASCII other than blanks and line breaks ([`rarest_window`]), and how many line
+/// breaks come before it; `None` when it has none.
+fn ascii_anchor<'n>(text: &'n str, rarity: &Rarity) -> Option<(&'n str, usize)> {
+    rarest_window(text, |c| c.is_ascii() && !matches!(c, ' ' | '\t' | '\n' | '\r'), rarity)
 }
 
 /// Where the first byte that is not ASCII is, tested 32 bytes at a time (a test the compiler
@@ -629,44 +658,43 @@ impl<'n, 'p> Scan<'n, 'p> {
     }
 }
 
-/// Anchor hits beyond this many for one needle make the windowed search dearer than one pass over
-/// the whole normalized text, which is then used instead.
+/// Anchor hits beyond this many for one needle (or one per KiB of a larger text: [`hit_limit`])
+/// make the windowed search dearer than one pass over the whole normalized text, which is then
+/// used instead.
 const MAX_ANCHOR_HITS: usize = 256;
 /// A window (the lines an occurrence could span) larger than this also falls back to the full pass,
 /// so a file of very long lines never costs more than one pass per needle.
 const MAX_WINDOW: usize = 1 << 16;
+/// An anchor the text's sample says occurs more than this many times the hit limit (of the
+/// invisible count, or of the `unicode` windows) is not searched for: the whole pass it would end
+/// in is taken at once. An estimate too low only costs the search.
+const COMMON_ESTIMATE: usize = 4;
 
-/// The longest run of `old` that invisible folding leaves alone (no blanks, line breaks, special
-/// spaces or U+FFFD), and how many line breaks come before it.
-fn anchor(old: &str) -> Option<(&str, usize)> {
-    let mut best: Option<(usize, usize)> = None;
-    let mut start: Option<usize> = None;
-    for (i, c) in old.char_indices().chain(std::iter::once((old.len(), '\n'))) {
-        let folds = c == '\n' || c == '\r' || c == '\u{FFFD}' || is_line_blank(c);
-        match (folds, start) {
-            (false, None) => start = Some(i),
-            (true, Some(s)) => {
-                if best.is_none_or(|(bs, be)| i - s > be - bs) {
-                    best = Some((s, i));
-                }
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    let (s, e) = best?;
-    Some((&old[s..e], old[..s].matches('\n').count()))
+/// Whether `c` is left alone by the invisible fold: not a line break, a blank (special spaces
+/// included) or U+FFFD.
+fn kept_by_invisible_fold(c: char) -> bool {
+    !(c == '\n' || c == '\r' || c == '\u{FFFD}' || is_line_blank(c))
+}
+
+/// The anchor of `old` for the invisible-difference count and the exact tier: its rarest window in
+/// the text inside a run that invisible folding leaves alone (no blanks, line breaks, special
+/// spaces or U+FFFD: [`rarest_window`]), and how many line breaks come before it.
+fn anchor<'o>(old: &'o str, rarity: &Rarity) -> Option<(&'o str, usize)> {
+    rarest_window(old, kept_by_invisible_fold, rarity)
 }
 
 /// For each needle, its occurrences when everything a model cannot see is ignored (line endings,
 /// trailing blanks, special spaces): the count, and the first [`MAX_LISTED`] starts in the original,
 /// ascending.
 ///
-/// Every such occurrence contains the needle's anchor (its longest run that this folding leaves
-/// alone) verbatim, so one multi-pattern pass over the original finds the candidates, and only the
-/// few lines around each are normalized. Needles without a usable anchor, or whose anchor is too
-/// common, share one pass over the fully normalized text instead. Either way the cost is linear in
-/// the file, and the common case copies nothing.
+/// Every such occurrence contains the needle's anchor (a part of it that this folding leaves
+/// alone, chosen rarest in the text by `rarity`: [`anchor`]) verbatim, so one search of the
+/// original for every anchor at once finds the candidates ([`each_place`]), and only the text
+/// around each is normalized: the bytes an occurrence holding it there could span for a needle of
+/// one line ([`byte_window_around`]), the lines around it otherwise. Needles without a usable
+/// anchor, or whose anchor is too common (estimated so, or found so), share one pass over the
+/// fully normalized text instead. Either way the cost is linear in the file, and the common case
+/// copies nothing.
 ///
 /// Under whole lines, in a text whose last line has no terminator, a needle ending with a line break
 /// also counts where it ends the text without it (see [`Scope::whole_lines`]).
@@ -676,6 +704,7 @@ pub(crate) fn invisible_occurrences(
     text: &[u8],
     olds: &[&str],
     scope: &Scope,
+    rarity: &Rarity,
 ) -> (Vec<(usize, Vec<usize>)>, KnownRuns) {
     let ends_open = crate::text::lines::ends_open(text);
     let mut expanded: Vec<(&str, bool)> = olds.iter().map(|o| (*o, false)).collect();
@@ -688,7 +717,7 @@ pub(crate) fn invisible_occurrences(
             }
         }
     }
-    let (found, known) = occurrences_of(text, &expanded, scope);
+    let (found, known) = occurrences_of(text, &expanded, scope, rarity);
     let mut result: Vec<(usize, Vec<usize>)> = vec![(0, Vec::new()); olds.len()];
     // The at-end variants come after every original needle, and their one possible match starts after
     // any of the original's: appending keeps the starts ascending.
@@ -701,7 +730,12 @@ pub(crate) fn invisible_occurrences(
     (result, known)
 }
 
-fn occurrences_of(text: &[u8], expanded: &[(&str, bool)], scope: &Scope) -> (Vec<(usize, Vec<usize>)>, KnownRuns) {
+fn occurrences_of(
+    text: &[u8],
+    expanded: &[(&str, bool)],
+    scope: &Scope,
+    rarity: &Rarity,
+) -> (Vec<(usize, Vec<usize>)>, KnownRuns) {
     let olds: Vec<&str> = expanded.iter().map(|e| e.0).collect();
     let needles: Vec<Pattern> = expanded
         .iter()
@@ -710,16 +744,19 @@ fn occurrences_of(text: &[u8], expanded: &[(&str, bool)], scope: &Scope) -> (Vec
             ..pattern(o, Fold::INVISIBLE)
         })
         .collect();
-    let anchors: Vec<Option<(&str, usize)>> = olds.iter().map(|o| anchor(o)).collect();
+    let anchors: Vec<Option<(&str, usize)>> = olds.iter().map(|o| anchor(o, rarity)).collect();
     let mut windowed: Vec<bool> = vec![true; olds.len()];
+    let max_hits = hit_limit(MAX_ANCHOR_HITS, text.len());
     let mut ids: HashMap<&str, usize> = HashMap::new();
-    let mut patterns: Vec<&str> = Vec::new();
+    let mut patterns: Vec<&[u8]> = Vec::new();
     let mut by_pattern: Vec<Vec<usize>> = Vec::new();
     for (k, a) in anchors.iter().enumerate() {
         match a {
-            Some((run, _)) if !needles[k].text.is_empty() => {
+            Some((run, _))
+                if !needles[k].text.is_empty() && rarity.estimate(run.as_bytes()) <= COMMON_ESTIMATE * max_hits =>
+            {
                 let id = *ids.entry(run).or_insert_with(|| {
-                    patterns.push(run);
+                    patterns.push(run.as_bytes());
                     by_pattern.push(Vec::new());
                     patterns.len() - 1
                 });
@@ -729,26 +766,26 @@ fn occurrences_of(text: &[u8], expanded: &[(&str, bool)], scope: &Scope) -> (Vec
         }
     }
     let mut hits: Vec<Vec<usize>> = vec![Vec::new(); olds.len()];
-    if !patterns.is_empty() {
-        let ac = Searcher::new(&patterns);
-        for (id, start, _) in ac.overlapping(text) {
-            for &k in &by_pattern[id] {
-                if !windowed[k] {
-                    continue;
-                }
-                if hits[k].len() == MAX_ANCHOR_HITS {
-                    windowed[k] = false;
-                    hits[k] = Vec::new();
-                } else {
-                    hits[k].push(start);
-                }
+    each_place(text, &patterns, rarity, |id, start| {
+        let mut wanted = false;
+        for &k in &by_pattern[id] {
+            if !windowed[k] {
+                continue;
+            }
+            if hits[k].len() == max_hits {
+                windowed[k] = false;
+                hits[k] = Vec::new();
+            } else {
+                hits[k].push(start);
+                wanted = true;
             }
         }
-    }
+        wanted
+    });
 
     let mut known = KnownRuns::new();
     for (k, a) in anchors.iter().enumerate() {
-        if let Some((run, _)) = a.filter(|_| windowed[k] && !patterns.is_empty()) {
+        if let Some((run, _)) = a.filter(|_| windowed[k]) {
             known.entry(run.to_string()).or_insert_with(|| hits[k].clone());
         }
     }
@@ -757,10 +794,18 @@ fn occurrences_of(text: &[u8], expanded: &[(&str, bool)], scope: &Scope) -> (Vec
         if !windowed[k] {
             continue;
         }
-        let (_, before) = anchors[k].expect("windowed needles have anchors");
+        let (run, before) = anchors[k].expect("windowed needles have anchors");
         let breaks = olds[k].matches('\n').count();
+        // Where the anchor is in the needle, for a window of bytes (a needle of one line).
+        let offset = run.as_ptr() as usize - olds[k].as_ptr() as usize;
+        let in_bytes = byte_windows_apply(olds[k], &needles[k]);
         for &p in &hits[k] {
-            let Some(window) = window_around(text, p, before, breaks - before + 2) else {
+            let window = if in_bytes {
+                byte_window_around(text, p, offset, olds[k].len())
+            } else {
+                window_around(text, p, before, breaks - before + 2)
+            };
+            let Some(window) = window else {
                 windowed[k] = false;
                 break;
             };
@@ -777,12 +822,56 @@ fn occurrences_of(text: &[u8], expanded: &[(&str, bool)], scope: &Scope) -> (Vec
         let refs: Vec<&Pattern> = fallback.iter().map(|&k| &needles[k]).collect();
         let caps = vec![MAX_LISTED; refs.len()];
         let view = || std::rc::Rc::new(normalize(text, Fold::INVISIBLE));
-        let (spans, counts) = find_all_in(text, Fold::INVISIBLE, view, &refs, &caps, scope);
+        let (spans, counts) = find_all_in(text, Fold::INVISIBLE, view, &refs, &caps, scope, rarity);
         for (i, &k) in fallback.iter().enumerate() {
             result[k] = (counts[i], spans[i].iter().map(|s| s.start).collect());
         }
     }
     (result, known)
+}
+
+/// Whether the invisible count may look for `old`'s occurrences in a window of bytes around each
+/// place of its anchor ([`byte_window_around`]) rather than in whole lines: when an occurrence is
+/// inside one line and no longer than three times `old` in bytes. So `old` has no line break, and
+/// its normalized form (`needle`) need not end a line (whose trailing blanks the original may have
+/// any number of) and holds no U+FFFD (which stands for any run of invalid bytes). Every other
+/// character of it stands for one of the original's: itself, or for a space, a special space (at
+/// most three bytes).
+fn byte_windows_apply(old: &str, needle: &Pattern) -> bool {
+    !old.contains('\n') && !needle.needs_line_end && !needle.text.contains('\u{FFFD}')
+}
+
+/// Whether a window of the text may start or end at `q` and normalize under any fold as the same
+/// bytes do in the whole text: at the text's ends, after a `\n`, or between two ASCII characters
+/// that are neither blanks nor controls (each is a unit of its own: no terminator, trailing blank,
+/// invalid run or combining sequence is cut there).
+fn is_safe_cut(text: &[u8], q: usize) -> bool {
+    let graphic = |b: u8| (0x21..=0x7e).contains(&b);
+    q == 0 || q >= text.len() || text[q - 1] == b'\n' || (graphic(text[q - 1]) && graphic(text[q]))
+}
+
+/// The bytes around the anchor place `p` that hold every occurrence of a needle of `len` bytes, of
+/// one line, whose anchor is `offset` bytes into it (see [`byte_windows_apply`]: an occurrence spans
+/// at most three times as many bytes before and after the anchor), widened to safe cuts
+/// ([`is_safe_cut`]) so that the window normalizes as the same bytes do in the whole text; `None`
+/// when that is larger than [`MAX_WINDOW`]. A line of 8 MiB (minified code) costs the needle's
+/// size, not the line's.
+fn byte_window_around(text: &[u8], p: usize, offset: usize, len: usize) -> Option<Range<usize>> {
+    let mut start = p.saturating_sub(3 * offset);
+    let mut end = p.saturating_add(3 * (len - offset)).min(text.len());
+    while !is_safe_cut(text, start) {
+        start -= 1;
+        if end - start > MAX_WINDOW {
+            return None;
+        }
+    }
+    while !is_safe_cut(text, end) {
+        end += 1;
+        if end - start > MAX_WINDOW {
+            return None;
+        }
+    }
+    (end - start <= MAX_WINDOW).then_some(start..end)
 }
 
 /// The whole lines from `up` lines above position `p`'s line to `down` lines below it (each line with
@@ -833,15 +922,6 @@ fn search_window(text: &[u8], window: Range<usize>, needle: &Pattern, scope: &Sc
         }
     }
 }
-
-/// Needles of this many bytes in all or more are searched with a contiguous NFA, built in time and
-/// memory linear in them, rather than the crate's choice (a DFA for few patterns). Building a DFA
-/// follows failure links for every state and byte class, so a periodic needle (`xxxx…`, a repeated
-/// statement) costs the square of its length: 0.6 s for 8 KB, 2.5 s for 16 KB at the test profile's
-/// opt-level, more in a debug build (issue 16); a table per state also cost 180 MB for a 300 KB
-/// needle (issue 12). Under 1 KB the square stays under a million steps; above, the NFA searches
-/// as linearly, a little slower per byte.
-const DFA_MAX_PATTERN_BYTES: usize = 1024;
 
 /// Every occurrence of a few patterns in a text, overlapping ones included, reported by their ends
 /// (as Aho-Corasick's overlapping search does). One long pattern is looked for with a substring
@@ -933,20 +1013,28 @@ fn shortest_period(s: &[u8]) -> usize {
 
 /// The automaton for `patterns`: the crate's choice for small ones, else a contiguous NFA.
 fn automaton_kind(patterns: &[&str]) -> Option<AhoCorasickKind> {
-    let bytes: usize = patterns.iter().map(|p| p.len()).sum();
-    (bytes >= DFA_MAX_PATTERN_BYTES).then_some(AhoCorasickKind::ContiguousNFA)
+    kind_for_pattern_bytes(patterns.iter().map(|p| p.len()).sum())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::find::anchors::DFA_MAX_PATTERN_BYTES;
     use proptest::prelude::*;
 
     /// The plain way: normalize everything, search everything.
     fn reference(text: &[u8], old: &str) -> (usize, Vec<usize>) {
         let hay = std::rc::Rc::new(normalize(text, Fold::INVISIBLE));
         let n = pattern(old, Fold::INVISIBLE);
-        let (spans, counts) = find_all_in(text, Fold::INVISIBLE, || hay, &[&n], &[MAX_LISTED], &Scope::default());
+        let (spans, counts) = find_all_in(
+            text,
+            Fold::INVISIBLE,
+            || hay,
+            &[&n],
+            &[MAX_LISTED],
+            &Scope::default(),
+            &Rarity::of(text),
+        );
         (counts[0], spans[0].iter().map(|s| s.start).collect())
     }
 
@@ -989,15 +1077,15 @@ mod tests {
 
     #[test]
     fn anchors() {
-        assert_eq!(anchor("  return x;\n}"), Some(("return", 0)));
-        assert_eq!(anchor("a\nbb\nccc dd"), Some(("ccc", 2)));
-        assert_eq!(anchor(" \n\t"), None);
+        assert_eq!(anchor("  return x;\n}", &Rarity::of(b"")), Some(("return", 0)));
+        assert_eq!(anchor("a\nbb\nccc dd", &Rarity::of(b"")), Some(("ccc", 2)));
+        assert_eq!(anchor(" \n\t", &Rarity::of(b"")), None);
     }
 
     #[test]
     fn finds_what_differs_only_invisibly() {
         let text = b"x = 1;\r\nx = 1;  \nx\xc2\xa0= 1;\n";
-        let (got, known) = invisible_occurrences(text, &["x = 1;"], &Scope::default());
+        let (got, known) = invisible_occurrences(text, &["x = 1;"], &Scope::default(), &Rarity::of(text));
         assert_eq!(known, KnownRuns::from([("1;".to_string(), vec![4, 12, 22])]));
         assert_eq!(got[0], reference(text, "x = 1;"));
         assert_eq!(got[0].0, 3);
@@ -1010,7 +1098,7 @@ mod tests {
         // window ends there), but not inside a line. Issue 16's mutation run over `search_window`.
         let text = b"x = 1;\r\nx = 1;y\nx = 1;  \nx = 1;";
         for (old, want) in [("x = 1; ", (3, vec![0, 16, 25])), ("= 1;\t", (3, vec![2, 18, 27]))] {
-            let (got, _) = invisible_occurrences(text, &[old], &Scope::default());
+            let (got, _) = invisible_occurrences(text, &[old], &Scope::default(), &Rarity::of(text));
             assert_eq!(got[0], want, "{old:?}");
             assert_eq!(got[0], reference(text, old), "{old:?}");
         }
@@ -1030,7 +1118,7 @@ mod tests {
                 .at_end_variant(&whole, text)
                 .expect("the text ends without a line break");
             let view = || std::rc::Rc::new(normalize(text, fold));
-            let (spans, _) = find_all_in(text, fold, view, &[&open], &[MAX_LISTED], &whole);
+            let (spans, _) = find_all_in(text, fold, view, &[&open], &[MAX_LISTED], &whole, &Rarity::of(text));
             let spans: Vec<(usize, usize)> = spans[0].iter().map(|s| (s.start, s.end)).collect();
             assert_eq!(spans, want, "{fold:?}");
         }
@@ -1052,9 +1140,9 @@ mod tests {
         // Issue 16's mutation run: `known_places` as `None` (the text searched again).
         let text = b"let x = 1;\nlet y = 2;\n";
         let n = pattern("let x = 1;", Fold::UNICODE);
-        let (run, _) = ascii_anchor(&n.text).expect("an ASCII anchor");
+        let (run, _) = ascii_anchor(&n.text, &Rarity::of(text)).expect("an ASCII anchor");
         let plan = |known: KnownRuns| -> Vec<(usize, usize)> {
-            let plan = Windows::plan(text, &[&n], &[], &known).expect("a plan");
+            let plan = Windows::plan(text, &[&n], &[], &known, &Rarity::of(text)).expect("a plan");
             plan.windows.iter().map(|w| (w.start, w.end)).collect()
         };
         assert_eq!(plan(KnownRuns::new()), [(0, 22)]);
@@ -1068,23 +1156,29 @@ mod tests {
     #[test]
     fn exact_windows_are_the_known_places_of_each_anchor() {
         let n = pattern("x = value;", Fold::EXACT);
-        let (run, _) = anchor(&n.text).expect("an anchor");
+        let (run, _) = anchor(&n.text, &Rarity::of(b"")).expect("an anchor");
         assert_eq!(run, "value;");
         let len = n.text.len();
         let known = KnownRuns::from([(run.to_string(), vec![2, 4, 30])]);
-        assert_eq!(exact_windows(&[&n], &known), Some(vec![0..len, 26..26 + len]));
-        assert_eq!(exact_windows(&[&n], &KnownRuns::new()), None);
+        assert_eq!(
+            exact_windows(&[&n], &known, &Rarity::of(b"")),
+            Some(vec![0..len, 26..26 + len])
+        );
+        assert_eq!(exact_windows(&[&n], &KnownRuns::new(), &Rarity::of(b"")), None);
         let empty = KnownRuns::from([(run.to_string(), vec![])]);
-        assert_eq!(exact_windows(&[&n], &empty), Some(vec![]));
+        assert_eq!(exact_windows(&[&n], &empty, &Rarity::of(b"")), Some(vec![]));
     }
 
     #[test]
     fn the_ascii_anchor_is_the_first_longest_run() {
-        assert_eq!(ascii_anchor("ab cde\nfg"), Some(("cde", 0)));
-        assert_eq!(ascii_anchor("x\nab\tcd\nxyz"), Some(("xyz", 2)));
-        assert_eq!(ascii_anchor("abc d\nefg"), Some(("abc", 0)));
-        assert_eq!(ascii_anchor("caf\u{e9} \u{e9}t\u{e9}"), Some(("caf", 0)));
-        assert_eq!(ascii_anchor(" \u{e9} \n"), None);
+        assert_eq!(ascii_anchor("ab cde\nfg", &Rarity::of(b"")), Some(("cde", 0)));
+        assert_eq!(ascii_anchor("x\nab\tcd\nxyz", &Rarity::of(b"")), Some(("xyz", 2)));
+        assert_eq!(ascii_anchor("abc d\nefg", &Rarity::of(b"")), Some(("abc", 0)));
+        assert_eq!(
+            ascii_anchor("caf\u{e9} \u{e9}t\u{e9}", &Rarity::of(b"")),
+            Some(("caf", 0))
+        );
+        assert_eq!(ascii_anchor(" \u{e9} \n", &Rarity::of(b"")), None);
     }
 
     #[test]
@@ -1109,6 +1203,7 @@ mod tests {
                     &Scope::default(),
                     &groups,
                     &KnownRuns::new(),
+                    &Rarity::of(text),
                 );
                 assert_eq!(got.1, [1], "pieces of {chunk} bytes");
                 got.2
@@ -1129,7 +1224,15 @@ mod tests {
         let text = b"ab ab\nab\r\nab ab";
         for (cap, listed) in [(0, 0), (2, 2), (5, 5), (6, 5)] {
             let view = || std::rc::Rc::new(normalize(text, Fold::INVISIBLE));
-            let (spans, counts) = find_all_in(text, Fold::INVISIBLE, view, &[&n], &[cap], &Scope::default());
+            let (spans, counts) = find_all_in(
+                text,
+                Fold::INVISIBLE,
+                view,
+                &[&n],
+                &[cap],
+                &Scope::default(),
+                &Rarity::of(text),
+            );
             assert_eq!(counts, [5], "cap {cap}");
             assert_eq!(spans[0], [0..2, 3..5, 6..8, 10..12, 13..15][..listed], "cap {cap}");
         }
@@ -1141,16 +1244,26 @@ mod tests {
         // its first occurrence differs only by a trailing blank. Issue 16's mutation run: the
         // at-end variant never added (`!o.is_empty()` without `!`).
         let whole = Scope::default().whole_lines();
-        let (got, _) = invisible_occurrences(b"foo \nbar\nfoo", &["foo\n"], &whole);
+        let (got, _) = invisible_occurrences(b"foo \nbar\nfoo", &["foo\n"], &whole, &Rarity::of(b"foo \nbar\nfoo"));
         assert_eq!(got[0], (2, vec![0, 9]));
         // Anywhere, the line break is one: the last line does not hold it.
-        let (got, _) = invisible_occurrences(b"foo \nbar\nfoo", &["foo\n"], &Scope::default());
+        let (got, _) = invisible_occurrences(
+            b"foo \nbar\nfoo",
+            &["foo\n"],
+            &Scope::default(),
+            &Rarity::of(b"foo \nbar\nfoo"),
+        );
         assert_eq!(got[0], (1, vec![0]));
         // A text ending with a terminator has no open end: the last line counts once.
-        let (got, _) = invisible_occurrences(b"foo \nbar\nfoo\n", &["foo\n"], &whole);
+        let (got, _) = invisible_occurrences(
+            b"foo \nbar\nfoo\n",
+            &["foo\n"],
+            &whole,
+            &Rarity::of(b"foo \nbar\nfoo\n"),
+        );
         assert_eq!(got[0], (2, vec![0, 9]));
         // A needle that is only a line break has no variant (an empty needle finds nothing).
-        let (got, _) = invisible_occurrences(b"a\n\nb", &["\n"], &whole);
+        let (got, _) = invisible_occurrences(b"a\n\nb", &["\n"], &whole, &Rarity::of(b"a\n\nb"));
         assert_eq!(got[0].0, 1);
     }
 
@@ -1160,7 +1273,12 @@ mod tests {
         // dropped: they must not be handed on as every place of the run (an empty list would tell
         // later tiers it occurs nowhere). Issue 16's mutation run: the filter's `&&` as `||`.
         let text = "x;\n".repeat(MAX_ANCHOR_HITS + 1) + "y = 1;\n";
-        let (got, known) = invisible_occurrences(text.as_bytes(), &["x;", "y = 1;"], &Scope::default());
+        let (got, known) = invisible_occurrences(
+            text.as_bytes(),
+            &["x;", "y = 1;"],
+            &Scope::default(),
+            &Rarity::of(text.as_bytes()),
+        );
         assert_eq!(got[0].0, MAX_ANCHOR_HITS + 1);
         assert_eq!(got[0].1, (0..MAX_LISTED).map(|i| 3 * i).collect::<Vec<_>>());
         assert_eq!(got[1], (1, vec![3 * (MAX_ANCHOR_HITS + 1)]));
@@ -1198,6 +1316,7 @@ mod tests {
                 &Scope::default(),
                 &probes.iter().map(|p| vec![*p]).collect::<Vec<_>>(),
                 &KnownRuns::new(),
+                &Rarity::of(text.as_bytes()),
             );
             set_search_chunk(before);
             assert_eq!(got.2.as_deref(), Some(&expected[..]), "pieces of {chunk} bytes");
@@ -1225,6 +1344,7 @@ mod tests {
             &Scope::default(),
             &probes.iter().map(|p| vec![*p]).collect::<Vec<_>>(),
             &KnownRuns::new(),
+            &Rarity::of(text.as_bytes()),
         )
     }
 
@@ -1342,7 +1462,14 @@ mod tests {
             vec!["nowhere"],
             vec!["other", "absent", "let"],
         ];
-        let plan = Windows::plan(text.as_bytes(), &[&n], &groups, &KnownRuns::new()).expect("a plan");
+        let plan = Windows::plan(
+            text.as_bytes(),
+            &[&n],
+            &groups,
+            &KnownRuns::new(),
+            &Rarity::of(text.as_bytes()),
+        )
+        .expect("a plan");
         let view = normalize(text.as_bytes(), Fold::UNICODE);
         assert_eq!(plan.seen.len(), groups.iter().map(Vec::len).sum::<usize>());
         let mut answers = plan.seen.iter();
@@ -1375,7 +1502,14 @@ mod tests {
             starts.push(starts.last().unwrap() + l.len());
         }
         let n = pattern(hit.trim_end(), Fold::UNICODE);
-        let plan = Windows::plan(text.as_bytes(), &[&n], &[], &KnownRuns::new()).expect("a plan");
+        let plan = Windows::plan(
+            text.as_bytes(),
+            &[&n],
+            &[],
+            &KnownRuns::new(),
+            &Rarity::of(text.as_bytes()),
+        )
+        .expect("a plan");
         // Hits on lines 3 to 8 and 19: lines 2 to 9 and 18 to 20.
         assert_eq!(plan.windows, [starts[2]..starts[10], starts[18]..starts[21]]);
         let got = windowed_unicode_search(&text, &n, &[]);
@@ -1390,7 +1524,16 @@ mod tests {
         // line at the start of a text otherwise ASCII does not. Issue 16's mutation run over the
         // condition in `Windows::plan`.
         let n = pattern("end - here", Fold::UNICODE);
-        let plan = |text: &str| Windows::plan(text.as_bytes(), &[&n], &[], &KnownRuns::new()).is_some();
+        let plan = |text: &str| {
+            Windows::plan(
+                text.as_bytes(),
+                &[&n],
+                &[],
+                &KnownRuns::new(),
+                &Rarity::of(text.as_bytes()),
+            )
+            .is_some()
+        };
         let (ascii, quoted, last) = (
             "0123456789 abcdefghij\n",
             "She said \u{201C}hello\u{201D} and left at once.\n",
@@ -1420,7 +1563,7 @@ mod tests {
         // merging every window (its guard as `true`).
         let text = b"x = value;\ny = value;\nz = value;\n";
         let n = pattern("= value;", Fold::EXACT);
-        let (run, _) = anchor(&n.text).expect("an anchor");
+        let (run, _) = anchor(&n.text, &Rarity::of(text)).expect("an anchor");
         assert_eq!(run, "value;");
         let search = |known: KnownRuns| {
             let view = || std::rc::Rc::new(normalize(text, Fold::EXACT));
@@ -1435,6 +1578,7 @@ mod tests {
                 &Scope::default(),
                 &[],
                 &known,
+                &Rarity::of(text),
             );
             let spans: Vec<(usize, usize)> = spans[0].iter().map(|s| (s.start, s.end)).collect();
             (spans, counts[0])
@@ -1484,7 +1628,14 @@ mod tests {
             let n = pattern(old, Fold::UNICODE);
             let groups: Vec<Vec<&str>> = probes.iter().map(|p| vec![*p]).collect();
             assert!(
-                Windows::plan(text.as_bytes(), &[&n], &groups, &KnownRuns::new()).is_none(),
+                Windows::plan(
+                    text.as_bytes(),
+                    &[&n],
+                    &groups,
+                    &KnownRuns::new(),
+                    &Rarity::of(text.as_bytes())
+                )
+                .is_none(),
                 "the windowed plan is given up for {old:?}"
             );
             let view = || std::rc::Rc::new(normalize(text.as_bytes(), Fold::UNICODE));
@@ -1499,6 +1650,7 @@ mod tests {
                 &Scope::default(),
                 &groups,
                 &KnownRuns::new(),
+                &Rarity::of(text.as_bytes()),
             );
             let want = unicode_reference(text.as_bytes(), &[&n], probes);
             assert_eq!((got.0, got.1, got.2.unwrap()), want, "{old:?}");
@@ -1509,19 +1661,23 @@ mod tests {
             "\u{4E2D} \u{6587}",
             &["b"],
         );
-        // The anchor occurs more often than the windows are worth.
-        let many = "let value = 2;\n".repeat(MAX_WINDOWED_HITS + 1) + "let value = \u{201C}1\u{201D};\n";
+        // The anchor occurs more often than the windows are worth: found so (every part of the
+        // needle is on every line), and estimated so from the sample of a larger text.
+        let many = "let value = \"1\";\n".repeat(MAX_WINDOWED_HITS + 1) + "let value = \u{201C}1\u{201D};\n";
         check(&many, "let value = \"1\";", &["value"]);
+        let more = "let value = \"1\";\n".repeat(1 << 16) + "let value = \u{201C}1\u{201D};\n";
+        check(&more, "let value = \"1\";", &["value"]);
         // The window around an anchor's place is too large to be worth one (long lines).
         let wide = format!("{}\n", "w".repeat(MAX_WINDOW)).repeat(2) + "key \u{2014} k\n";
         check(&wide, "key - k", &["key"]);
         // The windows around the anchor's places (fewer than the hit limit) cover more than half
         // the text.
-        let covering = format!("key {}\n", "w".repeat(195)).repeat(1000) + "key \u{2014} k\n";
+        // (Every part of the needle is on those lines, so whichever is its anchor.)
+        let covering = format!("key - k {}\n", "w".repeat(191)).repeat(1000) + "key \u{2014} k\n";
         check(&covering, "key - k", &["key"]);
         // So do windows apart from each other (the anchor on every third line: each window its own,
         // none merged), counted one by one. Issue 16's mutation run: `covered += w.len()` as `*=`.
-        let apart = format!("key {}\n{}\n{}\n", "w".repeat(95), "v".repeat(99), "u".repeat(99)).repeat(1000)
+        let apart = format!("key - k {}\n{}\n{}\n", "w".repeat(91), "v".repeat(99), "u".repeat(99)).repeat(1000)
             + "key \u{2014} k\n";
         check(&apart, "key - k", &["key"]);
         // A large text most of whose first lines need normalizing (prose with typographic quotes).
@@ -1542,6 +1698,89 @@ mod tests {
     }
 
     proptest! {
+        /// Whichever part of a needle is its anchor (a window of any run its fold leaves alone,
+        /// forced by the seed; issue 30), the invisible count, the exact tier searching around the
+        /// anchor places that count found, and the `unicode` tier's windows find what the whole
+        /// pass finds. Lines long and short, special spaces in the text where the needle has a
+        /// space (windows of bytes must hold the wider occurrence), invalid bytes and U+FFFD.
+        #[test]
+        fn every_choice_of_anchor_finds_what_the_whole_pass_finds(
+            pieces in prop::collection::vec(prop::sample::select(vec![
+                "a", "b", "ab", "aba", " ", "\t", "\n", "\r\n", "\r", "\u{a0}", "\u{3000}", "\u{2014}", "\u{201C}",
+                "\"", "\u{e9}", "\u{FFFD}", "x = 1;", "wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww", "-",
+            ]), 0..80),
+            invalid in prop::collection::vec(prop::sample::select(vec![&b"\xff"[..], b"\xe2\x82", b""]), 0..3),
+            start in any::<prop::sample::Index>(),
+            len in 1usize..24,
+            spaces in any::<bool>(),
+            seed in any::<u64>(),
+            scope_kind in 0usize..3,
+        ) {
+            let text = with_invalid_bytes(&pieces, &invalid);
+            let source = pieces.concat();
+            let chars: Vec<char> = source.chars().collect();
+            if chars.is_empty() {
+                return Ok(());
+            }
+            let s = start.index(chars.len());
+            let mut old: String = chars[s..(s + len).min(chars.len())].iter().collect();
+            old = old.replace("\r\n", "\n").replace('\r', "\n");
+            if spaces {
+                // The model typed a space where the text has a special one.
+                old = old.replace(['\u{a0}', '\u{3000}'], " ");
+            }
+            if old.is_empty() {
+                return Ok(());
+            }
+            let scope = match scope_kind {
+                0 => Scope::default(),
+                1 => Scope::default().whole_lines(),
+                _ => Scope::default().within(text.len() / 3..text.len()),
+            };
+            let rarity = Rarity::of(&text);
+            let (got, known) = crate::find::anchors::forced::with_seed(seed, || {
+                invisible_occurrences(&text, &[&old], &scope, &rarity)
+            });
+            let whole = {
+                let hay = std::rc::Rc::new(normalize(&text, Fold::INVISIBLE));
+                let n = pattern(&old, Fold::INVISIBLE);
+                let mut needles = vec![pattern(&old, Fold::INVISIBLE)];
+                needles.extend(n.at_end_variant(&scope, &text).map(|v| Pattern { at_end_only: true, ..v }));
+                let refs: Vec<&Pattern> = needles.iter().collect();
+                let caps = vec![MAX_LISTED; refs.len()];
+                let (spans, counts) = find_all_in(&text, Fold::INVISIBLE, || hay, &refs, &caps, &scope, &rarity);
+                let mut starts: Vec<usize> = spans.iter().flatten().map(|s| s.start).collect();
+                starts.truncate(MAX_LISTED);
+                (counts.iter().sum::<usize>(), starts)
+            };
+            prop_assert_eq!(&got[0], &whole, "{:?} in {:?}", old, String::from_utf8_lossy(&text));
+            // The exact tier around the places found, against its whole pass (texts without CRs:
+            // the only ones it windows).
+            if !text.contains(&b'\r') && std::str::from_utf8(&text).is_ok() {
+                let n = pattern(&old, Fold::EXACT);
+                let mut needles = vec![pattern(&old, Fold::EXACT)];
+                needles.extend(n.at_end_variant(&scope, &text));
+                let refs: Vec<&Pattern> = needles.iter().collect();
+                let caps = vec![usize::MAX; refs.len()];
+                let search = |known: &KnownRuns| {
+                    let view = || std::rc::Rc::new(normalize(&text, Fold::EXACT));
+                    let got = crate::find::anchors::forced::with_seed(seed, || {
+                        find_all_probing(&text, Fold::EXACT, view, || false, &refs, &caps, &scope, &[], known, &rarity)
+                    });
+                    (got.0, got.1)
+                };
+                prop_assert_eq!(search(&known), search(&KnownRuns::new()), "exact: {:?}", old);
+            }
+            // The unicode tier's windows, their anchors forced too.
+            let n = pattern(&old, Fold::UNICODE);
+            let view = || std::rc::Rc::new(normalize(&text, Fold::UNICODE));
+            let got = crate::find::anchors::forced::with_seed(seed, || {
+                find_all_probing(&text, Fold::UNICODE, view, || true, &[&n], &[MAX_LISTED], &Scope::default(), &[], &known, &rarity)
+            });
+            let want = unicode_reference(&text, &[&n], &[]);
+            prop_assert_eq!((got.0, got.1), (want.0, want.1), "unicode: {:?}", old);
+        }
+
         #[test]
         fn windows_agree_with_the_full_pass(
             pieces in prop::collection::vec(prop::sample::select(vec![
@@ -1563,7 +1802,7 @@ mod tests {
             if old.is_empty() {
                 return Ok(());
             }
-            prop_assert_eq!(&invisible_occurrences(&text, &[&old], &Scope::default()).0[0], &reference(&text, &old), "{:?} in {:?}", old, String::from_utf8_lossy(&text));
+            prop_assert_eq!(&invisible_occurrences(&text, &[&old], &Scope::default(), &Rarity::of(&text)).0[0], &reference(&text, &old), "{:?} in {:?}", old, String::from_utf8_lossy(&text));
         }
 
         /// The substring finder reports what the automaton reports: every occurrence, overlapping
@@ -1622,7 +1861,7 @@ mod tests {
                 2 => Scope::default().within(text.len() / 3..text.len()),
                 _ => Scope::everywhere(),
             };
-            let (_, known) = invisible_occurrences(text.as_bytes(), &[&old], &scope);
+            let (_, known) = invisible_occurrences(text.as_bytes(), &[&old], &scope, &Rarity::of(text.as_bytes()));
             let needle = pattern(&old, Fold::EXACT);
             let mut needles = vec![pattern(&old, Fold::EXACT)];
             needles.extend(needle.at_end_variant(&scope, text.as_bytes()));
@@ -1630,7 +1869,7 @@ mod tests {
             let caps = vec![usize::MAX; refs.len()];
             let search = |known: &KnownRuns| {
                 let view = || std::rc::Rc::new(normalize(text.as_bytes(), Fold::EXACT));
-                let got = find_all_probing(text.as_bytes(), Fold::EXACT, view, || false, &refs, &caps, &scope, &[], known);
+                let got = find_all_probing(text.as_bytes(), Fold::EXACT, view, || false, &refs, &caps, &scope, &[], known, &Rarity::of(text.as_bytes()));
                 (got.0, got.1)
             };
             prop_assert_eq!(search(&known), search(&KnownRuns::new()), "{:?} in {:?}", old, text);
@@ -1663,8 +1902,8 @@ mod tests {
             let caps = vec![MAX_LISTED; refs.len()];
             let view = || std::rc::Rc::new(normalize(&text, Fold::UNICODE));
             // The anchors' places as the invisible count found them, reused.
-            let (_, known) = invisible_occurrences(&text, &olds, &scope);
-            let got = find_all_probing(&text, Fold::UNICODE, view, || true, &refs, &caps, &scope, &probes.map(|p| vec![p]), &known);
+            let (_, known) = invisible_occurrences(&text, &olds, &scope, &Rarity::of(&text));
+            let got = find_all_probing(&text, Fold::UNICODE, view, || true, &refs, &caps, &scope, &probes.map(|p| vec![p]), &known, &Rarity::of(&text));
             let want = unicode_reference(&text, &refs, &probes);
             prop_assert_eq!(&got.0, &want.0, "{:?} in {:?}", olds, String::from_utf8_lossy(&text));
             prop_assert_eq!(&got.1, &want.1);

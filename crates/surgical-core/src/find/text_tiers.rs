@@ -59,6 +59,7 @@ pub(crate) fn search(
         scope,
         probes,
         known,
+        hay.rarity(),
     );
     let mut hits: Vec<(Vec<Range<usize>>, usize)> = vec![(Vec::new(), 0); pending.len()];
     let mut open_end = vec![false; pending.len()];
@@ -150,18 +151,19 @@ fn absent_under_trailing(text: &[u8], needle: &str, known: &KnownRuns) -> bool {
     else {
         return false;
     };
-    // A known run is a needle's longest run without blanks: if it is on this line, it is one of
-    // the line's runs between blanks.
-    let runs = line.split(crate::text::fold::is_line_blank).filter(|r| !r.is_empty());
-    for (run, places) in runs.filter_map(|r| known.get_key_value(r)) {
-        if let Some(at) = line.find(run.as_str()) {
-            // Wherever the line is, the run is `at` bytes into it.
-            return !places.iter().any(|&p| {
-                p.checked_sub(at)
-                    .and_then(|start| text.get(start..start + line.len()))
-                    .is_some_and(|t| t == line.as_bytes())
-            });
-        }
+    // A known run is a needle's anchor, a part of it without blanks or line breaks: if one is on
+    // this line, its places hold every place of the line. (The first such in the runs' order, so
+    // that the answer does not depend on the map's.)
+    let mut runs: Vec<(&String, &Vec<usize>)> = known.iter().filter(|(run, _)| line.contains(run.as_str())).collect();
+    runs.sort_unstable();
+    if let Some((run, places)) = runs.first() {
+        let at = line.find(run.as_str()).expect("the line holds the run");
+        // Wherever the line is, its first place of the run is `at` bytes into it.
+        return !places.iter().any(|&p| {
+            p.checked_sub(at)
+                .and_then(|start| text.get(start..start + line.len()))
+                .is_some_and(|t| t == line.as_bytes())
+        });
     }
     memchr::memmem::find(text, line.as_bytes()).is_none()
 }

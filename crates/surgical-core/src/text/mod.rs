@@ -17,6 +17,8 @@
 //!   (imports `lines`, `marker`).
 //! * `budget` — the work budgets of every diff in the engine, their coarse fallback, and the common
 //!   prefix and suffix of two sequences.
+//! * `rarity` — how common a short string is in a text, estimated from a sample (which part of a
+//!   needle to search for first).
 
 pub(crate) mod budget;
 pub mod fold;
@@ -25,3 +27,4 @@ pub mod lines;
 pub mod marker;
 pub(crate) mod normalize;
 pub(crate) mod placeholder;
+pub(crate) mod rarity;

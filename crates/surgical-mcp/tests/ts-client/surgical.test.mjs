@@ -28,7 +28,7 @@ const require = createRequire(import.meta.url);
 const SDK_VERSION = require("@modelcontextprotocol/sdk/package.json").version;
 const BIN = process.env.SURGICAL_BIN;
 const PYTHON = process.env.SURGICAL_MCP_PYTHON || "python3";
-const TOOLS = ["read", "edit", "write", "apply_patch", "apply_snippet", "undo"];
+const TOOLS = ["read", "edit", "write", "apply_patch", "apply_snippet", "undo", "text_editor"];
 
 let tmp, root, client, serverLog;
 
@@ -235,6 +235,26 @@ test("apply_patch: two files all or nothing", async () => {
   assert.deepEqual(bytesOf("p/a.py"), beforeA);
   await fails("apply_patch", { patch: "x", format: "git" }, "invalid_input");
   await fails("apply_patch", {}, "invalid_input");
+});
+
+test("text_editor: Anthropic's commands on a CRLF + BOM file, results validated by the SDK", async () => {
+  const data = b("\xef\xbb\xbfdef f():\r\n    return \xe2\x80\x9chi\xe2\x80\x9d   \r\n");
+  put("te/a.py", data);
+  const view = await ok("text_editor", { command: "view", path: "te/a.py" });
+  assert.equal(view.structured.command, "view");
+  assert.ok(view.text.includes("     1\tdef f():\n"), view.text);
+  const replaced = await ok("text_editor", { command: "str_replace", path: "te/a.py", old_str: 'return "hi"', new_str: 'return "hello"' });
+  assert.ok(replaced.text.startsWith("The file te/a.py has been edited."), replaced.text);
+  assert.deepEqual(bytesOf("te/a.py"), b("\xef\xbb\xbfdef f():\r\n    return \xe2\x80\x9chello\xe2\x80\x9d   \r\n"));
+  await ok("text_editor", { command: "insert", path: "te/a.py", insert_line: 0, insert_text: "# top" });
+  assert.deepEqual(bytesOf("te/a.py").subarray(0, 10), b("\xef\xbb\xbf# top\r\n"));
+  const listing = await ok("text_editor", { command: "view", path: "te" });
+  assert.deepEqual(listing.structured.entries, ["a.py"]);
+  await ok("text_editor", { command: "create", path: "te/new.txt", file_text: "x\n" });
+  await ok("text_editor", { command: "undo_edit", path: "te/new.txt" });
+  assert.ok(!fs.existsSync(path.join(root, "te/new.txt")));
+  await fails("text_editor", { command: "create", path: "te/a.py", file_text: "x" }, "invalid_input", "te/a.py");
+  await fails("text_editor", { command: "view", path: "te/a.py", view_range: [9, 10] }, "invalid_input");
 });
 
 test("protocol errors: unknown tool and arguments that are not an object are -32602", async () => {

@@ -1,0 +1,426 @@
+//! The check itself: parse the text before and after an edit (only windows of them when that is
+//! enough), and keep the problems after that have no counterpart before.
+
+use std::ops::{ControlFlow, Range};
+use std::time::Instant;
+
+use surgical_core::Change;
+use tree_sitter::{InputEdit, Parser, Point, Tree};
+
+use crate::findings::{broken, Broken};
+use crate::problem::Finding;
+use crate::{grammar, layout, Language};
+
+/// Parsing ran past the budget.
+#[derive(Debug)]
+pub(crate) struct OverBudget;
+
+/// What the check found: the problems the edit introduced (positions in the new text) and how many
+/// problems of the new text it did not report because the text before had them.
+pub(crate) struct Found {
+    pub introduced: Vec<Finding>,
+    pub preexisting: usize,
+}
+
+/// Below this size both whole texts are parsed: windows would save little.
+const WHOLE_BELOW: usize = 16 * 1024;
+
+/// How far (in lines) a window reaches from a change for a line to start it at, before it takes
+/// the text's start (or end) instead.
+const WINDOW_REACH: usize = 3000;
+
+/// The problems `changes` (old → new) introduced into `old`, giving `new`, in `language`.
+pub(crate) fn introduced(
+    language: Language,
+    old: &[u8],
+    new: &[u8],
+    changes: &[Change],
+    deadline: Instant,
+) -> Result<Found, OverBudget> {
+    let grammar = grammar::grammar(language).expect("the caller checks the grammar is built in");
+    let mut parser = Parser::new();
+    parser
+        .set_language(&grammar)
+        .expect("every grammar built in is of an ABI this tree-sitter reads");
+    if old.len() >= WHOLE_BELOW {
+        if let Some(windows) = windows(old, changes) {
+            if windows_are_clean(&mut parser, language, old, new, changes, &windows, deadline)? {
+                return Ok(Found {
+                    introduced: Vec::new(),
+                    preexisting: 0,
+                });
+            }
+        }
+    }
+    whole(&mut parser, language, old, new, changes, deadline)
+}
+
+/// Both whole texts parsed: the text after incrementally, from the tree before edited by the
+/// changes.
+fn whole(
+    parser: &mut Parser,
+    language: Language,
+    old: &[u8],
+    new: &[u8],
+    changes: &[Change],
+    deadline: Instant,
+) -> Result<Found, OverBudget> {
+    let old_focus: Vec<Range<usize>> = changes.iter().map(|c| c.old.clone()).collect();
+    let new_focus: Vec<Range<usize>> = changes.iter().map(|c| c.new.clone()).collect();
+    let mut tree = parse(parser, old, None, deadline)?;
+    let before = problems(language, &tree, old, 0, &old_focus);
+    edit(&mut tree, old, new, changes, 0, 0);
+    let after_tree = parse(parser, new, Some(&tree), deadline)?;
+    let after = problems(language, &after_tree, new, 0, &new_focus);
+    let mut found = compare(&before, after, changes);
+    let mut after_tree = after_tree;
+    if !found.introduced.is_empty() {
+        // Error recovery over reused subtrees can differ from a fresh reading of the same text:
+        // what is reported is what a fresh parse of the text after finds.
+        let fresh = parse(parser, new, None, deadline)?;
+        found = compare(&before, problems(language, &fresh, new, 0, &new_focus), changes);
+        after_tree = fresh;
+    }
+    Ok(Found {
+        introduced: crate::attribute::attribute(language, &after_tree, new, &new_focus, found.introduced),
+        preexisting: found.preexisting,
+    })
+}
+
+/// Whether every window of the text before parses without a problem, and so does the same window
+/// after the changes: then the edit introduced nothing (the text outside the windows is the same,
+/// and each window starts and ends where the text before has a top-level item). `false` sends
+/// the caller to the whole texts.
+fn windows_are_clean(
+    parser: &mut Parser,
+    language: Language,
+    old: &[u8],
+    new: &[u8],
+    changes: &[Change],
+    windows: &[Range<usize>],
+    deadline: Instant,
+) -> Result<bool, OverBudget> {
+    let mut next = 0;
+    for window in windows {
+        // The changes inside this window, in its own coordinates on both sides.
+        let first = next;
+        while next < changes.len() && changes[next].old.start <= window.end {
+            next += 1;
+        }
+        let inside = &changes[first..next];
+        let new_window = new_position(changes, window.start, false)..new_position(changes, window.end, true);
+        let old_text = &old[window.clone()];
+        let new_text = &new[new_window.clone()];
+        let mut tree = parse(parser, old_text, None, deadline)?;
+        if !problems(language, &tree, old_text, window.start, &[])
+            .findings
+            .is_empty()
+        {
+            return Ok(false);
+        }
+        edit(&mut tree, old_text, new_text, inside, window.start, new_window.start);
+        let after = parse(parser, new_text, Some(&tree), deadline)?;
+        if !problems(language, &after, new_text, new_window.start, &[])
+            .findings
+            .is_empty()
+        {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Where position `at` of the text before is after the changes: moved by every change that
+/// starts before it (`at` is outside every change), and by one that starts at it too when
+/// `inclusive` (the end of a window, which holds a change starting there).
+fn new_position(changes: &[Change], at: usize, inclusive: bool) -> usize {
+    let mut delta: isize = 0;
+    for c in changes {
+        if c.old.start > at || (c.old.start == at && !inclusive) {
+            break;
+        }
+        delta += c.new.len() as isize - c.old.len() as isize;
+    }
+    (at as isize + delta) as usize
+}
+
+/// The windows of the text before to parse: around each change, from the start of the nearest
+/// line at or before it that starts a top-level item (a line that is not indented, does not start
+/// with a closing bracket, and follows a blank line) to the start of the nearest such line after
+/// it; windows that meet are merged. `None` when the windows would hold most of the text (the
+/// whole is then parsed).
+fn windows(old: &[u8], changes: &[Change]) -> Option<Vec<Range<usize>>> {
+    let mut windows: Vec<Range<usize>> = Vec::new();
+    for c in changes {
+        let start = boundary_before(old, c.old.start);
+        let end = boundary_after(old, c.old.end);
+        match windows.last_mut() {
+            Some(last) if start <= last.end => last.end = last.end.max(end),
+            _ => windows.push(start..end),
+        }
+    }
+    let covered: usize = windows.iter().map(|w| w.len()).sum();
+    (covered * 2 <= old.len()).then_some(windows)
+}
+
+/// The start of the line, at or before the line holding `at`, that starts a top-level item; the
+/// text's start when none is found within [`WINDOW_REACH`] lines.
+fn boundary_before(text: &[u8], at: usize) -> usize {
+    let mut line = text[..at.min(text.len())]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    for _ in 0..WINDOW_REACH {
+        if line == 0 {
+            return 0;
+        }
+        if starts_item(text, line) {
+            return line;
+        }
+        line = text[..line - 1].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    }
+    0
+}
+
+/// The first line start at or after `at` that starts a top-level item; the text's end when none
+/// is found within [`WINDOW_REACH`] lines.
+fn boundary_after(text: &[u8], at: usize) -> usize {
+    let mut line = if at == 0 || text.get(at - 1) == Some(&b'\n') {
+        at
+    } else {
+        match text[at.min(text.len())..].iter().position(|&b| b == b'\n') {
+            Some(p) => at + p + 1,
+            None => return text.len(),
+        }
+    };
+    for _ in 0..WINDOW_REACH {
+        if line >= text.len() {
+            return text.len();
+        }
+        if starts_item(text, line) {
+            return line;
+        }
+        line = match text[line..].iter().position(|&b| b == b'\n') {
+            Some(p) => line + p + 1,
+            None => return text.len(),
+        };
+    }
+    text.len()
+}
+
+/// Whether the line starting at `start` looks like the start of a top-level item: not indented,
+/// not blank, not a closing bracket, and after a blank line.
+fn starts_item(text: &[u8], start: usize) -> bool {
+    let Some(&first) = text.get(start) else { return false };
+    if first.is_ascii_whitespace() || matches!(first, b')' | b']' | b'}') {
+        return false;
+    }
+    // The line before must be blank.
+    if start < 1 {
+        return true;
+    }
+    let prev_start = text[..start - 1].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    text[prev_start..start].iter().all(|b| b.is_ascii_whitespace())
+}
+
+/// Parses `text`, from `old` edited to it when given, within the deadline.
+fn parse(parser: &mut Parser, text: &[u8], old: Option<&Tree>, deadline: Instant) -> Result<Tree, OverBudget> {
+    let mut progress = |_: &tree_sitter::ParseState| {
+        if Instant::now() > deadline {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let options = tree_sitter::ParseOptions::new().progress_callback(&mut progress);
+    let len = text.len();
+    let tree = parser.parse_with_options(&mut |i, _| if i < len { &text[i..] } else { &[] }, old, Some(options));
+    match tree {
+        Some(tree) => Ok(tree),
+        None => {
+            parser.reset();
+            Err(OverBudget)
+        }
+    }
+}
+
+/// The problems of one text: its tree's, and the layout checks of its language.
+fn problems(language: Language, tree: &Tree, text: &[u8], offset: usize, focus: &[Range<usize>]) -> Broken {
+    let mut found = broken(language, tree, text, offset, focus);
+    let mut extra = match language {
+        Language::Python => layout::python::check(text, offset),
+        #[cfg(feature = "markdown")]
+        Language::Markdown => layout::markdown::check(tree, text, offset),
+        _ => Vec::new(),
+    };
+    if !extra.is_empty() {
+        // An indentation problem explains the stretch the parser could not read around it: the
+        // unexpected token found there is dropped for it (openers never closed are kept).
+        for f in &extra {
+            found.regions.push(line_around(text, offset, f.at.start));
+        }
+        found.findings.retain(|f| {
+            !matches!(f.problem, crate::Problem::Unexpected { .. })
+                || !extra.iter().any(|e| overlaps_error_of(&found.regions, &e.at, &f.at))
+        });
+        found.findings.append(&mut extra);
+        found.findings.sort_by_key(|f| (f.at.start, f.at.end));
+    }
+    found
+}
+
+/// Whether `a` and `b` fall in one region of `regions` (both inside the same range).
+fn overlaps_error_of(regions: &[Range<usize>], a: &Range<usize>, b: &Range<usize>) -> bool {
+    regions
+        .iter()
+        .any(|r| r.start <= a.start && a.start <= r.end && r.start <= b.start && b.start <= r.end)
+}
+
+/// The line holding `at` (a position of the larger text; `text` starts at `offset` in it).
+fn line_around(text: &[u8], offset: usize, at: usize) -> Range<usize> {
+    let local = at - offset;
+    let start = text[..local.min(text.len())]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    let end = text[local.min(text.len())..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(text.len(), |p| local + p);
+    offset + start..offset + end
+}
+
+/// The problems after that the text before did not have: a problem after is the text before's
+/// when it lies in a stretch the parser could not read before (mapped through the changes), or
+/// when a problem of the same kind was at the same place.
+fn compare(before: &Broken, after: Broken, changes: &[Change]) -> Found {
+    let regions: Vec<Range<usize>> = before.regions.iter().map(|r| map_range(changes, r)).collect();
+    let moved: Vec<(usize, &Finding)> = before
+        .findings
+        .iter()
+        .map(|f| (map_range(changes, &f.at).start, f))
+        .collect();
+    let mut introduced = Vec::new();
+    let mut preexisting = 0;
+    for f in after.findings {
+        let old = regions.iter().any(|r| r.start <= f.at.start && f.at.start <= r.end)
+            || moved
+                .iter()
+                .any(|(at, o)| *at == f.at.start && o.problem.same_kind(&f.problem));
+        if old {
+            preexisting += 1;
+        } else {
+            introduced.push(f);
+        }
+    }
+    Found {
+        introduced,
+        preexisting,
+    }
+}
+
+/// A range of the text before, after the changes: each end moved by the changes before it; an end
+/// inside a change goes to that change's edge, widening the range over the change's new text.
+fn map_range(changes: &[Change], r: &Range<usize>) -> Range<usize> {
+    let mut start = None;
+    let mut end = None;
+    let mut delta: isize = 0;
+    for c in changes {
+        if start.is_none() {
+            if r.start < c.old.start {
+                start = Some((r.start as isize + delta) as usize);
+            } else if r.start < c.old.end || (c.old.is_empty() && r.start == c.old.start) {
+                start = Some(c.new.start);
+            }
+        }
+        if end.is_none() {
+            if (c.old.start < r.end && r.end <= c.old.end) || (c.old.is_empty() && r.end == c.old.start) {
+                end = Some(c.new.end);
+            } else if r.end <= c.old.start {
+                end = Some((r.end as isize + delta) as usize);
+            }
+        }
+        if start.is_some() && end.is_some() {
+            break;
+        }
+        delta += c.new.len() as isize - c.old.len() as isize;
+    }
+    let start = start.unwrap_or((r.start as isize + delta) as usize);
+    let end = end.unwrap_or((r.end as isize + delta) as usize).max(start);
+    start..end
+}
+
+/// The positions of a text's `\n`s, for tree-sitter's points (rows are `\n`-lines for it).
+struct Newlines(Vec<usize>);
+
+impl Newlines {
+    fn of(text: &[u8]) -> Newlines {
+        Newlines(memchr::memchr_iter(b'\n', text).collect())
+    }
+
+    fn point(&self, at: usize) -> Point {
+        let row = self.0.partition_point(|&p| p < at);
+        let column = if row == 0 { at } else { at - self.0[row - 1] - 1 };
+        Point { row, column }
+    }
+}
+
+/// `tree` (of `old`) edited by `changes`, each given in the coordinates of larger texts where
+/// `old` starts at `old_offset` and `new` at `new_offset`.
+fn edit(tree: &mut Tree, old: &[u8], new: &[u8], changes: &[Change], old_offset: usize, new_offset: usize) {
+    let lines = Newlines::of(old);
+    // From the last change back, so each change's positions before it are those of `old`.
+    for c in changes.iter().rev() {
+        let start = c.old.start - old_offset;
+        let old_end = c.old.end - old_offset;
+        let written = &new[c.new.start - new_offset..c.new.end - new_offset];
+        let start_position = lines.point(start);
+        let breaks = memchr::memchr_iter(b'\n', written).count();
+        let new_end_position = match memchr::memrchr(b'\n', written) {
+            Some(last) => Point {
+                row: start_position.row + breaks,
+                column: written.len() - last - 1,
+            },
+            None => Point {
+                row: start_position.row,
+                column: start_position.column + written.len(),
+            },
+        };
+        tree.edit(&InputEdit {
+            start_byte: start,
+            old_end_byte: old_end,
+            new_end_byte: start + written.len(),
+            start_position,
+            old_end_position: lines.point(old_end),
+            new_end_position,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_map_through_changes() {
+        // "aaXXbb" -> "aaYYYYbb": XX (2..4) replaced by YYYY (2..6).
+        let changes = [Change::new(2..4, 2..6)];
+        assert_eq!(map_range(&changes, &(0..1)), 0..1);
+        assert_eq!(map_range(&changes, &(4..6)), 6..8);
+        assert_eq!(map_range(&changes, &(3..5)), 2..7);
+        assert_eq!(map_range(&changes, &(0..6)), 0..8);
+        assert_eq!(new_position(&changes, 4, false), 6);
+        assert_eq!(new_position(&changes, 2, false), 2);
+        assert_eq!(new_position(&changes, 2, true), 4);
+        assert_eq!(new_position(&changes, 1, true), 1);
+    }
+
+    #[test]
+    fn windows_start_at_top_level_items() {
+        let text = b"fn a() {\n    1\n}\n\nfn b() {\n    2\n}\n\nfn c() {\n    3\n}\n\nfn d() {}\n\nfn e() {}\n";
+        let at = text.windows(1).position(|w| w == b"2").unwrap();
+        let w = windows(text, &[Change::new(at..at + 1, at..at + 1)]).unwrap();
+        assert_eq!(w.len(), 1);
+        assert_eq!(&text[w[0].clone()], b"fn b() {\n    2\n}\n\n");
+    }
+}

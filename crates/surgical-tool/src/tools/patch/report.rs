@@ -1,0 +1,222 @@
+//! The result of a call: per operation its numbered diff, its patch (git headers for added,
+//! deleted and moved files), the hashes before and after, where each hunk went; the text; the
+//! combined patch.
+
+use std::fmt::Write as _;
+
+use surgical_core::diff;
+use surgical_core::lines::count_lines;
+use surgical_fs::Encoding;
+use surgical_patch::{HunkOutcome, PatchFormat};
+
+use super::files::{Files, Slot};
+use super::simulate::Outcome;
+use crate::pipeline::document::{file_patch, sha256_hex, Shared, Version};
+use crate::wording::patch as words;
+use crate::{FileReport, HunkReport, PatchSuccess};
+
+/// The result: each operation's file report ([`file_report`]) and its lines of `text`
+/// ([`operation_text`]); then the headline, those lines and the files' diffs; the combined patch.
+pub(super) fn report(
+    outcomes: &[Outcome],
+    syntax: &[crate::pipeline::syntax::Outcome],
+    files: &Files,
+    format: PatchFormat,
+    dry_run: bool,
+) -> PatchSuccess {
+    let mut reports = Vec::with_capacity(outcomes.len());
+    let mut summary = String::new();
+    let mut diffs = String::new();
+    let mut combined = String::new();
+    for (index, o) in outcomes.iter().enumerate() {
+        let mut report = file_report(o, index, files, format, dry_run);
+        summary.push_str(&operation_text(o, format, dry_run));
+        for line in syntax[index].text.lines() {
+            let _ = writeln!(summary, "  {line}");
+        }
+        report.syntax_errors = syntax[index].errors.clone();
+        report.syntax_check = syntax[index].note.clone();
+        if o.before.is_some() && o.after.is_some() && !report.diff.is_empty() {
+            let _ = writeln!(diffs, "--- {}", o.moved_to.as_deref().unwrap_or(&o.path));
+            diffs.push_str(&report.diff);
+        }
+        combined.push_str(&report.patch);
+        reports.push(report);
+    }
+    let count = |a: &str| outcomes.iter().filter(|o| o.action == a).count();
+    let counts = [count("add"), count("update"), count("move"), count("delete")];
+    let mut text = words::headline(dry_run, format, outcomes.len(), counts);
+    text.push_str(&summary);
+    if !diffs.is_empty() {
+        text.push('\n');
+        crate::wording::output::push_diff(&mut text, &diffs, crate::wording::output::WHOLE_DIFFS_IN_FILES);
+    }
+    PatchSuccess {
+        text,
+        format: format.name().to_string(),
+        files: reports,
+        patch: combined,
+        dry_run,
+        patch_truncated: false,
+    }
+}
+
+/// What operation `index` did to its file: its diffs ([`diffs_of`]), the hashes of its bytes
+/// before and after ([`hashes_of`]), where each hunk went.
+fn file_report(o: &Outcome, index: usize, files: &Files, format: PatchFormat, dry_run: bool) -> FileReport {
+    let (shown, patch) = diffs_of(o);
+    let slot = &files.slots[o.slot];
+    let (hash_before, hash_after) = hashes_of(o, index, slot);
+    let encoding = o
+        .after
+        .as_ref()
+        .or(o.before.as_ref())
+        .map_or(Encoding::Utf8, |(e, _)| *e);
+    FileReport {
+        path: o.path.clone(),
+        action: o.action.to_string(),
+        moved_to: o.moved_to.clone(),
+        diff: shown.text,
+        patch,
+        first_changed_line: shown.first_changed_line,
+        hunks: o.hunks.iter().map(|h| hunk_report(h, format)).collect(),
+        hash_before,
+        hash_after,
+        encoding: encoding.name().to_string(),
+        undo_available: !dry_run && slot.journaled,
+        patch_truncated: false,
+        syntax_errors: None,
+        syntax_check: None,
+    }
+}
+
+/// An operation's numbered diff (none for a deleted file: the `text` says how many lines went,
+/// and the patch still has them, so that `git apply` reproduces the deletion) and its patch
+/// ([`patch_of`]).
+fn diffs_of(o: &Outcome) -> (diff::NumberedDiff, String) {
+    let old_text = o.before.as_ref().map_or(&[][..], |(_, t)| t.as_slice());
+    let new_text = o.after.as_ref().map_or(&[][..], |(_, t)| t.as_slice());
+    let changes = match &o.changes {
+        Some(c) if o.before.is_some() => c.clone(),
+        _ => diff::whole_change(old_text, new_text),
+    };
+    let shown = if o.after.is_none() {
+        diff::NumberedDiff::untold(None)
+    } else {
+        diff::numbered_diff(old_text, new_text, &changes)
+    };
+    (shown, patch_of(o))
+}
+
+/// The SHA-256 of an operation's file before and after it, as bytes on disk: known for the file
+/// as read and as written (`slot`: the file after the call); computed for a state in between (a
+/// file several operations change).
+fn hashes_of(o: &Outcome, index: usize, slot: &Slot) -> (Option<String>, Option<String>) {
+    let hash = |c: &Option<(Encoding, Shared)>| {
+        c.as_ref().map(|(e, t)| match e {
+            Encoding::Utf8 | Encoding::Utf8Bom => sha256_hex(&[e.bom(), t]),
+            _ => sha256_hex(&[&surgical_fs::encode(*e, t).unwrap_or_else(|_| t.to_vec())]),
+        })
+    };
+    let hash_before = o.hash_before.clone().or_else(|| hash(&o.before));
+    let is_final = slot.last_op == Some(index) && o.after.is_some();
+    let hash_after = if is_final {
+        slot.hash_after.as_ref().map(|d| d.get().to_string())
+    } else {
+        hash(&o.after)
+    };
+    (hash_before, hash_after)
+}
+
+/// An operation's lines of `text` (see [`words::operation`]).
+fn operation_text(o: &Outcome, format: PatchFormat, dry_run: bool) -> String {
+    let old_text = o.before.as_ref().map_or(&[][..], |(_, t)| t.as_slice());
+    let new_text = o.after.as_ref().map_or(&[][..], |(_, t)| t.as_slice());
+    let had_bom = |c: &Option<(Encoding, Shared)>| matches!(c, Some((Encoding::Utf8Bom, _)));
+    let bom_changed = o.after.is_some() && had_bom(&o.before) != had_bom(&o.after);
+    words::operation(
+        &words::Operation {
+            action: o.action,
+            path: &o.path,
+            moved_to: o.moved_to.as_deref(),
+            replaced: o.replaced,
+            lines: count_lines(if o.action == "delete" { old_text } else { new_text }),
+            hunks: &o.hunks,
+            bom_now: bom_changed.then(|| had_bom(&o.after)),
+        },
+        format,
+        dry_run,
+    )
+}
+
+/// The unified diff of one operation, with git's headers for added, deleted and moved files.
+fn patch_of(o: &Outcome) -> String {
+    fn version(c: &Option<(Encoding, Shared)>) -> Option<Version<'_>> {
+        c.as_ref().map(|(encoding, text)| Version {
+            encoding: *encoding,
+            text,
+            on_disk: None,
+        })
+    }
+    let old_name = o.path.as_str();
+    let new_name = o.moved_to.as_deref().unwrap_or(old_name);
+    let body = file_patch(version(&o.before), version(&o.after), o.changes.as_deref(), new_name);
+    let body = body
+        .split_once('\n')
+        .and_then(|(_, r)| r.split_once('\n'))
+        .map_or("", |(_, r)| r);
+    let (header, from, to) = match (o.before.is_some(), o.after.is_some(), o.moved_to.is_some()) {
+        (false, true, _) => (
+            format!("diff --git a/{new_name} b/{new_name}\nnew file mode 100644\n"),
+            "/dev/null".to_string(),
+            format!("b/{new_name}"),
+        ),
+        (true, false, _) => (
+            format!("diff --git a/{old_name} b/{old_name}\ndeleted file mode 100644\n"),
+            format!("a/{old_name}"),
+            "/dev/null".to_string(),
+        ),
+        (_, _, true) => (
+            format!("diff --git a/{old_name} b/{new_name}\nrename from {old_name}\nrename to {new_name}\n"),
+            format!("a/{old_name}"),
+            format!("b/{new_name}"),
+        ),
+        _ => (String::new(), format!("a/{old_name}"), format!("b/{new_name}")),
+    };
+    // git cannot rename onto an existing file: the patch deletes it first.
+    let mut out = String::new();
+    if o.displaced.is_some() {
+        out = patch_of(&Outcome {
+            path: new_name.to_string(),
+            action: "delete",
+            moved_to: None,
+            before: o.displaced.clone(),
+            after: None,
+            hash_before: None,
+            changes: None,
+            hunks: Vec::new(),
+            slot: o.slot,
+            replaced: false,
+            displaced: None,
+        });
+    }
+    out.push_str(&header);
+    if !body.is_empty() {
+        let _ = write!(out, "--- {from}\n+++ {to}\n{body}");
+    }
+    out
+}
+
+fn hunk_report(h: &HunkOutcome, format: PatchFormat) -> HunkReport {
+    HunkReport {
+        index: h.index,
+        tier: h.strategy.name().to_string(),
+        start_line: h.new_lines.0,
+        end_line: h.new_lines.1,
+        old_start_line: h.old_lines.0,
+        old_end_line: h.old_lines.1,
+        placement: h.how.name().to_string(),
+        fuzz: (format == PatchFormat::Unified).then_some(h.fuzz),
+        normalized: words::notes(h, format),
+    }
+}

@@ -1,0 +1,88 @@
+//! One call, one transaction: the orchestration of `apply_patch`, step by step ([`run`]).
+//!
+//! 1. **Parse**: the format given or detected (`surgical_patch::detect_format`), the patch read
+//!    into `Op`s (`surgical_patch::parse`).
+//! 2. **Open** ([`Files::open`]): every name resolved inside the root (`outside_root` otherwise);
+//!    names leading to the same real path share one slot; the files that exist pinned.
+//! 3. **Lock** ([`Files::lock`], unless `dryRun`): their directories, each once (a `flock` is per
+//!    open file description: two locks on one directory from one process would wait for each
+//!    other), in the order of their real paths (so two processes never wait for each other
+//!    either).
+//! 4. **Read** ([`Files::read`]): every file, decoded, its hash started on the other core.
+//! 5. **Simulate** ([`simulate`]): every operation in memory, in patch order, on the files' decoded
+//!    text (an operation sees what earlier operations of the patch did to its file), then every
+//!    file's final bytes settled. Any failure — a hunk not found or ambiguous, a missing file, an
+//!    undecodable one — returns an error naming the file and the hunk, and nothing has been
+//!    written. Then the syntax check (`pipeline::syntax`) of every file changed: a call asked to
+//!    refuse syntax errors stops here.
+//! 6. **Commit** ([`commit`], unless `dryRun`): new and changed files first (each with
+//!    `write_atomic` or `write_new`), deletions last; the whole call is one step of the undo
+//!    journal (old contents saved, created and deleted files recorded), kept only if every file of
+//!    it is. If a step fails, every step already done is undone (old bytes written back, created
+//!    files and directories removed, deleted files recreated), and the error says so.
+//! 7. **Report** ([`report`]): per operation its diffs, hashes and hunks; the text.
+
+use surgical_core::Options;
+use surgical_fs::Root;
+use surgical_patch::{detect_format, parse, Rules};
+
+use super::commit::commit;
+use super::errors::{file_error, parse_error};
+use super::files::Files;
+use super::report::report;
+use super::simulate::simulate;
+use super::PatchRequest;
+use crate::wording::patch as words;
+use crate::{Config, PatchSuccess, ToolError};
+
+/// Runs a parsed call.
+pub(crate) fn run(req: &PatchRequest, config: &Config) -> Result<PatchSuccess, ToolError> {
+    crate::pipeline::timings::start();
+    let format = req
+        .format
+        .or_else(|| detect_format(&req.patch))
+        .ok_or_else(|| ToolError::invalid_input(words::NO_FORMAT))?;
+    let ops = parse(&req.patch, format, req.path.as_deref()).map_err(|e| parse_error(e, format))?;
+    crate::pipeline::timings::mark("parse");
+    let root = Root::new(&config.root).map_err(|e| file_error(e, "."))?;
+    if !req.dry_run {
+        // Before the file is read: see `remove_orphans`.
+        crate::pipeline::journal::remove_orphans(&root);
+    }
+    let max = req.max_tier.unwrap_or(Options::new().get_loosest_tier());
+    let rules = Rules::new(format, max);
+
+    let mut files = Files::open(&root, &ops)?;
+    let _locks = if req.dry_run { Vec::new() } else { files.lock()? };
+    files.read(config.max_file_size)?;
+    let outcomes = simulate(&ops, &mut files, &rules, format)?;
+    crate::pipeline::timings::mark("place and encode");
+    // The syntax check of every file the patch changes (not one it creates or deletes), before
+    // anything is written.
+    let syntax: Vec<crate::pipeline::syntax::Outcome> = outcomes
+        .iter()
+        .map(|o| match (&o.before, &o.after) {
+            (Some((_, old)), Some((_, new))) => {
+                let changes = match &o.changes {
+                    Some(c) => c.clone(),
+                    None => surgical_core::diff::whole_change(old, new),
+                };
+                let shown = o.moved_to.as_deref().unwrap_or(&o.path);
+                crate::pipeline::syntax::check(config, shown, old, new, &changes)
+            }
+            _ => crate::pipeline::syntax::Outcome::default(),
+        })
+        .collect();
+    if syntax.iter().any(|s| s.refuses(config)) {
+        return Err(crate::pipeline::syntax::refusal(
+            outcomes.iter().zip(&syntax).map(|(o, s)| (o.path.as_str(), s)),
+        ));
+    }
+    crate::pipeline::timings::mark("syntax");
+    if !req.dry_run {
+        commit(&root, &mut files, config)?;
+    }
+    let report = report(&outcomes, &syntax, &files, format, req.dry_run);
+    crate::pipeline::timings::mark("report");
+    Ok(report)
+}

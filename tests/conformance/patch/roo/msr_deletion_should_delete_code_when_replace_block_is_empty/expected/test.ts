@@ -1,0 +1,4 @@
+function test() {
+    console.log("hello");
+    console.log("world");
+}

@@ -1,0 +1,5 @@
+function test() {
+    console.log("hello");
+    // Comment to remove
+    console.log("world");
+}

@@ -1,0 +1,4 @@
+class Example {
+    constructor() {
+    }
+}

@@ -1,0 +1,5 @@
+function outer() {
+    if (true) {
+    }
+    return true;
+}

@@ -1,0 +1,4 @@
+function getData() {
+    const results = fetchData();
+    return results.filter(Boolean);
+}

@@ -1,0 +1,5 @@
+import { a } from "a";
+function sum(a, b) {
+
+    return a + b;
+}

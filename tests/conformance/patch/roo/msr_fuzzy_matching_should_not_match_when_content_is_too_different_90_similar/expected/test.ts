@@ -1,0 +1,3 @@
+function processUsers(data) {
+    return data.map(user => user.name);
+}

@@ -1,0 +1,4 @@
+	function test() {
+		// Add comment
+		return false;
+	}

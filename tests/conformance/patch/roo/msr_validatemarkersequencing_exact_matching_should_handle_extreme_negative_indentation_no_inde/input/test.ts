@@ -1,0 +1,7 @@
+class Example {
+    constructor() {
+        if (true) {
+            this.init();
+        }
+    }
+}

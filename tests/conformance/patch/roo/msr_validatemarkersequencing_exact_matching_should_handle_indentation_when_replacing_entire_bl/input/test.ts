@@ -1,0 +1,7 @@
+class Test {
+    method() {
+        if (true) {
+            console.log("test");
+        }
+    }
+}

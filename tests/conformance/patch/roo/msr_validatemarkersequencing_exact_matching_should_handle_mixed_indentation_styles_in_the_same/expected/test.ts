@@ -1,0 +1,9 @@
+class Example {
+    constructor() {
+        this.value = 1;
+        if (true) {
+            this.init();
+        this.validate();
+        }
+    }
+}

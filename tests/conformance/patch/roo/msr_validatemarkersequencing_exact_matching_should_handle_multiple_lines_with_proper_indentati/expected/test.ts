@@ -1,0 +1,11 @@
+class Example {
+    constructor() {
+        this.value = 0
+    }
+
+    getValue() {
+        // Add logging
+        console.log("Getting value")
+        return this.value
+    }
+}

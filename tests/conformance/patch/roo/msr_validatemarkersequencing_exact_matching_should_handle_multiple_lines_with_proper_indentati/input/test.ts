@@ -1,0 +1,9 @@
+class Example {
+    constructor() {
+        this.value = 0
+    }
+
+    getValue() {
+        return this.value
+    }
+}

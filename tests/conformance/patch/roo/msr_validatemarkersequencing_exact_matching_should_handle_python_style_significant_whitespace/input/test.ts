@@ -1,0 +1,6 @@
+def example():
+    if condition:
+        do_something()
+        for item in items:
+            process(item)
+    return True

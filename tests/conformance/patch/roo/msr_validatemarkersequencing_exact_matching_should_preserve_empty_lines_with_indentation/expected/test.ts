@@ -1,0 +1,8 @@
+function test() {
+    const x = 1;
+    
+    // Check x
+    if (x) {
+        return true;
+    }
+}

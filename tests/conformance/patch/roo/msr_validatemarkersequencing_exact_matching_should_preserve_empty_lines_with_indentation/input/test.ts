@@ -1,0 +1,7 @@
+function test() {
+    const x = 1;
+    
+    if (x) {
+        return true;
+    }
+}

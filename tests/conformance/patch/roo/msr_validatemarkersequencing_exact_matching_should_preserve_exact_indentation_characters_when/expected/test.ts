@@ -1,0 +1,5 @@
+	function test() {
+		// First comment
+		// Second comment
+		return true;
+	}

@@ -1,0 +1,5 @@
+				onScroll={() => updateHighlights()}
+				onDragOver={(e) => {
+					e.preventDefault()
+					e.stopPropagation()
+				}}

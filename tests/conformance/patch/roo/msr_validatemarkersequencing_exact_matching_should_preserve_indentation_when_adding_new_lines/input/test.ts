@@ -1,0 +1,1 @@
+				onScroll={() => updateHighlights()}

@@ -1,0 +1,3 @@
+    modified
+        still indented
+    end

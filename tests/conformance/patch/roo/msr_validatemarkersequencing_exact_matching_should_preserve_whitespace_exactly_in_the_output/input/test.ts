@@ -1,0 +1,3 @@
+    indented
+        more indented
+    back
