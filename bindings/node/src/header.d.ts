@@ -142,6 +142,10 @@ export interface ErrorResult {
     patchLine?: number
     path?: string
     lines?: number[]
+    /** For `syntax_error`: the errors the call would have introduced into `path`. */
+    syntaxErrors?: SyntaxError[]
+    /** For `apply_patch`'s `syntax_error`: each file the patch would have broken. */
+    files?: { path: string; syntaxErrors: SyntaxError[] }[]
   }
 }
 

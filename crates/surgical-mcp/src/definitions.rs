@@ -110,6 +110,16 @@ pub fn error_schema() -> Value {
                     },
                     "hunkIndex": index("For `apply_patch`: the failing hunk's index among its file's hunks."),
                     "patchLine": {"type": "integer", "minimum": 1, "description": "For `apply_patch`: the one-based line of the patch text the error concerns."},
+                    "syntaxErrors": {
+                        "type": "array",
+                        "items": {"type": "object"},
+                        "description": "For `syntax_error`: the errors the call would have introduced into `path`, as `syntaxErrors` lists them in a result ({line, column, endLine, endColumn, message})."
+                    },
+                    "files": {
+                        "type": "array",
+                        "items": {"type": "object"},
+                        "description": "For `apply_patch`'s `syntax_error`: each file the patch would have broken, {path, syntaxErrors}."
+                    },
                 },
                 "required": ["code", "message"],
             },

@@ -9,7 +9,7 @@ use std::ops::Range;
 use tree_sitter::{Node, Tree};
 
 use crate::problem::{Finding, Problem};
-use crate::tokens::{role, Role};
+use crate::tokens::{closes, role, Role};
 use crate::Language;
 
 /// `found` (the problems the edit introduced, not empty) with the ones these rules place better
@@ -31,7 +31,8 @@ pub(crate) fn attribute(
         );
     });
     let found = if matches!(language, Language::C | Language::Cpp) {
-        found.into_iter().filter(|f| !near_a_macro(text, f)).collect()
+        let defined = function_macros(text);
+        found.into_iter().filter(|f| !near_a_macro(text, &defined, f)).collect()
     } else {
         found
     };
@@ -110,21 +111,89 @@ fn touches(focus: &[Range<usize>], r: &Range<usize>) -> bool {
     focus.iter().any(|f| r.start <= f.end && f.start <= r.end)
 }
 
+/// The names of the statement macros `text` defines: function-like ones (`#define name(`) whose
+/// body ends with `}` (`if (c) ...; else { ... }`, a block). A call of one stands as a statement
+/// without `;` (`test_cond(x)`), which a parser without the preprocessor reads as a missing `;`;
+/// a macro whose body is an expression is not one of them (its call still needs its `;`).
+fn function_macros(text: &[u8]) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let mut lines = text.split(|&b| b == b'\n');
+    while let Some(line) = lines.next() {
+        let Some(rest) = line.trim_ascii_start().strip_prefix(b"#") else {
+            continue;
+        };
+        let Some(rest) = rest.trim_ascii_start().strip_prefix(b"define") else {
+            continue;
+        };
+        let rest = rest.trim_ascii_start();
+        let name_len = rest
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count();
+        // The body's last line: the definition goes on while a line ends with `\`.
+        let mut last = line;
+        while last.trim_ascii_end().ends_with(b"\\") {
+            match lines.next() {
+                Some(next) => last = next,
+                None => break,
+            }
+        }
+        let mut body_end = last.trim_ascii_end();
+        while let Some(rest) = body_end.strip_suffix(b"\\") {
+            body_end = rest.trim_ascii_end();
+        }
+        if name_len > 0 && rest.get(name_len) == Some(&b'(') && body_end.ends_with(b"}") {
+            out.push(&rest[..name_len]);
+        }
+    }
+    out
+}
+
 /// Whether a C or C++ problem may be a macro's doing, which a parser without the preprocessor
-/// cannot read: a missing or unexpected token on a line that names an identifier in capitals
-/// with an underscore (`FMT_NOEXCEPT x;`, `Q_OBJECT`), or any problem in a `#define` (a line
-/// ending with `\\`) or within 10 lines of preprocessor alternatives (`#else`, `#elif`: two
-/// headers for one body). Brackets and strings left open elsewhere are never a macro's.
-fn near_a_macro(text: &[u8], f: &Finding) -> bool {
+/// cannot read: a missing or unexpected token in a statement (its line, and the lines before it
+/// back to the previous `;`, `{`, `}` or `:` at a line's end, comments and blank lines passed
+/// over, at most 8) that names an identifier in capitals with an underscore (`FMT_NOEXCEPT x;`,
+/// `FMT_BEGIN_NAMESPACE` on the line before a declaration, `FMT_ENABLE_IF(` around a template
+/// argument) or calls a statement macro the file defines (see [`function_macros`]); a bracket
+/// reported open or closing
+/// nothing on a line that starts a statement, names such a macro and closes every bracket of its
+/// kind it opens (`FMT_MSC_WARNING(suppress : 4251)`); or
+/// any problem in a `#define` (a line ending with `\\`) or within 10 lines of preprocessor
+/// alternatives (`#else`, `#elif`: two headers for one body). Brackets and strings left open
+/// elsewhere are never a macro's.
+fn near_a_macro(text: &[u8], defined: &[&[u8]], f: &Finding) -> bool {
     let line = line_of(text, f.at.start);
     let span = |l: usize| {
         let s = line_start(text, l);
         let e = line_start(text, l + 1);
         &text[s..e.max(s)]
     };
+    let words = |bytes: &[u8]| -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < bytes.len() {
+            let n = bytes[i..]
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                .count();
+            if n > 0 {
+                out.push((i, i + n));
+                i += n;
+            } else {
+                i += 1;
+            }
+        }
+        out
+    };
     let macro_like = |bytes: &[u8]| {
-        bytes.split(|b| !(b.is_ascii_alphanumeric() || *b == b'_')).any(|w| {
-            w.len() >= 4 && w.contains(&b'_') && w[0].is_ascii_uppercase() && w.iter().all(|b| !b.is_ascii_lowercase())
+        words(bytes).into_iter().any(|(s, e)| {
+            let w = &bytes[s..e];
+            let capitals = w.len() >= 4
+                && w.contains(&b'_')
+                && w[0].is_ascii_uppercase()
+                && w.iter().all(|b| !b.is_ascii_lowercase());
+            let called = bytes[e..].trim_ascii_start().starts_with(b"(") && defined.contains(&w);
+            capitals || called
         })
     };
     let continued = |bytes: &[u8]| bytes.trim_ascii_end().ends_with(b"\\");
@@ -132,8 +201,39 @@ fn near_a_macro(text: &[u8], f: &Finding) -> bool {
         f.problem,
         Problem::Missing { .. } | Problem::Unexpected { .. } | Problem::Expected { .. }
     );
-    if token_level && macro_like(span(line)) {
+    // On the problem's line, a macro anywhere; on the statement's lines before it, a macro that
+    // starts its line (`FMT_BEGIN_NAMESPACE`, `FMT_ENABLE_IF(`, `test_cond(`), not one passed as
+    // an argument (`set_error(r, REDIS_ERR,` before a line that lost its `;`).
+    let starts_with_macro = |bytes: &[u8]| macro_like(first_call(bytes.trim_ascii_start()));
+    if token_level
+        && (macro_like(span(line))
+            || statement_lines(text, line)
+                .into_iter()
+                .skip(1)
+                .any(|l| starts_with_macro(span(l))))
+    {
         return true;
+    }
+    // A bracket's problem on a macro's line is the macro's only when the line starts a statement:
+    // after a line that lost its `;`, the next line's brackets are read wrongly because of it.
+    let starts_statement = statement_lines(text, line).len() == 1;
+    if let Problem::NeverClosed { opener, closer, .. } = &f.problem {
+        let s = span(line);
+        if macro_like(s) && balanced(s, opener.as_bytes(), closer.as_bytes()) && starts_statement {
+            return true;
+        }
+    }
+    if let Problem::ClosesNothing { closer } = &f.problem {
+        let s = span(line);
+        let opener: &[u8] = match closer.as_str() {
+            ")" => b"(",
+            "]" => b"[",
+            "}" => b"{",
+            _ => b"",
+        };
+        if !opener.is_empty() && macro_like(s) && balanced(s, opener, closer.as_bytes()) && starts_statement {
+            return true;
+        }
     }
     if (line.saturating_sub(1)..=line).any(|l| continued(span(l))) {
         return true;
@@ -142,6 +242,73 @@ fn near_a_macro(text: &[u8], f: &Finding) -> bool {
         let t = span(l).trim_ascii_start();
         t.starts_with(b"#else") || t.starts_with(b"#elif")
     })
+}
+
+/// The zero-based lines of the C-like statement holding line `line`: it, and the lines before it
+/// back to one ending with `;`, `{`, `}` or `:` (not included), comment and blank lines passed
+/// over; at most 8 lines looked at.
+fn statement_lines(text: &[u8], line: usize) -> Vec<usize> {
+    let mut out = vec![line];
+    let mut l = line;
+    for _ in 0..8 {
+        if l == 0 {
+            break;
+        }
+        l -= 1;
+        let s = line_start(text, l);
+        let e = line_start(text, l + 1);
+        let t = text[s..e.max(s)].trim_ascii();
+        let comment = t.starts_with(b"//") || t.starts_with(b"/*") || t.starts_with(b"*") || t.ends_with(b"*/");
+        if t.is_empty() || comment {
+            continue;
+        }
+        if matches!(t.last(), Some(b';' | b'{' | b'}' | b':')) || t.starts_with(b"#") {
+            break;
+        }
+        out.push(l);
+    }
+    out
+}
+
+/// The first word of `line` with what follows it up to an opening `(` (so a call's name keeps
+/// its `(`): what [`near_a_macro`] judges of a line that starts with a macro.
+fn first_call(line: &[u8]) -> &[u8] {
+    let n = line
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    let rest = &line[n..];
+    let spaces = rest.iter().take_while(|b| **b == b' ' || **b == b'\t').count();
+    if rest.get(spaces) == Some(&b'(') {
+        &line[..n + spaces + 1]
+    } else {
+        &line[..n]
+    }
+}
+
+/// Whether `line` closes every `opener` it opens, in order, and closes no other (outside strings
+/// is not told apart: a macro line is short).
+fn balanced(line: &[u8], opener: &[u8], closer: &[u8]) -> bool {
+    let (Some(&o), Some(&c)) = (opener.first(), closer.first()) else {
+        return false;
+    };
+    if opener.len() != 1 || closer.len() != 1 {
+        return false;
+    }
+    let mut depth = 0usize;
+    let mut any = false;
+    for &b in line {
+        if b == o {
+            depth += 1;
+            any = true;
+        } else if b == c {
+            if depth == 0 {
+                return false;
+            }
+            depth -= 1;
+        }
+    }
+    any && depth == 0
 }
 
 /// A string literal opened with a one-character quote in what the edit wrote that runs on past its
@@ -409,6 +576,12 @@ fn bracket_by_indentation(language: Language, tree: &Tree, text: &[u8], focus: &
                 if text[at..].starts_with(closer.as_bytes()) || end == line + 1 {
                     continue;
                 }
+                // Closed by a token before the block ends (a parameter list whose `)` ends its
+                // last line): not left open, whatever the indentation says.
+                let block_end = lines[end].0;
+                if closes_within(language, &leaves[i..], leaf.kind(), |n| n.start_byte() < block_end) {
+                    continue;
+                }
                 if best.as_ref().is_none_or(|(l, _)| *l < line) {
                     best = Some((
                         line,
@@ -438,6 +611,31 @@ fn bracket_by_indentation(language: Language, tree: &Tree, text: &[u8], focus: &
                 if !(start <= last && first <= line) || start + 1 == line {
                     continue;
                 }
+                // A block with no line indented deeper (a namespace's body, by a common style) says
+                // nothing by indentation.
+                if !(start + 1..line).any(|l| lines[l].1.is_some()) {
+                    continue;
+                }
+                // An opener between the block's first line and the closer, left open there (a
+                // condition over several lines whose `{` ends the last one): the closer closes it.
+                let from_byte = lines[start].0;
+                let opened_between = leaves[..i]
+                    .iter()
+                    .rev()
+                    .take_while(|n| n.start_byte() >= from_byte)
+                    .collect::<Vec<_>>();
+                let mut depth = 0usize;
+                for n in opened_between.iter().rev() {
+                    match role(language, n.kind()) {
+                        Role::Opens(c) if closes(leaf.kind(), c) => depth += 1,
+                        Role::Closes if n.kind() == leaf.kind() => depth = depth.saturating_sub(1),
+                        _ => {}
+                    }
+                }
+                // (Brackets only: a keyword such as Ruby's `if` opens nothing as a modifier.)
+                if depth > 0 && matches!(leaf.kind(), ")" | "]" | "}") {
+                    continue;
+                }
                 // The line that opened the block must end with an opener.
                 let opened = leaves
                     .iter()
@@ -465,6 +663,31 @@ fn bracket_by_indentation(language: Language, tree: &Tree, text: &[u8], focus: &
     best.map(|(_, f)| f)
 }
 
+/// Whether the opener `leaves[0]` (of kind `opener`) is closed by a later leaf among those `within`
+/// accepts, counting its nested openers of the same kind.
+fn closes_within(language: Language, leaves: &[Node], opener: &str, within: impl Fn(&Node) -> bool) -> bool {
+    // Brackets only: a keyword such as Ruby's `if` opens nothing as a modifier.
+    let Role::Opens(closer) = role(language, opener) else {
+        return false;
+    };
+    if !matches!(opener, "(" | "[" | "{") {
+        return false;
+    }
+    let mut depth = 0usize;
+    // Every opener this closer closes counts (the shell's `${` and `{` share `}`).
+    for n in leaves.iter().take_while(|n| within(n)) {
+        if matches!(role(language, n.kind()), Role::Opens(c) if c == closer) {
+            depth += 1;
+        } else if n.kind() == closer {
+            depth = depth.saturating_sub(1);
+            if depth == 0 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// The leaves of `node` that overlap `range`.
 fn collect_in<'t>(node: Node<'t>, range: Range<usize>, out: &mut Vec<Node<'t>>) {
     if node.end_byte() < range.start || node.start_byte() > range.end {
@@ -480,5 +703,86 @@ fn collect_in<'t>(node: Node<'t>, range: Range<usize>, out: &mut Vec<Node<'t>>) 
     }
     for c in children {
         collect_in(c, range.clone(), out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether the rule takes `problem` at the first `token` of `text` for a macro's doing.
+    fn macros(text: &str, token: &str, problem: Problem) -> bool {
+        let at = text.find(token).expect("token in text");
+        let text = text.as_bytes();
+        // The line index of this text, built afresh (as `attribute` builds it).
+        NEWLINES.with(|cell| {
+            *cell.borrow_mut() = (
+                text.as_ptr() as usize,
+                text.len(),
+                memchr::memchr_iter(b'\n', text).collect(),
+            );
+        });
+        let defined = function_macros(text);
+        let finding = Finding {
+            at: at..at + token.len(),
+            problem,
+            hint: None,
+        };
+        near_a_macro(text, &defined, &finding)
+    }
+
+    fn unexpected(token: &str) -> Problem {
+        Problem::Unexpected { token: token.into() }
+    }
+
+    #[test]
+    fn a_declaration_after_a_line_holding_only_a_macro_is_the_macros() {
+        let text = "#endif\n\nFMT_BEGIN_NAMESPACE\ntemplate <> struct formatter<id> : base {};\n";
+        assert!(macros(text, "template", unexpected("template")));
+        // Past a doc comment and a blank line too.
+        let text = "}  // namespace detail\n\nFMT_MODULE_EXPORT_BEGIN\n\n/**\n  Doc.\n */\ninline std::tm f() {\n";
+        assert!(macros(text, "std", unexpected("std")));
+        // Not past a statement's end.
+        let text = "FMT_BEGIN_NAMESPACE;\ntemplate <> struct formatter<id> : base {};\n";
+        assert!(!macros(text, "template", unexpected("template")));
+    }
+
+    #[test]
+    fn a_template_argument_inside_a_macro_call_over_lines_is_the_macros() {
+        let text = "template <typename T,\n          FMT_ENABLE_IF(is_iterator<T>::value &&\n                        !std::is_same<T, char>::value)>\n";
+        assert!(macros(text, "!std", unexpected("!")));
+    }
+
+    #[test]
+    fn a_macro_passed_as_an_argument_is_not_the_statements() {
+        // `REDIS_ERR` is an argument on the line before: the line that lost its `;` is the edit's.
+        let text = "    set_error(r, REDIS_ERR,\n        \"too large\")\n    return 1;\n";
+        assert!(!macros(text, "\"too", Problem::Missing { token: ";".into() }));
+    }
+
+    #[test]
+    fn a_statement_macro_the_file_defines_needs_no_semicolon() {
+        let text = "#define test_cond(_c) if(_c) ok(); else {fail(); fails++;}\nvoid t(int x) {\n    test_cond(x == 1 &&\n        x != 2)\n    test_cond(x)\n}\n";
+        assert!(macros(text, "x != 2)", Problem::Missing { token: ";".into() }));
+        // A macro whose body is an expression still needs its `;`.
+        let text = "#define twice(x) ((x) * 2)\nvoid t(int x) {\n    int y = twice(x)\n    y = 1;\n}\n";
+        assert!(!macros(text, "twice(x)\n", Problem::Missing { token: ";".into() }));
+    }
+
+    #[test]
+    fn a_balanced_macro_call_starting_a_statement_is_the_macros() {
+        let open = || Problem::NeverClosed {
+            opener: "(".into(),
+            closer: ")".into(),
+            before_line: None,
+        };
+        let text = "class ostream {\n private:\n  FMT_MSC_WARNING(suppress : 4251)\n  int buffer_;\n};\n";
+        assert!(macros(text, "(suppress", open()));
+        // After a line that lost its `;`, the macro line's brackets are misread because of it.
+        let text = "TEST(a, b) {\n  using std::path\n  EXPECT_EQ(f(\"{}\"), \"x\");\n}\n";
+        assert!(!macros(text, "(f(", open()));
+        // A bracket the line does not close is not the macro's.
+        let text = "class ostream {\n private:\n  FMT_MSC_WARNING(suppress : 4251\n  int buffer_;\n};\n";
+        assert!(!macros(text, "(suppress", open()));
     }
 }

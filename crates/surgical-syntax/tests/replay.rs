@@ -6,7 +6,8 @@
 //! `SURGICAL_REPLAY_DIR=DIR[:DIR...]` runs the sets under each DIR instead (a DIR holding `cases/`,
 //! or holding such sets), and lists every alarm without failing: whether the commit broke the
 //! syntax itself is for a person to judge (docs/syntax-check.md has the figures). Run with
-//! `--nocapture` to see the table.
+//! `--nocapture` to see the table; `SURGICAL_REPLAY_ONLY=TEXT` keeps the cases whose name
+//! (`set/commit-n`) holds TEXT.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -123,11 +124,16 @@ fn replayed_commits_raise_no_alarm() {
             true,
         ),
     };
+    // `SURGICAL_REPLAY_ONLY=TEXT`: only the cases whose name (`set/commit-n`) holds TEXT.
+    let only = std::env::var("SURGICAL_REPLAY_ONLY").ok();
     let mut by_language: BTreeMap<String, Tally> = BTreeMap::new();
     let mut total = 0;
     for dir in &dirs {
         for set in sets(dir) {
             for case in load(&set) {
+                if only.as_ref().is_some_and(|o| !case.name.contains(o.as_str())) {
+                    continue;
+                }
                 total += 1;
                 let changes = changes(&case);
                 let began = Instant::now();

@@ -44,7 +44,7 @@ use serde_json::Value;
 
 pub use crate::contract::code::ErrorCode;
 pub use crate::contract::config::{Cancellation, Config, Words};
-pub use crate::contract::error::ToolError;
+pub use crate::contract::error::{FileSyntaxErrors, ToolError};
 pub use crate::contract::result::{
     EditReport, EditSuccess, FileReport, HunkReport, PatchSuccess, ReadSuccess, SegmentReport, SnippetSuccess,
     ToolResult, UndoFile, UndoStep, WriteSuccess,

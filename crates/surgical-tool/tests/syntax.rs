@@ -69,6 +69,14 @@ fn refuse_writes_nothing_and_lists_the_errors() {
     assert_eq!(r["ok"], false);
     assert_eq!(r["error"]["code"], "syntax_error");
     assert_eq!(r["error"]["lines"], json!([1]));
+    // The errors as a report lists them, for a harness to read without parsing the message.
+    let mut report = breaking_edit();
+    report["dryRun"] = json!(true);
+    let reported = run("edit", report, &config);
+    assert_eq!(reported["ok"], true, "{reported}");
+    assert_eq!(r["error"]["syntaxErrors"], reported["syntaxErrors"]);
+    assert_eq!(r["error"]["syntaxErrors"][0]["line"], 1);
+    assert!(r["error"].get("files").is_none(), "{r}");
     let message = r["error"]["message"].as_str().unwrap();
     assert!(
         message.starts_with("x.rs: the call would introduce 1 syntax error, so nothing was written:\n  line 1: `{`"),
@@ -173,6 +181,7 @@ fn write_over_a_file_is_checked_and_a_new_file_is_not() {
         &config,
     );
     assert_eq!(r["error"]["code"], "syntax_error");
+    assert_eq!(r["error"]["syntaxErrors"][0]["line"], 1, "{r}");
     assert_eq!(
         std::fs::read_to_string(dir.path().join("x.py")).unwrap(),
         "def f():\n    return (1\n"
@@ -203,6 +212,12 @@ fn apply_patch_reports_per_file_and_refuses_the_whole_call() {
     );
     assert_eq!(r["error"]["code"], "syntax_error", "{r}");
     assert_eq!(r["error"]["path"], "y.json");
+    // Each refused file with its errors, as the report's `files[]` lists them.
+    assert_eq!(r["error"]["syntaxErrors"][0]["message"], "missing `,` here");
+    assert_eq!(
+        r["error"]["files"],
+        json!([{"path": "y.json", "syntaxErrors": r["error"]["syntaxErrors"]}])
+    );
     assert_eq!(std::fs::read_to_string(dir.path().join("x.rs")).unwrap(), RUST);
 }
 
@@ -245,5 +260,6 @@ fn the_text_editor_tool_is_checked() {
         &config,
     );
     assert_eq!(r["error"]["code"], "syntax_error", "{r}");
+    assert_eq!(r["error"]["syntaxErrors"][0]["line"], 1, "{r}");
     assert_eq!(std::fs::read_to_string(dir.path().join("y.rs")).unwrap(), RUST);
 }

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::ErrorCode;
+use crate::{ErrorCode, SyntaxErrorReport};
 
 /// A failed tool call: a stable code, a message for the model, and what it concerns.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -32,6 +32,25 @@ pub struct ToolError {
     /// For `apply_patch`: the one-based line of the patch text the error concerns.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub patch_line: Option<usize>,
+    /// For `syntax_error`: the errors the call would have introduced into the file `path` names,
+    /// as a report lists them in `syntaxErrors` (absent for every other code).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub syntax_errors: Option<Vec<SyntaxErrorReport>>,
+    /// For `apply_patch`'s `syntax_error`: each file the patch would have broken (`path` names the
+    /// first), with its errors, in the patch's order (empty, and absent, for every other case).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<FileSyntaxErrors>,
+}
+
+/// One file of a refused `apply_patch` and the syntax errors the patch would have introduced
+/// into it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileSyntaxErrors {
+    /// The file, as the patch names it.
+    pub path: String,
+    /// Its errors, as a report lists them in `files[].syntaxErrors`.
+    pub syntax_errors: Vec<SyntaxErrorReport>,
 }
 
 impl ToolError {
@@ -46,6 +65,8 @@ impl ToolError {
             lines: Vec::new(),
             hunk_index: None,
             patch_line: None,
+            syntax_errors: None,
+            files: Vec::new(),
         }
     }
 

@@ -69,7 +69,7 @@ pub(crate) fn run_engine<T: Sync>(
     // breaks the syntax stops here.
     let syntax = crate::pipeline::syntax::check_spliced(config, shown, &old.text, &applied);
     if syntax.refuses(config) {
-        return Err(crate::pipeline::syntax::refusal([(shown, &syntax)]));
+        return Err(crate::pipeline::syntax::refusal([(shown, &syntax)], false));
     }
     let applied = Arc::new(applied);
     let new = NewVersion::of(&doc, old, &applied, shown)?;

@@ -148,16 +148,27 @@ impl Outcome {
     }
 }
 
-/// The `syntax_error` refusal of a call whose files `outcomes` (path, outcome) introduce errors.
-pub(crate) fn refusal<'a>(outcomes: impl IntoIterator<Item = (&'a str, &'a Outcome)>) -> ToolError {
+/// The `syntax_error` refusal of a call whose files `outcomes` (path, outcome) introduce errors:
+/// the errors listed in its message and, as a report lists them, in `syntaxErrors` (the first
+/// such file's, the one `path` names) and, for a patch (`per_file`), in `files`.
+pub(crate) fn refusal<'a>(outcomes: impl IntoIterator<Item = (&'a str, &'a Outcome)>, per_file: bool) -> ToolError {
     let mut message = String::new();
     let mut lines = Vec::new();
     let mut path = None;
+    let mut syntax_errors = None;
+    let mut files = Vec::new();
     for (shown, o) in outcomes {
         let Some(errors) = o.errors.as_ref().filter(|e| !e.is_empty()) else {
             continue;
         };
         path.get_or_insert_with(|| shown.to_string());
+        syntax_errors.get_or_insert_with(|| errors.clone());
+        if per_file {
+            files.push(crate::contract::error::FileSyntaxErrors {
+                path: shown.to_string(),
+                syntax_errors: errors.clone(),
+            });
+        }
         let _ = writeln!(message, "{}", wording::syntax::refused(shown, errors.len()));
         for line in &o.listed {
             let _ = writeln!(message, "  {line}");
@@ -168,6 +179,8 @@ pub(crate) fn refusal<'a>(outcomes: impl IntoIterator<Item = (&'a str, &'a Outco
     ToolError {
         path,
         lines,
+        syntax_errors,
+        files,
         ..ToolError::new(ErrorCode::SyntaxError, message)
     }
 }

@@ -267,7 +267,7 @@ fn replace(req: &WriteRequest, config: &Config, root: &Root, old: Old, new: New)
         crate::pipeline::syntax::check(config, shown, &old.text, text, &changes)
     };
     if syntax.refuses(config) {
-        return Err(crate::pipeline::syntax::refusal([(shown, &syntax)]));
+        return Err(crate::pipeline::syntax::refusal([(shown, &syntax)], false));
     }
     let mut undo_available = false;
     if !unchanged && !req.dry_run {

@@ -40,6 +40,8 @@ pub(crate) fn edit_error(e: EditError, shown: &str, words: crate::Words) -> Tool
         lines,
         hunk_index: None,
         patch_line: None,
+        syntax_errors: None,
+        files: Vec::new(),
     }
 }
 

@@ -39,6 +39,8 @@ pub(super) fn hunk_error(f: Failure, text: &[u8], op: &Op, format: PatchFormat) 
         lines,
         hunk_index: Some(f.hunk),
         patch_line,
+        syntax_errors: None,
+        files: Vec::new(),
     }
 }
 

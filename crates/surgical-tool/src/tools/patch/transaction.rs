@@ -76,6 +76,7 @@ pub(crate) fn run(req: &PatchRequest, config: &Config) -> Result<PatchSuccess, T
     if syntax.iter().any(|s| s.refuses(config)) {
         return Err(crate::pipeline::syntax::refusal(
             outcomes.iter().zip(&syntax).map(|(o, s)| (o.path.as_str(), s)),
+            true,
         ));
     }
     crate::pipeline::timings::mark("syntax");

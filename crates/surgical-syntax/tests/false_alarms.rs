@@ -1,0 +1,78 @@
+//! The classes of false alarm found on real commits (docs/syntax-check.md, "False alarms on real
+//! commits"), one test each, with the real break next to it that must still be reported: C and
+//! C++ macros a parser without the preprocessor cannot read, and blocks that indentation alone
+//! misjudges when the check places a problem where the edit is. (The macro rules' false alarms need
+//! a whole header's context to appear: they are tested on the rule itself, in `attribute.rs`.)
+
+use surgical_core::Change;
+use surgical_syntax::{check, Check, Limits, Problem};
+
+/// The errors the rewrite of `before` into `after` introduced, as (line, problem).
+fn introduced(path: &str, before: &str, after: &str) -> Vec<(usize, Problem)> {
+    let (old, new) = (before.as_bytes(), after.as_bytes());
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let suffix = old[prefix..]
+        .iter()
+        .rev()
+        .zip(new[prefix..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let change = Change::new(prefix..old.len() - suffix, prefix..new.len() - suffix);
+    match check(path, old, new, &[change], &Limits::default()) {
+        Check::Checked { errors, .. } => errors.into_iter().map(|e| (e.line, e.problem)).collect(),
+        other => panic!("not checked: {other:?}"),
+    }
+}
+
+fn missing_semicolon() -> Problem {
+    Problem::Missing { token: ";".into() }
+}
+
+const STATEMENT_MACRO: &str = "#define test_cond(_c) if(_c) printf(\"PASSED\\n\"); else {printf(\"FAILED\\n\"); fails++;}\n#define twice(x) ((x) * 2)\n\nstatic int fails;\n\nstatic void t(int x) {\n    int y = twice(x);\n    test_cond(x == 1)\n}\n";
+
+#[test]
+fn an_expression_macro_call_that_lost_its_semicolon_is_reported() {
+    let after = STATEMENT_MACRO.replace("int y = twice(x);", "int y = twice(x)");
+    assert!(!introduced("x.c", STATEMENT_MACRO, &after).is_empty());
+}
+
+#[test]
+fn a_macro_call_after_a_line_that_lost_its_semicolon_is_reported() {
+    let before = "TEST(std_test, path) {\n  using std::filesystem::path;\n  EXPECT_EQ(fmt::format(\"{}\", path(\"/usr/bin\")), \"/usr/bin\");\n}\n";
+    let after = before.replace("path;", "path");
+    assert!(!introduced("x.cc", before, &after).is_empty());
+}
+
+#[test]
+fn a_namespace_body_not_indented_is_no_block_by_indentation() {
+    let before = "namespace detail {\nclass file_buffer {\n  int x;\n};\n\n}  // namespace detail\n";
+    let after = "namespace detail {\nclass file_buffer {\n  int x;\n};\nint y = 1\n\n}  // namespace detail\n";
+    assert_eq!(introduced("x.cc", before, after), vec![(5, missing_semicolon())]);
+}
+
+#[test]
+fn a_brace_ending_a_condition_over_several_lines_opens_the_block() {
+    let before = "int f(int a, int b) {\n  if (a != 1 ||\n      b != 2) {\n    return 1;\n  }\n  return 0;\n}\n";
+    let after = before.replace("return 1;", "return 1");
+    assert_eq!(introduced("x.c", before, &after), vec![(4, missing_semicolon())]);
+}
+
+#[test]
+fn a_parameter_list_closed_at_the_end_of_its_last_line_is_closed() {
+    let before = "int make(\n    int a,\n    int b) {\n  return a + b;\n}\n";
+    let after = before.replace("a + b;", "a + b");
+    assert_eq!(introduced("x.c", before, &after), vec![(4, missing_semicolon())]);
+}
+
+#[test]
+fn a_shell_parameter_expansion_does_not_close_a_function_body() {
+    let before = "f() {\n  echo \"${x}\"\n  echo done\n}\n\ng() {\n  echo g\n}\n";
+    let after = "f() {\n  echo \"${x}\"\n  echo done\n\ng() {\n  echo g\n}\n";
+    let found = introduced("x.sh", before, after);
+    assert!(
+        found
+            .iter()
+            .any(|(line, p)| *line == 1 && matches!(p, Problem::NeverClosed { .. })),
+        "{found:?}"
+    );
+}
