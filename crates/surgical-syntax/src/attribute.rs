@@ -36,11 +36,26 @@ pub(crate) fn attribute(
     } else {
         found
     };
-    if found.is_empty() || matches!(language, Language::Markdown | Language::Yaml) {
+    if found.is_empty() || language == Language::Markdown {
         return found;
     }
+    let first_problem = found.iter().map(|f| f.at.start).min().unwrap_or(0);
+    if language == Language::Yaml {
+        // A parser meeting a key indented out of its mapping blames the line above it.
+        return match yaml_indented_out(text, focus).filter(|bad| first_problem < bad.at.start) {
+            Some(bad) => vec![bad],
+            None => found,
+        };
+    }
     if language == Language::Html {
-        // Only quotes: HTML's elements need no closing tag.
+        // A start tag the edit left without its `>`: the parser reads on as attributes, and
+        // blames a quote or a `>` lines below.
+        if let Some(tag) =
+            tag_left_open(text, focus).filter(|tag| first_problem >= line_start(text, line_of(text, tag.at.start)))
+        {
+            return vec![tag];
+        }
+        // Else only quotes: HTML's elements need no closing tag.
         return match quote_left_open(language, text, focus) {
             Some(quote) => {
                 let mut out: Vec<Finding> = found.into_iter().filter(|f| f.at.start < quote.at.start).collect();
@@ -78,6 +93,96 @@ pub(crate) fn attribute(
         return out;
     }
     found
+}
+
+/// A line the edit wrote that starts a tag (`<name`) and ends without its `>`, the tag's text
+/// followed by a line that does not go on with attributes (`name=` or `>`): the `>` is missing at
+/// the line's end.
+fn tag_left_open(text: &[u8], focus: &[Range<usize>]) -> Option<Finding> {
+    for f in focus {
+        let (first, last) = (line_of(text, f.start), line_of(text, f.end));
+        for line in first..=last {
+            let (s, e) = (line_start(text, line), line_start(text, line + 1));
+            let bytes = &text[s..e.max(s)];
+            let Some(open) = bytes
+                .windows(2)
+                .rposition(|w| w[0] == b'<' && w[1].is_ascii_alphabetic())
+            else {
+                continue;
+            };
+            if bytes[open..].contains(&b'>') {
+                continue;
+            }
+            // The next line goes on with the tag's attributes: a tag over several lines.
+            let next = text[e.min(text.len())..]
+                .split(|&b| b == b'\n')
+                .map(|l| l.trim_ascii())
+                .find(|l| !l.is_empty())
+                .unwrap_or(b"");
+            let attribute = next
+                .iter()
+                .position(|&b| !(b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b':'))
+                .is_some_and(|p| p > 0 && next[p..].trim_ascii_start().starts_with(b"="));
+            if attribute || next.starts_with(b">") || next.starts_with(b"/>") {
+                continue;
+            }
+            let end = s + bytes.trim_ascii_end().len();
+            return Some(Finding {
+                at: end..end,
+                problem: Problem::Missing { token: ">".into() },
+                hint: None,
+            });
+        }
+    }
+    None
+}
+
+/// YAML: a line the edit wrote indented deeper than the line before it (comments and blank lines
+/// passed over) when that line opens no block (does not end with `:`, `|` or `>`, is not a list
+/// item going on two columns in, nor inside a flow collection).
+fn yaml_indented_out(text: &[u8], focus: &[Range<usize>]) -> Option<Finding> {
+    let lines = indents(text);
+    for f in focus {
+        let (first, last) = (line_of(text, f.start), line_of(text, f.end));
+        for line in first..=last {
+            let Some(indent) = lines.get(line).and_then(|l| l.1) else {
+                continue;
+            };
+            let content = |l: usize| {
+                let s = lines[l].0;
+                let e = line_start(text, l + 1);
+                text[s..e.max(s)].trim_ascii()
+            };
+            if content(line).starts_with(b"#") {
+                continue;
+            }
+            let Some(prev) = (0..line)
+                .rev()
+                .find(|&l| lines[l].1.is_some() && !content(l).starts_with(b"#"))
+            else {
+                continue;
+            };
+            let prev_indent = lines[prev].1.unwrap_or(0);
+            let p = content(prev);
+            let opens = p.ends_with(b":") || p.ends_with(b"|") || p.ends_with(b">") || p.ends_with(b"-");
+            let flow = p.contains(&b'[') || p.contains(&b'{') || p.ends_with(b",");
+            let item = p.starts_with(b"- ") && indent == prev_indent + 2;
+            // A key only (`name: value` or `name:`): a scalar going on over lines is not.
+            let key = content(line)
+                .iter()
+                .position(|&b| b == b':')
+                .is_some_and(|c| !content(line)[..c].contains(&b' ') || content(line).starts_with(b"- "));
+            if indent > prev_indent && !opens && !flow && !item && key {
+                let at = lines[line].0 + indent;
+                return Some(Finding {
+                    at: at..line_start(text, line + 1).saturating_sub(1).max(at),
+                    problem: Problem::BadIndentation,
+                    hint: None,
+                });
+            }
+        }
+    }
+    None
 }
 
 /// Where zero-based line `line` starts (the text's length past the last).
@@ -464,13 +569,6 @@ fn unbalanced_line(language: Language, tree: &Tree, text: &[u8], focus: &[Range<
                     }
                 }
                 let Some(&i) = open.last() else { continue };
-                // Not the line's last token, and the line does not go on with a `,` or an
-                // operator: a one-line block or list that lost its closer.
-                let last_token = i + 1 == on.len();
-                let tail = on[on.len() - 1].kind();
-                let goes_on = matches!(tail, "," | "(" | "[" | "{" | "=" | "+" | "-" | "&&" | "||" | "." | "\\");
-                // Or the last, with the next line at the same indentation: no block follows (a
-                // `{}` that lost its `}`; a line indented less may be a signature's body).
                 let indent = |l: usize| {
                     let start = line_start(text, l);
                     text[start..].iter().take_while(|&&b| b == b' ' || b == b'\t').count()
@@ -483,6 +581,19 @@ fn unbalanced_line(language: Language, tree: &Tree, text: &[u8], focus: &[Range<
                             .take_while(|&&b| b != b'\n')
                             .all(|b| b.is_ascii_whitespace())
                 });
+                // Not the line's last token, and the line does not go on with a `,` or an
+                // operator onto a line indented deeper (or one that closes it): a one-line block
+                // or list that lost its closer (`"a": { "b": 1 },` without its `}`).
+                let last_token = i + 1 == on.len();
+                let tail = on[on.len() - 1].kind();
+                let continued = next_line.is_none_or(|n| {
+                    let s = line_start(text, n) + indent(n);
+                    indent(n) > indent(line) || text[s..].starts_with(closer.as_bytes())
+                });
+                let goes_on =
+                    continued && matches!(tail, "," | "(" | "[" | "{" | "=" | "+" | "-" | "&&" | "||" | "." | "\\");
+                // Or the last, with the next line at the same indentation: no block follows (a
+                // `{}` that lost its `}`; a line indented less may be a signature's body).
                 let no_block = opener == "{" && last_token && next_line.is_some_and(|n| indent(n) == indent(line));
                 if (!last_token && !goes_on) || no_block {
                     let _ = language;
@@ -572,8 +683,11 @@ fn bracket_by_indentation(language: Language, tree: &Tree, text: &[u8], focus: &
                 if !(line <= last && first <= end) {
                     continue;
                 }
+                // Its closer at its own indentation; one indented less closes an outer block (the
+                // block's own closer was dropped).
                 let at = lines[end].0 + lines[end].1.unwrap_or(0);
-                if text[at..].starts_with(closer.as_bytes()) || end == line + 1 {
+                let closed_here = text[at..].starts_with(closer.as_bytes()) && lines[end].1 == Some(indent);
+                if closed_here || end == line + 1 {
                     continue;
                 }
                 // Closed by a token before the block ends (a parameter list whose `)` ends its

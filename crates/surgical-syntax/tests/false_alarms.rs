@@ -3,6 +3,8 @@
 //! C++ macros a parser without the preprocessor cannot read, and blocks that indentation alone
 //! misjudges when the check places a problem where the edit is. (The macro rules' false alarms need
 //! a whole header's context to appear: they are tested on the rule itself, in `attribute.rs`.)
+//! Then the classes of breaks reported on the wrong line in the detection set ("Detection of
+//! breaking edits"): a dropped closer blamed on the outermost opener.
 
 use surgical_core::Change;
 use surgical_syntax::{check, Check, Limits, Problem};
@@ -75,4 +77,57 @@ fn a_shell_parameter_expansion_does_not_close_a_function_body() {
             .any(|(line, p)| *line == 1 && matches!(p, Problem::NeverClosed { .. })),
         "{found:?}"
     );
+}
+
+// Placement: where a dropped closer is reported (the right line, not the outermost opener).
+
+#[test]
+fn a_one_line_object_that_lost_its_brace_before_a_comma_is_reported_on_its_line() {
+    let before = "{\n    \"version\": \"4.0.0\",\n\n    \"options\": { \"keyFile\": \"a.snk\" },\n\n    \"frameworks\": {\n        \"net45\": {}\n    }\n}\n";
+    let after = before.replace("\"a.snk\" },", "\"a.snk\" ,");
+    let found = introduced("x.json", before, &after);
+    assert_eq!(found.first().map(|f| f.0), Some(4), "{found:?}");
+}
+
+#[test]
+fn a_closer_indented_less_than_its_opener_closes_an_outer_block() {
+    let before = "{\n  \"name\": \"x\",\n  \"devDependencies\": {\n    \"eclint\": \"^2.8.1\",\n    \"urchin\": \"^0.0.5\"\n  }\n}\n";
+    let after = before.replace("\"^0.0.5\"\n  }\n", "\"^0.0.5\"\n");
+    let found = introduced("x.json", before, &after);
+    assert_eq!(
+        found.first(),
+        Some(&(
+            3,
+            Problem::NeverClosed {
+                opener: "{".into(),
+                closer: "}".into(),
+                before_line: Some(6)
+            }
+        )),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_start_tag_that_lost_its_angle_bracket_is_reported_on_its_line() {
+    let before = "<html>\n<body>\n<p>Hi</p>\n<script type=\"text/javascript\">\n  var t = document.createElement('script');\n</script>\n</body>\n</html>\n";
+    let after = before.replace("\"text/javascript\">", "\"text/javascript\"");
+    assert_eq!(
+        introduced("x.html", before, &after),
+        vec![(4, Problem::Missing { token: ">".into() })]
+    );
+    // A tag whose attributes go on over lines is not one.
+    let over_lines = before.replace("<p>Hi</p>", "<p\n  class=\"a\">Hi</p>");
+    let broken = over_lines.replace("\"text/javascript\">", "\"text/javascript\"");
+    assert_eq!(
+        introduced("x.html", &over_lines, &broken),
+        vec![(5, Problem::Missing { token: ">".into() })]
+    );
+}
+
+#[test]
+fn a_yaml_key_indented_out_of_its_mapping_is_reported_on_its_line() {
+    let before = "name: doc\n\non:\n  push:\n    branches: [main]\n\njobs:\n  build:\n    runs-on: ubuntu-20.04\n";
+    let after = before.replace("\non:", "\n on:");
+    assert_eq!(introduced("x.yml", before, &after), vec![(3, Problem::BadIndentation)]);
 }

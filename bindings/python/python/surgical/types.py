@@ -23,6 +23,9 @@ else:  # Python 3.9 and 3.10: NotRequired comes from the stub-only typing_extens
 Tier = Literal["exact", "trailing_whitespace", "unicode", "indentation", "whitespace_runs", "escapes", "typo",
                "extra_line", "missing_line", "similar"]
 
+#: What a writing call does about syntax errors it would introduce (docs/syntax-check.md).
+OnSyntaxError = Literal["report", "refuse", "off"]
+
 
 class Edit(TypedDict):
     """One replacement: ``oldText`` copied from the file, ``newText`` what it becomes."""
@@ -41,6 +44,7 @@ class EditCall(TypedDict):
     dryRun: NotRequired[bool]
     maxStrategy: NotRequired[Tier]
     expectedHash: NotRequired[str]
+    onSyntaxError: NotRequired[OnSyntaxError]
 
 
 class ReadCall(TypedDict):
@@ -57,6 +61,7 @@ class WriteCall(TypedDict):
     encoding: NotRequired[Literal["utf-8", "utf-8-bom", "utf-16le", "utf-16be"]]
     expectedHash: NotRequired[str]
     dryRun: NotRequired[bool]
+    onSyntaxError: NotRequired[OnSyntaxError]
 
 
 class PatchCall(TypedDict):
@@ -64,6 +69,7 @@ class PatchCall(TypedDict):
     format: NotRequired[Literal["apply_patch", "search_replace", "unified_diff", "auto"]]
     path: NotRequired[str]
     dryRun: NotRequired[bool]
+    onSyntaxError: NotRequired[OnSyntaxError]
 
 
 class ApplySnippetCall(TypedDict):
@@ -72,6 +78,7 @@ class ApplySnippetCall(TypedDict):
     instructions: NotRequired[str]
     dryRun: NotRequired[bool]
     expectedHash: NotRequired[str]
+    onSyntaxError: NotRequired[OnSyntaxError]
 
 
 class UndoCall(TypedDict):
@@ -90,6 +97,22 @@ class TextEditorCall(TypedDict):
     new_str: NotRequired[str]
     insert_line: NotRequired[int]
     insert_text: NotRequired[str]
+    onSyntaxError: NotRequired[OnSyntaxError]
+
+
+class SyntaxErrorReport(TypedDict):
+    """A syntax error the call introduced (1-based lines and columns, in characters)."""
+
+    line: int
+    column: int
+    endLine: int
+    endColumn: int
+    message: str
+
+
+class FileSyntaxErrors(TypedDict):
+    path: str
+    syntaxErrors: List[SyntaxErrorReport]
 
 
 class EditReport(TypedDict):
@@ -114,6 +137,9 @@ class ToolError(TypedDict):
     lines: NotRequired[List[int]]
     hunkIndex: NotRequired[int]
     patchLine: NotRequired[int]
+    #: ``syntax_error`` refusals: the errors of the file ``path`` names, and apply_patch's per file.
+    syntaxErrors: NotRequired[List[SyntaxErrorReport]]
+    files: NotRequired[List[FileSyntaxErrors]]
 
 
 class ErrorResult(TypedDict):
@@ -137,6 +163,10 @@ class EditResult(TypedDict):
     undoAvailable: bool
     patchTruncated: bool
     command: NotRequired[str]
+    #: Errors the edit introduced (empty when none; absent when the file was not checked).
+    syntaxErrors: NotRequired[List[SyntaxErrorReport]]
+    #: ``checked: LANGUAGE`` or ``skipped: WHY``; absent when ``onSyntaxError`` is ``off``.
+    syntaxCheck: NotRequired[str]
 
 
 #: The result of any tool: ``result["ok"]`` tells which; the other keys are those of
