@@ -383,7 +383,6 @@ def clean():
 }
 
 #[test]
-#[ignore = "issue 31 class 4c, open: a doc comment's ` *` lines count as space indentation, so a tab-indented new line is re-indented with spaces"]
 fn whitespace_on_lines_the_model_wrote_tab_indented_new_line() {
     // A tab-indented file whose comments' ` *` lines outnumber its tab-indented lines; the model
     // rewrites a tab-indented line as the file has it. Its tab is written: the snippet's lines

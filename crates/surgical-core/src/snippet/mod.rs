@@ -1733,10 +1733,17 @@ fn renumber(e: EditError, ids: &[usize]) -> EditError {
     }
 }
 
-/// Whether these lines indent with tabs (more lines start with a tab than with a space).
+/// Whether these lines indent with tabs (more lines start with a tab than with a space; a block
+/// comment's ` *` continuation lines are not counted).
 fn uses_tabs<'l>(lines: impl Iterator<Item = &'l [u8]>) -> bool {
     let (mut tabs, mut spaces) = (0usize, 0usize);
     for line in lines {
+        // A block comment's continuation (` * text`, ` */`) is aligned under its opener by one
+        // space whatever the file indents with: it casts no vote (a licence header and javadoc
+        // would otherwise outvote a tab-indented class).
+        if line.trim_ascii_start().starts_with(b"*") {
+            continue;
+        }
         match line.first() {
             Some(b'\t') => tabs += 1,
             Some(b' ') => spaces += 1,
