@@ -32,6 +32,9 @@ petclinic|spring-projects+spring-petclinic|12:30000:4:*.java;12:60000:6:*.xml;10
 hcl|hashicorp+hcl|15:30000:4:*.go;10:60000:4:*.md;10:100000:4:*.rst;12:60000:6:*.hcl *.json *.golden *.hcldec *.t *.tmpl *.mod *.y *.rl;6:60000:6:*.yml
 country-codes|datasets+country-codes|15:150000:15:*.csv;12:60000:6:*.json *.yml *.md Makefile README *.pip *.py
 currency-codes|datasets+currency-codes|12:60000:15:*.csv *.xml;10:60000:6:*.json *.md *.sh *.yml
+serilog|serilog+serilog|20:30000:4:*.cs;12:60000:6:*.csproj *.props *.targets *.json *.sln *.config;8:60000:6:*.yml *.yaml;8:60000:4:*.md *.ps1 *.sh *.editorconfig
+fugitive|tpope+vim-fugitive|20:60000:4:*.vim;12:100000:4:*.txt;6:60000:6:*.md *.yml
+hyperfine|sharkdp+hyperfine|20:30000:4:*.rs;10:60000:6:*.toml *.lock;10:60000:4:*.md;10:60000:6:*.yml *.sh *.json
 '
 
 want=" $* "

@@ -14,7 +14,8 @@ use crate::find::needle::{Match, Miss, Missed, Needle};
 use crate::find::scope::Scope;
 use crate::find::tier::Tier;
 use crate::text::lines::{next_terminator, prev_terminator, LineCounter};
-use crate::text::placeholder::omission_placeholder;
+use crate::text::marker::TextKind;
+use crate::text::placeholder::omission_placeholder_in;
 
 /// One `oldText` → `newText` replacement, as a model sends it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,6 +53,7 @@ impl Edit {
 pub struct Options {
     loosest: Tier,
     scope: Scope,
+    kind: TextKind,
 }
 
 impl Default for Options {
@@ -60,6 +62,7 @@ impl Default for Options {
         Options {
             loosest: Tier::DEFAULT_LOOSEST,
             scope: Scope::default(),
+            kind: TextKind::Code,
         }
     }
 }
@@ -97,6 +100,18 @@ impl Options {
             },
             ..self
         }
+    }
+
+    /// The kind of text the file holds ([`TextKind::of_path`] of its name; [`TextKind::Code`] by
+    /// default, the safe assumption): it decides which marker lines the placeholder check refuses
+    /// in `newText` (in prose a bare `...` line is content; see [`crate::omission_placeholder_in`]).
+    pub fn text_kind(self, kind: TextKind) -> Options {
+        Options { kind, ..self }
+    }
+
+    /// The kind of text the file holds.
+    pub fn get_text_kind(&self) -> TextKind {
+        self.kind
     }
 
     /// The loosest tier allowed.
@@ -140,7 +155,7 @@ fn placed<T>(
     options: &Options,
     finish: impl FnOnce(ChangeSet<'_, '_>) -> Result<T, EditError>,
 ) -> Result<T, EditError> {
-    refuse_before_search(edits)?;
+    refuse_before_search(edits, options.kind)?;
     let hay = Haystack::new(text);
     let found = find_edits(&hay, edits, options)?;
     let changes = change_set_of(&hay, &found, edits)?;
@@ -148,13 +163,13 @@ fn placed<T>(
 }
 
 /// Step 1: an edit that no search can place is refused before any: an empty `oldText`, or a
-/// `newText` holding an omission placeholder its `oldText` lacks.
-fn refuse_before_search(edits: &[Edit]) -> Result<(), EditError> {
+/// `newText` holding an omission placeholder its `oldText` lacks (read for a file of `kind`).
+fn refuse_before_search(edits: &[Edit], kind: TextKind) -> Result<(), EditError> {
     if let Some(index) = edits.iter().position(|e| e.old_text.is_empty()) {
         return Err(EditError::EmptyOldText { index });
     }
     for (index, e) in edits.iter().enumerate() {
-        if let Some((line, text)) = omission_placeholder(&e.old_text, &e.new_text) {
+        if let Some((line, text)) = omission_placeholder_in(&e.old_text, &e.new_text, kind) {
             return Err(EditError::Placeholder { index, line, text });
         }
     }

@@ -137,5 +137,5 @@ pub use find::search::set_search_chunk;
 pub use find::tier::Tier;
 #[doc(hidden)]
 pub use text::budget::with_work_budget;
-pub use text::placeholder::omission_placeholder;
-pub use text::{fold, line_numbers, lines};
+pub use text::placeholder::{omission_placeholder, omission_placeholder_in};
+pub use text::{fold, line_numbers, lines, marker};

@@ -102,7 +102,6 @@ fn trailing_whitespace_the_model_wrote_replaces_the_files_never_adds_to_it() {
 /// doctest's elided output), Markdown or plain text is content, not an omission marker. The guard
 /// still refuses a marker that says what it leaves out, in a code block of a Markdown file.
 #[test]
-#[ignore = "issue 28 phase B: placeholder guard on prose (`...` lines in documentation)"]
 fn an_ellipsis_line_in_prose_is_content_not_a_placeholder() {
     let doc =
         "Usage\n=====\n\nFetch a page::\n\n    >>> r = fetch(url)\n    >>> r.json()\n    {'a': 1}\n\nThat is all.\n";

@@ -6,16 +6,19 @@
 //!
 //! # Semantics
 //!
-//! - **Markers.** A snippet line is a marker when, trimmed, it is a bare ellipsis (`...`, `…`) or a
-//!   comment holding an ellipsis that stands apart (`// ... existing code ...`, `# ...`,
-//!   `<!-- ... -->`, `/* ... */`, JSX `{/* ... */}`, `-- ...`, named markers such as
-//!   `// ... keep validate() ...` or `// rest of code ...`), at any indentation ([`is_marker`]). A
-//!   marker stands for file lines kept exactly as they are. A doc comment's continuation line
-//!   whose text is itself a comment (` *     // ...`, code quoted in the doc) is no marker: it is the
-//!   doc's line (a marker inside a doc comment is ` * ...`). A line that only looks like a marker is
-//!   code when it matches the file there: when the file holds it (same indentation) next to a line
-//!   equal to its neighbour in the snippet, or when it is a bare `...` under a line ending with `:`
-//!   and the file holds `...` so indented (Python's stub body).
+//! - **Markers.** A snippet line is a marker when the one marker grammar of [`crate::marker`]
+//!   reads it as one in the file's kind of text ([`is_marker_in`], [`apply_snippet_in`]): an
+//!   omission phrase (`... existing code ...`, `... rest of the document ...`, `... 12 more lines
+//!   ...`) in any comment syntax models use (`//`, `#`, `<!-- -->`, `/* */`, `{# #}`, `--`, `;`,
+//!   `%`, `'`, `REM`, `::`, `!`, reStructuredText's `..`, ...), in brackets or with no syntax at all
+//!   (plain text, CSV), or a bare ellipsis (`...`, `…`). Spread syntax (`...args`), an ellipsis
+//!   inside code (`f(a...)`), a comment without an omission phrase (`// TODO ...`) and a doc
+//!   comment's continuation line whose text is itself a comment (` *     // ...`, code quoted in
+//!   the doc) are no markers. A marker stands for file lines kept exactly as they are. A line that
+//!   reads as a marker is code when it matches the file there: when the file holds it (same
+//!   indentation) next to a line equal to its neighbour in the snippet, or when it is a bare `...`
+//!   under a line ending with `:` and the file holds `...` so indented (Python's stub body). A line
+//!   read as a marker is never written into the file.
 //! - **Segments.** The code lines between markers form segments (a segment of blank lines only is
 //!   dropped; other blank lines are lines like any other). Lines are compared with their trailing blanks and line endings
 //!   ignored and their indentation as written; when no reading fits that way, the whole snippet is
@@ -174,6 +177,7 @@ use crate::find::needle::Match;
 use crate::find::tier::Tier;
 use crate::text::budget::Budget;
 use crate::text::lines::{lines, model_newlines, Line};
+use crate::text::marker::{self, TextKind};
 use crate::text::normalize::Fold;
 
 /// At most this many complete readings are explored; past it the snippet is ambiguous.
@@ -183,71 +187,20 @@ const MAX_LISTED_READINGS: usize = 5;
 /// A segment with more places than this for its head is ambiguous without further search.
 const MAX_PLACES: usize = 256;
 
-/// Whether `line` is a marker line: code left out, kept as the file has it (see the module's
-/// documentation). Spread syntax (`...args`), an ellipsis inside code (`f(a...)`) and comments
-/// without a standalone ellipsis are not markers.
+/// Whether `line` is a marker line in code ([`is_marker_in`] with [`TextKind::Code`]).
 pub fn is_marker(line: &str) -> bool {
-    let trimmed = line.trim();
-    if matches!(trimmed, "..." | "…" | "....") {
-        return true;
-    }
-    let Some(inner) = comment_inner(trimmed) else {
-        return false;
-    };
-    // A doc comment's continuation line (`*`) whose text is itself a comment quotes code inside
-    // the doc (` *     // ...` in an example): it is the doc's line. A marker in a doc comment
-    // is written ` * ...`.
-    if trimmed.starts_with('*')
-        && ["//", "/*", "#", "<!--", "--"]
-            .iter()
-            .any(|lead| inner.starts_with(lead))
-    {
-        return false;
-    }
-    has_standalone_ellipsis(inner)
+    is_marker_in(line, TextKind::Code)
 }
 
-/// The text inside a comment that makes up the whole (trimmed) line.
-fn comment_inner(trimmed: &str) -> Option<&str> {
-    const PAIRS: [(&str, &str); 5] = [
-        ("{/*", "*/}"),
-        ("/*", "*/"),
-        ("<!--", "-->"),
-        ("(*", "*)"),
-        ("{#", "#}"),
-    ];
-    for (open, close) in PAIRS {
-        if let Some(inner) = trimmed.strip_prefix(open).and_then(|r| r.strip_suffix(close)) {
-            return Some(inner.trim());
-        }
-    }
-    for lead in ["///", "//!", "//", "#", "--", ";;", ";", "%", "'", "*"] {
-        if let Some(inner) = trimmed.strip_prefix(lead) {
-            return Some(inner.trim());
-        }
-    }
-    None
-}
-
-/// Whether `inner` (a comment's text) starts or ends with an ellipsis set apart by a blank or the
-/// comment's edge: `... existing code ...`, `...`, `rest of code …`; not `...args` or `see a...b`.
-fn has_standalone_ellipsis(inner: &str) -> bool {
-    let inner = inner.trim();
-    let is_dot = |c: char| c == '.' || c == '…';
-    let lead: String = inner.chars().take_while(|&c| is_dot(c)).collect();
-    let lead_ok = is_ellipsis(&lead) && inner[lead.len()..].chars().next().is_none_or(char::is_whitespace);
-    let trail_len: usize = inner.chars().rev().take_while(|&c| is_dot(c)).map(char::len_utf8).sum();
-    let trail = &inner[inner.len() - trail_len..];
-    let trail_ok = is_ellipsis(trail)
-        && inner[..inner.len() - trail_len]
-            .chars()
-            .next_back()
-            .is_none_or(char::is_whitespace);
-    lead_ok || trail_ok
-}
-
-fn is_ellipsis(dots: &str) -> bool {
-    dots.contains('…') || dots.len() >= 3
+/// Whether `line` reads as a marker line (code left out, kept as the file has it) in a file of
+/// `kind`: the one marker grammar of [`crate::marker`], strong or weak (`// ... existing code ...`,
+/// `.. ... existing content ...` in reStructuredText, `... existing rows ...` with no comment
+/// syntax, a bare `...`). Spread syntax (`...args`), an ellipsis inside code (`f(a...)`), a comment
+/// without an omission phrase (`// TODO ...`) are not. Where the file holds the line next to the
+/// snippet's neighbour, or a bare `...` is a Python stub's body, the merge reads it as content (see
+/// the module docs).
+pub fn is_marker_in(line: &str, kind: TextKind) -> bool {
+    marker::read(line, kind).is_some()
 }
 
 /// Where one segment of the snippet landed.
@@ -638,19 +591,31 @@ struct Search<'a, 't, 's> {
     failed: Option<(usize, usize, usize)>,
 }
 
-/// Merges `snippet` into `text` (see the module's documentation for the rules). Nothing is
-/// changed on error.
+/// Merges `snippet` into `text`, a file of unknown name: [`apply_snippet_in`] for code
+/// ([`TextKind::Code`], the safe assumption: markers in every comment syntax are read).
 pub fn apply_snippet(text: &[u8], snippet: &str) -> Result<SnippetApplied, SnippetError> {
-    let (applied, placement) = merged::<Applied>(text, snippet)?;
+    apply_snippet_in(text, snippet, TextKind::Code)
+}
+
+/// Merges `snippet` into `text`, a file of `kind` ([`TextKind::of_path`] of its name; it decides
+/// which lines read as markers), by the rules of the module's documentation. Nothing is changed on
+/// error.
+pub fn apply_snippet_in(text: &[u8], snippet: &str, kind: TextKind) -> Result<SnippetApplied, SnippetError> {
+    let (applied, placement) = merged::<Applied>(text, snippet, kind)?;
     Ok(SnippetApplied { applied, placement })
 }
 
-/// [`apply_snippet`] without building the new text: the same merge, returned as the replacements
+/// [`apply_snippet_in`] without building the new text: the same merge, returned as the replacements
 /// of `text` ([`Spliced`], as [`crate::apply_spliced`] returns an edit's; one change per segment
 /// that changed something, as [`Applied::into_spliced`] gives from [`apply_snippet`]'s result),
 /// for a caller that writes, hashes and diffs the new version from the text it read.
 pub fn apply_snippet_spliced(text: &[u8], snippet: &str) -> Result<SnippetSpliced, SnippetError> {
-    let (spliced, placement) = merged::<Spliced>(text, snippet)?;
+    apply_snippet_spliced_in(text, snippet, TextKind::Code)
+}
+
+/// [`apply_snippet_spliced`] for a file of `kind`, as [`apply_snippet_in`] is [`apply_snippet`]'s.
+pub fn apply_snippet_spliced_in(text: &[u8], snippet: &str, kind: TextKind) -> Result<SnippetSpliced, SnippetError> {
+    let (spliced, placement) = merged::<Spliced>(text, snippet, kind)?;
     Ok(SnippetSpliced {
         spliced: spliced.by_occurrence(text),
         placement,
@@ -685,7 +650,7 @@ impl Merged for Spliced {
 }
 
 /// The merge of `snippet` into `text`, as `M`, and where its segments went.
-fn merged<M: Merged>(text: &[u8], snippet: &str) -> Result<(M, Placement), SnippetError> {
+fn merged<M: Merged>(text: &[u8], snippet: &str, kind: TextKind) -> Result<(M, Placement), SnippetError> {
     let snippet = model_newlines(snippet);
     let all: Rc<Vec<Line<'_>>> = Rc::new(lines(text).collect());
     let exact = FileLines::new(&all, Keying::Indented);
@@ -707,7 +672,7 @@ fn merged<M: Merged>(text: &[u8], snippet: &str) -> Result<(M, Placement), Snipp
         }
         pool
     };
-    let variants: Vec<Variant<'_>> = variants(&snippet, &exact)?
+    let variants: Vec<Variant<'_>> = variants(&snippet, &exact, kind)?
         .into_iter()
         .filter(|v| !v.segments.is_empty())
         .collect();
@@ -798,15 +763,15 @@ const MAX_DOUBTFUL: usize = 3;
 /// The readings of the snippet's lines: a marker-like line the file holds too (`...`, `// ...`)
 /// may be either, so each is tried both ways (up to [`MAX_DOUBTFUL`] of them), the way its
 /// neighbours in the file suggest first.
-fn variants<'s>(snippet: &'s str, file: &FileLines<'_>) -> Result<Vec<Variant<'s>>, SnippetError> {
+fn variants<'s>(snippet: &'s str, file: &FileLines<'_>, kind: TextKind) -> Result<Vec<Variant<'s>>, SnippetError> {
     let mut all: Vec<&str> = snippet.split('\n').collect();
     if snippet.ends_with('\n') {
         all.pop();
     }
-    let first = marker_mask(&all, file);
+    let first = marker_mask(&all, file, kind);
     let doubtful: Vec<usize> = (0..all.len())
         .filter(|&i| {
-            is_marker(all[i])
+            is_marker_in(all[i], kind)
                 && !file
                     .places_in(key(all[i].as_bytes(), Keying::Indented), 0, file.len())
                     .is_empty()
@@ -846,7 +811,7 @@ fn variants<'s>(snippet: &'s str, file: &FileLines<'_>) -> Result<Vec<Variant<'s
 
 /// Which snippet lines are markers, as their neighbours suggest: a line that looks like a marker is
 /// code where the file holds it next to a line equal to its neighbour in the snippet.
-fn marker_mask(all: &[&str], file: &FileLines<'_>) -> Vec<bool> {
+fn marker_mask(all: &[&str], file: &FileLines<'_>, kind: TextKind) -> Vec<bool> {
     let k = |s: &str| key(s.as_bytes(), Keying::Indented).to_vec();
     // A bare `...` under a line opening a Python block, where the file holds `...` so indented:
     // a stub's body.
@@ -869,7 +834,9 @@ fn marker_mask(all: &[&str], file: &FileLines<'_>) -> Vec<bool> {
             before || after
         }) || stub_body(i)
     };
-    (0..all.len()).map(|i| is_marker(all[i]) && !code_here(i)).collect()
+    (0..all.len())
+        .map(|i| is_marker_in(all[i], kind) && !code_here(i))
+        .collect()
 }
 
 /// The snippet's segments: runs of code lines between markers (`marker[i]`).
@@ -1619,7 +1586,6 @@ fn merge<M: Merged>(
         let seg_keys: Vec<&[u8]> = seg.lines.iter().map(|l| key(l.text.as_bytes(), keying)).collect();
         // Which segment line is which file line: a diff of the region and the segment.
         let (mut kept, kept_count) = align_lines(region_keys, &seg_keys, place.start);
-        let deleted = region_keys.len() - kept_count;
         // Lines compare with trailing blanks ignored; among the alignments keeping as many lines,
         // one keeping only lines the model wrote byte for byte as the file has them (trailing
         // blanks included) is taken: a line written exactly so is the file's line, where its
@@ -1636,6 +1602,8 @@ fn merge<M: Merged>(
         } else {
             keep_earliest(&mut kept, &seg_keys, region_keys, place.start);
         }
+        model_blank_lines(&mut kept, seg, file);
+        let deleted = region_keys.len() - kept.iter().flatten().count();
         let lossy = |j: usize| String::from_utf8_lossy(file.lines[j].content).into_owned();
         let mut old = String::new();
         for j in place.start..place.end {
@@ -1901,10 +1869,17 @@ fn renumber(e: EditError, ids: &[usize]) -> EditError {
     }
 }
 
-/// Whether these lines indent with tabs (more lines start with a tab than with a space).
+/// Whether these lines indent with tabs (more lines start with a tab than with a space; a block
+/// comment's ` *` continuation lines are not counted).
 fn uses_tabs<'l>(lines: impl Iterator<Item = &'l [u8]>) -> bool {
     let (mut tabs, mut spaces) = (0usize, 0usize);
     for line in lines {
+        // A block comment's continuation (` * text`, ` */`) is aligned under its opener by one
+        // space whatever the file indents with: it casts no vote (a licence header and javadoc
+        // would otherwise outvote a tab-indented class).
+        if line.trim_ascii_start().starts_with(b"*") {
+            continue;
+        }
         match line.first() {
             Some(b'\t') => tabs += 1,
             Some(b' ') => spaces += 1,
@@ -1951,6 +1926,53 @@ fn reindent(line: &str, anchor: Option<(&str, &[u8])>, tabs: bool) -> String {
             " ".repeat(target)
         };
         format!("{indent}{body}")
+    }
+}
+
+/// The whitespace rule for blank lines: the file's invisible bytes are kept only on lines that pair
+/// one to one with unchanged context; on lines the model wrote, its bytes are written.
+///
+/// A blank segment line (blanks only, or nothing) kept as a file blank line whose bytes differ from
+/// the model's is taken as a line the model wrote (the file's line replaced by the model's) when
+/// - it is in the changed part: the run of blank lines it is in touches a line the segment writes
+///   or a file line it deletes (the model wrote the blank lines of a change, `    ` for four lines it
+///   deleted, an emptied line beside the line it changed); or
+/// - the model wrote blanks on it (`    ` where the file's line is empty): a model that writes
+///   whitespace on a blank line wrote it.
+///
+/// A blank line the model wrote empty, among unchanged context, keeps the file's blanks: the model
+/// may not have seen them (read views and models drop trailing whitespace), and what a model
+/// cannot see is never what it changed.
+fn model_blank_lines(kept: &mut [Option<usize>], seg: &Segment<'_>, file: &FileLines<'_>) {
+    let m = kept.len();
+    let blank = |i: usize| seg.lines[i].text.bytes().all(is_blank);
+    let mut i = 0;
+    while i < m {
+        if !blank(i) {
+            i += 1;
+            continue;
+        }
+        let a = i;
+        while i < m && blank(i) {
+            i += 1;
+        }
+        let b = i;
+        // The run a..b of blank segment lines: does it touch a change?
+        let contiguous = |x: usize, y: usize| matches!((kept[x], kept[y]), (Some(f), Some(g)) if g == f + 1);
+        let touches = (a..b).any(|x| kept[x].is_none())
+            || (a > 0 && !contiguous(a - 1, a))
+            || (b < m && !contiguous(b - 1, b))
+            || (a + 1..b).any(|x| !contiguous(x - 1, x));
+        for (slot, line) in kept[a..b].iter_mut().zip(&seg.lines[a..b]) {
+            let Some(f) = *slot else { continue };
+            let model = line.text.as_bytes();
+            if model == file.lines[f].content {
+                continue;
+            }
+            if touches || !model.is_empty() {
+                *slot = None;
+            }
+        }
     }
 }
 

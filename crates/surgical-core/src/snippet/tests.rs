@@ -165,12 +165,17 @@ fn python_ellipsis_that_matches_the_file_is_code() {
     );
     // A stub's body under a header the snippet changes.
     let keyed = FileLines::new(&std::rc::Rc::new(lines(file.as_bytes()).collect()), Keying::Indented);
-    let read = variants("class P:\n    def f(self) -> str:\n        ...\n", &keyed).unwrap();
+    let read = variants(
+        "class P:\n    def f(self) -> str:\n        ...\n",
+        &keyed,
+        TextKind::Code,
+    )
+    .unwrap();
     assert_eq!(read[0].segments.len(), 1);
     // Where the file has no such line, a bare `...` is a marker.
     let file = "def f():\n    return 1\n";
     let keyed = FileLines::new(&std::rc::Rc::new(lines(file.as_bytes()).collect()), Keying::Indented);
-    let read = variants("def f():\n    ...\n    return 2\n", &keyed).unwrap();
+    let read = variants("def f():\n    ...\n    return 2\n", &keyed, TextKind::Code).unwrap();
     assert_eq!((read.len(), read[0].segments.len()), (1, 2));
 }
 

@@ -11,8 +11,10 @@
 //!   bytes (imports `lines`, `fold`).
 //! * `line_numbers` — line-number prefixes a model copies from a read view (public:
 //!   `surgical_core::line_numbers`).
+//! * `marker` — the omission-marker grammar: whether a line is a marker a model writes for what it
+//!   left out, and how sure (public: `surgical_core::marker`).
 //! * `placeholder` — omission placeholders (`// ... existing code ...`) in what a model writes
-//!   (imports `lines`).
+//!   (imports `lines`, `marker`).
 //! * `budget` — the work budgets of every diff in the engine, their coarse fallback, and the common
 //!   prefix and suffix of two sequences.
 //! * `rarity` — how common a short string is in a text, estimated from a sample (which part of a
@@ -22,6 +24,7 @@ pub(crate) mod budget;
 pub mod fold;
 pub mod line_numbers;
 pub mod lines;
+pub mod marker;
 pub(crate) mod normalize;
 pub(crate) mod placeholder;
 pub(crate) mod rarity;

@@ -1,41 +1,39 @@
 //! Omission placeholders: a `newText` line that stands for code the model left out
 //! (`// ... existing code ...`, `# ... rest of the file ...`, `(rest of methods ...)`, a bare `...`).
 //! Written into a file, such a line deletes the code it stands for; an edit holding one where
-//! `oldText` has nothing like it is refused.
+//! `oldText` has nothing like it is refused. What a marker line is, is the one grammar of
+//! [`crate::marker`].
 
 use crate::text::lines::split_model_lines;
+use crate::text::marker::{self, Phrase, Strength, TextKind};
 
-/// Words that say a marker stands for code left out.
-const OMISSION_WORDS: [&str; 12] = [
-    "existing",
-    "rest",
-    "remaining",
-    "unchanged",
-    "omitted",
-    "same",
-    "previous",
-    "other",
-    "code",
-    "methods",
-    "functions",
-    "remainder",
-];
-
-/// The first line of `new` that is an omission placeholder `old` does not hold too: its one-based
-/// line number in `new` and its text (trimmed). `None` when there is none (a marker kept on both
-/// sides is the file's own text).
-///
-/// A placeholder is a line made only of an ellipsis (`...` or `…`), optionally inside comment
-/// markers or brackets, or an ellipsis with two or more words among which one says what was left
-/// out (`existing`, `rest`, `remaining`, `unchanged`, …), inside comment markers or brackets. Code
-/// is not: spread syntax (`...args`, `f(...rest)`), and a bare `...` that is the body of a block
-/// `newText` opens itself (a line ending with `:` that `old` does not have: a Python stub).
+/// [`omission_placeholder_in`] for code ([`TextKind::Code`]), the kind to assume when the file's
+/// name is unknown: every marker the grammar reads is refused (a bare `...` too, unless it is the
+/// body of a block `newText` opens itself).
 pub fn omission_placeholder(old: &str, new: &str) -> Option<(usize, String)> {
+    omission_placeholder_in(old, new, TextKind::Code)
+}
+
+/// The first line of `new` that is an omission placeholder `old` does not hold too, in a file of
+/// `kind`: its one-based line number in `new` and its text (trimmed), the line judged. `None` when
+/// there is none (a marker kept on both sides is the file's own text).
+///
+/// A placeholder is a line the marker grammar ([`marker::read`]) reads as a marker:
+/// - a [`Strength::Strong`] one (`// ... existing code ...`, `(rest of methods ...)`, `# ...` in
+///   code, `.. ...` in reStructuredText, `... existing rows ...` anywhere), always;
+/// - a [`Strength::Weak`] one (a bare `...` with no comment syntax) only in code, and not when it
+///   is the body of a block `newText` opens itself (a line ending with `:` that `old` does not
+///   have: a Python stub). In prose (Markdown, reStructuredText, plain text) a weak one is content:
+///   a `...` line in documentation is text, never refused (issue 28, class 4).
+///
+/// Code is never one: spread syntax (`...args`, `f(...rest)`), a comment quoting code or a marker
+/// (a backtick or a double quote).
+pub fn omission_placeholder_in(old: &str, new: &str, kind: TextKind) -> Option<(usize, String)> {
     let new_lines = split_model_lines(new);
     let old_lines: Vec<&str> = split_model_lines(old).into_iter().map(|l| l.0).collect();
     let kept: Vec<&str> = old_lines
         .iter()
-        .filter(|l| is_omission_marker(l))
+        .filter(|l| marker::read(l, kind).is_some())
         .map(|l| l.trim())
         .collect();
     let mut previous: Option<&str> = None;
@@ -44,11 +42,19 @@ pub fn omission_placeholder(old: &str, new: &str) -> Option<(usize, String)> {
         if trimmed.is_empty() {
             continue;
         }
-        if is_omission_marker(line) && !kept.contains(&trimmed) {
-            let opens_new_block = is_bare_ellipsis(trimmed)
-                && previous.is_some_and(|p| p.trim_end().ends_with(':') && !old_lines.contains(&p));
-            if !opens_new_block {
-                return Some((i + 1, trimmed.to_string()));
+        if let Some(m) = marker::read(line, kind) {
+            if !kept.contains(&trimmed) {
+                let refused = match m.strength {
+                    Strength::Strong => true,
+                    Strength::Weak => {
+                        let opens_new_block = m.phrase == Phrase::Bare
+                            && previous.is_some_and(|p| p.trim_end().ends_with(':') && !old_lines.contains(&p));
+                        !kind.is_prose() && !opens_new_block
+                    }
+                };
+                if refused {
+                    return Some((i + 1, trimmed.to_string()));
+                }
             }
         }
         previous = Some(line);
@@ -56,100 +62,11 @@ pub fn omission_placeholder(old: &str, new: &str) -> Option<(usize, String)> {
     None
 }
 
-fn is_bare_ellipsis(trimmed: &str) -> bool {
-    trimmed == "..." || trimmed == "…"
-}
-
-/// The text inside comment markers or brackets, and whether there were any.
-fn unwrap_markers(trimmed: &str) -> (&str, bool) {
-    const PAIRS: [(&str, &str); 6] = [
-        ("/*", "*/"),
-        ("<!--", "-->"),
-        ("{/*", "*/}"),
-        ("(", ")"),
-        ("[", "]"),
-        ("{", "}"),
-    ];
-    for (open, close) in PAIRS {
-        if let Some(inner) = trimmed.strip_prefix(open).and_then(|r| r.strip_suffix(close)) {
-            return (inner.trim(), true);
-        }
-    }
-    for lead in ["///", "//", "#", "--", ";", "%", "*"] {
-        if let Some(inner) = trimmed.strip_prefix(lead) {
-            return (inner.trim(), true);
-        }
-    }
-    (trimmed, false)
-}
-
-/// Whether `line` is an omission marker: a line that stands for code left out rather than code —
-/// an ellipsis alone (`...`, `…`), optionally inside comment markers or brackets (`// ...`,
-/// `/* ... */`, `<!-- ... -->`, `# ...`, `-- ...`), or an ellipsis standing apart in a phrase of two
-/// words or more, one of which says what was left out (`// ... existing code ...`,
-/// `(rest of methods ...)`), inside comment markers or brackets. At any indentation. Spread syntax
-/// (`...args`), ellipses inside code (`f(a...)`) and a comment holding a backtick or a double quote
-/// (prose quoting code: `` /// see `// ... existing code ...` ``) are not markers.
-///
-/// The one place that decides what a marker line is: the `placeholder` check, the `elision` tier
-/// and the lazy-snippet tool all ask it. Whether such a line is the file's own code (Python's `...`
+/// Whether `line` is an omission marker in code (any strength): what the `elision` tier cuts a
+/// needle at. At any indentation. Whether such a line is the file's own code (Python's `...`
 /// body) is for the caller to decide by context: a marker that matches the file as written is code.
 pub(crate) fn is_omission_marker(line: &str) -> bool {
-    let trimmed = line.trim();
-    if is_bare_ellipsis(trimmed) {
-        return true;
-    }
-    let (inner, marked) = unwrap_markers(trimmed);
-    if !marked || !(inner.contains("...") || inner.contains('…')) {
-        return false;
-    }
-    // A placeholder is never quoted: an ellipsis in a code span or a string (a doc comment
-    // quoting `// ... existing code ...`, or `{"ok": true, ...}`) is prose about code.
-    if inner.contains(['`', '"']) {
-        return false;
-    }
-    let words: Vec<String> = inner
-        .split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .filter(|w| !w.is_empty())
-        .map(|w| w.to_lowercase())
-        .collect();
-    if words.is_empty() {
-        // `// ...`, `/* … */`: an ellipsis alone in a comment.
-        return inner.chars().all(|c| c == '.' || c == '…' || c.is_whitespace());
-    }
-    // A spread (`...args`) hugs its word; a placeholder's ellipsis stands apart or closes a phrase.
-    let spread = inner.split_whitespace().any(|w| {
-        let rest = w.trim_start_matches(['.', '…']);
-        rest.len() < w.len() && rest.chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_')
-    });
-    words.len() >= 2 && !spread && stands_apart(inner) && words.iter().any(|w| OMISSION_WORDS.contains(&w.as_str()))
-}
-
-/// Whether an ellipsis of `inner` stands apart as a placeholder's does: between blanks, the line's
-/// ends or the brackets around the phrase. One inside code (`$args\...)`, `f(a...)`) does not.
-fn stands_apart(inner: &str) -> bool {
-    let chars: Vec<char> = inner.chars().collect();
-    let is_dot = |c: char| c == '.' || c == '…';
-    let mut i = 0;
-    while i < chars.len() {
-        if !is_dot(chars[i]) {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < chars.len() && is_dot(chars[i]) {
-            i += 1;
-        }
-        let ellipsis = chars[start..i].contains(&'…') || i - start >= 3;
-        let before = start.checked_sub(1).map(|b| chars[b]);
-        let after = chars.get(i).copied();
-        let open_side = before.is_none_or(|c| c.is_whitespace() || matches!(c, '(' | '[' | '{'));
-        let close_side = after.is_none_or(|c| c.is_whitespace() || matches!(c, ')' | ']' | '}' | ',' | ':'));
-        if ellipsis && open_side && close_side {
-            return true;
-        }
-    }
-    false
+    marker::read(line, TextKind::Code).is_some()
 }
 
 #[cfg(test)]
@@ -218,5 +135,66 @@ mod tests {
             omission_placeholder("def f(self):\n    return 1\n", "def f(self):\n    ...\n"),
             Some((2, "...".into()))
         );
+    }
+
+    #[test]
+    fn a_bare_ellipsis_in_prose_is_content_and_the_judged_line_is_named() {
+        // Issue 28, class 4: a `...` line in a docs commit is text.
+        for path in ["docs/index.rst", "README.md", "notes.txt", "README"] {
+            let kind = TextKind::of_path(path);
+            assert_eq!(
+                omission_placeholder_in("Then:\n", "Then:\n\n...\n\nDone.\n", kind),
+                None,
+                "{path}"
+            );
+            // A worded marker is refused in prose too, naming the line judged.
+            assert_eq!(
+                omission_placeholder_in("Then:\n", "Then:\n... rest of the document ...\n", kind),
+                Some((2, "... rest of the document ...".into())),
+                "{path}"
+            );
+        }
+        // In code the bare line is refused.
+        assert_eq!(
+            omission_placeholder_in("x = 1\n", "x = 1\n...\n", TextKind::Code),
+            Some((2, "...".into()))
+        );
+        // The prose's own comment holding a bare ellipsis is strong.
+        assert_eq!(
+            omission_placeholder_in("a\n", "a\n.. ...\n", TextKind::ReStructuredText),
+            Some((2, ".. ...".into()))
+        );
+        assert_eq!(omission_placeholder_in("a\n", "a\n# ...\n", TextKind::Markdown), None);
+    }
+
+    #[test]
+    fn a_worded_placeholder_is_refused_in_every_kind_unless_the_file_has_it_there() {
+        // Issue 28, class 4, and issue 31: a placeholder worded as one, with a comment syntax or
+        // none, is never written into a file, prose or code; kept on both sides, it is the file's.
+        for path in [
+            "src/a.rs",
+            "a.py",
+            "docs/index.rst",
+            "README.md",
+            "notes.txt",
+            "data.csv",
+        ] {
+            let kind = TextKind::of_path(path);
+            for line in [
+                "... rest of the function unchanged",
+                "// ... existing code ...",
+                "    # ... 12 more lines ...",
+            ] {
+                let old = "fn a() {\n    one();\n}\n";
+                let new = format!("fn a() {{\n{line}\n    two();\n}}\n");
+                assert_eq!(
+                    omission_placeholder_in(old, &new, kind),
+                    Some((2, line.trim().to_string())),
+                    "{path}: {line}"
+                );
+                let kept = format!("fn a() {{\n{line}\n    one();\n}}\n");
+                assert_eq!(omission_placeholder_in(&kept, &new, kind), None, "{path}: {line}");
+            }
+        }
     }
 }

@@ -3,7 +3,8 @@
 //! `surgical_core::snippet`, then written as `edit` writes (atomic, journal, sandbox).
 
 use serde_json::Value;
-use surgical_core::snippet::{apply_snippet, apply_snippet_spliced, Placement, SnippetError};
+use surgical_core::marker::TextKind;
+use surgical_core::snippet::{apply_snippet_in, apply_snippet_spliced_in, Placement, SnippetError};
 
 use crate::pipeline::in_place::{run_engine, Call};
 use crate::tools::args::{boolean, expected_hash, object, path, string};
@@ -75,16 +76,19 @@ pub fn run_snippet_with(req: &SnippetRequest, config: &Config) -> ToolResult {
     }
 }
 
-/// The merge, with its error worded for the model.
+/// The merge, with its error worded for the model. The file's kind of text comes from its name
+/// (`shown`): it decides how sure a bare `...` line is as a marker (in prose, content where the
+/// file holds it).
 pub(crate) fn merge(text: &[u8], snippet: &str, shown: &str) -> Result<(surgical_core::Applied, Placement), ToolError> {
-    let merged = apply_snippet(text, snippet).map_err(|e| snippet_error(e, shown))?;
+    let merged = apply_snippet_in(text, snippet, TextKind::of_path(shown)).map_err(|e| snippet_error(e, shown))?;
     Ok((merged.applied, merged.placement))
 }
 
 /// The merge as the replacements of `text` (the new text not built), with its error worded for
-/// the model.
+/// the model; the file's kind as in [`merge`].
 fn merge_spliced(text: &[u8], snippet: &str, shown: &str) -> Result<(surgical_core::Spliced, Placement), ToolError> {
-    let merged = apply_snippet_spliced(text, snippet).map_err(|e| snippet_error(e, shown))?;
+    let merged =
+        apply_snippet_spliced_in(text, snippet, TextKind::of_path(shown)).map_err(|e| snippet_error(e, shown))?;
     Ok((merged.spliced, merged.placement))
 }
 

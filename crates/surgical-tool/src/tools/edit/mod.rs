@@ -66,10 +66,12 @@ fn run(req: &EditRequest, config: &Config) -> Result<EditSuccess, ToolError> {
     Ok(success)
 }
 
-/// The engine's options for `req` (its `maxStrategy`).
+/// The engine's options for `req` (its `maxStrategy`; the file's kind of text from its path, which
+/// decides what the placeholder check refuses: a bare `...` line is content in prose).
 pub(crate) fn options(req: &EditRequest) -> Options {
+    let options = Options::new().text_kind(surgical_core::marker::TextKind::of_path(&req.path));
     match req.max_tier {
-        Some(max) => Options::new().loosest_tier(max),
-        None => Options::new(),
+        Some(max) => options.loosest_tier(max),
+        None => options,
     }
 }
