@@ -1,10 +1,9 @@
 //! Issue 28 (round 3): every class of wrong result or suspicious refusal found on fresh data (the
 //! replay of real commits of repositories first seen in that session, and peers' suites), reduced
 //! to our own text and named after its class. Each asserts the right behaviour through
-//! `surgical_tool::call_with` (what `surgical call` runs). Fixed in phase B but class 4 (the
-//! placeholder guard on prose, issue 31's), which stays `#[ignore]`d until its fix lands
-//! (`cargo test -p surgical-tool --test round3 -- --ignored` shows it failing); the engine's side of
-//! each class is in `surgical-core/tests/round3.rs`. See docs/replay-fresh.md for the cases each was
+//! `surgical_tool::call_with` (what `surgical call` runs). All fixed in phase B, class 4 (the
+//! placeholder guard on prose) by issue 31's marker grammar; the engine's side of each class is in
+//! `surgical-core/tests/round3.rs`. See docs/replay-fresh.md for the cases each was
 //! reduced from.
 
 use serde_json::{json, Value};
