@@ -35,6 +35,11 @@ currency-codes|datasets+currency-codes|12:60000:15:*.csv *.xml;10:60000:6:*.json
 serilog|serilog+serilog|20:30000:4:*.cs;12:60000:6:*.csproj *.props *.targets *.json *.sln *.config;8:60000:6:*.yml *.yaml;8:60000:4:*.md *.ps1 *.sh *.editorconfig
 fugitive|tpope+vim-fugitive|20:60000:4:*.vim;12:100000:4:*.txt;6:60000:6:*.md *.yml
 hyperfine|sharkdp+hyperfine|20:30000:4:*.rs;10:60000:6:*.toml *.lock;10:60000:4:*.md;10:60000:6:*.yml *.sh *.json
+fluentvalidation|FluentValidation+FluentValidation|20:30000:4:*.cs;10:60000:6:*.csproj *.props *.targets *.json *.config *.resx *.xml *.sln;8:60000:6:*.yml *.yaml;10:60000:4:*.md *.txt *.ps1 *.rst
+click|pallets+click|15:30000:4:*.py;15:100000:4:*.rst;10:60000:4:*.md;12:60000:6:*.toml *.yaml *.yml *.cfg *.ini *.txt *.in *.lock
+fd|sharkdp+fd|20:30000:4:*.rs;10:60000:6:*.toml *.lock;10:60000:4:*.md;10:60000:6:*.yml *.yaml *.sh *.fish
+sp500|datasets+s-and-p-500-companies|15:150000:15:*.csv;12:60000:6:*.json *.yml *.md *.py *.txt Makefile
+precommit-hooks|pre-commit+pre-commit-hooks|15:30000:4:*.py;12:60000:6:*.yaml *.yml *.json *.ini *.cfg *.toml *.txt;8:60000:4:*.md *.rst
 '
 
 want=" $* "
