@@ -9,7 +9,7 @@ paging), edits (exact and fuzzy), writes (new files, overwrites keeping BOM and 
 and every error path. After each call it checks the file on disk byte for byte. It prints one line
 per check and a closing "N passed, N failed" line, and exits 1 if any check failed.
 
-The Rust test crates/surgical-mcp/tests/mcp_client.rs runs this script (see there for the setup).
+The Rust test crates/surgical-cli/tests/mcp_client.rs runs this script (see there for the setup).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
 // (so the SDK validates each structuredContent against the tool's outputSchema). Files are compared
 // byte for byte after each call; a failed call must leave them untouched.
 //
-// Run by crates/surgical-mcp/tests/mcp_client.rs (and so by `cargo test` and .ci/run):
+// Run by crates/surgical-cli/tests/mcp_client.rs (and so by `cargo test` and .ci/run):
 //   SURGICAL_BIN=target/debug/surgical node --test crates/surgical-mcp/tests/ts-client/
 // Needs `npm ci` in this directory first.
 
