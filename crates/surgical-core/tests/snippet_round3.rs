@@ -429,7 +429,6 @@ public class Named extends Base {
 }
 
 #[test]
-#[ignore = "issue 31 class 4d, open: blank lines pair by content, not by position between strong anchors (the file's CRLF blank moves)"]
 fn whitespace_on_lines_the_model_wrote_blank_paired_by_position() {
     // A file with mixed endings: its blank line (CRLF) stands between the rewritten `=> ...;` line
     // and the `/// <summary>` of `Get`. The model rewrites that line and adds a method after it,
@@ -461,4 +460,98 @@ fn whitespace_on_lines_the_model_wrote_blank_paired_by_position() {
     let lines: Vec<&str> = out.split_inclusive('\n').collect();
     let gets = lines.iter().position(|l| l.contains("/// Gets")).expect("the doc line");
     assert_eq!(lines[gets - 2], "\r\n", "{out:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Refusal R2/R3 on lock files: a stanza repeated with the same shape (`[[package]]`, `name`,
+// `version`, `source`, `checksum`, `dependencies = [`); the snippet names its package by a line
+// the file holds once. A span from another `[[package]]` to another `dependencies = [` would
+// write that name again over a similar stanza; it was counted as a reading, and the snippet
+// refused as ambiguous.
+
+#[test]
+fn refusal_r2_lock_file_version_bump_named_by_a_unique_line() {
+    let file = "\
+[[package]]
+name = \"alpha\"
+version = \"1.0.0\"
+source = \"registry+https://example.org/index\"
+checksum = \"aaaa\"
+dependencies = [
+ \"itoa\",
+ \"memchr\",
+]
+
+[[package]]
+name = \"beta\"
+version = \"2.1.0\"
+source = \"registry+https://example.org/index\"
+checksum = \"bbbb\"
+dependencies = [
+ \"itoa\",
+ \"ryu\",
+]
+
+[[package]]
+name = \"gamma\"
+version = \"0.3.0\"
+source = \"registry+https://example.org/index\"
+checksum = \"cccc\"
+dependencies = [
+ \"itoa\",
+]
+";
+    let snippet = "\
+# ... existing packages ...
+[[package]]
+name = \"beta\"
+version = \"2.2.0\"
+source = \"registry+https://example.org/index\"
+checksum = \"bbbc\"
+dependencies = [
+ \"itoa\",
+# ... existing packages ...
+";
+    let expected = file
+        .replace("version = \"2.1.0\"", "version = \"2.2.0\"")
+        .replace("checksum = \"bbbb\"", "checksum = \"bbbc\"");
+    assert_eq!(merged(file, snippet), expected);
+}
+
+// Refusal R2 in a YAML workflow: a step's `uses:` line rewritten, between its unique `- name:` and
+// a weak `with:` that every step repeats. "Insert the new line after the name, keep the old one"
+// was counted beside the rewrite: it would leave the step with two `uses:` keys.
+
+#[test]
+fn refusal_r2_yaml_step_rewritten_under_its_unique_name() {
+    let file = "\
+jobs:
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - name: Set up Node
+        uses: actions/setup-node@v4
+        with:
+          node-version: 20
+      - name: Lint Markdown files
+        uses: example/markdownlint-action@v16
+        with:
+          globs: '**/*.md'
+      - name: Spell check
+        uses: example/spell-action@v2
+        with:
+          config: .spellcheck.yml
+";
+    let snippet = "\
+# ... existing steps ...
+      - name: Lint Markdown files
+        uses: example/markdownlint-action@v17
+        with:
+# ... existing steps ...
+";
+    assert_eq!(
+        merged(file, snippet),
+        file.replace("markdownlint-action@v16", "markdownlint-action@v17")
+    );
 }

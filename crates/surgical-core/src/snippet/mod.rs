@@ -1152,7 +1152,9 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
                     })
             };
             let weak_tail = keys[m - q..].iter().all(|t| self.weak(t));
-            strays_near(&(j, p, y, q)) || (weak_tail && p + q < m && keys[p..m - q].iter().any(kept_farther))
+            strays_near(&(j, p, y, q))
+                || (weak_tail && p + q < m && keys[p..m - q].iter().any(kept_farther))
+                || self.unique_line_elsewhere(k, j, p, y, q)
         };
         // Spans counted that delete no file line (the file's lines from head to tail are all
         // shown, in order, among the segment's): (head start, head end, tail start, tail end).
@@ -1220,6 +1222,9 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             if place.start == j && self.stranding_insertion(k, j, x - j, end) {
                 continue;
             }
+            if self.rewrite_named_once(k, place.start == j, j, x - j, y, end) {
+                continue;
+            }
             push(place, &mut out);
         }
         // The head with the rest after it is counted only where the spans from it end at a copy of
@@ -1274,6 +1279,31 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
     /// a closer) that the file holds exactly once — such a line names one place as well as any.
     fn weak(&self, key: &[u8]) -> bool {
         is_weak(key) && !self.unique_word(key)
+    }
+
+    /// Whether the span from a head of `p` lines at `j` to a tail of `q` lines at `y` is anchored by
+    /// common lines only (every head line, or every tail line, weak or held by the file more than
+    /// once: `[[package]]`, `dependencies = [`) while the segment's first new line after that head
+    /// (or last before that tail) is a strong line the file holds exactly once, elsewhere: the
+    /// segment names that one place (`name = "serde_json"` in a Cargo.lock), and this span would
+    /// write a second copy of it over a similar block (issue 31 R2/R3: a lock file's or a project
+    /// file's repeated stanzas). The reading there is the segment's own; this one is no reading.
+    fn unique_line_elsewhere(&self, k: usize, j: usize, p: usize, y: usize, q: usize) -> bool {
+        let keys = &self.keys[k];
+        let m = keys.len();
+        if p + q >= m {
+            return false;
+        }
+        let file = self.file;
+        let common = |l: &&[u8]| is_weak(l) || file.places.get(l).is_some_and(|v| v.len() > 1);
+        let unique_outside = |l: &[u8]| {
+            !is_weak(l)
+                && !keys[..p].contains(&l)
+                && !keys[m - q..].contains(&l)
+                && file.places.get(l).is_some_and(|v| v.len() == 1 && !(j..y + q).contains(&v[0]))
+        };
+        (keys[..p].iter().all(common) && unique_outside(keys[p]))
+            || (keys[m - q..].iter().all(common) && unique_outside(keys[m - q - 1]))
     }
 
     /// Whether `key` holds a letter or digit, closes no block, and occurs once in the file.
@@ -1393,6 +1423,46 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         let rewrites_one = deleted.iter().any(|l| !l.trim_ascii().is_empty());
         let unpairs = quotes && rewrites_one && (count(&new) + count(&deleted)) % 2 == 0;
         rewritten && (strands && (comment || unbalances) || unpairs)
+    }
+
+    /// Whether an insertion at a weak anchor is no reading beside the span it rivals (issue 31 R2,
+    /// "rewrite the next line or insert after it"): the insertion's other anchor, the strong one
+    /// (the head when `after_head`, else the tail), holds a line the file holds exactly once, and
+    /// the span from head (`j`, `p` lines) through tail (`y` to `end`) rewrites one for one: it
+    /// deletes as many non-blank file lines as it writes new non-blank lines, at least one, each
+    /// deleted line alike a new one. A YAML step's `uses: action@v1` under its unique `- name:`,
+    /// before a weak `with:`, rewritten to `@v2`: inserting would leave the step with two `uses:`
+    /// lines, the old one kept. The unique line is what rules out a similar block elsewhere (issue
+    /// 31 class 2: a rewrite of a similar entry anchored by repeated lines stays contested).
+    fn rewrite_named_once(&self, k: usize, after_head: bool, j: usize, p: usize, y: usize, end: usize) -> bool {
+        let keys = &self.keys[k];
+        let m = keys.len();
+        let q = end - y;
+        let file = self.file;
+        let once = |l: &&[u8]| !is_weak(l) && file.places.get(l).is_some_and(|v| v.len() == 1);
+        let strong = if after_head { &keys[..p] } else { &keys[m - q..] };
+        if !strong.iter().any(once) {
+            return false;
+        }
+        let region = &file.keys[j..end];
+        let (kept, _) = align_lines(region, keys, 0);
+        let mut is_kept = vec![false; region.len()];
+        for f in kept.iter().flatten() {
+            is_kept[*f] = true;
+        }
+        let new: Vec<&[u8]> = (0..m)
+            .filter(|&i| kept[i].is_none() && !keys[i].trim_ascii().is_empty())
+            .map(|i| keys[i])
+            .collect();
+        let deleted: Vec<&[u8]> = region
+            .iter()
+            .zip(&is_kept)
+            .filter(|(l, kept)| !**kept && !l.trim_ascii().is_empty())
+            .map(|(l, _)| *l)
+            .collect();
+        !deleted.is_empty()
+            && deleted.len() == new.len()
+            && deleted.iter().zip(&new).all(|(d, n)| self.alike(d, n))
     }
 
     /// Whether segment `k`'s last non-blank line closes a comment (`*/`, not opening one on the
@@ -1598,9 +1668,9 @@ fn merge<M: Merged>(
         let (exact_kept, exact_count) = align_lines(&region_exact, &seg_exact, place.start);
         if exact_count == kept_count {
             kept = exact_kept;
-            keep_earliest(&mut kept, &seg_exact, &region_exact, place.start);
+            keep_alike_by_position(&mut kept, &seg_exact, &region_exact, place.start);
         } else {
-            keep_earliest(&mut kept, &seg_keys, region_keys, place.start);
+            keep_alike_by_position(&mut kept, &seg_keys, region_keys, place.start);
         }
         model_blank_lines(&mut kept, seg, file);
         let deleted = region_keys.len() - kept.iter().flatten().count();
@@ -1771,6 +1841,60 @@ fn keep_earliest(kept: &mut [Option<usize>], seg: &[&[u8]], region: &[&[u8]], st
             kept[e] = kept[i].take();
         }
         from = earliest.unwrap_or(i) + 1;
+    }
+}
+
+/// The mirror of [`keep_earliest`]: each kept file line is the latest segment line alike it before
+/// the next kept one. Linear as it is.
+fn keep_latest(kept: &mut [Option<usize>], seg: &[&[u8]], region: &[&[u8]], start: usize) {
+    let mut to = kept.len();
+    for i in (0..kept.len()).rev() {
+        let Some(f) = kept[i] else { continue };
+        let latest = (i + 1..to).rev().find(|&e| kept[e].is_none() && seg[e] == region[f - start]);
+        if let Some(e) = latest {
+            kept[e] = kept[i].take();
+        }
+        to = latest.unwrap_or(i);
+    }
+}
+
+/// How many runs of changed lines an alignment leaves: places where the kept lines are not
+/// consecutive in both the segment and the file, or a changed line at an end.
+fn change_runs(kept: &[Option<usize>]) -> usize {
+    let mut runs = 0;
+    let mut previous: Option<Option<usize>> = None;
+    for &k in kept {
+        let consecutive = match (previous, k) {
+            (Some(Some(p)), Some(f)) => f == p + 1,
+            (None, Some(_)) => true,
+            _ => false,
+        };
+        // A run starts at a changed line after a kept one (or the start), or where two kept lines
+        // are not consecutive in the file (lines deleted between them).
+        if k.is_none() && !matches!(previous, Some(None)) {
+            runs += 1;
+        } else if k.is_some() && !consecutive && !matches!(previous, Some(None)) {
+            runs += 1;
+        }
+        previous = Some(k);
+    }
+    runs
+}
+
+/// Which of alike segment lines are the file's (issue 31 class 4d, "blank lines paired by position,
+/// not content"): of the alignments keeping the same lines, git's (each kept line the earliest alike
+/// one, [`keep_earliest`]) unless the latest alike ones ([`keep_latest`]) leave fewer runs of
+/// changed lines: then the file's alike lines (a blank, `/// <summary>`) stay next to the strong
+/// line they stand beside in the file, and the new lines are written as one run, as the model wrote
+/// them, before them. A method inserted before the blank line and doc opener of the next one keeps
+/// the file's blank (its CRLF in a mixed-ending file) right before that doc, where the earliest
+/// rule moved it up to the first new blank line. Ties keep git's choice.
+fn keep_alike_by_position(kept: &mut [Option<usize>], seg: &[&[u8]], region: &[&[u8]], start: usize) {
+    let mut latest = kept.to_vec();
+    keep_earliest(kept, seg, region, start);
+    keep_latest(&mut latest, seg, region, start);
+    if change_runs(&latest) < change_runs(kept) {
+        kept.copy_from_slice(&latest);
     }
 }
 
