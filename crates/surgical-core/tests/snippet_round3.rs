@@ -555,3 +555,97 @@ jobs:
         file.replace("markdownlint-action@v16", "markdownlint-action@v17")
     );
 }
+
+// Class 2, the rule above without its rival: a span whose anchors are common lines was left out
+// because its first new line is a strong line the file holds once, elsewhere. Where the file does
+// not hold that line next to the span's anchors, no reading is anchored there to take its place,
+// and what was left could be placed alone, wrongly.
+
+#[test]
+fn class2_unique_line_elsewhere_without_its_rival_keeps_the_span() {
+    // A README's title (`# Widget`, one short word: a weak line, but the file holds it once) and a
+    // blank line, then a callout inserted above the first paragraph. The callout's first line is
+    // held once by the file, further down in another section. Leaving out the span from the title
+    // to the paragraph left "the head with the rest after it" alone: the paragraph written twice.
+    let file = "\
+# Widget
+
+Widget is a small library that draws boxes around text in a fluent manner.
+
+<!-- badges -->
+[![build](https://example.org/badge.svg)](#)
+
+## Notes
+
+> [!IMPORTANT]
+> Widget needs a terminal that understands colours.
+";
+    let snippet = "\
+# Widget
+
+> [!IMPORTANT]
+> **Widget now asks companies that profit from it for a small fee.**
+
+Widget is a small library that draws boxes around text in a fluent manner.
+
+<!-- ... existing content ... -->
+";
+    let expected = file.replace(
+        "# Widget\n\n",
+        "# Widget\n\n> [!IMPORTANT]\n> **Widget now asks companies that profit from it for a small fee.**\n\n",
+    );
+    assert_eq!(merged(file, snippet), expected);
+}
+
+#[test]
+fn class3_unique_tail_word_keeps_a_thin_snippet_ambiguous() {
+    // An ambiguous negative: a branch inserted between a weak `}` (four copies at that depth) and
+    // an `else` the file holds once. The new branch's last line before `}` is held once by the
+    // file, inside the `else` block, not before a `}` and `else`. The span from an earlier `}` to
+    // that tail and the insertion between the two are readings of near-equal evidence with
+    // different results: refused. (The rule above, taking the lone `else` for a common line,
+    // left the span out and applied the insertion.)
+    let file = "\
+class Converter
+{
+    bool TryConvert(object value, out Value result)
+    {
+        if (value is IDictionary dictionary)
+        {
+            if (dictionary.Count == 0)
+            {
+                result = Value.Empty;
+            }
+            return true;
+        }
+        if (value is IList list)
+        {
+            if (list.Count == 0)
+            {
+                result = Value.Empty;
+            }
+            else
+            {
+                var items = new Value[list.Count];
+                for (int i = 0; i < list.Count; ++i)
+                    items[i] = Create(list[i]);
+                result = new SequenceValue(items);
+            }
+        }
+        return false;
+    }
+}
+";
+    let snippet = "\
+// ... unchanged ...
+            }
+            else if (list is Array grid && grid.Rank > 1)
+            {
+                var items = Flatten(grid);
+                result = new SequenceValue(items);
+            }
+            else
+// ... unchanged ...
+";
+    assert!(matches!(refused(file, snippet), SnippetError::Ambiguous { .. }));
+}

@@ -446,6 +446,34 @@ fn backquotes(line: &[u8]) -> usize {
     line.iter().filter(|&&b| b == b'`').count()
 }
 
+/// The key a line sets, with its indentation and list dash (`  - name:` gives `  - name`): an
+/// identifier, dotted or quoted name, then `:` or `=` followed by a blank or the line's end (`a::b`,
+/// `==`, `=>` and `:=` set nothing). YAML and TOML mappings, INI and properties files, struct
+/// literals: a block sets each key once.
+fn key_name(line: &[u8]) -> Option<&[u8]> {
+    let start = line.iter().position(|&b| !is_blank(b))?;
+    let mut i = start;
+    if line[i..].starts_with(b"- ") {
+        i += 2;
+    }
+    let name = i;
+    while i < line.len() && (line[i].is_ascii_alphanumeric() || b"_-.\"'$@".contains(&line[i])) {
+        i += 1;
+    }
+    if i == name {
+        return None;
+    }
+    let end = i;
+    while i < line.len() && is_blank(line[i]) {
+        i += 1;
+    }
+    let sets = match (line.get(i), line.get(i + 1)) {
+        (Some(b':'), next) | (Some(b'='), next) => next.is_none_or(|&b| is_blank(b)),
+        _ => false,
+    };
+    sets.then_some(&line[..end])
+}
+
 /// The file's lines, keyed.
 struct FileLines<'t> {
     /// Shared by the file's keyings (a copy would be 32 bytes a line).
@@ -1154,7 +1182,7 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             let weak_tail = keys[m - q..].iter().all(|t| self.weak(t));
             strays_near(&(j, p, y, q))
                 || (weak_tail && p + q < m && keys[p..m - q].iter().any(kept_farther))
-                || self.unique_line_elsewhere(k, j, p, y, q)
+                || self.unique_line_elsewhere(k, (j, p, y, q), lo, hi)
         };
         // Spans counted that delete no file line (the file's lines from head to tail are all
         // shown, in order, among the segment's): (head start, head end, tail start, tail end).
@@ -1281,29 +1309,52 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         is_weak(key) && !self.unique_word(key)
     }
 
-    /// Whether the span from a head of `p` lines at `j` to a tail of `q` lines at `y` is anchored by
-    /// common lines only (every head line, or every tail line, weak or held by the file more than
-    /// once: `[[package]]`, `dependencies = [`) while the segment's first new line after that head
-    /// (or last before that tail) is a strong line the file holds exactly once, elsewhere: the
-    /// segment names that one place (`name = "serde_json"` in a Cargo.lock), and this span would
-    /// write a second copy of it over a similar block (issue 31 R2/R3: a lock file's or a project
-    /// file's repeated stanzas). The reading there is the segment's own; this one is no reading.
-    fn unique_line_elsewhere(&self, k: usize, j: usize, p: usize, y: usize, q: usize) -> bool {
+    /// Whether the span from a head of `p` lines at `j` to a tail of `q` lines at `y` (window
+    /// `lo..hi`) is no reading because the segment names another place (issue 31 R2/R3: a lock
+    /// file's or a project file's repeated stanzas). All of these hold, on the head's side (or
+    /// likewise on the tail's):
+    /// - every head line is common: held by the file more than once (`[[package]]`,
+    ///   `dependencies = [`), or weak and not held once (a word line the file holds once names one
+    ///   place, as `# Polly` at the top of a README or a lone `else` does: [`Search::weak`]);
+    /// - the segment's first new line after the head is a strong line the file holds exactly once,
+    ///   outside this span (`name = "serde_json"` in a Cargo.lock);
+    /// - the file holds that line right after a copy of the whole head, inside the window: the
+    ///   rival reading, anchored by the head and the unique line together, is there to be counted.
+    ///
+    /// This span would write a second copy of the unique line over a similar block, where the rival
+    /// keeps it as the file's. Without the rival (the unique line stands elsewhere in other
+    /// company: a README's `> [!IMPORTANT]` further down), leaving this span out would leave
+    /// weaker readings alone, such as an insertion that writes the span's tail again.
+    fn unique_line_elsewhere(
+        &self,
+        k: usize,
+        (j, p, y, q): (usize, usize, usize, usize),
+        lo: usize,
+        hi: usize,
+    ) -> bool {
         let keys = &self.keys[k];
         let m = keys.len();
         if p + q >= m {
             return false;
         }
         let file = self.file;
-        let common = |l: &&[u8]| is_weak(l) || file.places.get(l).is_some_and(|v| v.len() > 1);
-        let unique_outside = |l: &[u8]| {
-            !is_weak(l)
-                && !keys[..p].contains(&l)
-                && !keys[m - q..].contains(&l)
-                && file.places.get(l).is_some_and(|v| v.len() == 1 && !(j..y + q).contains(&v[0]))
+        let common = |l: &&[u8]| self.weak(l) || file.places.get(l).is_some_and(|v| v.len() > 1);
+        let unique_at = |l: &[u8]| {
+            if is_weak(l) || keys[..p].contains(&l) || keys[m - q..].contains(&l) {
+                return None;
+            }
+            match file.places.get(l) {
+                Some(&[v]) if !(j..y + q).contains(&v) => Some(v),
+                _ => None,
+            }
         };
-        (keys[..p].iter().all(common) && unique_outside(keys[p]))
-            || (keys[m - q..].iter().all(common) && unique_outside(keys[m - q - 1]))
+        let head_rival =
+            || unique_at(keys[p]).is_some_and(|v| v >= lo + p && v < hi && file.keys[v - p..v] == keys[..p]);
+        let tail_rival = || {
+            unique_at(keys[m - q - 1])
+                .is_some_and(|v| v >= lo && v + 1 + q <= hi && file.keys[v + 1..v + 1 + q] == keys[m - q..])
+        };
+        (keys[..p].iter().all(common) && head_rival()) || (keys[m - q..].iter().all(common) && tail_rival())
     }
 
     /// Whether `key` holds a letter or digit, closes no block, and occurs once in the file.
@@ -1426,14 +1477,22 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
     }
 
     /// Whether an insertion at a weak anchor is no reading beside the span it rivals (issue 31 R2,
-    /// "rewrite the next line or insert after it"): the insertion's other anchor, the strong one
-    /// (the head when `after_head`, else the tail), holds a line the file holds exactly once, and
-    /// the span from head (`j`, `p` lines) through tail (`y` to `end`) rewrites one for one: it
-    /// deletes as many non-blank file lines as it writes new non-blank lines, at least one, each
-    /// deleted line alike a new one. A YAML step's `uses: action@v1` under its unique `- name:`,
-    /// before a weak `with:`, rewritten to `@v2`: inserting would leave the step with two `uses:`
-    /// lines, the old one kept. The unique line is what rules out a similar block elsewhere (issue
-    /// 31 class 2: a rewrite of a similar entry anchored by repeated lines stays contested).
+    /// "rewrite the next line or insert after it"). All of these hold:
+    /// - the insertion's other anchor, the strong one (the head when `after_head`, else the tail),
+    ///   holds a line the file holds exactly once (no similar block elsewhere is in play);
+    /// - the span from head (`j`, `p` lines) through tail (`y` to `end`) rewrites one for one: it
+    ///   deletes as many non-blank file lines as it writes new non-blank lines, at least one, each
+    ///   deleted line alike the new one in its place;
+    /// - the insertion would break what the span keeps: every deleted line and its new one set the
+    ///   same key at the same indentation ([`key_name`]: a YAML step's `uses:`, a TOML or lock
+    ///   file's `version =`, a struct literal's `command:`), which the insertion would leave set
+    ///   twice in one block; or, in a file whose brackets balance, the span writes as many brackets
+    ///   as it deletes while the lines the insertion writes do not balance (`if (new) {` inserted
+    ///   before the file's `if (old) {`).
+    ///
+    /// Without such evidence both readings stay, and the snippet is ambiguous: `check(new(5));`
+    /// after a unique `check(1);` may be a new call beside `check(old(5));`, and a new test block
+    /// may be inserted before a test like it (the unit tests' "no evidence" shapes).
     fn rewrite_named_once(&self, k: usize, after_head: bool, j: usize, p: usize, y: usize, end: usize) -> bool {
         let keys = &self.keys[k];
         let m = keys.len();
@@ -1460,9 +1519,24 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             .filter(|(l, kept)| !**kept && !l.trim_ascii().is_empty())
             .map(|(l, _)| *l)
             .collect();
-        !deleted.is_empty()
+        let one_for_one = !deleted.is_empty()
             && deleted.len() == new.len()
-            && deleted.iter().zip(&new).all(|(d, n)| self.alike(d, n))
+            && deleted.iter().zip(&new).all(|(d, n)| self.alike(d, n));
+        if !one_for_one {
+            return false;
+        }
+        let same_keys = deleted
+            .iter()
+            .zip(&new)
+            .all(|(d, n)| key_name(d).is_some() && key_name(d) == key_name(n));
+        let sum = |ls: &[&[u8]]| {
+            ls.iter()
+                .map(|l| bracket_delta(l))
+                .fold([0i64; 3], |a, d| [a[0] + d[0], a[1] + d[1], a[2] + d[2]])
+        };
+        let inserted = if after_head { &keys[p..] } else { &keys[..m - q] };
+        let unbalances = sum(inserted) != [0; 3] && sum(&new) == sum(&deleted) && file.balanced();
+        same_keys || unbalances
     }
 
     /// Whether segment `k`'s last non-blank line closes a comment (`*/`, not opening one on the
@@ -1850,7 +1924,9 @@ fn keep_latest(kept: &mut [Option<usize>], seg: &[&[u8]], region: &[&[u8]], star
     let mut to = kept.len();
     for i in (0..kept.len()).rev() {
         let Some(f) = kept[i] else { continue };
-        let latest = (i + 1..to).rev().find(|&e| kept[e].is_none() && seg[e] == region[f - start]);
+        let latest = (i + 1..to)
+            .rev()
+            .find(|&e| kept[e].is_none() && seg[e] == region[f - start]);
         if let Some(e) = latest {
             kept[e] = kept[i].take();
         }
@@ -1870,10 +1946,9 @@ fn change_runs(kept: &[Option<usize>]) -> usize {
             _ => false,
         };
         // A run starts at a changed line after a kept one (or the start), or where two kept lines
-        // are not consecutive in the file (lines deleted between them).
-        if k.is_none() && !matches!(previous, Some(None)) {
-            runs += 1;
-        } else if k.is_some() && !consecutive && !matches!(previous, Some(None)) {
+        // are not consecutive in the file (lines deleted between them); `consecutive` is false for
+        // a changed line.
+        if !consecutive && !matches!(previous, Some(None)) {
             runs += 1;
         }
         previous = Some(k);
