@@ -649,3 +649,72 @@ class Converter
 ";
     assert!(matches!(refused(file, snippet), SnippetError::Ambiguous { .. }));
 }
+
+// Refusal R2, a near copy: one long line rewritten (a letter's case, a word) between a weak head
+// and a strong tail. "Insert the new line before the tail" would leave the old line right after
+// its near copy; the one-for-one rewrite is the reading. (A short line, `check(new(5));` beside
+// `check(old(5));`, stays contested: the unit tests' "no evidence" shape.)
+
+#[test]
+fn refusal_r2_near_copy_of_a_long_line_is_a_rewrite() {
+    let file = "\
+fn open(path: &Path) {
+    if cfg!(windows) {
+        run_windows(path);
+    } else {
+        // Macos, Linux and the BSDs share one launcher
+        use std::process::Command;
+        Command::new(\"xdg-open\").arg(path).status().ok();
+    }
+}
+
+fn close() {
+    if ready() {
+        stop();
+    } else {
+        wait();
+    }
+}
+";
+    let snippet = "\
+// ... existing code ...
+    } else {
+        // macOS, Linux and the BSDs share one launcher
+        use std::process::Command;
+// ... existing code ...
+";
+    assert_eq!(merged(file, snippet), file.replace("Macos", "macOS"));
+}
+
+// Refusal R2 with bracket evidence: a condition rewritten between a blank line (weak) and a
+// unique line. "Insert before the tail" would open a block the file's brackets do not close (the
+// old `if (...) {` kept after the new one), where the rewrite keeps them balanced.
+
+#[test]
+fn refusal_r2_rewrite_that_keeps_brackets_balanced() {
+    let file = "\
+$scriptName = \"push\"
+Write-Host \"Pushing\"
+
+if ($Env:MYGET_PACKAGE_CI_API_KEY -eq $null) {
+    Write-Host \"${scriptName}: MYGET_PACKAGE_CI_API_KEY is empty or not set. Skipped pushing package(s).\"
+    exit 0
+}
+
+Get-ChildItem *.nupkg | ForEach-Object { Push $_ }
+";
+    let snippet = "\
+# ... remaining code unchanged ...
+
+if ([string]::IsNullOrEmpty($Env:MYGET_PACKAGE_CI_API_KEY)) {
+    Write-Host \"${scriptName}: MYGET_PACKAGE_CI_API_KEY is empty or not set. Skipped pushing package(s).\"
+# ... remaining code unchanged ...
+";
+    assert_eq!(
+        merged(file, snippet),
+        file.replace(
+            "if ($Env:MYGET_PACKAGE_CI_API_KEY -eq $null) {",
+            "if ([string]::IsNullOrEmpty($Env:MYGET_PACKAGE_CI_API_KEY)) {"
+        )
+    );
+}

@@ -111,6 +111,31 @@
 //!   non-blank line, and every non-blank line it deletes is alike a new line (a line of the string
 //!   rewritten, such as a typo fixed before the closing line). A span that deletes blank lines
 //!   only rewrites nothing: both stay counted (the block property found that one).
+//! - **A span whose anchors are common while the segment names another place** (issue 31 R2/R3,
+//!   lock and project files' repeated stanzas). A span whose head lines are all common (held by
+//!   the file more than once, or weak and not held once: `[[package]]`, `dependencies = [`) is not
+//!   counted when the segment's first new line after that head is a strong line the file holds
+//!   exactly once, outside the span (`name = "beta"`), and the file holds that line right after a
+//!   copy of the whole head, inside the window: there the rival span, anchored by the head and
+//!   the unique line together, is counted, and keeps the line as the file's where this span would
+//!   write a second copy of it over a similar stanza. Likewise for the tail and the segment's last
+//!   new line before it. A word line the file holds once (`# Polly` at a README's top, a lone
+//!   `else`) is no common line, and without the rival next to the anchors (the unique line stands
+//!   elsewhere in other company) the span stays counted: left out, it could leave a weaker reading
+//!   alone (a README's paragraph written twice by "the head with the rest after it").
+//! - **Rewrite the next line, or insert beside it** (issue 31 R2). An insertion at a weak anchor
+//!   ("insert after the head" before a weak tail, "insert before the tail" behind a weak head) is
+//!   not counted beside the span between the same anchors when its strong anchor holds a line the
+//!   file holds once, the span rewrites one for one (as many non-blank lines deleted as written,
+//!   each deleted line alike the new one in its place) and the insertion would break what the span
+//!   keeps: a key set twice in one block (each rewritten line sets the same key at the same
+//!   indentation: a YAML step's `uses:`, a lock file's `version =`, a struct literal's field), brackets
+//!   unbalanced in a file where they balance and the span keeps them so (`if (new) {` inserted
+//!   before `if (old) {`), or one long line left right after its near copy (at least
+//!   `NEAR_COPY_MIN_BYTES` (24) on both sides and `NEAR_COPY_RATIO` (0.8) alike: a word or a letter's case
+//!   changed in a comment or a sentence). Without such evidence both stay: `check(new(5));` after
+//!   a unique `check(1);` may be a new call beside `check(old(5));`, a new test block may go
+//!   before a test like it.
 //! - **Readings not counted, and why that keeps "two results, ambiguous" true.** A reading is left
 //!   out only where another one that is counted explains the same snippet with more of its lines
 //!   as anchors: a shorter head or tail than the longest run at the same place (the longest one
@@ -153,8 +178,12 @@
 //!   is taken (`# ` new, then `#` as the file has it: `#` is the file's line, `# ` is written with its
 //!   blank). Then each kept file line is the earliest alike segment line after the previous kept
 //!   one: of alike lines (a blank, `#`) the first is the file's and the later one is new, as git's
-//!   diff of a commit shows it. The model cannot see the bytes in which two alike lines may differ
-//!   (a line ending in a file of mixed endings); one fixed rule, the diffs' own, decides.
+//!   diff of a commit shows it — unless taking the latest alike ones leaves fewer runs of changed
+//!   lines (issue 31 class 4d): then the file's alike lines stay beside the strong line they stand
+//!   next to in the file, and the new lines are one run, as the model wrote them (a method
+//!   inserted before the blank line and doc opener of the next keeps the file's blank right before
+//!   that doc). The model cannot see the bytes in which two alike lines may differ (a line ending
+//!   in a file of mixed endings); fixed rules on what it wrote, never those bytes, decide.
 //! - **Bytes.** The merge goes through a [`ChangeSet`], one replacement or insertion per run of
 //!   changed lines: every byte outside those runs is the file's, the kept lines between them too
 //!   (they are not rewritten, so their endings stay on the lines the alignment keeps); new lines
@@ -783,6 +812,19 @@ struct Variant<'s> {
     first_is_marker: bool,
     last_is_marker: bool,
 }
+
+/// A rewritten line at least this long (bytes, blanks at both ends aside), on both sides, whose
+/// new text is at least [`NEAR_COPY_RATIO`] alike the old, is a near copy: "insert it before the
+/// old line" is no reading beside the one-for-one rewrite ([`Search::rewrite_named_once`]).
+/// 24: a comment line with one word's case fixed (`// macOS, DragonFlyBSD, FreeBSD`, 31 bytes,
+/// fd) counts; `check(old(5));` (14 bytes, the unit tests' "no evidence" shape) does not, a new
+/// short call beside an old one being plausible. Measured (docs/snippets-fresh.md, "Phase D"): 6
+/// `thin` cases placed on the development and phase-C sets, no negative applied, nothing wrong.
+const NEAR_COPY_MIN_BYTES: usize = 24;
+/// How alike a near copy is to the line it rewrites ([`NEAR_COPY_MIN_BYTES`]): above the 0.6 at
+/// which two lines count as alike at all (one may be the other rewritten), since here the
+/// likeness alone decides between two readings.
+const NEAR_COPY_RATIO: f32 = 0.8;
 
 /// At most this many marker-like lines the file holds are read both ways (2^n variants); a snippet
 /// with more is refused ([`SnippetError::MarkerLike`]).
@@ -1536,7 +1578,13 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         };
         let inserted = if after_head { &keys[p..] } else { &keys[..m - q] };
         let unbalances = sum(inserted) != [0; 3] && sum(&new) == sum(&deleted) && file.balanced();
-        same_keys || unbalances
+        // One long line rewritten into a near copy of itself (a word or a letter's case changed):
+        // inserting would leave the old line right after its near copy.
+        let near_copy = deleted.len() == 1 && {
+            let (d, n) = (deleted[0].trim_ascii(), new[0].trim_ascii());
+            d.len().min(n.len()) >= NEAR_COPY_MIN_BYTES && self.ratio(d, n) >= NEAR_COPY_RATIO
+        };
+        same_keys || unbalances || near_copy
     }
 
     /// Whether segment `k`'s last non-blank line closes a comment (`*/`, not opening one on the
@@ -1595,15 +1643,21 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
 
     /// Whether two lines are alike enough that one may be the other rewritten.
     fn alike(&self, a: &[u8], b: &[u8]) -> bool {
+        self.ratio(a, b) >= 0.6
+    }
+
+    /// How alike two lines are, their blanks at both ends aside: the budgeted character ratio, 0
+    /// when either is blank.
+    fn ratio(&self, a: &[u8], b: &[u8]) -> f32 {
         let (a, b) = (
             String::from_utf8_lossy(a.trim_ascii()),
             String::from_utf8_lossy(b.trim_ascii()),
         );
         if a.is_empty() || b.is_empty() {
-            return false;
+            return 0.0;
         }
         let mut budget = Budget::for_bytes(a.len() + b.len());
-        budget.char_ratio(&a, &b) >= 0.6
+        budget.char_ratio(&a, &b)
     }
 
     /// The places `y >= x` (below `hi`) where a run of segment `k`'s last lines (not reaching into
