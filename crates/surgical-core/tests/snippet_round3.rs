@@ -429,7 +429,6 @@ public class Named extends Base {
 }
 
 #[test]
-#[ignore = "issue 31 class 4d, open: blank lines pair by content, not by position between strong anchors (the file's CRLF blank moves)"]
 fn whitespace_on_lines_the_model_wrote_blank_paired_by_position() {
     // A file with mixed endings: its blank line (CRLF) stands between the rewritten `=> ...;` line
     // and the `/// <summary>` of `Get`. The model rewrites that line and adds a method after it,
@@ -461,4 +460,261 @@ fn whitespace_on_lines_the_model_wrote_blank_paired_by_position() {
     let lines: Vec<&str> = out.split_inclusive('\n').collect();
     let gets = lines.iter().position(|l| l.contains("/// Gets")).expect("the doc line");
     assert_eq!(lines[gets - 2], "\r\n", "{out:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Refusal R2/R3 on lock files: a stanza repeated with the same shape (`[[package]]`, `name`,
+// `version`, `source`, `checksum`, `dependencies = [`); the snippet names its package by a line
+// the file holds once. A span from another `[[package]]` to another `dependencies = [` would
+// write that name again over a similar stanza; it was counted as a reading, and the snippet
+// refused as ambiguous.
+
+#[test]
+fn refusal_r2_lock_file_version_bump_named_by_a_unique_line() {
+    let file = "\
+[[package]]
+name = \"alpha\"
+version = \"1.0.0\"
+source = \"registry+https://example.org/index\"
+checksum = \"aaaa\"
+dependencies = [
+ \"itoa\",
+ \"memchr\",
+]
+
+[[package]]
+name = \"beta\"
+version = \"2.1.0\"
+source = \"registry+https://example.org/index\"
+checksum = \"bbbb\"
+dependencies = [
+ \"itoa\",
+ \"ryu\",
+]
+
+[[package]]
+name = \"gamma\"
+version = \"0.3.0\"
+source = \"registry+https://example.org/index\"
+checksum = \"cccc\"
+dependencies = [
+ \"itoa\",
+]
+";
+    let snippet = "\
+# ... existing packages ...
+[[package]]
+name = \"beta\"
+version = \"2.2.0\"
+source = \"registry+https://example.org/index\"
+checksum = \"bbbc\"
+dependencies = [
+ \"itoa\",
+# ... existing packages ...
+";
+    let expected = file
+        .replace("version = \"2.1.0\"", "version = \"2.2.0\"")
+        .replace("checksum = \"bbbb\"", "checksum = \"bbbc\"");
+    assert_eq!(merged(file, snippet), expected);
+}
+
+// Refusal R2 in a YAML workflow: a step's `uses:` line rewritten, between its unique `- name:` and
+// a weak `with:` that every step repeats. "Insert the new line after the name, keep the old one"
+// was counted beside the rewrite: it would leave the step with two `uses:` keys.
+
+#[test]
+fn refusal_r2_yaml_step_rewritten_under_its_unique_name() {
+    let file = "\
+jobs:
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - name: Set up Node
+        uses: actions/setup-node@v4
+        with:
+          node-version: 20
+      - name: Lint Markdown files
+        uses: example/markdownlint-action@v16
+        with:
+          globs: '**/*.md'
+      - name: Spell check
+        uses: example/spell-action@v2
+        with:
+          config: .spellcheck.yml
+";
+    let snippet = "\
+# ... existing steps ...
+      - name: Lint Markdown files
+        uses: example/markdownlint-action@v17
+        with:
+# ... existing steps ...
+";
+    assert_eq!(
+        merged(file, snippet),
+        file.replace("markdownlint-action@v16", "markdownlint-action@v17")
+    );
+}
+
+// Class 2, the rule above without its rival: a span whose anchors are common lines was left out
+// because its first new line is a strong line the file holds once, elsewhere. Where the file does
+// not hold that line next to the span's anchors, no reading is anchored there to take its place,
+// and what was left could be placed alone, wrongly.
+
+#[test]
+fn class2_unique_line_elsewhere_without_its_rival_keeps_the_span() {
+    // A README's title (`# Widget`, one short word: a weak line, but the file holds it once) and a
+    // blank line, then a callout inserted above the first paragraph. The callout's first line is
+    // held once by the file, further down in another section. Leaving out the span from the title
+    // to the paragraph left "the head with the rest after it" alone: the paragraph written twice.
+    let file = "\
+# Widget
+
+Widget is a small library that draws boxes around text in a fluent manner.
+
+<!-- badges -->
+[![build](https://example.org/badge.svg)](#)
+
+## Notes
+
+> [!IMPORTANT]
+> Widget needs a terminal that understands colours.
+";
+    let snippet = "\
+# Widget
+
+> [!IMPORTANT]
+> **Widget now asks companies that profit from it for a small fee.**
+
+Widget is a small library that draws boxes around text in a fluent manner.
+
+<!-- ... existing content ... -->
+";
+    let expected = file.replace(
+        "# Widget\n\n",
+        "# Widget\n\n> [!IMPORTANT]\n> **Widget now asks companies that profit from it for a small fee.**\n\n",
+    );
+    assert_eq!(merged(file, snippet), expected);
+}
+
+#[test]
+fn class3_unique_tail_word_keeps_a_thin_snippet_ambiguous() {
+    // An ambiguous negative: a branch inserted between a weak `}` (four copies at that depth) and
+    // an `else` the file holds once. The new branch's last line before `}` is held once by the
+    // file, inside the `else` block, not before a `}` and `else`. The span from an earlier `}` to
+    // that tail and the insertion between the two are readings of near-equal evidence with
+    // different results: refused. (The rule above, taking the lone `else` for a common line,
+    // left the span out and applied the insertion.)
+    let file = "\
+class Converter
+{
+    bool TryConvert(object value, out Value result)
+    {
+        if (value is IDictionary dictionary)
+        {
+            if (dictionary.Count == 0)
+            {
+                result = Value.Empty;
+            }
+            return true;
+        }
+        if (value is IList list)
+        {
+            if (list.Count == 0)
+            {
+                result = Value.Empty;
+            }
+            else
+            {
+                var items = new Value[list.Count];
+                for (int i = 0; i < list.Count; ++i)
+                    items[i] = Create(list[i]);
+                result = new SequenceValue(items);
+            }
+        }
+        return false;
+    }
+}
+";
+    let snippet = "\
+// ... unchanged ...
+            }
+            else if (list is Array grid && grid.Rank > 1)
+            {
+                var items = Flatten(grid);
+                result = new SequenceValue(items);
+            }
+            else
+// ... unchanged ...
+";
+    assert!(matches!(refused(file, snippet), SnippetError::Ambiguous { .. }));
+}
+
+// Refusal R2, a near copy: one long line rewritten (a letter's case, a word) between a weak head
+// and a strong tail. "Insert the new line before the tail" would leave the old line right after
+// its near copy; the one-for-one rewrite is the reading. (A short line, `check(new(5));` beside
+// `check(old(5));`, stays contested: the unit tests' "no evidence" shape.)
+
+#[test]
+fn refusal_r2_near_copy_of_a_long_line_is_a_rewrite() {
+    let file = "\
+fn open(path: &Path) {
+    if cfg!(windows) {
+        run_windows(path);
+    } else {
+        // Macos, Linux and the BSDs share one launcher
+        use std::process::Command;
+        Command::new(\"xdg-open\").arg(path).status().ok();
+    }
+}
+
+fn close() {
+    if ready() {
+        stop();
+    } else {
+        wait();
+    }
+}
+";
+    let snippet = "\
+// ... existing code ...
+    } else {
+        // macOS, Linux and the BSDs share one launcher
+        use std::process::Command;
+// ... existing code ...
+";
+    assert_eq!(merged(file, snippet), file.replace("Macos", "macOS"));
+}
+
+// Refusal R2 with bracket evidence: a condition rewritten between a blank line (weak) and a
+// unique line. "Insert before the tail" would open a block the file's brackets do not close (the
+// old `if (...) {` kept after the new one), where the rewrite keeps them balanced.
+
+#[test]
+fn refusal_r2_rewrite_that_keeps_brackets_balanced() {
+    let file = "\
+$scriptName = \"push\"
+Write-Host \"Pushing\"
+
+if ($Env:MYGET_PACKAGE_CI_API_KEY -eq $null) {
+    Write-Host \"${scriptName}: MYGET_PACKAGE_CI_API_KEY is empty or not set. Skipped pushing package(s).\"
+    exit 0
+}
+
+Get-ChildItem *.nupkg | ForEach-Object { Push $_ }
+";
+    let snippet = "\
+# ... remaining code unchanged ...
+
+if ([string]::IsNullOrEmpty($Env:MYGET_PACKAGE_CI_API_KEY)) {
+    Write-Host \"${scriptName}: MYGET_PACKAGE_CI_API_KEY is empty or not set. Skipped pushing package(s).\"
+# ... remaining code unchanged ...
+";
+    assert_eq!(
+        merged(file, snippet),
+        file.replace(
+            "if ($Env:MYGET_PACKAGE_CI_API_KEY -eq $null) {",
+            "if ([string]::IsNullOrEmpty($Env:MYGET_PACKAGE_CI_API_KEY)) {"
+        )
+    );
 }

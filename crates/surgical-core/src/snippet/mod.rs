@@ -111,6 +111,31 @@
 //!   non-blank line, and every non-blank line it deletes is alike a new line (a line of the string
 //!   rewritten, such as a typo fixed before the closing line). A span that deletes blank lines
 //!   only rewrites nothing: both stay counted (the block property found that one).
+//! - **A span whose anchors are common while the segment names another place** (issue 31 R2/R3,
+//!   lock and project files' repeated stanzas). A span whose head lines are all common (held by
+//!   the file more than once, or weak and not held once: `[[package]]`, `dependencies = [`) is not
+//!   counted when the segment's first new line after that head is a strong line the file holds
+//!   exactly once, outside the span (`name = "beta"`), and the file holds that line right after a
+//!   copy of the whole head, inside the window: there the rival span, anchored by the head and
+//!   the unique line together, is counted, and keeps the line as the file's where this span would
+//!   write a second copy of it over a similar stanza. Likewise for the tail and the segment's last
+//!   new line before it. A word line the file holds once (`# Polly` at a README's top, a lone
+//!   `else`) is no common line, and without the rival next to the anchors (the unique line stands
+//!   elsewhere in other company) the span stays counted: left out, it could leave a weaker reading
+//!   alone (a README's paragraph written twice by "the head with the rest after it").
+//! - **Rewrite the next line, or insert beside it** (issue 31 R2). An insertion at a weak anchor
+//!   ("insert after the head" before a weak tail, "insert before the tail" behind a weak head) is
+//!   not counted beside the span between the same anchors when its strong anchor holds a line the
+//!   file holds once, the span rewrites one for one (as many non-blank lines deleted as written,
+//!   each deleted line alike the new one in its place) and the insertion would break what the span
+//!   keeps: a key set twice in one block (each rewritten line sets the same key at the same
+//!   indentation: a YAML step's `uses:`, a lock file's `version =`, a struct literal's field), brackets
+//!   unbalanced in a file where they balance and the span keeps them so (`if (new) {` inserted
+//!   before `if (old) {`), or one long line left right after its near copy (at least
+//!   `NEAR_COPY_MIN_BYTES` (24) on both sides and `NEAR_COPY_RATIO` (0.8) alike: a word or a letter's case
+//!   changed in a comment or a sentence). Without such evidence both stay: `check(new(5));` after
+//!   a unique `check(1);` may be a new call beside `check(old(5));`, a new test block may go
+//!   before a test like it.
 //! - **Readings not counted, and why that keeps "two results, ambiguous" true.** A reading is left
 //!   out only where another one that is counted explains the same snippet with more of its lines
 //!   as anchors: a shorter head or tail than the longest run at the same place (the longest one
@@ -153,8 +178,12 @@
 //!   is taken (`# ` new, then `#` as the file has it: `#` is the file's line, `# ` is written with its
 //!   blank). Then each kept file line is the earliest alike segment line after the previous kept
 //!   one: of alike lines (a blank, `#`) the first is the file's and the later one is new, as git's
-//!   diff of a commit shows it. The model cannot see the bytes in which two alike lines may differ
-//!   (a line ending in a file of mixed endings); one fixed rule, the diffs' own, decides.
+//!   diff of a commit shows it — unless taking the latest alike ones leaves fewer runs of changed
+//!   lines (issue 31 class 4d): then the file's alike lines stay beside the strong line they stand
+//!   next to in the file, and the new lines are one run, as the model wrote them (a method
+//!   inserted before the blank line and doc opener of the next keeps the file's blank right before
+//!   that doc). The model cannot see the bytes in which two alike lines may differ (a line ending
+//!   in a file of mixed endings); fixed rules on what it wrote, never those bytes, decide.
 //! - **Bytes.** The merge goes through a [`ChangeSet`], one replacement or insertion per run of
 //!   changed lines: every byte outside those runs is the file's, the kept lines between them too
 //!   (they are not rewritten, so their endings stay on the lines the alignment keeps); new lines
@@ -444,6 +473,34 @@ fn brackets_balance<'l>(lines: impl Iterator<Item = &'l [u8]>) -> bool {
 /// How many backquotes (`` ` ``: Go's raw strings, JavaScript's template literals) a line holds.
 fn backquotes(line: &[u8]) -> usize {
     line.iter().filter(|&&b| b == b'`').count()
+}
+
+/// The key a line sets, with its indentation and list dash (`  - name:` gives `  - name`): an
+/// identifier, dotted or quoted name, then `:` or `=` followed by a blank or the line's end (`a::b`,
+/// `==`, `=>` and `:=` set nothing). YAML and TOML mappings, INI and properties files, struct
+/// literals: a block sets each key once.
+fn key_name(line: &[u8]) -> Option<&[u8]> {
+    let start = line.iter().position(|&b| !is_blank(b))?;
+    let mut i = start;
+    if line[i..].starts_with(b"- ") {
+        i += 2;
+    }
+    let name = i;
+    while i < line.len() && (line[i].is_ascii_alphanumeric() || b"_-.\"'$@".contains(&line[i])) {
+        i += 1;
+    }
+    if i == name {
+        return None;
+    }
+    let end = i;
+    while i < line.len() && is_blank(line[i]) {
+        i += 1;
+    }
+    let sets = match (line.get(i), line.get(i + 1)) {
+        (Some(b':'), next) | (Some(b'='), next) => next.is_none_or(|&b| is_blank(b)),
+        _ => false,
+    };
+    sets.then_some(&line[..end])
 }
 
 /// The file's lines, keyed.
@@ -755,6 +812,19 @@ struct Variant<'s> {
     first_is_marker: bool,
     last_is_marker: bool,
 }
+
+/// A rewritten line at least this long (bytes, blanks at both ends aside), on both sides, whose
+/// new text is at least [`NEAR_COPY_RATIO`] alike the old, is a near copy: "insert it before the
+/// old line" is no reading beside the one-for-one rewrite ([`Search::rewrite_named_once`]).
+/// 24: a comment line with one word's case fixed (`// macOS, DragonFlyBSD, FreeBSD`, 31 bytes,
+/// fd) counts; `check(old(5));` (14 bytes, the unit tests' "no evidence" shape) does not, a new
+/// short call beside an old one being plausible. Measured (docs/snippets-fresh.md, "Phase D"): 6
+/// `thin` cases placed on the development and phase-C sets, no negative applied, nothing wrong.
+const NEAR_COPY_MIN_BYTES: usize = 24;
+/// How alike a near copy is to the line it rewrites ([`NEAR_COPY_MIN_BYTES`]): above the 0.6 at
+/// which two lines count as alike at all (one may be the other rewritten), since here the
+/// likeness alone decides between two readings.
+const NEAR_COPY_RATIO: f32 = 0.8;
 
 /// At most this many marker-like lines the file holds are read both ways (2^n variants); a snippet
 /// with more is refused ([`SnippetError::MarkerLike`]).
@@ -1152,7 +1222,9 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
                     })
             };
             let weak_tail = keys[m - q..].iter().all(|t| self.weak(t));
-            strays_near(&(j, p, y, q)) || (weak_tail && p + q < m && keys[p..m - q].iter().any(kept_farther))
+            strays_near(&(j, p, y, q))
+                || (weak_tail && p + q < m && keys[p..m - q].iter().any(kept_farther))
+                || self.unique_line_elsewhere(k, (j, p, y, q), lo, hi)
         };
         // Spans counted that delete no file line (the file's lines from head to tail are all
         // shown, in order, among the segment's): (head start, head end, tail start, tail end).
@@ -1220,6 +1292,9 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             if place.start == j && self.stranding_insertion(k, j, x - j, end) {
                 continue;
             }
+            if self.rewrite_named_once(k, place.start == j, j, x - j, y, end) {
+                continue;
+            }
             push(place, &mut out);
         }
         // The head with the rest after it is counted only where the spans from it end at a copy of
@@ -1274,6 +1349,54 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
     /// a closer) that the file holds exactly once — such a line names one place as well as any.
     fn weak(&self, key: &[u8]) -> bool {
         is_weak(key) && !self.unique_word(key)
+    }
+
+    /// Whether the span from a head of `p` lines at `j` to a tail of `q` lines at `y` (window
+    /// `lo..hi`) is no reading because the segment names another place (issue 31 R2/R3: a lock
+    /// file's or a project file's repeated stanzas). All of these hold, on the head's side (or
+    /// likewise on the tail's):
+    /// - every head line is common: held by the file more than once (`[[package]]`,
+    ///   `dependencies = [`), or weak and not held once (a word line the file holds once names one
+    ///   place, as `# Polly` at the top of a README or a lone `else` does: [`Search::weak`]);
+    /// - the segment's first new line after the head is a strong line the file holds exactly once,
+    ///   outside this span (`name = "serde_json"` in a Cargo.lock);
+    /// - the file holds that line right after a copy of the whole head, inside the window: the
+    ///   rival reading, anchored by the head and the unique line together, is there to be counted.
+    ///
+    /// This span would write a second copy of the unique line over a similar block, where the rival
+    /// keeps it as the file's. Without the rival (the unique line stands elsewhere in other
+    /// company: a README's `> [!IMPORTANT]` further down), leaving this span out would leave
+    /// weaker readings alone, such as an insertion that writes the span's tail again.
+    fn unique_line_elsewhere(
+        &self,
+        k: usize,
+        (j, p, y, q): (usize, usize, usize, usize),
+        lo: usize,
+        hi: usize,
+    ) -> bool {
+        let keys = &self.keys[k];
+        let m = keys.len();
+        if p + q >= m {
+            return false;
+        }
+        let file = self.file;
+        let common = |l: &&[u8]| self.weak(l) || file.places.get(l).is_some_and(|v| v.len() > 1);
+        let unique_at = |l: &[u8]| {
+            if is_weak(l) || keys[..p].contains(&l) || keys[m - q..].contains(&l) {
+                return None;
+            }
+            match file.places.get(l) {
+                Some(&[v]) if !(j..y + q).contains(&v) => Some(v),
+                _ => None,
+            }
+        };
+        let head_rival =
+            || unique_at(keys[p]).is_some_and(|v| v >= lo + p && v < hi && file.keys[v - p..v] == keys[..p]);
+        let tail_rival = || {
+            unique_at(keys[m - q - 1])
+                .is_some_and(|v| v >= lo && v + 1 + q <= hi && file.keys[v + 1..v + 1 + q] == keys[m - q..])
+        };
+        (keys[..p].iter().all(common) && head_rival()) || (keys[m - q..].iter().all(common) && tail_rival())
     }
 
     /// Whether `key` holds a letter or digit, closes no block, and occurs once in the file.
@@ -1395,6 +1518,75 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         rewritten && (strands && (comment || unbalances) || unpairs)
     }
 
+    /// Whether an insertion at a weak anchor is no reading beside the span it rivals (issue 31 R2,
+    /// "rewrite the next line or insert after it"). All of these hold:
+    /// - the insertion's other anchor, the strong one (the head when `after_head`, else the tail),
+    ///   holds a line the file holds exactly once (no similar block elsewhere is in play);
+    /// - the span from head (`j`, `p` lines) through tail (`y` to `end`) rewrites one for one: it
+    ///   deletes as many non-blank file lines as it writes new non-blank lines, at least one, each
+    ///   deleted line alike the new one in its place;
+    /// - the insertion would break what the span keeps: every deleted line and its new one set the
+    ///   same key at the same indentation ([`key_name`]: a YAML step's `uses:`, a TOML or lock
+    ///   file's `version =`, a struct literal's `command:`), which the insertion would leave set
+    ///   twice in one block; or, in a file whose brackets balance, the span writes as many brackets
+    ///   as it deletes while the lines the insertion writes do not balance (`if (new) {` inserted
+    ///   before the file's `if (old) {`).
+    ///
+    /// Without such evidence both readings stay, and the snippet is ambiguous: `check(new(5));`
+    /// after a unique `check(1);` may be a new call beside `check(old(5));`, and a new test block
+    /// may be inserted before a test like it (the unit tests' "no evidence" shapes).
+    fn rewrite_named_once(&self, k: usize, after_head: bool, j: usize, p: usize, y: usize, end: usize) -> bool {
+        let keys = &self.keys[k];
+        let m = keys.len();
+        let q = end - y;
+        let file = self.file;
+        let once = |l: &&[u8]| !is_weak(l) && file.places.get(l).is_some_and(|v| v.len() == 1);
+        let strong = if after_head { &keys[..p] } else { &keys[m - q..] };
+        if !strong.iter().any(once) {
+            return false;
+        }
+        let region = &file.keys[j..end];
+        let (kept, _) = align_lines(region, keys, 0);
+        let mut is_kept = vec![false; region.len()];
+        for f in kept.iter().flatten() {
+            is_kept[*f] = true;
+        }
+        let new: Vec<&[u8]> = (0..m)
+            .filter(|&i| kept[i].is_none() && !keys[i].trim_ascii().is_empty())
+            .map(|i| keys[i])
+            .collect();
+        let deleted: Vec<&[u8]> = region
+            .iter()
+            .zip(&is_kept)
+            .filter(|(l, kept)| !**kept && !l.trim_ascii().is_empty())
+            .map(|(l, _)| *l)
+            .collect();
+        let one_for_one = !deleted.is_empty()
+            && deleted.len() == new.len()
+            && deleted.iter().zip(&new).all(|(d, n)| self.alike(d, n));
+        if !one_for_one {
+            return false;
+        }
+        let same_keys = deleted
+            .iter()
+            .zip(&new)
+            .all(|(d, n)| key_name(d).is_some() && key_name(d) == key_name(n));
+        let sum = |ls: &[&[u8]]| {
+            ls.iter()
+                .map(|l| bracket_delta(l))
+                .fold([0i64; 3], |a, d| [a[0] + d[0], a[1] + d[1], a[2] + d[2]])
+        };
+        let inserted = if after_head { &keys[p..] } else { &keys[..m - q] };
+        let unbalances = sum(inserted) != [0; 3] && sum(&new) == sum(&deleted) && file.balanced();
+        // One long line rewritten into a near copy of itself (a word or a letter's case changed):
+        // inserting would leave the old line right after its near copy.
+        let near_copy = deleted.len() == 1 && {
+            let (d, n) = (deleted[0].trim_ascii(), new[0].trim_ascii());
+            d.len().min(n.len()) >= NEAR_COPY_MIN_BYTES && self.ratio(d, n) >= NEAR_COPY_RATIO
+        };
+        same_keys || unbalances || near_copy
+    }
+
     /// Whether segment `k`'s last non-blank line closes a comment (`*/`, not opening one on the
     /// same line) and the file's next non-blank line from `end` continues a comment (` * text`).
     fn closes_comment_before(&self, k: usize, end: usize) -> bool {
@@ -1451,15 +1643,21 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
 
     /// Whether two lines are alike enough that one may be the other rewritten.
     fn alike(&self, a: &[u8], b: &[u8]) -> bool {
+        self.ratio(a, b) >= 0.6
+    }
+
+    /// How alike two lines are, their blanks at both ends aside: the budgeted character ratio, 0
+    /// when either is blank.
+    fn ratio(&self, a: &[u8], b: &[u8]) -> f32 {
         let (a, b) = (
             String::from_utf8_lossy(a.trim_ascii()),
             String::from_utf8_lossy(b.trim_ascii()),
         );
         if a.is_empty() || b.is_empty() {
-            return false;
+            return 0.0;
         }
         let mut budget = Budget::for_bytes(a.len() + b.len());
-        budget.char_ratio(&a, &b) >= 0.6
+        budget.char_ratio(&a, &b)
     }
 
     /// The places `y >= x` (below `hi`) where a run of segment `k`'s last lines (not reaching into
@@ -1598,9 +1796,9 @@ fn merge<M: Merged>(
         let (exact_kept, exact_count) = align_lines(&region_exact, &seg_exact, place.start);
         if exact_count == kept_count {
             kept = exact_kept;
-            keep_earliest(&mut kept, &seg_exact, &region_exact, place.start);
+            keep_alike_by_position(&mut kept, &seg_exact, &region_exact, place.start);
         } else {
-            keep_earliest(&mut kept, &seg_keys, region_keys, place.start);
+            keep_alike_by_position(&mut kept, &seg_keys, region_keys, place.start);
         }
         model_blank_lines(&mut kept, seg, file);
         let deleted = region_keys.len() - kept.iter().flatten().count();
@@ -1771,6 +1969,61 @@ fn keep_earliest(kept: &mut [Option<usize>], seg: &[&[u8]], region: &[&[u8]], st
             kept[e] = kept[i].take();
         }
         from = earliest.unwrap_or(i) + 1;
+    }
+}
+
+/// The mirror of [`keep_earliest`]: each kept file line is the latest segment line alike it before
+/// the next kept one. Linear as it is.
+fn keep_latest(kept: &mut [Option<usize>], seg: &[&[u8]], region: &[&[u8]], start: usize) {
+    let mut to = kept.len();
+    for i in (0..kept.len()).rev() {
+        let Some(f) = kept[i] else { continue };
+        let latest = (i + 1..to)
+            .rev()
+            .find(|&e| kept[e].is_none() && seg[e] == region[f - start]);
+        if let Some(e) = latest {
+            kept[e] = kept[i].take();
+        }
+        to = latest.unwrap_or(i);
+    }
+}
+
+/// How many runs of changed lines an alignment leaves: places where the kept lines are not
+/// consecutive in both the segment and the file, or a changed line at an end.
+fn change_runs(kept: &[Option<usize>]) -> usize {
+    let mut runs = 0;
+    let mut previous: Option<Option<usize>> = None;
+    for &k in kept {
+        let consecutive = match (previous, k) {
+            (Some(Some(p)), Some(f)) => f == p + 1,
+            (None, Some(_)) => true,
+            _ => false,
+        };
+        // A run starts at a changed line after a kept one (or the start), or where two kept lines
+        // are not consecutive in the file (lines deleted between them); `consecutive` is false for
+        // a changed line.
+        if !consecutive && !matches!(previous, Some(None)) {
+            runs += 1;
+        }
+        previous = Some(k);
+    }
+    runs
+}
+
+/// Which of alike segment lines are the file's (issue 31 class 4d, "blank lines paired by position,
+/// not content"): of the alignments keeping the same lines, git's (each kept line the earliest alike
+/// one, [`keep_earliest`]) unless the latest alike ones ([`keep_latest`]) leave fewer runs of
+/// changed lines: then the file's alike lines (a blank, `/// <summary>`) stay next to the strong
+/// line they stand beside in the file, and the new lines are written as one run, as the model wrote
+/// them, before them. A method inserted before the blank line and doc opener of the next one keeps
+/// the file's blank (its CRLF in a mixed-ending file) right before that doc, where the earliest
+/// rule moved it up to the first new blank line. Ties keep git's choice.
+fn keep_alike_by_position(kept: &mut [Option<usize>], seg: &[&[u8]], region: &[&[u8]], start: usize) {
+    let mut latest = kept.to_vec();
+    keep_earliest(kept, seg, region, start);
+    keep_latest(&mut latest, seg, region, start);
+    if change_runs(&latest) < change_runs(kept) {
+        kept.copy_from_slice(&latest);
     }
 }
 
