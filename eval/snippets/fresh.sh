@@ -40,6 +40,17 @@ click|pallets+click|15:30000:4:*.py;15:100000:4:*.rst;10:60000:4:*.md;12:60000:6
 fd|sharkdp+fd|20:30000:4:*.rs;10:60000:6:*.toml *.lock;10:60000:4:*.md;10:60000:6:*.yml *.yaml *.sh *.fish
 sp500|datasets+s-and-p-500-companies|15:150000:15:*.csv;12:60000:6:*.json *.yml *.md *.py *.txt Makefile
 precommit-hooks|pre-commit+pre-commit-hooks|15:30000:4:*.py;12:60000:6:*.yaml *.yml *.json *.ini *.cfg *.toml *.txt;8:60000:4:*.md *.rst
+viper|spf13+viper|20:70000:4:*.go;10:60000:4:*.md;10:60000:6:*.yml *.yaml;10:60000:6:*.mod *.sum *.json *.toml *.hcl *.properties *.env *.ini *.editorconfig Makefile
+zustand|pmndrs+zustand|20:40000:4:*.ts *.tsx;15:60000:4:*.md *.mdx;10:60000:6:*.yml *.yaml;10:60000:6:package.json tsconfig*.json *.json;8:200000:6:pnpm-lock.yaml package-lock.json yarn.lock
+jsoup|jhy+jsoup|20:40000:4:*.java;10:60000:6:*.xml;12:110000:4:*.md *.txt CHANGES;8:60000:6:*.yml *.html *.properties
+factory-bot|thoughtbot+factory_bot|20:30000:4:*.rb;12:60000:4:*.md;12:60000:6:*.yml *.gemspec Gemfile *.lock *.gemfile Rakefile Appraisals *.toml
+monolog|Seldaek+monolog|20:40000:4:*.php;10:60000:4:*.md;10:60000:6:*.yml *.yaml *.json
+moshi|square+moshi|15:40000:4:*.kt;10:40000:4:*.java;10:60000:4:*.md;10:60000:6:*.yml *.toml *.properties *.pro *.json
+jq|jqlang+jq|20:60000:4:*.c *.h;10:150000:4:*.md *.txt NEWS ChangeLog;10:150000:6:*.yml *.yaml;10:100000:6:*.test *.jq *.am *.ac Makefile
+plug|elixir-plug+plug|20:40000:4:*.ex *.exs;10:60000:4:*.md;10:60000:6:*.yml *.lock *.txt
+dapper|DapperLib+Dapper|20:40000:4:*.cs;12:60000:6:*.csproj *.props *.targets *.json *.config *.sln *.xml;8:60000:6:*.yml *.yaml;10:60000:4:*.md *.txt *.ps1 *.cmd *.editorconfig
+corpora|dariusk+corpora|25:120000:4:*.json;6:60000:4:*.md *.yml *.js
+language-codes|datasets+language-codes|15:150000:15:*.csv;10:60000:6:*.json *.yml *.md *.sh *.php
 '
 
 want=" $* "
