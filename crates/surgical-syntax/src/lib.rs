@@ -11,10 +11,12 @@
 //!
 //! The cost is bounded: texts over [`Limits::max_bytes`] are not checked, parsing stops at
 //! [`Limits::budget`], and a large text is parsed in windows around the changes (each from a line
-//! that starts a top-level item to the next such line after the change) when the windows are
-//! clean before and after; only when they are not (the edit probably broke something, or the text
-//! was broken there already) are the whole texts parsed, the text after incrementally from the
-//! tree before edited by the changes.
+//! that starts a top-level item to the next such line after the change): a window clean before
+//! and after is a change that broke nothing; one clean before and broken after, its boundaries
+//! confirmed by a wider parse of the text before, holds what the change broke. Only when the
+//! windows cannot decide (the text was broken there already, a window's boundary falls in a
+//! string, two windows are broken) are the whole texts parsed, the text after incrementally from
+//! the tree before edited by the changes.
 //!
 //! Each language's grammar is a cargo feature (`rust`, `python`, ..., all in the default
 //! `grammars`); a build without one skips its files ([`Skip::NotBuilt`]).
