@@ -29,27 +29,65 @@ const WHOLE_BELOW: usize = 16 * 1024;
 /// the text's start (or end) instead.
 const WINDOW_REACH: usize = 3000;
 
-/// The problems `changes` (old → new) introduced into `old`, giving `new`, in `language`.
+/// The problems `changes` (old → new) introduced into `old`, giving `new`, in `language`; from
+/// windows of the texts when `windowed` and they can decide, else from the whole texts.
 pub(crate) fn introduced(
     language: Language,
     old: &[u8],
     new: &[u8],
     changes: &[Change],
     deadline: Instant,
+    windowed: bool,
 ) -> Result<Found, OverBudget> {
     let grammar = grammar::grammar(language).expect("the caller checks the grammar is built in");
     let mut parser = Parser::new();
     parser
         .set_language(&grammar)
         .expect("every grammar built in is of an ABI this tree-sitter reads");
-    if old.len() >= WHOLE_BELOW {
-        if let Some(windows) = windows(old, changes) {
-            if let Some(found) = windowed(&mut parser, language, old, new, changes, &windows, deadline)? {
+    if windowed && old.len() >= WHOLE_BELOW {
+        if let (Some(windows), Some(window_grammar)) = (windows(old, changes), window_grammar(language, old, new)) {
+            parser
+                .set_language(&window_grammar)
+                .expect("every grammar built in is of an ABI this tree-sitter reads");
+            let found = self::windowed(&mut parser, language, old, new, changes, &windows, deadline)?;
+            if let Some(found) = found {
                 return Ok(found);
             }
+            parser
+                .set_language(&grammar)
+                .expect("every grammar built in is of an ABI this tree-sitter reads");
         }
     }
     whole(&mut parser, language, old, new, changes, deadline)
+}
+
+/// The grammar a window of a text in `language` is read with, or `None` when windows cannot be
+/// read alone. A PHP file is HTML until its `<?php`: a window from its middle would be read as
+/// HTML, where nothing is an error. Its windows are read in PHP mode (the `php_only` grammar)
+/// when both texts open PHP at their start (or after a shebang line) and never close it (no `?>`
+/// anywhere, not even in a string: the check would have to know which), and decide only that an
+/// edit broke nothing; any other PHP file, and an edit that breaks one, is read whole.
+fn window_grammar(language: Language, old: &[u8], new: &[u8]) -> Option<tree_sitter::Language> {
+    if language != Language::Php {
+        return grammar::grammar(language);
+    }
+    #[cfg(feature = "php")]
+    {
+        let opens_php = |text: &[u8]| {
+            let body = match text.strip_prefix(b"#!".as_slice()) {
+                Some(rest) => rest
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(&[][..], |p| &rest[p + 1..]),
+                None => text,
+            };
+            body.starts_with(b"<?php") && memchr::memmem::find(text, b"?>").is_none()
+        };
+        if opens_php(old) && opens_php(new) {
+            return Some(tree_sitter_php::LANGUAGE_PHP_ONLY.into());
+        }
+    }
+    None
 }
 
 /// Both whole texts parsed: the text after incrementally, from the tree before edited by the
@@ -115,8 +153,8 @@ fn windowed(
 ) -> Result<Option<Found>, OverBudget> {
     let mut next = 0;
     let mut taken: Vec<Range<usize>> = Vec::new();
-    // The one window the changes broke: its text after, the fresh tree of it and its problems.
-    let mut broken_window: Option<(Range<usize>, Tree, Vec<Finding>)> = None;
+    // The problems of the one window the changes broke, placed.
+    let mut broken: Option<Vec<Finding>> = None;
     for window in windows {
         // The changes inside this window.
         let first = next;
@@ -130,7 +168,10 @@ fn windowed(
         let mut growths = 0;
         let mut tree = loop {
             let tree = parse(parser, &old[w.clone()], None, deadline)?;
-            if problems(language, &tree, &old[w.clone()], w.start, &[]).findings.is_empty() {
+            if problems(language, &tree, &old[w.clone()], w.start, &[])
+                .findings
+                .is_empty()
+            {
                 break tree;
             }
             if growths == GROWTHS {
@@ -161,28 +202,53 @@ fn windowed(
         {
             continue;
         }
-        if broken_window.is_some() || !boundaries_confirmed(parser, language, old, &w, deadline)? {
+        // PHP's windows are read with the `php_only` grammar, whose error recovery differs from
+        // the whole file's: what broke is for the whole texts to say. So it is for changes in
+        // several windows: where the problems of one are placed depends on the others' lines.
+        if language == Language::Php || windows.len() > 1 || !boundaries_confirmed(parser, language, old, &w, deadline)?
+        {
             return Ok(None);
         }
-        // As for the whole texts: what is reported is what a fresh parse of the text after finds.
-        let fresh = parse(parser, new_text, None, deadline)?;
-        let found = problems(language, &fresh, new_text, new_window.start, &focus).findings;
-        if found.is_empty() {
-            continue;
+        // What is reported is what a fresh parse of the text after finds (as for the whole
+        // texts), over the window and the context its text before was confirmed clean with, so
+        // that the parser recovers from the break as it would in the whole text; placed by the
+        // rules, at most MAX_ERRORS of them. Every problem listed must lie in the window, and
+        // every problem found too unless the rules placed brackets: one past it (a string left
+        // open swallowing what follows, an echo of the break) can go on past the context, and
+        // then the whole texts must say.
+        let around = widened(new, &new_window, CONTEXT_LINES);
+        let around_text = &new[around.clone()];
+        let fresh = parse(parser, around_text, None, deadline)?;
+        let mut found = problems(language, &fresh, around_text, around.start, &focus).findings;
+        let inside = |f: &Finding| new_window.start <= f.at.start && f.at.end <= new_window.end;
+        let all_inside = found.iter().all(inside);
+        // Where an opener's closer probably belongs is read in the whole text after (the first
+        // later line indented no deeper may lie past the context).
+        for f in &mut found {
+            if let (crate::Problem::NeverClosed { closer, .. }, None) = (&f.problem, f.hint) {
+                f.hint = crate::findings::before_line(new, f.at.start, closer);
+            }
         }
-        broken_window = Some((new_window, fresh, found));
+        // The tree moved to its place in the text after, for the rules that place problems.
+        let tree = shifted(fresh, new, around.start);
+        let mut listed = crate::attribute::attribute(language, &tree, new, &focus, found);
+        listed.truncate(crate::MAX_ERRORS);
+        // Echoes past the window are left to the rules only when they placed brackets (an opener
+        // never closed, a closer closing nothing), whose echoes they drop; a string left open
+        // swallows a stretch whose end only the whole text says.
+        let brackets = listed.iter().all(|f| {
+            matches!(
+                f.problem,
+                crate::Problem::NeverClosed { .. } | crate::Problem::ClosesNothing { .. }
+            )
+        });
+        if listed.is_empty() || !listed.iter().all(inside) || !(all_inside || brackets) {
+            return Ok(None);
+        }
+        broken = Some(listed);
     }
-    let Some((new_window, tree, found)) = broken_window else {
-        return Ok(Some(Found {
-            introduced: Vec::new(),
-            preexisting: 0,
-        }));
-    };
-    // The window's tree moved to its place in the text after, for the rules that place problems.
-    let tree = shifted(tree, new, new_window.start);
-    let new_focus: Vec<Range<usize>> = changes.iter().map(|c| c.new.clone()).collect();
     Ok(Some(Found {
-        introduced: crate::attribute::attribute(language, &tree, new, &new_focus, found),
+        introduced: broken.unwrap_or_default(),
         preexisting: 0,
     }))
 }
@@ -221,7 +287,16 @@ fn between_items(tree: &Tree, at: usize) -> bool {
         };
         let kind = inner.kind();
         let literal = [
-            "string", "comment", "heredoc", "nowdoc", "template", "text_block", "raw", "scalar", "code", "fence",
+            "string",
+            "comment",
+            "heredoc",
+            "nowdoc",
+            "template",
+            "text_block",
+            "raw",
+            "scalar",
+            "code",
+            "fence",
         ]
         .iter()
         .any(|k| kind.contains(k));

@@ -170,13 +170,33 @@ pub fn check_as(language: Language, old: &[u8], new: &[u8], changes: &[Change], 
             limit: limits.max_bytes,
         });
     }
-    run(language, old, new, changes, limits).unwrap_or_else(skipped)
+    run(language, old, new, changes, limits, true).unwrap_or_else(skipped)
+}
+
+/// [`check_as`] from the whole texts, never from windows of them: the reference the windowed
+/// check is tested against (not part of the API).
+#[doc(hidden)]
+pub fn check_whole_as(language: Language, old: &[u8], new: &[u8], changes: &[Change], limits: &Limits) -> Check {
+    if !available(language) || old.len().max(new.len()) > limits.max_bytes {
+        return check_as(language, old, new, changes, limits);
+    }
+    run(language, old, new, changes, limits, false).unwrap_or_else(|reason| Check::Skipped {
+        language: Some(language),
+        reason,
+    })
 }
 
 #[cfg(feature = "parser")]
-fn run(language: Language, old: &[u8], new: &[u8], changes: &[Change], limits: &Limits) -> Result<Check, Skip> {
+fn run(
+    language: Language,
+    old: &[u8],
+    new: &[u8],
+    changes: &[Change],
+    limits: &Limits,
+    windowed: bool,
+) -> Result<Check, Skip> {
     let deadline = std::time::Instant::now() + limits.budget;
-    let found = check::introduced(language, old, new, changes, deadline)
+    let found = check::introduced(language, old, new, changes, deadline, windowed)
         .map_err(|check::OverBudget| Skip::OverBudget { budget: limits.budget })?;
     Ok(Check::Checked {
         language,
@@ -186,7 +206,7 @@ fn run(language: Language, old: &[u8], new: &[u8], changes: &[Change], limits: &
 }
 
 #[cfg(not(feature = "parser"))]
-fn run(language: Language, _: &[u8], _: &[u8], _: &[Change], _: &Limits) -> Result<Check, Skip> {
+fn run(language: Language, _: &[u8], _: &[u8], _: &[Change], _: &Limits, _: bool) -> Result<Check, Skip> {
     Err(Skip::NotBuilt(language))
 }
 

@@ -166,7 +166,8 @@ fn a_break_in_a_large_file_is_reported_from_its_window_on_its_line() {
 fn code_inside_a_multiline_string_of_a_large_file_is_no_break() {
     // A raw string holding code, with blank lines and unindented lines: lines a window can start
     // at. Breaking that "code" breaks nothing.
-    let fixture = "const FIXTURE: &str = r#\"\nfn a() {\n    1\n}\n\nfn b() {\n    2\n}\n\nfn c() {\n    3\n}\n\"#;\n\n";
+    let fixture =
+        "const FIXTURE: &str = r#\"\nfn a() {\n    1\n}\n\nfn b() {\n    2\n}\n\nfn c() {\n    3\n}\n\"#;\n\n";
     let before = large_rust(600, fixture);
     let after = before.replacen("fn b() {\n    2\n}", "fn b() {\n    2\n", 1);
     assert_eq!(introduced("big.rs", &before, &after), vec![]);
@@ -176,7 +177,10 @@ fn code_inside_a_multiline_string_of_a_large_file_is_no_break() {
 fn a_comment_opened_and_closed_far_apart_in_a_large_file_is_no_break() {
     // Two windows, each broken alone, the whole text clean.
     let before = large_rust(600, "");
-    let (open_at, close_at) = (before.find("fn item_100(").unwrap(), before.find("fn item_500(").unwrap());
+    let (open_at, close_at) = (
+        before.find("fn item_100(").unwrap(),
+        before.find("fn item_500(").unwrap(),
+    );
     let mut after = before.clone();
     after.insert_str(close_at, "*/\n");
     after.insert_str(open_at, "/*\n");
@@ -184,7 +188,13 @@ fn a_comment_opened_and_closed_far_apart_in_a_large_file_is_no_break() {
         Change::new(open_at..open_at, open_at..open_at + 3),
         Change::new(close_at..close_at, close_at + 3..close_at + 6),
     ];
-    match check("big.rs", before.as_bytes(), after.as_bytes(), &changes, &Limits::default()) {
+    match check(
+        "big.rs",
+        before.as_bytes(),
+        after.as_bytes(),
+        &changes,
+        &Limits::default(),
+    ) {
         Check::Checked { errors, .. } => assert_eq!(errors, vec![]),
         other => panic!("not checked: {other:?}"),
     }

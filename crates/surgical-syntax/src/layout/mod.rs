@@ -2,7 +2,7 @@
 //! Markdown's code fences, and what the shell's and CSS's grammars accept that the languages
 //! refuse.
 
+pub(crate) mod lenient;
 #[cfg(feature = "markdown")]
 pub(crate) mod markdown;
 pub(crate) mod python;
-pub(crate) mod lenient;
