@@ -212,10 +212,7 @@ fn windowed(
         // What is reported is what a fresh parse of the text after finds (as for the whole
         // texts), over the window and the context its text before was confirmed clean with, so
         // that the parser recovers from the break as it would in the whole text; placed by the
-        // rules, at most MAX_ERRORS of them. Every problem listed must lie in the window, and
-        // every problem found too unless the rules placed brackets: one past it (a string left
-        // open swallowing what follows, an echo of the break) can go on past the context, and
-        // then the whole texts must say.
+        // rules, at most MAX_ERRORS of them.
         let around = widened(new, &new_window, CONTEXT_LINES);
         let around_text = &new[around.clone()];
         let fresh = parse(parser, around_text, None, deadline)?;
@@ -233,16 +230,27 @@ fn windowed(
         let tree = shifted(fresh, new, around.start);
         let mut listed = crate::attribute::attribute(language, &tree, new, &focus, found);
         listed.truncate(crate::MAX_ERRORS);
-        // Echoes past the window are left to the rules only when they placed brackets (an opener
-        // never closed, a closer closing nothing), whose echoes they drop; a string left open
-        // swallows a stretch whose end only the whole text says.
-        let brackets = listed.iter().all(|f| {
-            matches!(
-                f.problem,
-                crate::Problem::NeverClosed { .. } | crate::Problem::ClosesNothing { .. }
-            )
-        });
-        if listed.is_empty() || !listed.iter().all(inside) || !(all_inside || brackets) {
+        // The whole texts decide instead when a problem listed lies past the window; when one
+        // found does (an echo of the break, which can go on past the context), unless the rules
+        // placed brackets (an opener never closed, a closer closing nothing) and dropped their
+        // echoes; and when a string or a keyword block (`if` ... `fi`, `do` ... `end`) is left
+        // open or closes nothing: the parser pairs those over the whole text, and reports echoes
+        // of them far from the edit.
+        let bracket = |f: &Finding| match &f.problem {
+            crate::Problem::NeverClosed { opener, .. } => matches!(opener.as_str(), "{" | "(" | "["),
+            crate::Problem::ClosesNothing { closer } => matches!(closer.as_str(), "}" | ")" | "]"),
+            _ => false,
+        };
+        let keyword_or_string = |f: &Finding| match &f.problem {
+            crate::Problem::NeverClosed { .. } | crate::Problem::ClosesNothing { .. } => !bracket(f),
+            crate::Problem::UnclosedString { .. } => true,
+            _ => false,
+        };
+        if listed.is_empty()
+            || !listed.iter().all(inside)
+            || listed.iter().any(keyword_or_string)
+            || !(all_inside || listed.iter().all(bracket))
+        {
             return Ok(None);
         }
         broken = Some(listed);
@@ -364,15 +372,18 @@ fn new_position(changes: &[Change], at: usize, inclusive: bool) -> usize {
 }
 
 /// The windows of the text before to parse: around each change, from the start of the nearest
-/// line at or before it that starts a top-level item (a line that is not indented, does not start
-/// with a closing bracket, and follows a blank line) to the start of the nearest such line after
-/// it; windows that meet are merged. `None` when the windows would hold most of the text (the
-/// whole is then parsed).
+/// line before it that starts a top-level item (a line that is not indented, does not start with
+/// a closing bracket, and follows a blank line) to the start of the nearest such line after the
+/// line holding its end; windows that meet are merged. `None` when the windows would hold most of
+/// the text (the whole is then parsed).
 fn windows(old: &[u8], changes: &[Change]) -> Option<Vec<Range<usize>>> {
     let mut windows: Vec<Range<usize>> = Vec::new();
     for c in changes {
-        let start = boundary_before(old, c.old.start);
-        let end = boundary_after(old, c.old.end);
+        // The item before a change at a window's first line and the line holding the change's
+        // end are the window's too: text typed at a line's start can join that line to the item
+        // above (an indented `def`), and an empty window decides nothing.
+        let start = boundary_before(old, c.old.start.saturating_sub(1));
+        let end = boundary_after(old, (c.old.end + 1).min(old.len()));
         match windows.last_mut() {
             Some(last) if start <= last.end => last.end = last.end.max(end),
             _ => windows.push(start..end),
