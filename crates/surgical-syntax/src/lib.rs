@@ -13,10 +13,11 @@
 //! [`Limits::budget`], and a large text is parsed in windows around the changes (each from a line
 //! that starts a top-level item to the next such line after the change): a window clean before
 //! and after is a change that broke nothing; one clean before and broken after, its boundaries
-//! confirmed by a wider parse of the text before, holds what the change broke. Only when the
-//! windows cannot decide (the text was broken there already, a window's boundary falls in a
-//! string, two windows are broken) are the whole texts parsed, the text after incrementally from
-//! the tree before edited by the changes.
+//! confirmed by a wider parse of the text before, holds what the change broke when the same wider
+//! parse of the text after keeps the problems in it. Only when the windows cannot decide (the
+//! text was broken there already, a window's boundary falls in a string, changes in several
+//! windows, a string left open) are the whole texts parsed, the text after incrementally from the
+//! tree before edited by the changes.
 //!
 //! Each language's grammar is a cargo feature (`rust`, `python`, ..., all in the default
 //! `grammars`); a build without one skips its files ([`Skip::NotBuilt`]).
