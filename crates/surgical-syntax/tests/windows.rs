@@ -30,11 +30,14 @@ const WINDOWED_FROM: usize = 16 * 1024;
 /// How many arbitrary edits each file gets.
 const ARBITRARY: usize = 16;
 
+/// Changes of a text: the range each replaces, and with what (in file order, not overlapping).
+type Replacements = Vec<(Range<usize>, Vec<u8>)>;
+
 /// An edit of a text: its changes (in file order, not overlapping: what they replace, and with
 /// what), and the breaking edit of the generator it is, if it is one.
 struct Edit {
     what: String,
-    changes: Vec<(Range<usize>, Vec<u8>)>,
+    changes: Replacements,
     breaking: Option<breaking::Mutation>,
 }
 
@@ -79,7 +82,7 @@ fn arbitrary(language: Language, text: &[u8], seed: u64) -> Vec<Edit> {
         let token = tokens[stretch(&mut rng, tokens.len())].clone();
         let line = stretch(&mut rng, starts.len());
         let line_range = starts[line]..starts.get(line + 1).copied().unwrap_or(text.len());
-        let (what, changes): (&str, Vec<(Range<usize>, Vec<u8>)>) = match rng.below(7) {
+        let (what, changes): (&str, Replacements) = match rng.below(7) {
             0 => ("token dropped", vec![(token, Vec::new())]),
             1 => {
                 let typed = [&b"{"[..], b"}", b"(", b")", b"[", b"]", b"\"", b"'", b";", b","][rng.below(10)];
