@@ -1,5 +1,5 @@
-//! The check itself: parse the text before and after an edit (only windows of them when that is
-//! enough), and keep the problems after that have no counterpart before.
+//! The check itself: parse the text before and after an edit (only windows of them when they can
+//! decide), and keep the problems after that have no counterpart before.
 
 use std::ops::{ControlFlow, Range};
 use std::time::Instant;
@@ -29,30 +29,65 @@ const WHOLE_BELOW: usize = 16 * 1024;
 /// the text's start (or end) instead.
 const WINDOW_REACH: usize = 3000;
 
-/// The problems `changes` (old → new) introduced into `old`, giving `new`, in `language`.
+/// The problems `changes` (old → new) introduced into `old`, giving `new`, in `language`; from
+/// windows of the texts when `windowed` and they can decide, else from the whole texts.
 pub(crate) fn introduced(
     language: Language,
     old: &[u8],
     new: &[u8],
     changes: &[Change],
     deadline: Instant,
+    windowed: bool,
 ) -> Result<Found, OverBudget> {
     let grammar = grammar::grammar(language).expect("the caller checks the grammar is built in");
     let mut parser = Parser::new();
     parser
         .set_language(&grammar)
         .expect("every grammar built in is of an ABI this tree-sitter reads");
-    if old.len() >= WHOLE_BELOW {
-        if let Some(windows) = windows(old, changes) {
-            if windows_are_clean(&mut parser, language, old, new, changes, &windows, deadline)? {
-                return Ok(Found {
-                    introduced: Vec::new(),
-                    preexisting: 0,
-                });
+    if windowed && old.len() >= WHOLE_BELOW {
+        if let (Some(windows), Some(window_grammar)) = (windows(old, changes), window_grammar(language, old, new)) {
+            parser
+                .set_language(&window_grammar)
+                .expect("every grammar built in is of an ABI this tree-sitter reads");
+            let found = self::windowed(&mut parser, language, old, new, changes, &windows, deadline)?;
+            if let Some(found) = found {
+                return Ok(found);
             }
+            parser
+                .set_language(&grammar)
+                .expect("every grammar built in is of an ABI this tree-sitter reads");
         }
     }
     whole(&mut parser, language, old, new, changes, deadline)
+}
+
+/// The grammar a window of a text in `language` is read with, or `None` when windows cannot be
+/// read alone. A PHP file is HTML until its `<?php`: a window from its middle would be read as
+/// HTML, where nothing is an error. Its windows are read in PHP mode (the `php_only` grammar)
+/// when both texts open PHP at their start (or after a shebang line) and never close it (no `?>`
+/// anywhere, not even in a string: the check would have to know which), and decide only that an
+/// edit broke nothing; any other PHP file, and an edit that breaks one, is read whole.
+fn window_grammar(language: Language, old: &[u8], new: &[u8]) -> Option<tree_sitter::Language> {
+    if language != Language::Php {
+        return grammar::grammar(language);
+    }
+    #[cfg(feature = "php")]
+    {
+        let opens_php = |text: &[u8]| {
+            let body = match text.strip_prefix(b"#!".as_slice()) {
+                Some(rest) => rest
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(&[][..], |p| &rest[p + 1..]),
+                None => text,
+            };
+            body.starts_with(b"<?php") && memchr::memmem::find(text, b"?>").is_none()
+        };
+        if opens_php(old) && opens_php(new) {
+            return Some(tree_sitter_php::LANGUAGE_PHP_ONLY.into());
+        }
+    }
+    None
 }
 
 /// Both whole texts parsed: the text after incrementally, from the tree before edited by the
@@ -87,11 +122,27 @@ fn whole(
     })
 }
 
-/// Whether every window of the text before parses without a problem, and so does the same window
-/// after the changes: then the edit introduced nothing (the text outside the windows is the same,
-/// and each window starts and ends where the text before has a top-level item). `false` sends
-/// the caller to the whole texts.
-fn windows_are_clean(
+/// How many lines around a window its boundaries are confirmed with (a window whose edit broke
+/// something), and the first step a window grows by when its text before does not parse clean.
+const CONTEXT_LINES: usize = 100;
+
+/// How many times a window whose text before does not parse clean grows (each step four times the
+/// last) before the whole texts are parsed instead.
+const GROWTHS: usize = 3;
+
+/// The check decided from windows of the texts, or `None` when the windows cannot decide and the
+/// whole texts must be parsed.
+///
+/// Each window of the text before (see [`windows`]) is parsed; one that does not parse clean (it
+/// starts inside a string, say, or the file was broken there already) grows to top-level lines
+/// further out, a few times. The same window after the changes is parsed incrementally from it.
+/// When every window after is clean too, the edit introduced nothing (the text outside the windows
+/// is the same, and each window starts and ends where the text before has a top-level item). When
+/// one window after is not, its problems are the edit's, provided its boundaries are confirmed:
+/// the text before parses clean over [`CONTEXT_LINES`] more lines each way, with both boundaries
+/// between items there (in no string, comment or other token). Two windows broken (an edit that
+/// opens a comment in one and closes it in another), or boundaries not confirmed: `None`.
+fn windowed(
     parser: &mut Parser,
     language: Language,
     old: &[u8],
@@ -99,35 +150,211 @@ fn windows_are_clean(
     changes: &[Change],
     windows: &[Range<usize>],
     deadline: Instant,
-) -> Result<bool, OverBudget> {
+) -> Result<Option<Found>, OverBudget> {
     let mut next = 0;
+    let mut taken: Vec<Range<usize>> = Vec::new();
+    // The problems of the one window the changes broke, placed.
+    let mut broken: Option<Vec<Finding>> = None;
     for window in windows {
-        // The changes inside this window, in its own coordinates on both sides.
+        // The changes inside this window.
         let first = next;
         while next < changes.len() && changes[next].old.start <= window.end {
             next += 1;
         }
         let inside = &changes[first..next];
-        let new_window = new_position(changes, window.start, false)..new_position(changes, window.end, true);
-        let old_text = &old[window.clone()];
-        let new_text = &new[new_window.clone()];
-        let mut tree = parse(parser, old_text, None, deadline)?;
-        if !problems(language, &tree, old_text, window.start, &[])
-            .findings
-            .is_empty()
-        {
-            return Ok(false);
+        // Its text before, parsed clean: grown when it is not.
+        let mut w = window.clone();
+        let mut margin = CONTEXT_LINES;
+        let mut growths = 0;
+        let mut tree = loop {
+            let tree = parse(parser, &old[w.clone()], None, deadline)?;
+            if problems(language, &tree, &old[w.clone()], w.start, &[])
+                .findings
+                .is_empty()
+            {
+                break tree;
+            }
+            if growths == GROWTHS {
+                return Ok(None);
+            }
+            growths += 1;
+            w = widened(old, window, margin);
+            margin *= 4;
+            let holds_only_its_changes = changes[..first].last().is_none_or(|c| c.old.end < w.start)
+                && changes.get(next).is_none_or(|c| c.old.start > w.end);
+            if !holds_only_its_changes || w.len() * 2 > old.len() {
+                return Ok(None);
+            }
+        };
+        if taken.last().is_some_and(|t| t.end > w.start) {
+            return Ok(None);
         }
-        edit(&mut tree, old_text, new_text, inside, window.start, new_window.start);
+        taken.push(w.clone());
+        let new_window = new_position(changes, w.start, false)..new_position(changes, w.end, true);
+        let old_text = &old[w.clone()];
+        let new_text = &new[new_window.clone()];
+        edit(&mut tree, old_text, new_text, inside, w.start, new_window.start);
         let after = parse(parser, new_text, Some(&tree), deadline)?;
-        if !problems(language, &after, new_text, new_window.start, &[])
+        let focus: Vec<Range<usize>> = inside.iter().map(|c| c.new.clone()).collect();
+        if problems(language, &after, new_text, new_window.start, &focus)
             .findings
             .is_empty()
         {
-            return Ok(false);
+            continue;
+        }
+        // PHP's windows are read with the `php_only` grammar, whose error recovery differs from
+        // the whole file's: what broke is for the whole texts to say. So it is for changes in
+        // several windows: where the problems of one are placed depends on the others' lines.
+        if language == Language::Php || windows.len() > 1 || !boundaries_confirmed(parser, language, old, &w, deadline)?
+        {
+            return Ok(None);
+        }
+        // What is reported is what a fresh parse of the text after finds (as for the whole
+        // texts), over the window and the context its text before was confirmed clean with, so
+        // that the parser recovers from the break as it would in the whole text; placed by the
+        // rules, at most MAX_ERRORS of them.
+        let around = widened(new, &new_window, CONTEXT_LINES);
+        let around_text = &new[around.clone()];
+        let fresh = parse(parser, around_text, None, deadline)?;
+        let mut found = problems(language, &fresh, around_text, around.start, &focus).findings;
+        let inside = |f: &Finding| new_window.start <= f.at.start && f.at.end <= new_window.end;
+        let all_inside = found.iter().all(inside);
+        // Where an opener's closer probably belongs is read in the whole text after (the first
+        // later line indented no deeper may lie past the context).
+        for f in &mut found {
+            if let (crate::Problem::NeverClosed { closer, .. }, None) = (&f.problem, f.hint) {
+                f.hint = crate::findings::before_line(new, f.at.start, closer);
+            }
+        }
+        // The tree moved to its place in the text after, for the rules that place problems.
+        let tree = shifted(fresh, new, around.start);
+        let mut listed = crate::attribute::attribute(language, &tree, new, &focus, found);
+        listed.truncate(crate::MAX_ERRORS);
+        // The whole texts decide instead when a problem listed lies past the window; when one
+        // found does (an echo of the break, which can go on past the context), unless the rules
+        // placed brackets (an opener never closed, a closer closing nothing) and dropped their
+        // echoes; and when a string or a keyword block (`if` ... `fi`, `do` ... `end`) is left
+        // open or closes nothing: the parser pairs those over the whole text, and reports echoes
+        // of them far from the edit.
+        let bracket = |f: &Finding| match &f.problem {
+            crate::Problem::NeverClosed { opener, .. } => matches!(opener.as_str(), "{" | "(" | "["),
+            crate::Problem::ClosesNothing { closer } => matches!(closer.as_str(), "}" | ")" | "]"),
+            _ => false,
+        };
+        let keyword_or_string = |f: &Finding| match &f.problem {
+            crate::Problem::NeverClosed { .. } | crate::Problem::ClosesNothing { .. } => !bracket(f),
+            crate::Problem::UnclosedString { .. } => true,
+            _ => false,
+        };
+        if listed.is_empty()
+            || !listed.iter().all(inside)
+            || listed.iter().any(keyword_or_string)
+            || !(all_inside || listed.iter().all(bracket))
+        {
+            return Ok(None);
+        }
+        broken = Some(listed);
+    }
+    Ok(Some(Found {
+        introduced: broken.unwrap_or_default(),
+        preexisting: 0,
+    }))
+}
+
+/// Whether window `w` of `old` starts and ends between top-level items: the text before parses
+/// clean from a top-level line [`CONTEXT_LINES`] further out on each side, and neither of the
+/// window's ends falls inside a token or a string, comment or other literal there.
+fn boundaries_confirmed(
+    parser: &mut Parser,
+    language: Language,
+    old: &[u8],
+    w: &Range<usize>,
+    deadline: Instant,
+) -> Result<bool, OverBudget> {
+    let around = widened(old, w, CONTEXT_LINES);
+    let text = &old[around.clone()];
+    let tree = parse(parser, text, None, deadline)?;
+    if !problems(language, &tree, text, around.start, &[]).findings.is_empty() {
+        return Ok(false);
+    }
+    let between = |at: usize| at == 0 || at == old.len() || between_items(&tree, at - around.start);
+    Ok(between(w.start) && between(w.end))
+}
+
+/// Whether position `at` of a tree's text lies between tokens and in no string, comment or other
+/// literal (a multi-line string's lines can look like top-level code).
+fn between_items(tree: &Tree, at: usize) -> bool {
+    let mut node = tree.root_node();
+    loop {
+        let mut cursor = node.walk();
+        let Some(inner) = node
+            .children(&mut cursor)
+            .find(|c| c.start_byte() < at && at < c.end_byte())
+        else {
+            return true;
+        };
+        let kind = inner.kind();
+        let literal = [
+            "string",
+            "comment",
+            "heredoc",
+            "nowdoc",
+            "template",
+            "text_block",
+            "raw",
+            "scalar",
+            "code",
+            "fence",
+        ]
+        .iter()
+        .any(|k| kind.contains(k));
+        if literal || inner.child_count() == 0 {
+            return false;
+        }
+        node = inner;
+    }
+}
+
+/// `window` of `text` widened to the top-level lines at least `lines` lines further out each way
+/// (the text's start or end when there is none).
+fn widened(text: &[u8], window: &Range<usize>, lines: usize) -> Range<usize> {
+    let mut start = window.start;
+    for _ in 0..lines {
+        if start == 0 {
+            break;
+        }
+        start = text[..start - 1].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    }
+    let mut end = window.end;
+    for _ in 0..lines {
+        match text[end.min(text.len())..].iter().position(|&b| b == b'\n') {
+            Some(p) => end += p + 1,
+            None => {
+                end = text.len();
+                break;
+            }
         }
     }
-    Ok(true)
+    let start = if start == 0 { 0 } else { boundary_before(text, start) };
+    start..boundary_after(text, end.min(text.len()))
+}
+
+/// `tree`, of the text starting at `at` in `text`, moved to that place (an insertion before it, as
+/// far as tree-sitter is concerned).
+fn shifted(mut tree: Tree, text: &[u8], at: usize) -> Tree {
+    if at > 0 {
+        let row = memchr::memchr_iter(b'\n', &text[..at]).count();
+        let column = at - memchr::memrchr(b'\n', &text[..at]).map_or(0, |p| p + 1);
+        tree.edit(&InputEdit {
+            start_byte: 0,
+            old_end_byte: 0,
+            new_end_byte: at,
+            start_position: Point { row: 0, column: 0 },
+            old_end_position: Point { row: 0, column: 0 },
+            new_end_position: Point { row, column },
+        });
+    }
+    tree
 }
 
 /// Where position `at` of the text before is after the changes: moved by every change that
@@ -145,15 +372,18 @@ fn new_position(changes: &[Change], at: usize, inclusive: bool) -> usize {
 }
 
 /// The windows of the text before to parse: around each change, from the start of the nearest
-/// line at or before it that starts a top-level item (a line that is not indented, does not start
-/// with a closing bracket, and follows a blank line) to the start of the nearest such line after
-/// it; windows that meet are merged. `None` when the windows would hold most of the text (the
-/// whole is then parsed).
+/// line before it that starts a top-level item (a line that is not indented, does not start with
+/// a closing bracket, and follows a blank line) to the start of the nearest such line after the
+/// line holding its end; windows that meet are merged. `None` when the windows would hold most of
+/// the text (the whole is then parsed).
 fn windows(old: &[u8], changes: &[Change]) -> Option<Vec<Range<usize>>> {
     let mut windows: Vec<Range<usize>> = Vec::new();
     for c in changes {
-        let start = boundary_before(old, c.old.start);
-        let end = boundary_after(old, c.old.end);
+        // The item before a change at a window's first line and the line holding the change's
+        // end are the window's too: text typed at a line's start can join that line to the item
+        // above (an indented `def`), and an empty window decides nothing.
+        let start = boundary_before(old, c.old.start.saturating_sub(1));
+        let end = boundary_after(old, (c.old.end + 1).min(old.len()));
         match windows.last_mut() {
             Some(last) if start <= last.end => last.end = last.end.max(end),
             _ => windows.push(start..end),
@@ -251,6 +481,7 @@ fn problems(language: Language, tree: &Tree, text: &[u8], offset: usize, focus: 
         Language::Python => layout::python::check(text, offset),
         #[cfg(feature = "markdown")]
         Language::Markdown => layout::markdown::check(tree, text, offset),
+        Language::Bash | Language::Css => layout::lenient::check(language, tree, text, offset),
         _ => Vec::new(),
     };
     if !extra.is_empty() {

@@ -414,7 +414,7 @@ fn shown_token(text: &str) -> String {
 /// Where the first line after the one holding `at` starts that is indented no deeper than it,
 /// does not start with `closer`, and is not blank: where the closer of an opener at `at` probably
 /// belongs. `None` when no line qualifies.
-fn before_line(text: &[u8], at: usize, closer: &str) -> Option<usize> {
+pub(crate) fn before_line(text: &[u8], at: usize, closer: &str) -> Option<usize> {
     let line_start = text[..at].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
     let indent = |line: &[u8]| line.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
     let own = indent(&text[line_start..]);

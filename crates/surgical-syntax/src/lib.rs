@@ -11,9 +11,12 @@
 //!
 //! The cost is bounded: texts over [`Limits::max_bytes`] are not checked, parsing stops at
 //! [`Limits::budget`], and a large text is parsed in windows around the changes (each from a line
-//! that starts a top-level item to the next such line after the change) when the windows are
-//! clean before and after; only when they are not (the edit probably broke something, or the text
-//! was broken there already) are the whole texts parsed, the text after incrementally from the
+//! that starts a top-level item to the next such line after the change): a window clean before
+//! and after is a change that broke nothing; one clean before and broken after, its boundaries
+//! confirmed by a wider parse of the text before, holds what the change broke when the same wider
+//! parse of the text after keeps the problems in it. Only when the windows cannot decide (the
+//! text was broken there already, a window's boundary falls in a string, changes in several
+//! windows, a string left open) are the whole texts parsed, the text after incrementally from the
 //! tree before edited by the changes.
 //!
 //! Each language's grammar is a cargo feature (`rust`, `python`, ..., all in the default
@@ -168,13 +171,33 @@ pub fn check_as(language: Language, old: &[u8], new: &[u8], changes: &[Change], 
             limit: limits.max_bytes,
         });
     }
-    run(language, old, new, changes, limits).unwrap_or_else(skipped)
+    run(language, old, new, changes, limits, true).unwrap_or_else(skipped)
+}
+
+/// [`check_as`] from the whole texts, never from windows of them: the reference the windowed
+/// check is tested against (not part of the API).
+#[doc(hidden)]
+pub fn check_whole_as(language: Language, old: &[u8], new: &[u8], changes: &[Change], limits: &Limits) -> Check {
+    if !available(language) || old.len().max(new.len()) > limits.max_bytes {
+        return check_as(language, old, new, changes, limits);
+    }
+    run(language, old, new, changes, limits, false).unwrap_or_else(|reason| Check::Skipped {
+        language: Some(language),
+        reason,
+    })
 }
 
 #[cfg(feature = "parser")]
-fn run(language: Language, old: &[u8], new: &[u8], changes: &[Change], limits: &Limits) -> Result<Check, Skip> {
+fn run(
+    language: Language,
+    old: &[u8],
+    new: &[u8],
+    changes: &[Change],
+    limits: &Limits,
+    windowed: bool,
+) -> Result<Check, Skip> {
     let deadline = std::time::Instant::now() + limits.budget;
-    let found = check::introduced(language, old, new, changes, deadline)
+    let found = check::introduced(language, old, new, changes, deadline, windowed)
         .map_err(|check::OverBudget| Skip::OverBudget { budget: limits.budget })?;
     Ok(Check::Checked {
         language,
@@ -184,7 +207,7 @@ fn run(language: Language, old: &[u8], new: &[u8], changes: &[Change], limits: &
 }
 
 #[cfg(not(feature = "parser"))]
-fn run(language: Language, _: &[u8], _: &[u8], _: &[Change], _: &Limits) -> Result<Check, Skip> {
+fn run(language: Language, _: &[u8], _: &[u8], _: &[Change], _: &Limits, _: bool) -> Result<Check, Skip> {
     Err(Skip::NotBuilt(language))
 }
 

@@ -131,3 +131,71 @@ fn a_yaml_key_indented_out_of_its_mapping_is_reported_on_its_line() {
     let after = before.replace("\non:", "\n on:");
     assert_eq!(introduced("x.yml", before, &after), vec![(3, Problem::BadIndentation)]);
 }
+
+/// A Rust text over the size the check parses in windows (16 KiB): `n` functions, each after a
+/// blank line, with `middle` put before function `n / 2`.
+fn large_rust(n: usize, middle: &str) -> String {
+    let mut text = String::new();
+    for i in 0..n {
+        if i == n / 2 {
+            text.push_str(middle);
+        }
+        text.push_str(&format!(
+            "fn item_{i}(x: u32) -> u32 {{\n    let y = x + {i};\n    y * 2\n}}\n\n"
+        ));
+    }
+    text
+}
+
+#[test]
+fn a_break_in_a_large_file_is_reported_from_its_window_on_its_line() {
+    let before = large_rust(600, "");
+    assert!(before.len() > 32 * 1024);
+    let after = before.replacen("    y * 2\n}\n\nfn item_300", "    y * 2\n\nfn item_300", 1);
+    let line = after[..after.find("fn item_299").unwrap()].lines().count() + 1;
+    let errors = introduced("big.rs", &before, &after);
+    assert!(
+        errors
+            .iter()
+            .any(|(l, p)| *l == line && matches!(p, Problem::NeverClosed { opener, .. } if opener == "{")),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn code_inside_a_multiline_string_of_a_large_file_is_no_break() {
+    // A raw string holding code, with blank lines and unindented lines: lines a window can start
+    // at. Breaking that "code" breaks nothing.
+    let fixture =
+        "const FIXTURE: &str = r#\"\nfn a() {\n    1\n}\n\nfn b() {\n    2\n}\n\nfn c() {\n    3\n}\n\"#;\n\n";
+    let before = large_rust(600, fixture);
+    let after = before.replacen("fn b() {\n    2\n}", "fn b() {\n    2\n", 1);
+    assert_eq!(introduced("big.rs", &before, &after), vec![]);
+}
+
+#[test]
+fn a_comment_opened_and_closed_far_apart_in_a_large_file_is_no_break() {
+    // Two windows, each broken alone, the whole text clean.
+    let before = large_rust(600, "");
+    let (open_at, close_at) = (
+        before.find("fn item_100(").unwrap(),
+        before.find("fn item_500(").unwrap(),
+    );
+    let mut after = before.clone();
+    after.insert_str(close_at, "*/\n");
+    after.insert_str(open_at, "/*\n");
+    let changes = [
+        Change::new(open_at..open_at, open_at..open_at + 3),
+        Change::new(close_at..close_at, close_at + 3..close_at + 6),
+    ];
+    match check(
+        "big.rs",
+        before.as_bytes(),
+        after.as_bytes(),
+        &changes,
+        &Limits::default(),
+    ) {
+        Check::Checked { errors, .. } => assert_eq!(errors, vec![]),
+        other => panic!("not checked: {other:?}"),
+    }
+}

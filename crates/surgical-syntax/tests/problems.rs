@@ -133,3 +133,43 @@ fn an_old_error_that_moved_is_not_reported() {
     let after = "// new\n// lines\nfn a() {\n    let s = \"abc;\n}\n";
     assert_eq!(introduced("x.rs", before, after), vec![]);
 }
+
+#[test]
+fn shell_a_dropped_brace_the_grammar_accepts_is_reported() {
+    // tree-sitter-bash reads `f()` followed by a `[ ... ]` command as a function, and the `}`
+    // after it as a command's name; bash refuses both.
+    let before = "f() {\n  [ -n \"$1\" ] && echo yes\n}\n\ng() [[ -n $1 ]]\n";
+    let after = before.replacen("f() {\n", "f()\n", 1);
+    let errors = introduced("x.sh", before, &after);
+    assert!(
+        errors
+            .iter()
+            .any(|(l, p)| *l == 2 && *p == Problem::Missing { token: "{".into() }),
+        "{errors:?}"
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|(l, p)| *l == 3 && *p == Problem::ClosesNothing { closer: "}".into() }),
+        "{errors:?}"
+    );
+    // `[[ ... ]]` is a compound command: a body bash takes.
+    let edited = before.replacen("echo yes", "echo no", 1);
+    assert_eq!(introduced("x.sh", before, &edited), vec![]);
+}
+
+#[test]
+fn css_a_string_over_a_line_break_is_left_open() {
+    let before = "a::before {\n  content: \"x\";\n}\n\nb {\n  font-family: \"Mono\";\n}\n";
+    let after = before.replacen("\"x\";", "\"x;", 1);
+    let errors = introduced("x.css", before, &after);
+    assert!(
+        errors
+            .iter()
+            .any(|(l, p)| *l == 2 && *p == Problem::UnclosedString { quote: "\"".into() }),
+        "{errors:?}"
+    );
+    // A string that keeps its closing quote on its line is not reported.
+    let edited = before.replacen("\"x\";", "\"x y\";", 1);
+    assert_eq!(introduced("x.css", before, &edited), vec![]);
+}
