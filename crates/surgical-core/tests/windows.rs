@@ -5,7 +5,7 @@
 //! arbitrary replacements. `PROPTEST_CASES` sets the number of cases.
 
 use proptest::prelude::*;
-use surgical_core::diff::{numbered_diff, unified_patch, Windows};
+use surgical_core::diff::{numbered_diff, numbered_diff_cut, unified_patch, unified_patch_cut, LineCut, Windows};
 use surgical_core::lines::{count_lines, LineCounter};
 use surgical_core::{apply, apply_spliced, Change, Edit, Options};
 
@@ -108,6 +108,14 @@ proptest! {
             let want = unified_patch(&[prefix, &old].concat(), &[prefix, &new].concat(), &shifted, "f");
             prop_assert_eq!(windows.unified_patch(prefix, "f"), want);
         }
+        // Lines cut around their changes: the same window by window as over the whole texts.
+        let before = |n: usize| format!("[{n}<]");
+        let after = |n: usize| format!("[>{n}]");
+        for max_chars in [3, 12, 30, 10_000] {
+            let cut = LineCut { max_chars, before: &before, after: &after };
+            prop_assert_eq!(windows.numbered_diff_cut(&cut), numbered_diff_cut(&old, &new, &changes, &cut));
+            prop_assert_eq!(windows.unified_patch_cut(b"", "f", &cut), unified_patch_cut(&old, &new, &changes, "f", &cut));
+        }
         let positions: Vec<usize> = changes
             .iter()
             .flat_map(|c| [c.new.start, c.new.end.saturating_sub(1).max(c.new.start)])
@@ -180,6 +188,59 @@ fn windows_of_distant_changes_hold_only_their_neighbourhood() {
     assert_eq!(
         windows.unified_patch(b"", "f"),
         unified_patch(&old, &new, &changes, "f")
+    );
+}
+
+/// A change far into a long line is shown cut around it, and the cut says how many characters were
+/// left out on each side: what is shown, with those counts, is the line on disk.
+#[test]
+fn a_change_inside_a_long_line_is_shown_cut_around_it() {
+    let long: String = (0..20_000).map(|i| format!("v{i}=\u{e9};")).collect();
+    let old = format!("first\n{long}\nlast\n").into_bytes();
+    let at = old.windows(8).position(|w| w == b"v12345=\xc3").unwrap();
+    let reps = [(at + 7..at + 9, &b"2"[..])];
+    let windows = Windows::new(&old, reps.iter().cloned());
+    let before = |n: usize| format!("[{n} before]");
+    let after = |n: usize| format!("[{n} after]");
+    let cut = LineCut {
+        max_chars: 400,
+        before: &before,
+        after: &after,
+    };
+    let diff = windows.numbered_diff_cut(&cut);
+    let lines: Vec<&str> = diff.text.lines().collect();
+    assert_eq!(lines[0], " 1 first", "{}", diff.text);
+    let line_chars = long.chars().count();
+    for (line, sign, changed) in [(lines[1], "-2 ", "v12345=\u{e9};"), (lines[2], "+2 ", "v12345=2;")] {
+        let rest = line.strip_prefix(sign).unwrap();
+        let (left, rest) = rest.split_once(" before]").unwrap();
+        let (shown, right) = rest.rsplit_once('[').unwrap();
+        let left: usize = left.trim_start_matches('[').parse().unwrap();
+        let right: usize = right.trim_end_matches(" after]").parse().unwrap();
+        assert!(shown.contains(changed), "{line}");
+        assert!(shown.chars().count() <= 400 - LineCut::SHOWN);
+        let whole: String = if sign == "-2 " {
+            long.clone()
+        } else {
+            long.replace("v12345=\u{e9};", "v12345=2;")
+        };
+        let chars: Vec<char> = whole.chars().collect();
+        assert_eq!(left + shown.chars().count() + right, chars.len());
+        assert_eq!(
+            chars[left..left + shown.chars().count()].iter().collect::<String>(),
+            shown
+        );
+    }
+    assert!(line_chars > 400);
+    assert_eq!(lines[3], " 3 last");
+    let (patch, was_cut) = windows.unified_patch_cut(b"", "f", &cut);
+    assert!(was_cut);
+    assert!(patch.contains("+[") && patch.contains("v12345=2;"), "{patch}");
+    // Unchanged lines are shown from their start; short lines whole and the patch whole.
+    let short = Windows::new(b"a\nb\n", [(2..3, &b"c"[..])]);
+    assert_eq!(
+        short.unified_patch_cut(b"", "f", &cut),
+        (short.unified_patch(b"", "f"), false)
     );
 }
 
