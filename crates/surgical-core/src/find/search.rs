@@ -164,6 +164,16 @@ pub(crate) fn find_all_probing<'a>(
         }
     }
     let mut probe = probes_ok.then(|| Probe::new(probes));
+    // A text with CRs under the exact fold: the lines around the anchors' places, not a whole pass.
+    if fold == Fold::EXACT && !borrowed && probe.is_none() {
+        if let Some(windows) = exact_line_windows(orig, needles, known, rarity) {
+            for w in windows {
+                scan.scan(ac, &normalize(&orig[w.clone()], Fold::EXACT), w.start, None);
+            }
+            let (spans, counts) = scan.finish();
+            return (spans, counts, None);
+        }
+    }
     if borrowed || orig.len() <= 2 * chunk {
         let hay = view();
         let windows = (borrowed && probe.is_none())
@@ -239,6 +249,42 @@ fn exact_windows(needles: &[&Pattern], known: &KnownRuns, rarity: &Rarity) -> Op
         }
     }
     Some(windows)
+}
+
+/// [`exact_windows`] for a text with CRs, whose exact view is not the text (a CRLF is one line
+/// break there): the whole lines around each known place of a needle's anchor that an occurrence
+/// holding it there spans (the anchor holds no line break, so it is in the original verbatim, as
+/// many line breaks after the needle's start as before it in the needle), disjoint and ascending.
+/// Whole lines normalize as the same lines do in the whole text. `None` as [`exact_windows`], or
+/// when a window is too large to be worth it.
+fn exact_line_windows(
+    orig: &[u8],
+    needles: &[&Pattern],
+    known: &KnownRuns,
+    rarity: &Rarity,
+) -> Option<Vec<Range<usize>>> {
+    let mut windows = Vec::new();
+    for n in needles {
+        if n.text.is_empty() || n.needs_line_end {
+            return None;
+        }
+        let (run, _) = anchor(&n.text, rarity)?;
+        let offset = run.as_ptr() as usize - n.text.as_ptr() as usize;
+        let before = n.text[..offset].matches('\n').count();
+        let after = n.text[offset..].matches('\n').count();
+        for &place in known_places(known, run)? {
+            windows.push(window_around(orig, place, before, after + 1)?);
+        }
+    }
+    windows.sort_unstable_by_key(|w| w.start);
+    let mut merged: Vec<Range<usize>> = Vec::with_capacity(windows.len());
+    for w in windows {
+        match merged.last_mut() {
+            Some(last) if w.start <= last.end => last.end = last.end.max(w.end),
+            _ => merged.push(w),
+        }
+    }
+    Some(merged)
 }
 
 /// `windows` cut to `text`, widened to its character boundaries, sorted, and the overlapping or
@@ -1754,9 +1800,10 @@ mod tests {
                 (counts.iter().sum::<usize>(), starts)
             };
             prop_assert_eq!(&got[0], &whole, "{:?} in {:?}", old, String::from_utf8_lossy(&text));
-            // The exact tier around the places found, against its whole pass (texts without CRs:
-            // the only ones it windows).
-            if !text.contains(&b'\r') && std::str::from_utf8(&text).is_ok() {
+            // The exact tier around the places found, against its whole pass (texts with CRs are
+            // windowed by whole lines).
+            if std::str::from_utf8(&text).is_ok() {
+                let has_cr = text.contains(&b'\r');
                 let n = pattern(&old, Fold::EXACT);
                 let mut needles = vec![pattern(&old, Fold::EXACT)];
                 needles.extend(n.at_end_variant(&scope, &text));
@@ -1765,7 +1812,7 @@ mod tests {
                 let search = |known: &KnownRuns| {
                     let view = || std::rc::Rc::new(normalize(&text, Fold::EXACT));
                     let got = crate::find::anchors::forced::with_seed(seed, || {
-                        find_all_probing(&text, Fold::EXACT, view, || false, &refs, &caps, &scope, &[], known, &rarity)
+                        find_all_probing(&text, Fold::EXACT, view, || has_cr, &refs, &caps, &scope, &[], known, &rarity)
                     });
                     (got.0, got.1)
                 };
@@ -1842,7 +1889,7 @@ mod tests {
         #[test]
         fn exact_search_around_known_anchors_agrees_with_the_full_pass(
             pieces in prop::collection::vec(prop::sample::select(vec![
-                "a", "b", "ab", "aba", " ", "\t", "\n", "\u{a0}", "\u{2014}", "\u{e9}", "x = 1;",
+                "a", "b", "ab", "aba", " ", "\t", "\n", "\r\n", "\r", "\u{a0}", "\u{2014}", "\u{e9}", "x = 1;",
             ]), 0..60),
             start in any::<prop::sample::Index>(),
             len in 1usize..14,
@@ -1869,7 +1916,7 @@ mod tests {
             let caps = vec![usize::MAX; refs.len()];
             let search = |known: &KnownRuns| {
                 let view = || std::rc::Rc::new(normalize(text.as_bytes(), Fold::EXACT));
-                let got = find_all_probing(text.as_bytes(), Fold::EXACT, view, || false, &refs, &caps, &scope, &[], known, &Rarity::of(text.as_bytes()));
+                let got = find_all_probing(text.as_bytes(), Fold::EXACT, view, || text.contains('\r'), &refs, &caps, &scope, &[], known, &Rarity::of(text.as_bytes()));
                 (got.0, got.1)
             };
             prop_assert_eq!(search(&known), search(&KnownRuns::new()), "{:?} in {:?}", old, text);
