@@ -1060,7 +1060,17 @@ mod tests {
             assert_eq!(known.numbered_diff(), whole.numbered_diff());
             assert_eq!(known.unified_patch(b"", "f"), whole.unified_patch(b"", "f"));
             assert_eq!(known.new_line_count(), whole.new_line_count());
-            let positions: Vec<usize> = whole.windows.iter().map(|w| w.new_start).collect();
+            // Where each replacement starts and ends in the text after (what `new_lines_at` is
+            // asked about): the windows counted only for line numbers hold no context lines.
+            let positions: Vec<usize> = whole
+                .windows
+                .iter()
+                .flat_map(|w| {
+                    w.changes
+                        .iter()
+                        .flat_map(|c| [w.new_start + c.new.start, w.new_start + c.new.end])
+                })
+                .collect();
             let partial = Windows::counted(&old, reps.iter().cloned(), false, false, None);
             assert_eq!(
                 partial.new_lines_at(positions.clone()),
