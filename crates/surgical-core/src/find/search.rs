@@ -1642,6 +1642,67 @@ mod tests {
     }
 
     #[test]
+    fn the_exact_tier_of_a_text_with_crs_searches_the_lines_around_the_known_places() {
+        // A text with CRs: its exact view is not the text, so the windows are the whole lines
+        // around each known place of the anchor (issue 30). Told every place, the search finds
+        // what the whole pass finds (a needle over a CRLF, its span in the original's bytes); told
+        // none, nothing; told one place, the occurrence holding the anchor there or nothing. Every
+        // run of the needle is in the text more than once, so some place holds no occurrence.
+        let text = b"a = value;\r\nb = value;\r\nb = other;\r\nvalue;\r\n";
+        let n = pattern("value;\nb = value;", Fold::EXACT);
+        let (run, _) = anchor(&n.text, &Rarity::of(text)).expect("an anchor");
+        let places: Vec<usize> = (0..text.len())
+            .filter(|&i| text[i..].starts_with(run.as_bytes()))
+            .collect();
+        assert!(places.len() > 1, "{run:?}");
+        let search = |places: Vec<usize>| {
+            let known = KnownRuns::from([(run.to_string(), places)]);
+            let view = || std::rc::Rc::new(normalize(text, Fold::EXACT));
+            let caps = [MAX_LISTED];
+            let (spans, counts, _) = find_all_probing(
+                text,
+                Fold::EXACT,
+                view,
+                || true,
+                &[&n],
+                &caps,
+                &Scope::default(),
+                &[],
+                &known,
+                &Rarity::of(text),
+            );
+            let spans: Vec<(usize, usize)> = spans[0].iter().map(|s| (s.start, s.end)).collect();
+            (spans, counts[0])
+        };
+        let whole = {
+            let view = || std::rc::Rc::new(normalize(text, Fold::EXACT));
+            let (spans, counts) = find_all_in(
+                text,
+                Fold::EXACT,
+                view,
+                &[&n],
+                &[MAX_LISTED],
+                &Scope::default(),
+                &Rarity::of(text),
+            );
+            (spans[0].iter().map(|s| (s.start, s.end)).collect::<Vec<_>>(), counts[0])
+        };
+        assert_eq!(whole, (vec![(4, 22)], 1));
+        assert_eq!(search(places.clone()), whole);
+        assert_eq!(search(vec![]), (vec![], 0));
+        let one_by_one: Vec<_> = places.iter().map(|&p| search(vec![p])).collect();
+        assert_eq!(
+            one_by_one.iter().filter(|got| **got == whole).count(),
+            1,
+            "{one_by_one:?}"
+        );
+        assert!(
+            one_by_one.iter().all(|got| *got == whole || *got == (vec![], 0)),
+            "{one_by_one:?}"
+        );
+    }
+
+    #[test]
     fn shortest_period_agrees_with_its_definition() {
         // Every text over two letters up to 12 bytes and over three up to 7, against the least `p`
         // with `s[i] == s[i + p]` throughout (issue 16's mutation run over the prefix function).
