@@ -469,10 +469,36 @@ struct FileLines<'t> {
 /// file's.
 struct Places<'t> {
     keys: Rc<[&'t [u8]]>,
-    /// The keys indexed in `wanted`, and which lengths they have (most lines are none of them).
-    asked: Option<(HashSet<Vec<u8>, foldhash::fast::RandomState>, Vec<bool>)>,
+    /// The keys indexed in `wanted` (`None`: every key).
+    asked: Option<AskedKeys>,
     wanted: Index<'t>,
     all: OnceCell<Index<'t>>,
+}
+
+/// A set of keys, and which lengths they have: most lines have none of them, and are told apart
+/// by their length without hashing.
+struct AskedKeys {
+    set: HashSet<Vec<u8>, foldhash::fast::RandomState>,
+    lengths: Vec<bool>,
+}
+
+impl AskedKeys {
+    fn new<'a>(keys: impl Iterator<Item = &'a [u8]>) -> AskedKeys {
+        let mut set = HashSet::with_hasher(foldhash::fast::RandomState::default());
+        let mut lengths = Vec::new();
+        for k in keys {
+            if lengths.len() <= k.len() {
+                lengths.resize(k.len() + 1, false);
+            }
+            lengths[k.len()] = true;
+            set.insert(k.to_vec());
+        }
+        AskedKeys { set, lengths }
+    }
+
+    fn contains(&self, k: &[u8]) -> bool {
+        self.lengths.get(k.len()) == Some(&true) && self.set.contains(k)
+    }
 }
 
 /// Where each distinct key of some lines occurs, ascending: one list per key, all in one array (a
@@ -532,20 +558,9 @@ impl<'t> Index<'t> {
 impl<'t> Places<'t> {
     /// The places of `keys`, indexed for the keys of `asked` first (every key at once when `None`).
     fn new<'a>(keys: &Rc<[&'t [u8]]>, asked: Option<impl Iterator<Item = &'a [u8]>>) -> Places<'t> {
-        let asked = asked.map(|asked| {
-            let mut set = HashSet::with_hasher(foldhash::fast::RandomState::default());
-            let mut lengths = Vec::new();
-            for k in asked {
-                if lengths.len() <= k.len() {
-                    lengths.resize(k.len() + 1, false);
-                }
-                lengths[k.len()] = true;
-                set.insert(k.to_vec());
-            }
-            (set, lengths)
-        });
+        let asked = asked.map(AskedKeys::new);
         let wanted = match &asked {
-            Some((set, lengths)) => Index::new(keys, |k| lengths.get(k.len()) == Some(&true) && set.contains(k)),
+            Some(asked) => Index::new(keys, |k| asked.contains(k)),
             None => Index::new(keys, |_| true),
         };
         Places {
@@ -559,9 +574,7 @@ impl<'t> Places<'t> {
     /// The index that answers for `k`.
     fn index_for(&self, k: &[u8]) -> &Index<'t> {
         match &self.asked {
-            Some((set, lengths)) if !(lengths.get(k.len()) == Some(&true) && set.contains(k)) => {
-                self.all.get_or_init(|| Index::new(&self.keys, |_| true))
-            }
+            Some(asked) if !asked.contains(k) => self.all.get_or_init(|| Index::new(&self.keys, |_| true)),
             _ => &self.wanted,
         }
     }
