@@ -5,7 +5,7 @@
 //! arbitrary replacements. `PROPTEST_CASES` sets the number of cases.
 
 use proptest::prelude::*;
-use surgical_core::diff::{numbered_diff, unified_patch, Windows};
+use surgical_core::diff::{numbered_diff, numbered_diff_cut, unified_patch, unified_patch_cut, LineCut, Windows};
 use surgical_core::lines::{count_lines, LineCounter};
 use surgical_core::{apply, apply_spliced, Change, Edit, Options};
 
@@ -86,6 +86,74 @@ fn whole(old: &[u8], reps: &[(std::ops::Range<usize>, Vec<u8>)]) -> (Vec<u8>, Ve
     (new, changes)
 }
 
+/// How many characters of a numbered diff's line are its sign and number (`None` for a line that
+/// is not a line of the text: `...`, `\ No newline at end of file`).
+fn numbered_prefix(line: &str) -> Option<usize> {
+    let chars: Vec<char> = line.chars().collect();
+    let mut i = 1;
+    while i < chars.len() && chars[i] == ' ' {
+        i += 1;
+    }
+    let digits = i;
+    while i < chars.len() && chars[i].is_ascii_digit() {
+        i += 1;
+    }
+    (i > digits && chars.get(i) == Some(&' ')).then_some(i + 1)
+}
+
+/// `cut`, a line of a rendering with lines cut (markers `[N<]` and `[>M]`), against `whole`, the
+/// same line rendered whole, whose first `prefix` characters are not the text's (`None`: not a
+/// line of the text). A line's terminator mark (`␍␊`, `␍`, `␊`) is not the line's.
+fn check_cut_line(cut: &str, whole: &str, prefix: Option<usize>, show: usize, max_chars: usize) -> Result<(), String> {
+    let Some(prefix) = prefix else {
+        return if cut == whole {
+            Ok(())
+        } else {
+            Err(format!("{cut:?} is not {whole:?}"))
+        };
+    };
+    let strip = |l: &str| -> (String, String) {
+        let l = l.trim_end_matches(['\u{240d}', '\u{240a}']);
+        let head: String = l.chars().take(prefix).collect();
+        (head, l.chars().skip(prefix).collect())
+    };
+    let ((cut_head, body), (whole_head, line)) = (strip(cut), strip(whole));
+    let line: Vec<char> = line.chars().collect();
+    if cut_head != whole_head {
+        return Err(format!("{cut:?} and {whole:?} start differently"));
+    }
+    if body.chars().collect::<Vec<char>>() == line {
+        return if line.len() <= max_chars {
+            Ok(())
+        } else {
+            Err(format!("{whole:?} is not cut"))
+        };
+    }
+    let (left, rest) = match body.strip_prefix('[').and_then(|r| r.split_once("<]")) {
+        Some((n, rest)) => (n.parse::<usize>().map_err(|e| format!("{cut:?}: {e}"))?, rest),
+        None => (0, body.as_str()),
+    };
+    let (stretch, right) = match rest.strip_suffix(']').and_then(|r| r.rsplit_once("[>")) {
+        Some((stretch, m)) => (stretch, m.parse::<usize>().map_err(|e| format!("{cut:?}: {e}"))?),
+        None => (rest, 0),
+    };
+    let stretch: Vec<char> = stretch.chars().collect();
+    if left == 0 && right == 0 {
+        return Err(format!("{cut:?} differs from {whole:?} without a marker"));
+    }
+    if line.len() <= max_chars || stretch.len() != show.min(line.len()) {
+        return Err(format!(
+            "{cut:?}: a stretch of {} characters of a line of {}",
+            stretch.len(),
+            line.len()
+        ));
+    }
+    if left + stretch.len() + right != line.len() || line[left..left + stretch.len()] != stretch[..] {
+        return Err(format!("{cut:?} is not a stretch of {whole:?}"));
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases(512), ..ProptestConfig::default() })]
 
@@ -108,6 +176,14 @@ proptest! {
             let want = unified_patch(&[prefix, &old].concat(), &[prefix, &new].concat(), &shifted, "f");
             prop_assert_eq!(windows.unified_patch(prefix, "f"), want);
         }
+        // Lines cut around their changes: the same window by window as over the whole texts.
+        let before = |n: usize| format!("[{n}<]");
+        let after = |n: usize| format!("[>{n}]");
+        for max_chars in [3, 12, 30, 10_000] {
+            let cut = LineCut { max_chars, before: &before, after: &after };
+            prop_assert_eq!(windows.numbered_diff_cut(&cut), numbered_diff_cut(&old, &new, &changes, &cut));
+            prop_assert_eq!(windows.unified_patch_cut(b"", "f", &cut), unified_patch_cut(&old, &new, &changes, "f", &cut));
+        }
         let positions: Vec<usize> = changes
             .iter()
             .flat_map(|c| [c.new.start, c.new.end.saturating_sub(1).max(c.new.start)])
@@ -115,6 +191,44 @@ proptest! {
         let mut counter = LineCounter::new(&new);
         let want: Vec<usize> = positions.iter().map(|&p| counter.line_at(p)).collect();
         prop_assert_eq!(windows.new_lines_at(positions), want);
+    }
+
+    /// What a cut line shows is the line on disk: against the rendering without cuts, each line
+    /// is the same, or its markers' counts and the stretch between them are the characters of
+    /// that line left out before, shown, and left out after (no character added, lost or moved),
+    /// and the stretch is as long as the cut allows. Valid UTF-8 without invisible characters, so
+    /// that a changed line's rendering has a character for each of the line's.
+    #[test]
+    fn a_cut_line_shows_the_line_on_disk(
+        old in file(),
+        cuts in prop::collection::vec((any::<usize>(), any::<usize>()), 0..6),
+        news in prop::collection::vec(bytes(), 6),
+    ) {
+        let old = String::from_utf8_lossy(&old).replace(['\u{a0}', '\u{fffd}'], "_").into_bytes();
+        let reps = replacements(old.len(), &cuts, &news);
+        let (new, changes) = whole(&old, &reps);
+        // A replacement may start or end inside a character: such a text has invalid bytes.
+        prop_assume!(std::str::from_utf8(&new).is_ok());
+        let before = |n: usize| format!("[{n}<]");
+        let after = |n: usize| format!("[>{n}]");
+        for max_chars in [3, 12, 30, 10_000] {
+            let cut = LineCut { max_chars, before: &before, after: &after };
+            let show = max_chars.saturating_sub(LineCut::SHOWN).max(1);
+            let (shown, whole_diff) = (numbered_diff_cut(&old, &new, &changes, &cut).text, numbered_diff(&old, &new, &changes).text);
+            prop_assert_eq!(shown.split('\n').count(), whole_diff.split('\n').count());
+            for (c, w) in shown.split('\n').zip(whole_diff.split('\n')) {
+                check_cut_line(c, w, numbered_prefix(w), show, max_chars).map_err(TestCaseError::fail)?;
+            }
+            let (shown, was_cut) = unified_patch_cut(&old, &new, &changes, "f", &cut);
+            let whole_patch = unified_patch(&old, &new, &changes, "f");
+            prop_assert_eq!(was_cut, shown != whole_patch);
+            prop_assert_eq!(shown.split('\n').count(), whole_patch.split('\n').count());
+            // Split at `\n` only: a lone CR is a character of a patch's line.
+            for (i, (c, w)) in shown.split('\n').zip(whole_patch.split('\n')).enumerate() {
+                let content = i >= 2 && !w.starts_with("@@") && !w.starts_with('\\');
+                check_cut_line(c, w, content.then_some(1), show, max_chars).map_err(TestCaseError::fail)?;
+            }
+        }
     }
 
     #[test]
@@ -180,6 +294,59 @@ fn windows_of_distant_changes_hold_only_their_neighbourhood() {
     assert_eq!(
         windows.unified_patch(b"", "f"),
         unified_patch(&old, &new, &changes, "f")
+    );
+}
+
+/// A change far into a long line is shown cut around it, and the cut says how many characters were
+/// left out on each side: what is shown, with those counts, is the line on disk.
+#[test]
+fn a_change_inside_a_long_line_is_shown_cut_around_it() {
+    let long: String = (0..20_000).map(|i| format!("v{i}=\u{e9};")).collect();
+    let old = format!("first\n{long}\nlast\n").into_bytes();
+    let at = old.windows(8).position(|w| w == b"v12345=\xc3").unwrap();
+    let reps = [(at + 7..at + 9, &b"2"[..])];
+    let windows = Windows::new(&old, reps.iter().cloned());
+    let before = |n: usize| format!("[{n} before]");
+    let after = |n: usize| format!("[{n} after]");
+    let cut = LineCut {
+        max_chars: 400,
+        before: &before,
+        after: &after,
+    };
+    let diff = windows.numbered_diff_cut(&cut);
+    let lines: Vec<&str> = diff.text.lines().collect();
+    assert_eq!(lines[0], " 1 first", "{}", diff.text);
+    let line_chars = long.chars().count();
+    for (line, sign, changed) in [(lines[1], "-2 ", "v12345=\u{e9};"), (lines[2], "+2 ", "v12345=2;")] {
+        let rest = line.strip_prefix(sign).unwrap();
+        let (left, rest) = rest.split_once(" before]").unwrap();
+        let (shown, right) = rest.rsplit_once('[').unwrap();
+        let left: usize = left.trim_start_matches('[').parse().unwrap();
+        let right: usize = right.trim_end_matches(" after]").parse().unwrap();
+        assert!(shown.contains(changed), "{line}");
+        assert!(shown.chars().count() <= 400 - LineCut::SHOWN);
+        let whole: String = if sign == "-2 " {
+            long.clone()
+        } else {
+            long.replace("v12345=\u{e9};", "v12345=2;")
+        };
+        let chars: Vec<char> = whole.chars().collect();
+        assert_eq!(left + shown.chars().count() + right, chars.len());
+        assert_eq!(
+            chars[left..left + shown.chars().count()].iter().collect::<String>(),
+            shown
+        );
+    }
+    assert!(line_chars > 400);
+    assert_eq!(lines[3], " 3 last");
+    let (patch, was_cut) = windows.unified_patch_cut(b"", "f", &cut);
+    assert!(was_cut);
+    assert!(patch.contains("+[") && patch.contains("v12345=2;"), "{patch}");
+    // Unchanged lines are shown from their start; short lines whole and the patch whole.
+    let short = Windows::new(b"a\nb\n", [(2..3, &b"c"[..])]);
+    assert_eq!(
+        short.unified_patch_cut(b"", "f", &cut),
+        (short.unified_patch(b"", "f"), false)
     );
 }
 

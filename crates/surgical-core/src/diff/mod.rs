@@ -113,7 +113,37 @@ struct Item<'a> {
     old_no: usize,
     new_no: usize,
     line: &'a [u8],
+    /// Where in `line` its change starts (0 for an equal line): where a cut of a long line is
+    /// centred ([`LineCut`]).
+    focus: usize,
 }
+
+/// Where the change that touches the line `line` (a slice of `text`) starts in it, from `spans`
+/// (the changes' ranges in `text`, in order); 0 when none does.
+fn focus_of(text: &[u8], line: &[u8], spans: impl Fn(usize) -> Range<usize>, count: usize) -> usize {
+    if line.len() <= FOCUS_FROM {
+        return 0;
+    }
+    let at = line.as_ptr() as usize - text.as_ptr() as usize;
+    let end = at + line.len();
+    let (mut lo, mut hi) = (0, count);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        let span = spans(mid);
+        if span.end < at || (span.end == at && !span.is_empty()) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    match (lo < count).then(|| spans(lo)) {
+        Some(span) if span.start < end => span.start.saturating_sub(at),
+        _ => 0,
+    }
+}
+
+/// Lines no longer than this many bytes are never cut, so their changes' places are not looked for.
+const FOCUS_FROM: usize = 256;
 
 /// Line-aligned regions around the changes: each starts and ends where both texts are at a line
 /// start (or both at their end), inside the unchanged stretches between changes. Changes whose lines
@@ -196,6 +226,7 @@ fn hunks<'a>(
                 old_no: gap_old_no + k,
                 new_no: gap_new_no + k,
                 line: &old[p..e],
+                focus: 0,
             }));
             p = e;
         }
@@ -216,6 +247,7 @@ fn hunks<'a>(
                 old_no: old_no - back,
                 new_no: new_no - back,
                 line: &old[s..e],
+                focus: 0,
             }));
         }
         // The region itself.
@@ -233,18 +265,21 @@ fn hunks<'a>(
                         old_no: old_no + oi,
                         new_no: new_no + ni,
                         line: ol[oi],
+                        focus: 0,
                     },
                     Tag::Delete => Item {
                         tag,
                         old_no: old_no + oi,
                         new_no: new_no + ni,
                         line: ol[oi],
+                        focus: focus_of(old, ol[oi], |k| changes[k].old.clone(), changes.len()),
                     },
                     Tag::Insert => Item {
                         tag,
                         old_no: old_no + oi,
                         new_no: new_no + ni,
                         line: nl[ni],
+                        focus: focus_of(new, nl[ni], |k| changes[k].new.clone(), changes.len()),
                     },
                 }));
             }
@@ -265,6 +300,7 @@ fn hunks<'a>(
                 old_no: ono + k,
                 new_no: nno + k,
                 line: &old[p..e],
+                focus: 0,
             }));
             p = e;
         }
@@ -387,14 +423,30 @@ pub fn whole_change(old: &[u8], new: &[u8]) -> Vec<Change> {
 /// `changes` are the replaced ranges in file order (old range, new range), as
 /// [`crate::Applied::changes`] gives them. Empty when nothing changed.
 pub fn unified_patch(old: &[u8], new: &[u8], changes: &[Change], path: &str) -> String {
-    render_patch(&hunks(old, new, changes, Breaks::Lf, DEFAULT_CONTEXT, (1, 1)), path)
+    render_patch(
+        &hunks(old, new, changes, Breaks::Lf, DEFAULT_CONTEXT, (1, 1)),
+        path,
+        None,
+    )
+    .0
 }
 
-fn render_patch(hunks: &[Vec<Item<'_>>], path: &str) -> String {
+/// [`unified_patch`] with every line longer than `cut` allows shown cut ([`LineCut`]), and whether
+/// one was (then the patch no longer applies).
+pub fn unified_patch_cut(old: &[u8], new: &[u8], changes: &[Change], path: &str, cut: &LineCut<'_>) -> (String, bool) {
+    render_patch(
+        &hunks(old, new, changes, Breaks::Lf, DEFAULT_CONTEXT, (1, 1)),
+        path,
+        Some(cut),
+    )
+}
+
+fn render_patch(hunks: &[Vec<Item<'_>>], path: &str, cut: Option<&LineCut<'_>>) -> (String, bool) {
     if hunks.is_empty() {
-        return String::new();
+        return (String::new(), false);
     }
     let mut out = format!("--- a/{path}\n+++ b/{path}\n");
+    let mut any_cut = false;
     for h in hunks {
         let (os, oc, ns, nc) = header(h);
         let _ = writeln!(out, "@@ -{} +{} @@", range(os, oc), range(ns, nc));
@@ -404,13 +456,123 @@ fn render_patch(hunks: &[Vec<Item<'_>>], path: &str) -> String {
                 Tag::Delete => '-',
                 Tag::Insert => '+',
             });
-            out.push_str(&String::from_utf8_lossy(item.line));
+            let content = item.line.strip_suffix(b"\n").unwrap_or(item.line);
+            match cut.and_then(|cut| cut.place(content, item.focus).map(|place| (cut, place))) {
+                Some((cut, place)) => {
+                    any_cut = true;
+                    cut.render(&mut out, place, |out, shown| {
+                        out.push_str(&String::from_utf8_lossy(&content[shown]))
+                    });
+                    out.push_str(if item.line.len() > content.len() { "\n" } else { "" });
+                }
+                None => out.push_str(&String::from_utf8_lossy(item.line)),
+            }
             if !item.line.ends_with(b"\n") {
                 out.push_str("\n\\ No newline at end of file\n");
             }
         }
     }
-    out
+    (out, any_cut)
+}
+
+/// How a rendering shows a line longer than `max_chars` characters (the bytes that do not continue
+/// a UTF-8 sequence): a stretch of it around its change (its start for an unchanged line) of
+/// [`LineCut::SHOWN`] fewer characters, with `before` and `after` (given how many characters were
+/// left out there) saying where it is cut. So a change inside a line of megabytes costs and shows a
+/// few KiB, and the cut line with its markers still fits `max_chars`.
+pub struct LineCut<'w> {
+    /// Lines of at most this many characters are shown whole.
+    pub max_chars: usize,
+    /// What stands for the characters left out before the stretch shown.
+    pub before: &'w dyn Fn(usize) -> String,
+    /// What stands for the characters left out after it.
+    pub after: &'w dyn Fn(usize) -> String,
+}
+
+/// The stretch of a line shown and the characters left out before and after it.
+struct CutPlace {
+    shown: Range<usize>,
+    before: usize,
+    after: usize,
+}
+
+/// Whether `b` continues a UTF-8 sequence (is not the first byte of a character).
+fn continues(b: u8) -> bool {
+    (b & 0xC0) == 0x80
+}
+
+/// Characters of `bytes`, counted as the bytes that do not continue a UTF-8 sequence.
+fn count_chars(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| !continues(b)).count()
+}
+
+impl LineCut<'_> {
+    /// Characters the shown stretch of a cut line has fewer than `max_chars`: room for the line's
+    /// number, its sign and the markers.
+    pub const SHOWN: usize = 200;
+
+    /// Where `content` (a line without its terminator) is cut around `focus`, or `None` when it is
+    /// shown whole.
+    fn place(&self, content: &[u8], focus: usize) -> Option<CutPlace> {
+        // A character has at most 4 bytes: a line of fewer bytes than 4 times the limit is counted.
+        if content.len() <= self.max_chars
+            || (content.len() <= 4 * self.max_chars && count_chars(content) <= self.max_chars)
+        {
+            return None;
+        }
+        let show = self.max_chars.saturating_sub(Self::SHOWN).max(1);
+        let back = |mut at: usize| {
+            at -= 1;
+            while at > 0 && continues(content[at]) {
+                at -= 1;
+            }
+            at
+        };
+        let forward = |mut at: usize| {
+            at += 1;
+            while at < content.len() && continues(content[at]) {
+                at += 1;
+            }
+            at
+        };
+        let mut start = focus.min(content.len());
+        while start > 0 && start < content.len() && continues(content[start]) {
+            start -= 1;
+        }
+        // A quarter of what is shown comes before the change.
+        for _ in 0..show / 4 {
+            if start == 0 {
+                break;
+            }
+            start = back(start);
+        }
+        let (mut end, mut shown) = (start, 0);
+        while end < content.len() && shown < show {
+            end = forward(end);
+            shown += 1;
+        }
+        // Near the line's end, what is shown reaches back further.
+        while start > 0 && shown < show {
+            start = back(start);
+            shown += 1;
+        }
+        Some(CutPlace {
+            before: count_chars(&content[..start]),
+            after: count_chars(&content[end..]),
+            shown: start..end,
+        })
+    }
+
+    /// `place`'s stretch, rendered by `show`, between the markers of what was left out.
+    fn render(&self, out: &mut String, place: CutPlace, show: impl FnOnce(&mut String, Range<usize>)) {
+        if place.before > 0 {
+            out.push_str(&(self.before)(place.before));
+        }
+        show(out, place.shown);
+        if place.after > 0 {
+            out.push_str(&(self.after)(place.after));
+        }
+    }
 }
 
 fn range(start: usize, count: usize) -> String {
@@ -454,11 +616,22 @@ impl NumberedDiff {
 /// A numbered diff for display; see the module docs for the markers.
 pub fn numbered_diff(old: &[u8], new: &[u8], changes: &[Change]) -> NumberedDiff {
     let hunks = hunks(old, new, changes, Breaks::Any, DEFAULT_CONTEXT, (1, 1));
-    render_numbered(&hunks, count_lines(old), count_lines(new))
+    render_numbered(&hunks, count_lines(old), count_lines(new), None)
+}
+
+/// [`numbered_diff`] with every line longer than `cut` allows shown cut ([`LineCut`]).
+pub fn numbered_diff_cut(old: &[u8], new: &[u8], changes: &[Change], cut: &LineCut<'_>) -> NumberedDiff {
+    let hunks = hunks(old, new, changes, Breaks::Any, DEFAULT_CONTEXT, (1, 1));
+    render_numbered(&hunks, count_lines(old), count_lines(new), Some(cut))
 }
 
 /// The numbered diff of `hunks`, of texts of `old_lines` and `new_lines` lines.
-fn render_numbered(hunks: &[Vec<Item<'_>>], old_lines: usize, new_lines: usize) -> NumberedDiff {
+fn render_numbered(
+    hunks: &[Vec<Item<'_>>],
+    old_lines: usize,
+    new_lines: usize,
+    cut: Option<&LineCut<'_>>,
+) -> NumberedDiff {
     let first_changed_line = hunks
         .first()
         .and_then(|h| h.iter().find(|i| i.tag != Tag::Equal))
@@ -487,13 +660,27 @@ fn render_numbered(hunks: &[Vec<Item<'_>>], old_lines: usize, new_lines: usize) 
                 Tag::Delete => ('-', item.old_no),
                 Tag::Insert => ('+', item.new_no),
             };
-            let body = if item.tag == Tag::Equal {
-                let (content, _) = item.line.split_at(item.line.len() - eol_of(item.line).len());
-                String::from_utf8_lossy(content).into_owned()
-            } else {
-                marked(item.line, show_eol)
+            let (content, eol) = item.line.split_at(item.line.len() - eol_of(item.line).len());
+            let _ = write!(text, "{sign}{no:>width$} ");
+            let place = cut.and_then(|cut| cut.place(content, item.focus).map(|place| (cut, place)));
+            let shown = place
+                .as_ref()
+                .map_or(0..content.len(), |(_, place)| place.shown.clone());
+            let body = |text: &mut String, shown: Range<usize>| {
+                if item.tag == Tag::Equal {
+                    text.push_str(&String::from_utf8_lossy(&content[shown]));
+                } else {
+                    marked(text, content, shown);
+                }
             };
-            let _ = writeln!(text, "{sign}{no:>width$} {body}");
+            match place {
+                Some((cut, place)) => cut.render(&mut text, place, body),
+                None => body(&mut text, shown),
+            }
+            if item.tag != Tag::Equal && show_eol {
+                text.push_str(eol_mark(eol));
+            }
+            text.push('\n');
             if item.tag != Tag::Equal && eol_of(item.line).is_empty() {
                 let _ = writeln!(text, " {:>width$} \\ No newline at end of file", "");
             }
@@ -514,6 +701,11 @@ fn render_numbered(hunks: &[Vec<Item<'_>>], old_lines: usize, new_lines: usize) 
 /// the diff's context, the line a change ends in, and one line to spare.
 const WINDOW_LINES: usize = DEFAULT_CONTEXT + 2;
 
+/// Bytes of unchanged text past which a window takes no more lines of context: lines this long
+/// (minified code) are shown cut ([`LineCut`]), so a change inside a line of megabytes costs that
+/// line, not the lines around it, and its diff shows fewer lines of context.
+const WINDOW_REACH: usize = 1 << 20;
+
 /// The text after a list of replacements, held as the text before and a *window* around each group
 /// of nearby changes (the old bytes there and the new bytes that replace them), never as a whole
 /// copy: what the diffs and line numbers of a large file need when an edit changed a few lines.
@@ -522,8 +714,9 @@ const WINDOW_LINES: usize = DEFAULT_CONTEXT + 2;
 /// least [`DEFAULT_CONTEXT`]` + 2` `\n`-lines away from its changes, so the diffs computed window by
 /// window are the diffs of the whole texts ([`numbered_diff`], [`unified_patch`]) and the line
 /// numbers are those of the whole texts. Edge cases: a text with few `\n` (a minified file, one
-/// whose lines end with a lone CR) has long `\n`-lines, and its windows may hold most of it or all
-/// of it (then the window is a copy of the whole new text).
+/// whose lines end with a lone CR) has long `\n`-lines: a window takes no line that would take it
+/// further than [`WINDOW_REACH`] bytes from its changes (then its diffs show fewer lines of context
+/// than the whole texts'), but holds the lines of its changes whole.
 #[derive(Clone, Debug)]
 pub struct Windows<'a> {
     windows: Vec<Window<'a>>,
@@ -572,7 +765,9 @@ impl<'a> Windows<'a> {
         seed: Option<(usize, usize)>,
     ) -> Windows<'a> {
         let mut windows: Vec<Window<'a>> = Vec::new();
-        let first_start = |span: &Range<usize>| lines_back(old, span.start, WINDOW_LINES);
+        // Without the diffs (not `to_end`), a window is the lines of its changes alone.
+        let lines = if to_end { WINDOW_LINES } else { 0 };
+        let first_start = |span: &Range<usize>| lines_back(old, span.start, lines, WINDOW_REACH);
         let mut replacements = replacements.into_iter().peekable();
         let mut any = match (seed, replacements.peek()) {
             (Some((at, line)), Some((span, _))) if at <= first_start(span) => {
@@ -622,8 +817,8 @@ impl<'a> Windows<'a> {
             windows.push(window);
         };
         for (span, bytes) in replacements {
-            let start = lines_back(old, span.start, WINDOW_LINES);
-            let end = lines_forward(old, span.end, WINDOW_LINES);
+            let start = lines_back(old, span.start, lines, WINDOW_REACH);
+            let end = lines_forward(old, span.end, lines, WINDOW_REACH);
             match &mut open {
                 Some((range, parts)) if start <= range.end => {
                     range.end = range.end.max(end);
@@ -689,17 +884,36 @@ impl<'a> Windows<'a> {
 
     /// The numbered diff of the whole texts ([`numbered_diff`]), computed window by window.
     pub fn numbered_diff(&self) -> NumberedDiff {
+        self.numbered(None)
+    }
+
+    /// [`numbered_diff_cut`] of the whole texts, computed window by window.
+    pub fn numbered_diff_cut(&self, cut: &LineCut<'_>) -> NumberedDiff {
+        self.numbered(Some(cut))
+    }
+
+    fn numbered(&self, cut: Option<&LineCut<'_>>) -> NumberedDiff {
         let hunks: Vec<Vec<Item<'_>>> = self
             .windows
             .iter()
             .flat_map(|w| hunks(w.old, &w.new, &w.changes, Breaks::Any, DEFAULT_CONTEXT, w.any))
             .collect();
-        render_numbered(&hunks, self.old_lines, self.new_lines)
+        render_numbered(&hunks, self.old_lines, self.new_lines, cut)
     }
 
     /// The unified patch of the whole texts ([`unified_patch`]) with `prefix` (a BOM, or nothing)
     /// before both, computed window by window.
     pub fn unified_patch(&self, prefix: &[u8], path: &str) -> String {
+        self.patch(prefix, path, None).0
+    }
+
+    /// [`unified_patch_cut`] of the whole texts with `prefix` before both, computed window by
+    /// window, and whether a line was cut.
+    pub fn unified_patch_cut(&self, prefix: &[u8], path: &str, cut: &LineCut<'_>) -> (String, bool) {
+        self.patch(prefix, path, Some(cut))
+    }
+
+    fn patch(&self, prefix: &[u8], path: &str, cut: Option<&LineCut<'_>>) -> (String, bool) {
         let prefixed: Vec<Prefixed<'_>> = self
             .windows
             .iter()
@@ -730,36 +944,52 @@ impl<'a> Windows<'a> {
             .zip(&self.windows)
             .flat_map(|((old, new, changes), w)| hunks(old, new, changes, Breaks::Lf, DEFAULT_CONTEXT, w.lf))
             .collect();
-        render_patch(&hunks, path)
+        render_patch(&hunks, path, cut)
     }
 }
 
-/// The start of the `\n`-line `lines` lines before the one holding `at` (or 0).
-/// Where the window of a replacement starting at `at` starts, when no earlier one shares it: what
-/// a caller counting lines up to `at` passes as [`Windows::counted`]'s seed.
+/// Where the window of a replacement starting at `at` starts in [`Windows`] counted only for line
+/// numbers (not `to_end`), when no earlier one shares it: the start of its `\n`-line, what a caller
+/// counting lines up to `at` passes as [`Windows::counted`]'s seed.
 pub(crate) fn window_start(text: &[u8], at: usize) -> usize {
-    lines_back(text, at, WINDOW_LINES)
+    lines_back(text, at, 0, 0)
 }
 
-fn lines_back(text: &[u8], at: usize, lines: usize) -> usize {
+/// The start of the `\n`-line holding `at`, moved back by up to `lines` whole lines as long as it
+/// stays within `reach` bytes of `at`.
+fn lines_back(text: &[u8], at: usize, lines: usize, reach: usize) -> usize {
     let line_start = |end: usize| memchr::memrchr(b'\n', &text[..end]).map_or(0, |i| i + 1);
     let mut start = line_start(at);
     for _ in 0..lines {
         if start == 0 {
             return 0;
         }
-        start = line_start(start - 1);
+        let before = line_start(start - 1);
+        if at - before > reach {
+            break;
+        }
+        start = before;
     }
     start
 }
 
-/// The end of the `\n`-line `lines` lines after the one holding `at` (after its `\n`; or the end).
-fn lines_forward(text: &[u8], at: usize, lines: usize) -> usize {
-    let mut end = at;
-    for _ in 0..=lines {
-        match memchr::memchr(b'\n', &text[end..]) {
-            Some(i) => end += i + 1,
-            None => return text.len(),
+/// The end of the `\n`-line holding `at` (after its `\n`; or the end), moved on by up to `lines`
+/// whole lines as long as it stays within `reach` bytes of `at`.
+fn lines_forward(text: &[u8], at: usize, lines: usize, reach: usize) -> usize {
+    let line_end = |from: usize| memchr::memchr(b'\n', &text[from..]).map(|i| from + i + 1);
+    let Some(mut end) = line_end(at) else {
+        return text.len();
+    };
+    for _ in 0..lines {
+        match line_end(end) {
+            Some(next) if next - at <= reach => end = next,
+            Some(_) => break,
+            None => {
+                if text.len() - at <= reach {
+                    end = text.len();
+                }
+                break;
+            }
         }
     }
     end
@@ -769,18 +999,17 @@ fn eol_of(line: &[u8]) -> &[u8] {
     &line[line.len() - terminator_len(line)..]
 }
 
-/// A changed line with what cannot be seen made visible.
-fn marked(line: &[u8], show_eol: bool) -> String {
-    let eol = eol_of(line);
-    let content = &line[..line.len() - eol.len()];
+/// The bytes `shown` of a changed line's `content` (without its terminator) with what cannot be
+/// seen made visible, pushed to `out`.
+fn marked(out: &mut String, content: &[u8], shown: Range<usize>) {
     // Where trailing blanks start, in bytes.
     let trail = match std::str::from_utf8(content) {
         Ok(text) => text.trim_end_matches(is_line_blank).len(),
         Err(_) => content.len() - content.iter().rev().take_while(|b| matches!(b, b' ' | b'\t')).count(),
     };
-    let mut out = String::new();
-    for (valid, invalid) in crate::text::lines::utf8_pieces(content) {
-        let base = valid.as_ptr() as usize - content.as_ptr() as usize;
+    let part = &content[shown.clone()];
+    for (valid, invalid) in crate::text::lines::utf8_pieces(part) {
+        let base = shown.start + (valid.as_ptr() as usize - part.as_ptr() as usize);
         for (i, c) in valid.char_indices() {
             if base + i >= trail && (c == ' ' || c == '\t') {
                 out.push(if c == ' ' { '·' } else { '→' });
@@ -794,15 +1023,16 @@ fn marked(line: &[u8], show_eol: bool) -> String {
             let _ = write!(out, "⟨0x{b:02X}⟩");
         }
     }
-    if show_eol {
-        out.push_str(match eol {
-            b"\r\n" => "␍␊",
-            b"\r" => "␍",
-            b"\n" => "␊",
-            _ => "",
-        });
+}
+
+/// How a changed line's terminator is shown where the changed lines do not all end alike.
+fn eol_mark(eol: &[u8]) -> &'static str {
+    match eol {
+        b"\r\n" => "␍␊",
+        b"\r" => "␍",
+        b"\n" => "␊",
+        _ => "",
     }
-    out
 }
 
 #[cfg(test)]
@@ -830,7 +1060,17 @@ mod tests {
             assert_eq!(known.numbered_diff(), whole.numbered_diff());
             assert_eq!(known.unified_patch(b"", "f"), whole.unified_patch(b"", "f"));
             assert_eq!(known.new_line_count(), whole.new_line_count());
-            let positions: Vec<usize> = whole.windows.iter().map(|w| w.new_start).collect();
+            // Where each replacement starts and ends in the text after (what `new_lines_at` is
+            // asked about): the windows counted only for line numbers hold no context lines.
+            let positions: Vec<usize> = whole
+                .windows
+                .iter()
+                .flat_map(|w| {
+                    w.changes
+                        .iter()
+                        .flat_map(|c| [w.new_start + c.new.start, w.new_start + c.new.end])
+                })
+                .collect();
             let partial = Windows::counted(&old, reps.iter().cloned(), false, false, None);
             assert_eq!(
                 partial.new_lines_at(positions.clone()),

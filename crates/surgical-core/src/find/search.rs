@@ -164,6 +164,16 @@ pub(crate) fn find_all_probing<'a>(
         }
     }
     let mut probe = probes_ok.then(|| Probe::new(probes));
+    // A text with CRs under the exact fold: the lines around the anchors' places, not a whole pass.
+    if fold == Fold::EXACT && !borrowed && probe.is_none() {
+        if let Some(windows) = exact_line_windows(orig, needles, known, rarity) {
+            for w in windows {
+                scan.scan(ac, &normalize(&orig[w.clone()], Fold::EXACT), w.start, None);
+            }
+            let (spans, counts) = scan.finish();
+            return (spans, counts, None);
+        }
+    }
     if borrowed || orig.len() <= 2 * chunk {
         let hay = view();
         let windows = (borrowed && probe.is_none())
@@ -239,6 +249,42 @@ fn exact_windows(needles: &[&Pattern], known: &KnownRuns, rarity: &Rarity) -> Op
         }
     }
     Some(windows)
+}
+
+/// [`exact_windows`] for a text with CRs, whose exact view is not the text (a CRLF is one line
+/// break there): the whole lines around each known place of a needle's anchor that an occurrence
+/// holding it there spans (the anchor holds no line break, so it is in the original verbatim, as
+/// many line breaks after the needle's start as before it in the needle), disjoint and ascending.
+/// Whole lines normalize as the same lines do in the whole text. `None` as [`exact_windows`], or
+/// when a window is too large to be worth it.
+fn exact_line_windows(
+    orig: &[u8],
+    needles: &[&Pattern],
+    known: &KnownRuns,
+    rarity: &Rarity,
+) -> Option<Vec<Range<usize>>> {
+    let mut windows = Vec::new();
+    for n in needles {
+        if n.text.is_empty() || n.needs_line_end {
+            return None;
+        }
+        let (run, _) = anchor(&n.text, rarity)?;
+        let offset = run.as_ptr() as usize - n.text.as_ptr() as usize;
+        let before = n.text[..offset].matches('\n').count();
+        let after = n.text[offset..].matches('\n').count();
+        for &place in known_places(known, run)? {
+            windows.push(window_around(orig, place, before, after + 1)?);
+        }
+    }
+    windows.sort_unstable_by_key(|w| w.start);
+    let mut merged: Vec<Range<usize>> = Vec::with_capacity(windows.len());
+    for w in windows {
+        match merged.last_mut() {
+            Some(last) if w.start <= last.end => last.end = last.end.max(w.end),
+            _ => merged.push(w),
+        }
+    }
+    Some(merged)
 }
 
 /// `windows` cut to `text`, widened to its character boundaries, sorted, and the overlapping or
@@ -1596,6 +1642,67 @@ mod tests {
     }
 
     #[test]
+    fn the_exact_tier_of_a_text_with_crs_searches_the_lines_around_the_known_places() {
+        // A text with CRs: its exact view is not the text, so the windows are the whole lines
+        // around each known place of the anchor (issue 30). Told every place, the search finds
+        // what the whole pass finds (a needle over a CRLF, its span in the original's bytes); told
+        // none, nothing; told one place, the occurrence holding the anchor there or nothing. Every
+        // run of the needle is in the text more than once, so some place holds no occurrence.
+        let text = b"a = value;\r\nb = value;\r\nb = other;\r\nvalue;\r\n";
+        let n = pattern("value;\nb = value;", Fold::EXACT);
+        let (run, _) = anchor(&n.text, &Rarity::of(text)).expect("an anchor");
+        let places: Vec<usize> = (0..text.len())
+            .filter(|&i| text[i..].starts_with(run.as_bytes()))
+            .collect();
+        assert!(places.len() > 1, "{run:?}");
+        let search = |places: Vec<usize>| {
+            let known = KnownRuns::from([(run.to_string(), places)]);
+            let view = || std::rc::Rc::new(normalize(text, Fold::EXACT));
+            let caps = [MAX_LISTED];
+            let (spans, counts, _) = find_all_probing(
+                text,
+                Fold::EXACT,
+                view,
+                || true,
+                &[&n],
+                &caps,
+                &Scope::default(),
+                &[],
+                &known,
+                &Rarity::of(text),
+            );
+            let spans: Vec<(usize, usize)> = spans[0].iter().map(|s| (s.start, s.end)).collect();
+            (spans, counts[0])
+        };
+        let whole = {
+            let view = || std::rc::Rc::new(normalize(text, Fold::EXACT));
+            let (spans, counts) = find_all_in(
+                text,
+                Fold::EXACT,
+                view,
+                &[&n],
+                &[MAX_LISTED],
+                &Scope::default(),
+                &Rarity::of(text),
+            );
+            (spans[0].iter().map(|s| (s.start, s.end)).collect::<Vec<_>>(), counts[0])
+        };
+        assert_eq!(whole, (vec![(4, 22)], 1));
+        assert_eq!(search(places.clone()), whole);
+        assert_eq!(search(vec![]), (vec![], 0));
+        let one_by_one: Vec<_> = places.iter().map(|&p| search(vec![p])).collect();
+        assert_eq!(
+            one_by_one.iter().filter(|got| **got == whole).count(),
+            1,
+            "{one_by_one:?}"
+        );
+        assert!(
+            one_by_one.iter().all(|got| *got == whole || *got == (vec![], 0)),
+            "{one_by_one:?}"
+        );
+    }
+
+    #[test]
     fn shortest_period_agrees_with_its_definition() {
         // Every text over two letters up to 12 bytes and over three up to 7, against the least `p`
         // with `s[i] == s[i + p]` throughout (issue 16's mutation run over the prefix function).
@@ -1754,9 +1861,10 @@ mod tests {
                 (counts.iter().sum::<usize>(), starts)
             };
             prop_assert_eq!(&got[0], &whole, "{:?} in {:?}", old, String::from_utf8_lossy(&text));
-            // The exact tier around the places found, against its whole pass (texts without CRs:
-            // the only ones it windows).
-            if !text.contains(&b'\r') && std::str::from_utf8(&text).is_ok() {
+            // The exact tier around the places found, against its whole pass (texts with CRs are
+            // windowed by whole lines).
+            if std::str::from_utf8(&text).is_ok() {
+                let has_cr = text.contains(&b'\r');
                 let n = pattern(&old, Fold::EXACT);
                 let mut needles = vec![pattern(&old, Fold::EXACT)];
                 needles.extend(n.at_end_variant(&scope, &text));
@@ -1765,7 +1873,7 @@ mod tests {
                 let search = |known: &KnownRuns| {
                     let view = || std::rc::Rc::new(normalize(&text, Fold::EXACT));
                     let got = crate::find::anchors::forced::with_seed(seed, || {
-                        find_all_probing(&text, Fold::EXACT, view, || false, &refs, &caps, &scope, &[], known, &rarity)
+                        find_all_probing(&text, Fold::EXACT, view, || has_cr, &refs, &caps, &scope, &[], known, &rarity)
                     });
                     (got.0, got.1)
                 };
@@ -1842,7 +1950,7 @@ mod tests {
         #[test]
         fn exact_search_around_known_anchors_agrees_with_the_full_pass(
             pieces in prop::collection::vec(prop::sample::select(vec![
-                "a", "b", "ab", "aba", " ", "\t", "\n", "\u{a0}", "\u{2014}", "\u{e9}", "x = 1;",
+                "a", "b", "ab", "aba", " ", "\t", "\n", "\r\n", "\r", "\u{a0}", "\u{2014}", "\u{e9}", "x = 1;",
             ]), 0..60),
             start in any::<prop::sample::Index>(),
             len in 1usize..14,
@@ -1869,7 +1977,7 @@ mod tests {
             let caps = vec![usize::MAX; refs.len()];
             let search = |known: &KnownRuns| {
                 let view = || std::rc::Rc::new(normalize(text.as_bytes(), Fold::EXACT));
-                let got = find_all_probing(text.as_bytes(), Fold::EXACT, view, || false, &refs, &caps, &scope, &[], known, &Rarity::of(text.as_bytes()));
+                let got = find_all_probing(text.as_bytes(), Fold::EXACT, view, || text.contains('\r'), &refs, &caps, &scope, &[], known, &Rarity::of(text.as_bytes()));
                 (got.0, got.1)
             };
             prop_assert_eq!(search(&known), search(&KnownRuns::new()), "{:?} in {:?}", old, text);

@@ -194,7 +194,7 @@
 //! lines in a map; the readings explored are capped ([`MAX_READINGS`]).
 
 use std::cell::OnceCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
@@ -507,7 +507,7 @@ fn key_name(line: &[u8]) -> Option<&[u8]> {
 struct FileLines<'t> {
     /// Shared by the file's keyings (a copy would be 32 bytes a line).
     lines: Rc<Vec<Line<'t>>>,
-    keys: Vec<&'t [u8]>,
+    keys: Rc<[&'t [u8]]>,
     /// How the keys were made.
     keying: Keying,
     /// Where each key occurs, ascending.
@@ -520,29 +520,73 @@ struct FileLines<'t> {
     backquotes_pair: OnceCell<bool>,
 }
 
-/// Where each distinct key occurs, ascending: one list per key, all in one array (a list per key
-/// allocated on its own cost most of a large file's merge in `malloc` and `free`, issue 30).
+/// Where each key occurs, ascending. Indexed first for the keys the snippet's lines have (a large
+/// file's every line in one hash map was most of a merge, issue 30): the file's lines with another
+/// key are indexed, all of them, only when one such key is asked for, so every answer is the whole
+/// file's.
 struct Places<'t> {
+    keys: Rc<[&'t [u8]]>,
+    /// The keys indexed in `wanted` (`None`: every key).
+    asked: Option<AskedKeys>,
+    wanted: Index<'t>,
+    all: OnceCell<Index<'t>>,
+}
+
+/// A set of keys, and which lengths they have: most lines have none of them, and are told apart
+/// by their length without hashing.
+struct AskedKeys {
+    set: HashSet<Vec<u8>, foldhash::fast::RandomState>,
+    lengths: Vec<bool>,
+}
+
+impl AskedKeys {
+    fn new<'a>(keys: impl Iterator<Item = &'a [u8]>) -> AskedKeys {
+        let mut set = HashSet::with_hasher(foldhash::fast::RandomState::default());
+        let mut lengths = Vec::new();
+        for k in keys {
+            if lengths.len() <= k.len() {
+                lengths.resize(k.len() + 1, false);
+            }
+            lengths[k.len()] = true;
+            set.insert(k.to_vec());
+        }
+        AskedKeys { set, lengths }
+    }
+
+    fn contains(&self, k: &[u8]) -> bool {
+        self.lengths.get(k.len()) == Some(&true) && self.set.contains(k)
+    }
+}
+
+/// Where each distinct key of some lines occurs, ascending: one list per key, all in one array (a
+/// list per key allocated on its own cost most of a large file's merge in `malloc` and `free`,
+/// issue 30).
+struct Index<'t> {
     /// Each distinct key's list: `order[starts[g]..starts[g + 1]]`. Hashed with `foldhash` (seeded
-    /// per process): a large file's every line is hashed here, and SipHash was a quarter of the merge.
+    /// per process): a large file's every line may be hashed here, and SipHash was a quarter of
+    /// the merge.
     group: HashMap<&'t [u8], usize, foldhash::quality::RandomState>,
     starts: Vec<usize>,
     order: Vec<usize>,
 }
 
-impl<'t> Places<'t> {
-    fn new(keys: &[&'t [u8]]) -> Places<'t> {
-        let mut group = HashMap::with_capacity_and_hasher(keys.len(), foldhash::quality::RandomState::default());
-        let mut group_of = Vec::with_capacity(keys.len());
+impl<'t> Index<'t> {
+    /// The index of the lines whose key `keep` accepts.
+    fn new(keys: &[&'t [u8]], keep: impl Fn(&[u8]) -> bool) -> Index<'t> {
+        let mut group = HashMap::with_hasher(foldhash::quality::RandomState::default());
+        let mut group_of = Vec::new();
         let mut counts: Vec<usize> = Vec::new();
-        for &k in keys {
+        for (i, &k) in keys.iter().enumerate() {
+            if !keep(k) {
+                continue;
+            }
             let next = counts.len();
             let g = *group.entry(k).or_insert(next);
             if g == next {
                 counts.push(0);
             }
             counts[g] += 1;
-            group_of.push(g);
+            group_of.push((i, g));
         }
         let mut starts = Vec::with_capacity(counts.len() + 1);
         let mut total = 0;
@@ -553,30 +597,71 @@ impl<'t> Places<'t> {
         }
         // Lines in file order: each list comes out ascending.
         let mut next: Vec<usize> = starts[..starts.len() - 1].to_vec();
-        let mut order = vec![0; keys.len()];
-        for (i, g) in group_of.into_iter().enumerate() {
+        let mut order = vec![0; group_of.len()];
+        for (i, g) in group_of {
             let at = &mut next[g];
             order[*at] = i;
             *at += 1;
         }
-        Places { group, starts, order }
+        Index { group, starts, order }
     }
 
-    /// Where `k` occurs, ascending (`None` for a key no line has).
     fn get(&self, k: &[u8]) -> Option<&[usize]> {
         let g = *self.group.get(k)?;
         Some(&self.order[self.starts[g]..self.starts[g + 1]])
     }
+}
+
+impl<'t> Places<'t> {
+    /// The places of `keys`, indexed for the keys of `asked` first (every key at once when `None`).
+    fn new<'a>(keys: &Rc<[&'t [u8]]>, asked: Option<impl Iterator<Item = &'a [u8]>>) -> Places<'t> {
+        let asked = asked.map(AskedKeys::new);
+        let wanted = match &asked {
+            Some(asked) => Index::new(keys, |k| asked.contains(k)),
+            None => Index::new(keys, |_| true),
+        };
+        Places {
+            keys: Rc::clone(keys),
+            asked,
+            wanted,
+            all: OnceCell::new(),
+        }
+    }
+
+    /// The index that answers for `k`.
+    fn index_for(&self, k: &[u8]) -> &Index<'t> {
+        match &self.asked {
+            Some(asked) if !asked.contains(k) => self.all.get_or_init(|| Index::new(&self.keys, |_| true)),
+            _ => &self.wanted,
+        }
+    }
+
+    /// Where `k` occurs, ascending (`None` for a key no line has).
+    fn get(&self, k: &[u8]) -> Option<&[usize]> {
+        self.index_for(k).get(k)
+    }
 
     fn contains_key(&self, k: &[u8]) -> bool {
-        self.group.contains_key(k)
+        self.get(k).is_some()
     }
 }
 
 impl<'t> FileLines<'t> {
+    /// Every line of `all` keyed and indexed.
+    #[cfg(test)]
     fn new(all: &Rc<Vec<Line<'t>>>, keying: Keying) -> FileLines<'t> {
-        let keys: Vec<&[u8]> = all.iter().map(|l| key(l.content, keying)).collect();
-        let places = Places::new(&keys);
+        FileLines::of(all, keying, None::<std::iter::Empty<&[u8]>>)
+    }
+
+    /// Every line of `all` keyed, indexed first for the keys of `asked` (the snippet's lines, in
+    /// the same keying): lines with another key are indexed when one is asked for.
+    fn asking<'a>(all: &Rc<Vec<Line<'t>>>, keying: Keying, asked: impl Iterator<Item = &'a [u8]>) -> FileLines<'t> {
+        FileLines::of(all, keying, Some(asked))
+    }
+
+    fn of<'a>(all: &Rc<Vec<Line<'t>>>, keying: Keying, asked: Option<impl Iterator<Item = &'a [u8]>>) -> FileLines<'t> {
+        let keys: Rc<[&[u8]]> = all.iter().map(|l| key(l.content, keying)).collect();
+        let places = Places::new(&keys, asked);
         FileLines {
             lines: Rc::clone(all),
             keys,
@@ -710,7 +795,8 @@ impl Merged for Spliced {
 fn merged<M: Merged>(text: &[u8], snippet: &str, kind: TextKind) -> Result<(M, Placement), SnippetError> {
     let snippet = model_newlines(snippet);
     let all: Rc<Vec<Line<'_>>> = Rc::new(lines(text).collect());
-    let exact = FileLines::new(&all, Keying::Indented);
+    let asked = |keying: Keying| snippet.split('\n').map(move |l| key(l.as_bytes(), keying));
+    let exact = FileLines::asking(&all, Keying::Indented, asked(Keying::Indented));
     let readings_of = |variants: &[Variant<'_>], file: &FileLines<'_>, keying: Keying| {
         let mut pool = Pool::default();
         for (v, variant) in variants.iter().enumerate() {
@@ -740,7 +826,7 @@ fn merged<M: Merged>(text: &[u8], snippet: &str, kind: TextKind) -> Result<(M, P
     let mut pool = readings_of(&variants, &exact, keying);
     let mut trimmed_file = None;
     if pool.readings.is_empty() {
-        let trimmed = FileLines::new(&all, Keying::Trimmed);
+        let trimmed = FileLines::asking(&all, Keying::Trimmed, asked(Keying::Trimmed));
         let retry = readings_of(&variants, &trimmed, Keying::Trimmed);
         if !retry.readings.is_empty() {
             pool = retry;
@@ -1773,7 +1859,10 @@ fn merge<M: Merged>(
     let file = if keying == file.keying {
         file
     } else {
-        rekeyed = FileLines::new(&file.lines, keying);
+        let asked = segments
+            .iter()
+            .flat_map(|s| s.lines.iter().map(move |l| key(l.text.as_bytes(), keying)));
+        rekeyed = FileLines::asking(&file.lines, keying, asked);
         &rekeyed
     };
     let mut reports = Vec::with_capacity(segments.len());

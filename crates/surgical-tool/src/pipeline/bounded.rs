@@ -6,6 +6,17 @@ use crate::wording::output as wording;
 /// lines `read` shows, and those of an edit's `text`, `diff` and `patch`.
 pub(crate) const MAX_LINE_CHARS: usize = 2000;
 
+/// How the diffs and patches rendered from windows cut a line longer than [`MAX_LINE_CHARS`]
+/// characters: around its change, with the markers of [`bounded`]'s cuts, so that the line with its
+/// markers fits and [`bounded`] leaves it as it is.
+pub(crate) fn line_cut() -> surgical_core::diff::LineCut<'static> {
+    surgical_core::diff::LineCut {
+        max_chars: MAX_LINE_CHARS,
+        before: &wording::line_cut_before,
+        after: &wording::line_cut,
+    }
+}
+
 /// An edit's whole `text` holds at most about this many bytes (its lines cut first).
 pub(crate) const MAX_TEXT_BYTES: usize = 64 * 1024;
 

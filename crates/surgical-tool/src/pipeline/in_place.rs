@@ -78,16 +78,18 @@ pub(crate) fn run_engine<T: Sync>(
     let report = || {
         let began = std::time::Instant::now();
         let windows = applied.windows(&old.text);
-        let shown_diff = windows.numbered_diff();
-        let patch = windows.unified_patch(patch_prefix(encoding), shown);
+        // Long lines are cut here, around their changes, rather than rendered whole and cut after.
+        let cut = crate::pipeline::bounded::line_cut();
+        let shown_diff = windows.numbered_diff_cut(&cut);
+        let (patch, patch_cut) = windows.unified_patch_cut(patch_prefix(encoding), shown, &cut);
         drop(windows);
         let reports = edit_reports(&applied.edits);
         let mut text = summary(encoding, &reports, &shown_diff.text, &extra);
         crate::pipeline::syntax::insert_before_diff(&mut text, &syntax.text);
         crate::pipeline::timings::took("diff and report", began);
-        (shown_diff, patch, reports, text)
+        (shown_diff, (patch, patch_cut), reports, text)
     };
-    let (undo_available, (shown_diff, patch, reports, text)) = if call.dry_run {
+    let (undo_available, (shown_diff, (patch, patch_truncated), reports, text)) = if call.dry_run {
         (false, report())
     } else {
         write_and_report(call, config, &root, (&doc, old, &applied), &new, &report)?
@@ -108,7 +110,7 @@ pub(crate) fn run_engine<T: Sync>(
             hash_after: new.hash.get().to_string(),
             dry_run: call.dry_run,
             undo_available,
-            patch_truncated: false,
+            patch_truncated,
             syntax_errors: syntax.errors,
             syntax_check: syntax.note,
         },

@@ -29,6 +29,12 @@ pub(crate) fn line_cut(more_chars: usize) -> String {
     format!(" [... line cut here: {more_chars} more characters not shown]")
 }
 
+/// What replaces the start of a line shown from its middle on (a change far into a long line in a
+/// diff or a patch), before the characters shown.
+pub(crate) fn line_cut_before(earlier_chars: usize) -> String {
+    format!("[... line cut here: {earlier_chars} earlier characters not shown] ")
+}
+
 /// The last line of an output capped at `max_bytes`, after which `left_out` lines were left out.
 pub(crate) fn lines_left_out(left_out: usize, max_bytes: usize) -> String {
     format!(

@@ -103,7 +103,12 @@ fn diffs_of(o: &Outcome) -> (diff::NumberedDiff, String) {
     let shown = if o.after.is_none() {
         diff::NumberedDiff::untold(None)
     } else {
-        diff::numbered_diff(old_text, new_text, &changes)
+        // Window by window: the same diff as over the whole texts, without passes over them.
+        diff::Windows::new(
+            old_text,
+            changes.iter().map(|c| (c.old.clone(), &new_text[c.new.clone()])),
+        )
+        .numbered_diff()
     };
     (shown, patch_of(o))
 }
