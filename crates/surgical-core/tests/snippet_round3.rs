@@ -865,3 +865,86 @@ end
 ";
     assert!(matches!(refused(file, snippet), SnippetError::Ambiguous { .. }));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Class 1' of phase D: content read as a marker. A Ruby example's own `    ...` lines, inside a
+// fenced block the snippet adds, read as omission markers; the segment after them was placed far
+// away, anchored by `  end`, `end`, a fence and a paragraph the file holds twice, deleting the
+// lines between (factory-bot bf5164ac9bbb, ambiguous-copy).
+
+#[test]
+fn class1_prime_deletion_anchored_by_common_lines_alone_is_not_placed() {
+    let file = "\
+# Defining factories
+
+```ruby
+factory :admin, class: \"User\"
+```
+
+You can pass a constant as well, if it is loaded
+(referring to it loads it eagerly).
+
+## Callbacks
+
+```ruby
+class Account
+  def initialize(owner)
+    @owner = owner
+  end
+end
+
+# factories.rb
+sequence(:email) { |n| \"person#{n}@example.com\" }
+```
+
+## Another example
+
+```ruby
+factory :user do
+  name { \"Ann\" }
+  end
+end
+```
+
+factory :admin, class: \"User\"
+```
+
+You can pass a constant as well, if it is loaded
+(referring to it loads it eagerly).
+";
+    let snippet = "\
+<!-- ... unchanged ... -->
+factory :admin, class: \"User\"
+```
+
+A class nested in a module needs its full name:
+
+```ruby
+module Billing
+  class Invoice
+    ...
+  end
+end
+
+# factories.rb
+FactoryBot.define do
+  factory :invoice, class: 'Billing::Invoice' do
+    ...
+  end
+end
+```
+
+Without the module, Ruby reports an uninitialized constant.
+
+You can pass a constant as well, if it is loaded
+(referring to it loads it eagerly).
+<!-- ... unchanged ... -->
+";
+    // Read with the `    ...` lines as markers, the last segment's only place deleted the second
+    // `factory :admin` example; read as content, the snippet fits both copies. Either way: refused.
+    let e = refused(file, snippet);
+    assert!(
+        matches!(e, SnippetError::Ambiguous { .. } | SnippetError::NotFound { .. }),
+        "{e:?}"
+    );
+}

@@ -148,6 +148,16 @@
 //!   (`# v1.16.1` into `# v1.16.0`) loses its text too and rivals nothing: a deletion between a
 //!   weak heading and a unique one stays placed. Spans longer than `LOSS_SCAN_LINES` (400) are
 //!   taken as losing lines without a diff.
+//! - **A deletion with no anchor naming its place** (issue 31 class 1'). A span that deletes a
+//!   line the snippet does not show, anchored by lines none of which names one place (weak, or
+//!   held by the file more than once: `  end`, `end`, a fence, then a paragraph the file holds
+//!   twice), is counted only beside other readings of the segment: it can make the snippet
+//!   ambiguous, it never places it alone (nothing else counted, the segment is not found). Inside a
+//!   header's block a line the block holds once names the place (the header confines it); after
+//!   the previous segment, the file's count decides: segments far apart need their own evidence
+//!   (a Ruby example's own `    ...` lines read as markers split a snippet into segments placed
+//!   1,600 lines apart, the last one deleting an example there). Left out rather than kept beside
+//!   the others, it would leave a weaker reading placed alone.
 //! - **Readings not counted, and why that keeps "two results, ambiguous" true.** A reading is left
 //!   out only where another one that is counted explains the same snippet with more of its lines
 //!   as anchors: a shorter head or tail than the longest run at the same place (the longest one
@@ -1039,14 +1049,14 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
                 }
             })
             .max(lo);
-        let mut candidates = self.candidates(k, lo, hi, !blocks.is_empty());
+        let mut candidates = self.candidates(k, lo, hi, !blocks.is_empty(), !blocks.is_empty());
         if candidates.is_empty() && !blocks.is_empty() {
             // Nowhere inside the header's block: the header narrowed the search, it does not forbid
             // the rest of the file (the segment's indentation only looked like the block's body).
             // Every place there is counted as outside any header.
             blocks.clear();
             hi = self.file.len().max(lo);
-            candidates = self.candidates(k, lo, hi, false);
+            candidates = self.candidates(k, lo, hi, false, false);
         }
         if candidates.is_empty() && !self.file.places_in(self.keys[k][0], lo, hi).is_empty() {
             // No strong anchor in the window, but the segment starts with lines of the file: weak
@@ -1054,7 +1064,7 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             // block), so a run of weak lines found once places and one whose lines anchor elsewhere
             // too is ambiguous. (A segment whose first line is new stays not found: a closer as its
             // only anchor is no evidence worth listing readings for.)
-            candidates = self.candidates(k, lo, hi, true);
+            candidates = self.candidates(k, lo, hi, true, !blocks.is_empty());
         }
         if candidates.is_empty() && self.failed.is_none_or(|(f, _, _)| f <= k) {
             self.failed = Some((k, lo, hi));
@@ -1145,9 +1155,10 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         })
     }
 
-    /// Every place for segment `k` in file lines `lo..hi`; `narrowed` when that window is a
-    /// header's block (weak anchors alone count only there).
-    fn candidates(&self, k: usize, lo: usize, hi: usize, narrowed: bool) -> Vec<Place> {
+    /// Every place for segment `k` in file lines `lo..hi`; `narrowed` when weak anchors alone count
+    /// (the window is a header's block, or no strong line anchors anywhere), `header` when the
+    /// window is a header's block (it names the place: a line it holds once is evidence).
+    fn candidates(&self, k: usize, lo: usize, hi: usize, narrowed: bool, header: bool) -> Vec<Place> {
         let file = self.file;
         let keys = &self.keys[k];
         let m = keys.len();
@@ -1268,9 +1279,30 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         let mut insertions: Vec<(Place, (usize, usize, usize, usize))> = Vec::new();
         // Heads (start, end) of counted spans whose tail holds a strong line of its own.
         let mut strong_tailed: Vec<(usize, usize)> = Vec::new();
-        for &(j, p, y, q) in spans.iter().filter(|s| !dominated(s) && !strays(s)) {
+        // Spans that delete unshown lines without an anchor naming their place.
+        let mut unanchored: Vec<Place> = Vec::new();
+        // Issue 31 class 1': a span that deletes lines the snippet does not show needs an anchor
+        // line that names one place: no weak line, held once by the file (by the window when it is
+        // a header's block, which names the place; a window that only starts after the previous
+        // segment names none: segments far apart need their own evidence). Anchored by weak and
+        // repeated lines alone (`  end`, `end`, a fence, then a paragraph the file holds twice),
+        // the deletion has no evidence of its place: it can make the snippet ambiguous beside
+        // other readings, never place it alone.
+        let names_one_place = |l: &&[u8]| {
+            let (from, to) = if header { (lo, hi) } else { (0, file.len()) };
+            !self.weak(l) && file.places_in(l, from, to).len() == 1
+        };
+        let unanchored_deletion = |&(j, p, y, q): &(usize, usize, usize, usize)| {
+            !keys[..p].iter().any(names_one_place)
+                && !keys[m - q..].iter().any(names_one_place)
+                && self.loses_lines(k, j, y + q, false)
+        };
+        for s @ &(j, p, y, q) in spans.iter().filter(|s| !dominated(s) && !strays(s)) {
             let (head, tail, x) = (&keys[..p], &keys[m - q..], j + p);
-            if anchored(head) || anchored(tail) {
+            // (The insertions beside it below stay counted: they delete nothing.)
+            if (anchored(head) || anchored(tail)) && unanchored_deletion(s) {
+                unanchored.push(Place { start: j, end: y + q });
+            } else if anchored(head) || anchored(tail) {
                 push(Place { start: j, end: y + q }, &mut out);
                 if tail.iter().any(|t| !self.weak(t) && !head.contains(t)) {
                     strong_tailed.push((j, x));
@@ -1372,6 +1404,11 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
                         &mut out,
                     );
                 }
+            }
+        }
+        if !out.is_empty() {
+            for place in unanchored {
+                push(place, &mut out);
             }
         }
         // Issue 31 class 3: a reading that deletes file lines the snippet does not show needs
