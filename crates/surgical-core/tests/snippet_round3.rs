@@ -718,3 +718,233 @@ if ([string]::IsNullOrEmpty($Env:MYGET_PACKAGE_CI_API_KEY)) {
         )
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Class 3 of phase D: ambiguous snippets applied (docs/snippets-fresh.md, "Phase D fixes"). A
+// reading that deletes a line the snippet does not show was the only one counted, beside places
+// where the snippet fits between weak anchors and loses nothing.
+
+/// A block the file holds once with one line more than the snippet, and twice in a short form
+/// between the same weak lines (`{`, `}`): the snippet drops the long block's line, or expands a
+/// short one (dapper 39b1fd5a1351).
+const ELEMENT_TYPES_CS: &str = "\
+static class Types
+{
+    static Type Element(Type type, ref bool isList)
+    {
+        if (type.IsArray)
+        {
+            type = type.GetElementType();
+        }
+        else if (type.IsGenericType())
+        {
+            var info = type.GetTypeInfo();
+            bool isSequence =
+                info.ImplementedInterfaces.Any(i => i.IsSequenceInterface());
+
+            if (isSequence)
+            {
+                isList = true;
+                type = type.GetGenericArguments()[0];
+            }
+        }
+        return type;
+    }
+";
+
+const SHORT_FORMS_CS: &str = "
+    static Type First(Type type)
+    {
+        if (type.IsArray)
+        {
+            type = type.GetElementType();
+        }
+        else if (type.IsGenericType())
+        {
+            type = type.GetGenericArguments()[0];
+        }
+        return type;
+    }
+
+    static Type Second(Type type)
+    {
+        if (type.IsArray)
+        {
+            type = type.GetElementType();
+        }
+        else if (type.IsGenericType())
+        {
+            type = type.GetGenericArguments()[0];
+        }
+        return type;
+    }
+";
+
+const EXPANDED_BLOCK: &str = "\
+// ... existing code ...
+        {
+            var info = type.GetTypeInfo();
+            bool isSequence =
+                info.ImplementedInterfaces.Any(i => i.IsSequenceInterface());
+
+            if (isSequence)
+            {
+                type = type.GetGenericArguments()[0];
+            }
+        }
+// ... existing code ...
+";
+
+#[test]
+fn class3_deletion_beside_weak_places_that_lose_nothing_is_ambiguous() {
+    let file = format!("{ELEMENT_TYPES_CS}{SHORT_FORMS_CS}}}\n");
+    match refused(&file, EXPANDED_BLOCK) {
+        SnippetError::Ambiguous { total, .. } => assert_eq!(total, 3),
+        e => panic!("{e:?}"),
+    }
+}
+
+#[test]
+fn class3_deletion_without_a_rival_place_is_applied() {
+    // The same snippet where the file has no short form: the long block loses its line.
+    let file = format!("{ELEMENT_TYPES_CS}}}\n");
+    assert_eq!(
+        merged(&file, EXPANDED_BLOCK),
+        file.replace("                isList = true;\n", "")
+    );
+}
+
+/// A Markdown page of Ruby examples: a trait added after a nested factory's `end` in the second
+/// example (factory-bot 75244d8960b0). The first `    end` of the page and the second example's
+/// last lines, 20 lines apart, made the only reading counted: it deleted everything between.
+/// Written again right after `factory :user_with_posts do`, `end` closes that block.
+#[test]
+fn class3_end_after_a_do_line_is_no_closer_of_nothing() {
+    let file = "\
+# Associations
+
+```ruby
+FactoryBot.define do
+  factory :user do
+    name { \"Ann\" }
+
+    factory :user_with_posts do
+      after(:create) do |user, context|
+        create_list(:post, 5, user: user)
+      end
+    end
+  end
+end
+```
+
+Or with inline associations:
+
+```ruby
+FactoryBot.define do
+  factory :user do
+    name { \"Ann\" }
+
+    factory :user_with_posts do
+      posts { [association(:post)] }
+    end
+  end
+end
+```
+";
+    let snippet = "\
+<!-- ... rest of the document ... -->
+    end
+
+    # or
+
+    trait :with_posts do
+      posts { [association(:post)] }
+    end
+  end
+<!-- ... rest of the document ... -->
+";
+    assert!(matches!(refused(file, snippet), SnippetError::Ambiguous { .. }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Class 1' of phase D: content read as a marker. A Ruby example's own `    ...` lines, inside a
+// fenced block the snippet adds, read as omission markers; the segment after them was placed far
+// away, anchored by `  end`, `end`, a fence and a paragraph the file holds twice, deleting the
+// lines between (factory-bot bf5164ac9bbb, ambiguous-copy).
+
+#[test]
+fn class1_prime_deletion_anchored_by_common_lines_alone_is_not_placed() {
+    let file = "\
+# Defining factories
+
+```ruby
+factory :admin, class: \"User\"
+```
+
+You can pass a constant as well, if it is loaded
+(referring to it loads it eagerly).
+
+## Callbacks
+
+```ruby
+class Account
+  def initialize(owner)
+    @owner = owner
+  end
+end
+
+# factories.rb
+sequence(:email) { |n| \"person#{n}@example.com\" }
+```
+
+## Another example
+
+```ruby
+factory :user do
+  name { \"Ann\" }
+  end
+end
+```
+
+factory :admin, class: \"User\"
+```
+
+You can pass a constant as well, if it is loaded
+(referring to it loads it eagerly).
+";
+    let snippet = "\
+<!-- ... unchanged ... -->
+factory :admin, class: \"User\"
+```
+
+A class nested in a module needs its full name:
+
+```ruby
+module Billing
+  class Invoice
+    ...
+  end
+end
+
+# factories.rb
+FactoryBot.define do
+  factory :invoice, class: 'Billing::Invoice' do
+    ...
+  end
+end
+```
+
+Without the module, Ruby reports an uninitialized constant.
+
+You can pass a constant as well, if it is loaded
+(referring to it loads it eagerly).
+<!-- ... unchanged ... -->
+";
+    // Read with the `    ...` lines as markers, the last segment's only place deleted the second
+    // `factory :admin` example; read as content, the snippet fits both copies. Either way: refused.
+    let e = refused(file, snippet);
+    assert!(
+        matches!(e, SnippetError::Ambiguous { .. } | SnippetError::NotFound { .. }),
+        "{e:?}"
+    );
+}

@@ -78,7 +78,8 @@
 //!   head's lines again as new lines just before the tail. When the head's first line is a closer
 //!   that would close nothing there, it is the file's line and the insertion is not counted: a
 //!   bracket closer (`}`, `]`, `)`, `end`) after a line indented no deeper than it that opens no
-//!   bracket, or a comment closer `*/` after a line that is no comment's (starting with neither
+//!   bracket and no keyword block (its last word `do` or `then`, or `do |x|`: `end` closes those;
+//!   issue 31 class 3, a Ruby example's `end` written again after `factory :x do`), or a comment closer `*/` after a line that is no comment's (starting with neither
 //!   `*` nor `/*`). New code does not start by closing a block that is not open where it goes.
 //!   Likewise a comment opener (`/*`, `/**`) after a comment's continuation line (starting with
 //!   `*`, not ending with `*/`): it would open a comment inside one.
@@ -136,6 +137,27 @@
 //!   changed in a comment or a sentence). Without such evidence both stay: `check(new(5));` after
 //!   a unique `check(1);` may be a new call beside `check(old(5));`, a new test block may go
 //!   before a test like it.
+//! - **A deletion beside places that lose nothing** (issue 31 class 3). A reading that deletes a
+//!   file line the snippet does not show (a non-blank line the alignment does not keep and no new
+//!   line is alike) needs more evidence than one that loses none. Where every reading counted for
+//!   a segment deletes such a line, the spans between weak anchors only (`{` ... `}`, not counted
+//!   otherwise outside a header's block) that lose no line's text (each non-blank line they delete
+//!   written again among the new lines, re-indented at most) are counted too: the snippet that
+//!   drops a line of a block the file holds once, or expands a short form of it held between
+//!   `{` and `}` elsewhere, is refused as ambiguous and lists them. A span that rewrites a line
+//!   (`# v1.16.1` into `# v1.16.0`) loses its text too and rivals nothing: a deletion between a
+//!   weak heading and a unique one stays placed. Spans longer than `LOSS_SCAN_LINES` (400) are
+//!   taken as losing lines without a diff.
+//! - **A deletion with no anchor naming its place** (issue 31 class 1'). A span that deletes a
+//!   line the snippet does not show, anchored by lines none of which names one place (weak, or
+//!   held by the file more than once: `  end`, `end`, a fence, then a paragraph the file holds
+//!   twice), is counted only beside other readings of the segment: it can make the snippet
+//!   ambiguous, it never places it alone (nothing else counted, the segment is not found). Inside a
+//!   header's block a line the block holds once names the place (the header confines it); after
+//!   the previous segment, the file's count decides: segments far apart need their own evidence
+//!   (a Ruby example's own `    ...` lines read as markers split a snippet into segments placed
+//!   1,600 lines apart, the last one deleting an example there). Left out rather than kept beside
+//!   the others, it would leave a weaker reading placed alone.
 //! - **Readings not counted, and why that keeps "two results, ambiguous" true.** A reading is left
 //!   out only where another one that is counted explains the same snippet with more of its lines
 //!   as anchors: a shorter head or tail than the longest run at the same place (the longest one
@@ -424,6 +446,24 @@ fn is_closer(trimmed: &[u8]) -> bool {
         || trimmed
             .strip_prefix(b"end")
             .is_some_and(|r| r.first().is_none_or(|b| !b.is_ascii_alphanumeric()))
+}
+
+/// Whether `trimmed` opens a block that a keyword closes (`end` in Ruby, Elixir, Lua): its last
+/// word is `do` or `then`, or it ends with a block's parameters after `do` (`do |user, context|`).
+/// Issue 31 class 3 (factory-bot 75244d8960b0): `end` written again after `factory :x do` closes
+/// that block, it does not "close nothing".
+fn opens_keyword_block(trimmed: &[u8]) -> bool {
+    let code = match trimmed.strip_suffix(b"|") {
+        Some(rest) => match rest.iter().rposition(|&b| b == b'|') {
+            Some(open) => rest[..open].trim_ascii_end(),
+            None => return false,
+        },
+        None => trimmed,
+    };
+    [&b"do"[..], b"then"].iter().any(|w| {
+        code.strip_suffix(*w)
+            .is_some_and(|r| r.last().is_none_or(|b| !(b.is_ascii_alphanumeric() || *b == b'_')))
+    })
 }
 
 /// Whether `trimmed` is a block comment's continuation line (` * text`): it starts with `*` and
@@ -912,6 +952,11 @@ const NEAR_COPY_MIN_BYTES: usize = 24;
 /// likeness alone decides between two readings.
 const NEAR_COPY_RATIO: f32 = 0.8;
 
+/// A span longer than this many file lines is taken to delete lines the segment does not show
+/// without diffing it ([`Search::loses_lines`]): a segment is a few dozen lines (a model's snippet),
+/// so such a span deletes far more than it shows, and the diff's cost stays bounded.
+const LOSS_SCAN_LINES: usize = 400;
+
 /// At most this many marker-like lines the file holds are read both ways (2^n variants); a snippet
 /// with more is refused ([`SnippetError::MarkerLike`]).
 const MAX_DOUBTFUL: usize = 3;
@@ -1090,14 +1135,14 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
                 }
             })
             .max(lo);
-        let mut candidates = self.candidates(k, lo, hi, !blocks.is_empty());
+        let mut candidates = self.candidates(k, lo, hi, !blocks.is_empty(), !blocks.is_empty());
         if candidates.is_empty() && !blocks.is_empty() {
             // Nowhere inside the header's block: the header narrowed the search, it does not forbid
             // the rest of the file (the segment's indentation only looked like the block's body).
             // Every place there is counted as outside any header.
             blocks.clear();
             hi = self.file.len().max(lo);
-            candidates = self.candidates(k, lo, hi, false);
+            candidates = self.candidates(k, lo, hi, false, false);
         }
         if candidates.is_empty() && !self.file.places_in(self.keys[k][0], lo, hi).is_empty() {
             // No strong anchor in the window, but the segment starts with lines of the file: weak
@@ -1105,7 +1150,7 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             // block), so a run of weak lines found once places and one whose lines anchor elsewhere
             // too is ambiguous. (A segment whose first line is new stays not found: a closer as its
             // only anchor is no evidence worth listing readings for.)
-            candidates = self.candidates(k, lo, hi, true);
+            candidates = self.candidates(k, lo, hi, true, !blocks.is_empty());
         }
         if candidates.is_empty() && self.failed.is_none_or(|(f, _, _)| f <= k) {
             self.failed = Some((k, lo, hi));
@@ -1196,9 +1241,10 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         })
     }
 
-    /// Every place for segment `k` in file lines `lo..hi`; `narrowed` when that window is a
-    /// header's block (weak anchors alone count only there).
-    fn candidates(&self, k: usize, lo: usize, hi: usize, narrowed: bool) -> Vec<Place> {
+    /// Every place for segment `k` in file lines `lo..hi`; `narrowed` when weak anchors alone count
+    /// (the window is a header's block, or no strong line anchors anywhere), `header` when the
+    /// window is a header's block (it names the place: a line it holds once is evidence).
+    fn candidates(&self, k: usize, lo: usize, hi: usize, narrowed: bool, header: bool) -> Vec<Place> {
         let file = self.file;
         let keys = &self.keys[k];
         let m = keys.len();
@@ -1319,9 +1365,30 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         let mut insertions: Vec<(Place, (usize, usize, usize, usize))> = Vec::new();
         // Heads (start, end) of counted spans whose tail holds a strong line of its own.
         let mut strong_tailed: Vec<(usize, usize)> = Vec::new();
-        for &(j, p, y, q) in spans.iter().filter(|s| !dominated(s) && !strays(s)) {
+        // Spans that delete unshown lines without an anchor naming their place.
+        let mut unanchored: Vec<Place> = Vec::new();
+        // Issue 31 class 1': a span that deletes lines the snippet does not show needs an anchor
+        // line that names one place: no weak line, held once by the file (by the window when it is
+        // a header's block, which names the place; a window that only starts after the previous
+        // segment names none: segments far apart need their own evidence). Anchored by weak and
+        // repeated lines alone (`  end`, `end`, a fence, then a paragraph the file holds twice),
+        // the deletion has no evidence of its place: it can make the snippet ambiguous beside
+        // other readings, never place it alone.
+        let names_one_place = |l: &&[u8]| {
+            let (from, to) = if header { (lo, hi) } else { (0, file.len()) };
+            !self.weak(l) && file.places_in(l, from, to).len() == 1
+        };
+        let unanchored_deletion = |&(j, p, y, q): &(usize, usize, usize, usize)| {
+            !keys[..p].iter().any(names_one_place)
+                && !keys[m - q..].iter().any(names_one_place)
+                && self.loses_lines(k, j, y + q, false)
+        };
+        for s @ &(j, p, y, q) in spans.iter().filter(|s| !dominated(s) && !strays(s)) {
             let (head, tail, x) = (&keys[..p], &keys[m - q..], j + p);
-            if anchored(head) || anchored(tail) {
+            // (The insertions beside it below stay counted: they delete nothing.)
+            if (anchored(head) || anchored(tail)) && unanchored_deletion(s) {
+                unanchored.push(Place { start: j, end: y + q });
+            } else if anchored(head) || anchored(tail) {
                 push(Place { start: j, end: y + q }, &mut out);
                 if tail.iter().any(|t| !self.weak(t) && !head.contains(t)) {
                     strong_tailed.push((j, x));
@@ -1425,10 +1492,67 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
                 }
             }
         }
+        if !out.is_empty() {
+            for place in unanchored {
+                push(place, &mut out);
+            }
+        }
+        // Issue 31 class 3: a reading that deletes file lines the snippet does not show needs
+        // more evidence than one that loses none. Where every reading counted here deletes such a
+        // line, a span between weak anchors (not counted otherwise outside a header's block) that
+        // loses no line's text, every non-blank line it deletes written again among the new lines
+        // (re-indented), is counted too: two readings giving different files, the snippet is
+        // refused as ambiguous. (A span that rewrites a line, `# v1.16.1` into `# v1.16.0`, loses
+        // that line's text too: no rival to a deletion between a strong anchor and a weak one.)
+        if !narrowed && !out.is_empty() && out.iter().all(|pl| self.loses_lines(k, pl.start, pl.end, false)) {
+            for s @ &(j, p, y, q) in &spans {
+                let (head, tail) = (&keys[..p], &keys[m - q..]);
+                if y > j + p
+                    && !anchored(head)
+                    && !anchored(tail)
+                    && !dominated(s)
+                    && !self.loses_lines(k, j, y + q, true)
+                {
+                    push(Place { start: j, end: y + q }, &mut out);
+                }
+            }
+        }
         if out.len() > MAX_PLACES {
             out.truncate(2);
         }
         out
+    }
+
+    /// Whether segment `k` placed over file lines `start..end` deletes a line it does not show: a
+    /// non-blank file line the alignment does not keep and that no new line of the segment is
+    /// alike (a rewrite keeps its line's place; a deletion loses it); with `text`, that no new line
+    /// equals, blanks at both ends aside (any change of its text loses it). A region longer than
+    /// [`LOSS_SCAN_LINES`] counts as losing lines unseen without being diffed.
+    fn loses_lines(&self, k: usize, start: usize, end: usize, text: bool) -> bool {
+        let keys = &self.keys[k];
+        if end - start > LOSS_SCAN_LINES {
+            return true;
+        }
+        let region = &self.file.keys[start..end];
+        let (kept, _) = align_lines(region, keys, 0);
+        let mut is_kept = vec![false; region.len()];
+        for f in kept.iter().flatten() {
+            is_kept[*f] = true;
+        }
+        let new: Vec<&[u8]> = (0..keys.len())
+            .filter(|&i| kept[i].is_none())
+            .map(|i| keys[i])
+            .collect();
+        region.iter().zip(&is_kept).any(|(l, kept)| {
+            let same = |n: &&[u8]| {
+                if text {
+                    n.trim_ascii() == l.trim_ascii()
+                } else {
+                    self.alike(l, n)
+                }
+            };
+            !kept && !l.trim_ascii().is_empty() && !new.iter().any(same)
+        })
     }
 
     /// Whether `key` anchors nothing alone: a weak line ([`is_weak`]) unless it is a word line (not
@@ -1546,6 +1670,7 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             && !prev.ends_with(b"{")
             && !prev.ends_with(b"[")
             && !prev.ends_with(b"(")
+            && !opens_keyword_block(prev)
             && indent_of(lines[before].content).len() <= indent_of(lines[j].content).len()
     }
 
