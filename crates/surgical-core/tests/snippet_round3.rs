@@ -659,7 +659,7 @@ class Converter
 fn refusal_r2_near_copy_of_a_long_line_is_a_rewrite() {
     let file = "\
 fn open(path: &Path) {
-    if cfg!(windows) {
+    if on_windows() {
         run_windows(path);
     } else {
         // Macos, Linux and the BSDs share one launcher
