@@ -1599,6 +1599,25 @@ mod tests {
         assert!(plan(&cjk), "no line folds to ASCII");
     }
 
+    /// The exact tier's search of `n` in `text`, told the anchor places in `known` (`has_crs`: what
+    /// the caller says of the text's CRs), as (spans, count).
+    fn exact_search_told(text: &[u8], n: &Pattern, known: &KnownRuns, has_crs: bool) -> (Vec<(usize, usize)>, usize) {
+        let view = || std::rc::Rc::new(normalize(text, Fold::EXACT));
+        let (spans, counts, _) = find_all_probing(
+            text,
+            Fold::EXACT,
+            view,
+            || has_crs,
+            &[n],
+            &[MAX_LISTED],
+            &Scope::default(),
+            &[],
+            known,
+            &Rarity::of(text),
+        );
+        (spans[0].iter().map(|s| (s.start, s.end)).collect(), counts[0])
+    }
+
     #[test]
     fn the_exact_tier_searches_only_around_the_known_places_of_its_anchor() {
         // Without probes, the exact search of a text without CRs takes the places of the needle's
@@ -1611,24 +1630,7 @@ mod tests {
         let n = pattern("= value;", Fold::EXACT);
         let (run, _) = anchor(&n.text, &Rarity::of(text)).expect("an anchor");
         assert_eq!(run, "value;");
-        let search = |known: KnownRuns| {
-            let view = || std::rc::Rc::new(normalize(text, Fold::EXACT));
-            let caps = [MAX_LISTED];
-            let (spans, counts, _) = find_all_probing(
-                text,
-                Fold::EXACT,
-                view,
-                || false,
-                &[&n],
-                &caps,
-                &Scope::default(),
-                &[],
-                &known,
-                &Rarity::of(text),
-            );
-            let spans: Vec<(usize, usize)> = spans[0].iter().map(|s| (s.start, s.end)).collect();
-            (spans, counts[0])
-        };
+        let search = |known: KnownRuns| exact_search_told(text, &n, &known, false);
         assert_eq!(search(KnownRuns::new()), (vec![(2, 10), (13, 21), (24, 32)], 3));
         assert_eq!(search(KnownRuns::from([(run.to_string(), vec![])])), (vec![], 0));
         assert_eq!(
@@ -1655,25 +1657,8 @@ mod tests {
             .filter(|&i| text[i..].starts_with(run.as_bytes()))
             .collect();
         assert!(places.len() > 1, "{run:?}");
-        let search = |places: Vec<usize>| {
-            let known = KnownRuns::from([(run.to_string(), places)]);
-            let view = || std::rc::Rc::new(normalize(text, Fold::EXACT));
-            let caps = [MAX_LISTED];
-            let (spans, counts, _) = find_all_probing(
-                text,
-                Fold::EXACT,
-                view,
-                || true,
-                &[&n],
-                &caps,
-                &Scope::default(),
-                &[],
-                &known,
-                &Rarity::of(text),
-            );
-            let spans: Vec<(usize, usize)> = spans[0].iter().map(|s| (s.start, s.end)).collect();
-            (spans, counts[0])
-        };
+        let search =
+            |places: Vec<usize>| exact_search_told(text, &n, &KnownRuns::from([(run.to_string(), places)]), true);
         let whole = {
             let view = || std::rc::Rc::new(normalize(text, Fold::EXACT));
             let (spans, counts) = find_all_in(
