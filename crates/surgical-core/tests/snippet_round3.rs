@@ -948,3 +948,125 @@ You can pass a constant as well, if it is loaded
         "{e:?}"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Class 4c: the model's indentation re-keyed to the file's. A file whose lines mostly indent with
+// spaces holds some indented with tabs (a Makefile's recipes); the model's new lines are indented
+// with tabs, its context lines exactly as the file's. The votes of the whole file (spaces) and
+// of the snippet (tabs) differ, which alone re-keyed the snippet and wrote its tab-indented
+// recipe lines with spaces: a broken Makefile. Its context lines show that it sees the file's
+// indentation as it is, so its lines are written as it wrote them.
+
+const MAKEFILE_AM: &str = "\
+AUTOMAKE_OPTIONS = foreign subdir-objects
+bin_PROGRAMS = tool
+tool_SOURCES = src/main.c src/util.c \\
+               src/parse.c src/lex.c \\
+               src/print.c
+tool_CFLAGS = -Wall \\
+              -Wextra
+
+if MAINTAINER_MODE
+src/lex.c: src/lex.l
+\t$(AM_V_LEX) flex -o src/lex.c $<
+else
+.y.c:
+\t$(AM_V_YACC) echo \"not building the parser\"
+.l.c:
+\t$(AM_V_LEX) echo \"not building the lexer\"
+endif
+
+# Ask the parser generator for a header too.
+AM_YFLAGS = -d
+EXTRA_DIST = README.md \\
+             NEWS.md \\
+             COPYING
+";
+
+#[test]
+fn indentation_rekeyed_makefile_recipes_keep_their_tabs() {
+    // The context lines (`.y.c:`, `.l.c:`, `endif`, the comment) stand at the left margin: the
+    // lines the snippet replaces (tab-indented recipes) say how that part of the file indents.
+    let snippet = "\
+# ... same as before ...
+.y.c:
+\t$(AM_V_YACC) cp $(<D)/$(@F) $@
+\t$(AM_V_YACC) touch $@
+
+.l.c:
+\t$(AM_V_LEX) cp $(<D)/$(@F) $@
+\t$(AM_V_LEX) touch $@
+endif
+
+# Ask the parser generator for a header too.
+# ... same as before ...
+";
+    let expected = MAKEFILE_AM
+        .replace(
+            "\t$(AM_V_YACC) echo \"not building the parser\"\n",
+            "\t$(AM_V_YACC) cp $(<D)/$(@F) $@\n\t$(AM_V_YACC) touch $@\n\n",
+        )
+        .replace(
+            "\t$(AM_V_LEX) echo \"not building the lexer\"\n",
+            "\t$(AM_V_LEX) cp $(<D)/$(@F) $@\n\t$(AM_V_LEX) touch $@\n",
+        );
+    assert_eq!(merged(MAKEFILE_AM, snippet), expected);
+}
+
+#[test]
+fn indentation_rekeyed_new_tab_lines_between_space_indented_context() {
+    // A script indented with spaces; the model adds tab-indented lines inside a loop whose
+    // space-indented lines it shows as the file has them (four spaces, byte for byte).
+    let file = "\
+<?php
+$dir = 'data/xml';
+$n = 0;
+
+print \"code,name,file\";
+
+foreach (scandir($dir) as $file) if (preg_match('/^(.+)\\.xml$/', $file, $m)) {
+    $xml = simplexml_load_file(\"$dir/$file\");
+    $code = (string) $xml->code;
+    $code = strtr($code, '_', '-');
+    $name = (string) $xml->name;
+    print \"\\n$code,$name,$file\";
+    $n++;
+}
+print \"\\n$n codes\\n\";
+";
+    let snippet = "\
+/* ... keep existing code ... */
+foreach (scandir($dir) as $file) if (preg_match('/^(.+)\\.xml$/', $file, $m)) {
+    /* ... keep existing code ... */
+    $name = (string) $xml->name;
+\t\t
+\t\t# append the row to the output file
+\t\t$out = fopen(\"codes.csv\", \"a\") or die(\"cannot open codes.csv\");
+\t\tfwrite($out, \"\\n$code,$name,$file\");
+\t\tfclose($out);
+\t\t
+    //print \"\\n$code,$name,$file\";
+    $n++;
+/* ... keep existing code ... */
+";
+    let expected = file.replace(
+        "    print \"\\n$code,$name,$file\";\n",
+        "\t\t\n\t\t# append the row to the output file\n\t\t$out = fopen(\"codes.csv\", \"a\") or die(\"cannot open codes.csv\");\n\t\tfwrite($out, \"\\n$code,$name,$file\");\n\t\tfclose($out);\n\t\t\n    //print \"\\n$code,$name,$file\";\n",
+    );
+    assert_eq!(merged(file, snippet), expected);
+}
+
+#[test]
+fn indentation_rekeyed_only_where_the_context_shows_other_characters() {
+    // The reason re-keying exists: a file indented with tabs, a snippet typed with spaces whose
+    // context lines (`    if ok {`) are the file's tab-indented lines: its new line takes tabs.
+    let file = "func run() {\n\tif ok {\n\t\tstart()\n\t}\n\tstop()\n}\n";
+    let snippet = "func run() {\n    if ok {\n        start()\n        wait()\n    }\n    stop()\n}\n";
+    assert_eq!(merged(file, snippet), file.replace("start()\n", "start()\n\t\twait()\n"));
+    // Context at the left margin only, the lines replaced tab-indented: re-keyed as well.
+    let snippet = "func run() {\n    if ready {\n        begin()\n    }\n}\n";
+    assert_eq!(
+        merged(file, snippet),
+        "func run() {\n\tif ready {\n\t\tbegin()\n\t}\n}\n"
+    );
+}

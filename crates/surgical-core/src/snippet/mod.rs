@@ -1976,9 +1976,16 @@ fn merge<M: Merged>(
     let mut set = ChangeSet::new(&hay);
     let tabs = uses_tabs(file.lines.iter().map(|l| l.content));
     // A snippet indented with spaces for a file indented with tabs (or the reverse) is compared
-    // and written with the file's indentation; otherwise its indentation is kept as written.
+    // and written with the file's indentation; otherwise its indentation is kept as written. The
+    // votes of the whole file and the whole snippet differing is not enough (issue 31 class 4c):
+    // its own context lines must show that the model sees the file's indentation otherwise.
     let snippet_tabs = uses_tabs(segments.iter().flat_map(|s| s.lines.iter().map(|l| l.text.as_bytes())));
-    let keying = if tabs != snippet_tabs { Keying::Trimmed } else { keying };
+    let keying = if keying == Keying::Indented && tabs != snippet_tabs && sees_other_indentation(file, segments, places, snippet_tabs)
+    {
+        Keying::Trimmed
+    } else {
+        keying
+    };
     // The lines keyed again only when the keying differs (a whole pass and index of the file).
     let rekeyed;
     let file = if keying == file.keying {
@@ -2354,6 +2361,59 @@ fn uses_tabs<'l>(lines: impl Iterator<Item = &'l [u8]>) -> bool {
         }
     }
     tabs > spaces
+}
+
+/// Whether the model sees the file's indentation otherwise than the file has it, so that its lines
+/// are compared and written with the file's indentation (issue 31 class 4c), when the votes of the
+/// file and the snippet ([`uses_tabs`]) differ. The evidence, in order:
+///
+/// 1. The segment lines that pair with file lines, indentation ignored (a diff of each segment
+///    with its region): where one of them is indented, or its file line is, and the two
+///    indentations differ, the model wrote the file's indentation otherwise (spaces for its tabs):
+///    yes. Where such pairs exist and all of them are indented byte for byte as the file's: no,
+///    the model sees the file's indentation as it is, and the lines it wrote are written as it
+///    wrote them (a Makefile's tab-indented recipe lines in a file whose other lines indent with
+///    spaces; a PHP script's new tab-indented lines between space-indented context lines).
+/// 2. No indented pair (context lines at the left margin only): the file lines the segments
+///    replace vote, against the snippet: the model's tab-indented recipe lines rewrite the file's
+///    tab-indented ones.
+/// 3. No indented file line there either: the file's vote against the snippet's, as given.
+fn sees_other_indentation(file: &FileLines<'_>, segments: &[Segment<'_>], places: &[Place], snippet_tabs: bool) -> bool {
+    let mut paired = false;
+    for (seg, place) in segments.iter().zip(places) {
+        let region: Vec<&[u8]> = file.lines[place.start..place.end]
+            .iter()
+            .map(|l| key(l.content, Keying::Trimmed))
+            .collect();
+        let lines: Vec<&[u8]> = seg.lines.iter().map(|l| key(l.text.as_bytes(), Keying::Trimmed)).collect();
+        let (kept, _) = align_lines(&region, &lines, place.start);
+        for (i, j) in kept.iter().enumerate() {
+            let Some(j) = *j else { continue };
+            if lines[i].is_empty() {
+                continue;
+            }
+            let (own, theirs) = (indent_of(seg.lines[i].text.as_bytes()), indent_of(file.lines[j].content));
+            if own.is_empty() && theirs.is_empty() {
+                continue;
+            }
+            if own != theirs {
+                return true;
+            }
+            paired = true;
+        }
+    }
+    if paired {
+        return false;
+    }
+    let mut region = places
+        .iter()
+        .flat_map(|p| file.lines[p.start..p.end].iter().map(|l| l.content))
+        .filter(|l| matches!(l.first(), Some(b' ' | b'\t')) && !l.trim_ascii().is_empty())
+        .peekable();
+    if region.peek().is_some() {
+        return uses_tabs(region) != snippet_tabs;
+    }
+    true
 }
 
 /// `line` (a new line of the snippet) re-indented like the file: the indentation its nearest kept
