@@ -1062,11 +1062,71 @@ fn indentation_rekeyed_only_where_the_context_shows_other_characters() {
     // context lines (`    if ok {`) are the file's tab-indented lines: its new line takes tabs.
     let file = "func run() {\n\tif ok {\n\t\tstart()\n\t}\n\tstop()\n}\n";
     let snippet = "func run() {\n    if ok {\n        start()\n        wait()\n    }\n    stop()\n}\n";
-    assert_eq!(merged(file, snippet), file.replace("start()\n", "start()\n\t\twait()\n"));
+    assert_eq!(
+        merged(file, snippet),
+        file.replace("start()\n", "start()\n\t\twait()\n")
+    );
     // Context at the left margin only, the lines replaced tab-indented: re-keyed as well.
     let snippet = "func run() {\n    if ready {\n        begin()\n    }\n}\n";
     assert_eq!(
         merged(file, snippet),
         "func run() {\n\tif ready {\n\t\tbegin()\n\t}\n}\n"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Class 4d: line endings of a rewritten block. A file of mixed endings (LF lines, one CRLF line in
+// a step); the model rewrites that step and adds another like it. The run of lines it writes is
+// longer than the lines it replaces: its lines past them took the ending of the last line
+// replaced, the odd CRLF one, and a line the model wrote that the file's history keeps (`env:`,
+// taken as new by the alignment) changed its ending. The run takes the ending its kept
+// neighbours share.
+
+#[test]
+fn line_endings_of_a_rewritten_block_take_the_neighbours() {
+    let file = "\
+jobs:
+  build:
+    steps:
+    - name: Build
+      run: make all
+    - name: Test
+      run: make test FLAGS=all
+      env:
+        DB_ONE: host=localhost;port=5432;user=tester;database=one
+        DB_TWO: host=localhost;port=3306;user=tester;database=two
+        DB_THREE: host=localhost;port=1433;user=tester;database=three
+    - name: Pack
+      run: make dist
+"
+    .replace("FLAGS=all\n", "FLAGS=all\r\n");
+    let file = file.as_str();
+    let snippet = "\
+# ... existing steps ...
+    - name: Build
+      run: make all
+    - name: Core tests
+      run: make test-core FLAGS=all
+      env:
+        DB_ONE: host=localhost;port=5432;user=tester;database=one
+        DB_TWO: host=localhost;port=3306;user=tester;database=two
+        DB_THREE: host=localhost;port=1433;user=tester;database=three
+    - name: Extra tests
+      run: make test-extra FLAGS=all
+      env:
+        DB_ONE: host=localhost;port=5432;user=tester;database=one
+        DB_TWO: host=localhost;port=3306;user=tester;database=two
+# ... existing steps ...
+";
+    let out = merged(file, snippet);
+    // The text is the snippet's; every line ends with LF but the file's own CRLF line, rewritten
+    // by a run of new lines between two LF lines, which takes theirs.
+    assert_eq!(out.replace("\r\n", "\n"), file.replace("\r\n", "\n").replace(
+        "    - name: Test\n      run: make test FLAGS=all\n",
+        "    - name: Core tests\n      run: make test-core FLAGS=all\n      env:\n        DB_ONE: host=localhost;port=5432;user=tester;database=one\n        DB_TWO: host=localhost;port=3306;user=tester;database=two\n        DB_THREE: host=localhost;port=1433;user=tester;database=three\n    - name: Extra tests\n      run: make test-extra FLAGS=all\n",
+    ));
+    assert!(!out.contains('\r'), "{out:?}");
+    // A one-for-one rewrite of the CRLF line keeps its ending.
+    let snippet = "# ...\n    - name: Test\n      run: make test FLAGS=fast\n      env:\n# ...\n";
+    assert_eq!(merged(file, snippet), file.replace("FLAGS=all\r\n", "FLAGS=fast\r\n"));
 }

@@ -1980,7 +1980,9 @@ fn merge<M: Merged>(
     // votes of the whole file and the whole snippet differing is not enough (issue 31 class 4c):
     // its own context lines must show that the model sees the file's indentation otherwise.
     let snippet_tabs = uses_tabs(segments.iter().flat_map(|s| s.lines.iter().map(|l| l.text.as_bytes())));
-    let keying = if keying == Keying::Indented && tabs != snippet_tabs && sees_other_indentation(file, segments, places, snippet_tabs)
+    let keying = if keying == Keying::Indented
+        && tabs != snippet_tabs
+        && sees_other_indentation(file, segments, places, snippet_tabs)
     {
         Keying::Trimmed
     } else {
@@ -2095,7 +2097,11 @@ fn merge<M: Merged>(
                         pieces: Vec::new(),
                         unpinned: Vec::new(),
                     };
-                    set.replace(&found, &text).map_err(SnippetError::Engine)?;
+                    match run_ending(file, &block) {
+                        Some(eol) => set.replace_lines_ending(&found, &text, eol),
+                        None => set.replace(&found, &text),
+                    }
+                    .map_err(SnippetError::Engine)?;
                 }
                 changed_ids.push(k);
             }
@@ -2285,6 +2291,30 @@ fn change_blocks(kept: &[Option<usize>], place: &Place, file: &FileLines<'_>) ->
     blocks
 }
 
+/// The line ending of a run of changed lines that writes more lines than it replaces, where the
+/// file's lines around it (the kept or unchanged line before the run and the one after it) end
+/// alike and a line it replaces ends otherwise (issue 31 class 4d, a file of mixed endings): the
+/// run's lines take their neighbours' ending. The engine's own rule (a new line takes the ending
+/// of the file line it stands in for, the lines past the replaced ones that of the last replaced
+/// line) would give every added line the ending of the one odd line the model rewrote, and a line
+/// the model wrote that the file's history keeps (a `env:` line the alignment took as new) would
+/// then change its ending. A one-for-one rewrite keeps each line's own ending; `None` where the
+/// engine's rule stands.
+fn run_ending<'f>(file: &FileLines<'f>, block: &ChangeBlock) -> Option<&'f [u8]> {
+    let old = block.old.clone();
+    if old.is_empty() || block.new.len() <= old.len() || old.start == 0 || old.end >= file.lines.len() {
+        return None;
+    }
+    let (before, after) = (file.lines[old.start - 1].eol, file.lines[old.end].eol);
+    if before.is_empty() || before != after {
+        return None;
+    }
+    file.lines[old]
+        .iter()
+        .any(|l| !l.eol.is_empty() && l.eol != before)
+        .then_some(before)
+}
+
 /// A segment's region: its bytes before, its one-based lines before and after.
 #[derive(Clone)]
 struct Region {
@@ -2378,21 +2408,33 @@ fn uses_tabs<'l>(lines: impl Iterator<Item = &'l [u8]>) -> bool {
 ///    replace vote, against the snippet: the model's tab-indented recipe lines rewrite the file's
 ///    tab-indented ones.
 /// 3. No indented file line there either: the file's vote against the snippet's, as given.
-fn sees_other_indentation(file: &FileLines<'_>, segments: &[Segment<'_>], places: &[Place], snippet_tabs: bool) -> bool {
+fn sees_other_indentation(
+    file: &FileLines<'_>,
+    segments: &[Segment<'_>],
+    places: &[Place],
+    snippet_tabs: bool,
+) -> bool {
     let mut paired = false;
     for (seg, place) in segments.iter().zip(places) {
         let region: Vec<&[u8]> = file.lines[place.start..place.end]
             .iter()
             .map(|l| key(l.content, Keying::Trimmed))
             .collect();
-        let lines: Vec<&[u8]> = seg.lines.iter().map(|l| key(l.text.as_bytes(), Keying::Trimmed)).collect();
+        let lines: Vec<&[u8]> = seg
+            .lines
+            .iter()
+            .map(|l| key(l.text.as_bytes(), Keying::Trimmed))
+            .collect();
         let (kept, _) = align_lines(&region, &lines, place.start);
         for (i, j) in kept.iter().enumerate() {
             let Some(j) = *j else { continue };
             if lines[i].is_empty() {
                 continue;
             }
-            let (own, theirs) = (indent_of(seg.lines[i].text.as_bytes()), indent_of(file.lines[j].content));
+            let (own, theirs) = (
+                indent_of(seg.lines[i].text.as_bytes()),
+                indent_of(file.lines[j].content),
+            );
             if own.is_empty() && theirs.is_empty() {
                 continue;
             }
