@@ -1130,3 +1130,95 @@ jobs:
     let snippet = "# ...\n    - name: Test\n      run: make test FLAGS=fast\n      env:\n# ...\n";
     assert_eq!(merged(file, snippet), file.replace("FLAGS=all\r\n", "FLAGS=fast\r\n"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Class 2: a block replaced at the wrong place. A property added after the last property's `}`
+// and a blank line, before a field held once and the class's `}`; the doc comment opener the new
+// property starts with (`/// <summary>`) is held by every property. That opener, a strong line
+// the file holds elsewhere, left out the insertion behind the weak `}` and blank; the span from
+// an earlier `}`, blank and `/// <summary>` to the field was placed alone, deleting the three
+// properties between unseen.
+
+const SETTINGS_CS: &str = "\
+namespace Example
+{
+    public static partial class Mapper
+    {
+        public static class Settings
+        {
+            /// <summary>
+            /// Resets every setting to its default value
+            /// </summary>
+            public static void SetDefaults()
+            {
+                CommandTimeout = null;
+                FetchSize = -1;
+            }
+
+            /// <summary>
+            /// The default command timeout for all queries
+            /// </summary>
+            public static int? CommandTimeout { get; set; }
+
+            /// <summary>
+            /// Whether null values in the data are applied to members
+            /// </summary>
+            public static bool ApplyNullValues { get; set; }
+
+            /// <summary>
+            /// The fetch size given to every command that has one; negative: left as it is
+            /// </summary>
+            public static long FetchSize
+            {
+                get => Volatile.Read(ref s_FetchSize);
+                set
+                {
+                    Volatile.Write(ref s_FetchSize, value);
+                    CommandCache.Reset();
+                }
+            }
+
+            private static long s_FetchSize = -1;
+        }
+    }
+}
+";
+
+#[test]
+fn block_replaced_at_the_wrong_place_doc_opener_held_many_times() {
+    let snippet = "\
+// ... previous code ...
+            }
+
+            /// <summary>
+            /// Whether single-character parameter tokens are detected and used where possible
+            /// </summary>
+            public static bool SupportLegacyTokens { get; set; } = true;
+
+            private static long s_FetchSize = -1;
+        }
+    // ... previous code ...
+";
+    // Placed right or refused, never placed over the properties: here both readings stay (the
+    // span from `SetDefaults`'s `}` has only lines the file repeats at its head), so it is
+    // refused as ambiguous and lists them.
+    match refused(SETTINGS_CS, snippet) {
+        SnippetError::Ambiguous { readings, .. } => assert_eq!(readings.len(), 2, "{readings:?}"),
+        other => panic!("{other:?}"),
+    }
+    // With a line of the property's body shown, the place is named: an insertion.
+    let snippet = snippet.replace(
+        "// ... previous code ...\n            }\n",
+        "// ... previous code ...\n                    CommandCache.Reset();\n                }\n            }\n",
+    );
+    let expected = SETTINGS_CS.replace(
+        "            private static long s_FetchSize",
+        "            /// <summary>
+            /// Whether single-character parameter tokens are detected and used where possible
+            /// </summary>
+            public static bool SupportLegacyTokens { get; set; } = true;
+
+            private static long s_FetchSize",
+    );
+    assert_eq!(merged(SETTINGS_CS, &snippet), expected);
+}

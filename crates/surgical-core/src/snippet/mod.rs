@@ -1337,6 +1337,29 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
                     && self.anchors_elsewhere(keys[m - q - 1])
                     && !own(keys[m - q - 1]))
         };
+        // Issue 31 class 2: the new line next to the weak anchors is no evidence of another place
+        // when the file holds it more than once (`/// <summary>`, a doc comment's opener), this
+        // span deletes no line it does not show, and a span that anchors by that line (its head
+        // or tail reaching over it, with no line the file holds once among them) deletes lines
+        // the snippet does not show: a deletion of
+        // unshown lines needs more evidence than a reading that loses none, and a line held many
+        // times gives little. Both are counted (ambiguous, unless another rule decides).
+        let stray_is_common = |l: &[u8]| file.places.get(l).is_some_and(|v| v.len() > 1);
+        let lossless_beside_lossy = |&(j, p, y, q): &(usize, usize, usize, usize)| {
+            let head_side = keys[..p].iter().all(|h| self.weak(h)) && p + q < m && stray_is_common(keys[p]);
+            let tail_side = keys[m - q..].iter().all(|t| self.weak(t)) && p + q < m && stray_is_common(keys[m - q - 1]);
+            (head_side || tail_side)
+                && !self.loses_lines(k, j, y + q, false)
+                && spans.iter().any(|s2 @ &(j2, p2, y2, q2)| {
+                    // The rival's anchors name no place: none is a line the file holds once (a
+                    // function's unique signature in its head is evidence of its place).
+                    let held_once = |l: &&[u8]| !self.weak(l) && file.places.get(l).is_some_and(|v| v.len() == 1);
+                    ((head_side && p2 > p && !keys[..p2].iter().any(held_once))
+                        || (tail_side && q2 > q && !keys[m - q2..].iter().any(held_once)))
+                        && !dominated(s2)
+                        && self.loses_lines(k, j2, y2 + q2, false)
+                })
+        };
         let strays = |&(j, p, y, q): &(usize, usize, usize, usize)| {
             let own = |l: &[u8]| own_of(p, q, l);
             // Before a weak tail, a strong line the segment shows between its anchors that the
@@ -1354,7 +1377,7 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
                     })
             };
             let weak_tail = keys[m - q..].iter().all(|t| self.weak(t));
-            strays_near(&(j, p, y, q))
+            (strays_near(&(j, p, y, q)) && !lossless_beside_lossy(&(j, p, y, q)))
                 || (weak_tail && p + q < m && keys[p..m - q].iter().any(kept_farther))
                 || self.unique_line_elsewhere(k, (j, p, y, q), lo, hi)
         };
