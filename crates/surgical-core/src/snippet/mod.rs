@@ -26,6 +26,16 @@
 //!   nearest kept line (tabs where the file uses tabs). A new line's own text, trailing blanks
 //!   included, is written as the snippet has it: a line of blanks only too (re-indented like the
 //!   others when indentation is ignored; an empty line stays empty).
+//! - **Indentation re-keyed only on evidence** (issue 31 class 4c). When the snippet fits as
+//!   written but indents with tabs where the file mostly indents with spaces (or the reverse), its
+//!   lines are compared and written with the file's indentation only where the model's own context
+//!   shows it sees the file's indentation otherwise: a segment line that pairs with a file line
+//!   (indentation ignored) indented with other bytes (spaces for the file's tabs). Where its
+//!   indented context lines are the file's byte for byte, its new lines are written as it wrote
+//!   them (a Makefile's tab-indented recipes in a file whose other lines indent with spaces; new
+//!   tab-indented lines in a space-indented script). With no indented context line, the file lines
+//!   the snippet replaces vote against the snippet's lines; with none there either, the whole
+//!   file's vote (the rule before). On the lines the model wrote, its bytes are written.
 //! - **Placing a segment.** Its *head* is the longest run of its first lines found together in the
 //!   file (at one place), its *tail* the longest run of its last lines found together after the
 //!   head. The segment replaces the file lines from its head to the nearest tail after it: file
@@ -166,7 +176,10 @@
 //!   counted); a span behind a weak head (before a weak tail) whose next new line is a strong line
 //!   the file holds elsewhere, where the segment then anchors by that line too — unless that line
 //!   repeats one of the segment's own anchors (the shape above), which is no evidence of another
-//!   place; a span before a weak tail that would write again as new a strong line the segment
+//!   place, or unless (issue 31 class 2) the file holds that line more than once (`/// <summary>`),
+//!   this span deletes no line it does not show, and a span anchored over that line, with no line
+//!   the file holds once among its anchors, deletes lines the snippet does not show (both are then
+//!   counted: a deletion of unshown lines needs more evidence than a line held many times); a span before a weak tail that would write again as new a strong line the segment
 //!   shows between its anchors, the file holding that line once, after this tail, inside a farther
 //!   span from the same head that is itself counted (not left out by the rules before this one):
 //!   that span keeps the line as the file's. Were a rule to leave out a reading without such a counted rival, the one left could be
@@ -209,7 +222,12 @@
 //! - **Bytes.** The merge goes through a [`ChangeSet`], one replacement or insertion per run of
 //!   changed lines: every byte outside those runs is the file's, the kept lines between them too
 //!   (they are not rewritten, so their endings stay on the lines the alignment keeps); new lines
-//!   take the file's line ending there. Deleting the file's last lines where its last line has no
+//!   take the file's line ending there: in an insertion, that of the line before; in a run that
+//!   rewrites as many lines as it replaces or fewer, each new line that of the file line it stands
+//!   in for; in a run that writes more lines than it replaces, where the file lines around the run
+//!   end alike, all its lines take that ending (issue 31 class 4d: a mixed-ending file's odd line
+//!   rewritten into a block does not lend its ending to the block), else the engine's rule (the
+//!   lines past the replaced ones take the ending of the last one). Deleting the file's last lines where its last line has no
 //!   line break is written with the segment's whole region, so that no final line break appears.
 //!
 //! Work is near-linear: the file's lines are keyed once; each segment looks up its first and last
