@@ -51,6 +51,9 @@ plug|elixir-plug+plug|20:40000:4:*.ex *.exs;10:60000:4:*.md;10:60000:6:*.yml *.l
 dapper|DapperLib+Dapper|20:40000:4:*.cs;12:60000:6:*.csproj *.props *.targets *.json *.config *.sln *.xml;8:60000:6:*.yml *.yaml;10:60000:4:*.md *.txt *.ps1 *.cmd *.editorconfig
 corpora|dariusk+corpora|25:120000:4:*.json;6:60000:4:*.md *.yml *.js
 language-codes|datasets+language-codes|15:150000:15:*.csv;10:60000:6:*.json *.yml *.md *.sh *.php
+swift-argument-parser|apple+swift-argument-parser|20:40000:4:*.swift;10:60000:4:*.md *.txt;10:60000:6:*.yml *.json *.mdoc *.zsh *.editorconfig
+inspect-lua|kikito+inspect.lua|20:60000:6:*.lua *.tl;10:60000:6:*.md *.rockspec *.yml *.txt Makefile *.luacheckrc
+scopt|scopt+scopt|20:40000:4:*.scala;10:60000:4:*.md *.markdown;10:60000:6:*.sbt *.yml *.properties
 '
 
 want=" $* "

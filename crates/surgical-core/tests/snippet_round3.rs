@@ -948,3 +948,277 @@ You can pass a constant as well, if it is loaded
         "{e:?}"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Class 4c: the model's indentation re-keyed to the file's. A file whose lines mostly indent with
+// spaces holds some indented with tabs (a Makefile's recipes); the model's new lines are indented
+// with tabs, its context lines exactly as the file's. The votes of the whole file (spaces) and
+// of the snippet (tabs) differ, which alone re-keyed the snippet and wrote its tab-indented
+// recipe lines with spaces: a broken Makefile. Its context lines show that it sees the file's
+// indentation as it is, so its lines are written as it wrote them.
+
+const MAKEFILE_AM: &str = "\
+AUTOMAKE_OPTIONS = foreign subdir-objects
+bin_PROGRAMS = tool
+tool_SOURCES = src/main.c src/util.c \\
+               src/parse.c src/lex.c \\
+               src/print.c
+tool_CFLAGS = -Wall \\
+              -Wextra
+
+if MAINTAINER_MODE
+src/lex.c: src/lex.l
+\t$(AM_V_LEX) flex -o src/lex.c $<
+else
+.y.c:
+\t$(AM_V_YACC) echo \"not building the parser\"
+.l.c:
+\t$(AM_V_LEX) echo \"not building the lexer\"
+endif
+
+# Ask the parser generator for a header too.
+AM_YFLAGS = -d
+EXTRA_DIST = README.md \\
+             NEWS.md \\
+             COPYING
+";
+
+#[test]
+fn indentation_rekeyed_makefile_recipes_keep_their_tabs() {
+    // The context lines (`.y.c:`, `.l.c:`, `endif`, the comment) stand at the left margin: the
+    // lines the snippet replaces (tab-indented recipes) say how that part of the file indents.
+    let snippet = "\
+# ... same as before ...
+.y.c:
+\t$(AM_V_YACC) cp $(<D)/$(@F) $@
+\t$(AM_V_YACC) touch $@
+
+.l.c:
+\t$(AM_V_LEX) cp $(<D)/$(@F) $@
+\t$(AM_V_LEX) touch $@
+endif
+
+# Ask the parser generator for a header too.
+# ... same as before ...
+";
+    let expected = MAKEFILE_AM
+        .replace(
+            "\t$(AM_V_YACC) echo \"not building the parser\"\n",
+            "\t$(AM_V_YACC) cp $(<D)/$(@F) $@\n\t$(AM_V_YACC) touch $@\n\n",
+        )
+        .replace(
+            "\t$(AM_V_LEX) echo \"not building the lexer\"\n",
+            "\t$(AM_V_LEX) cp $(<D)/$(@F) $@\n\t$(AM_V_LEX) touch $@\n",
+        );
+    assert_eq!(merged(MAKEFILE_AM, snippet), expected);
+}
+
+#[test]
+fn indentation_rekeyed_new_tab_lines_between_space_indented_context() {
+    // A script indented with spaces; the model adds tab-indented lines inside a loop whose
+    // space-indented lines it shows as the file has them (four spaces, byte for byte).
+    let file = "\
+<?php
+$dir = 'data/xml';
+$n = 0;
+
+print \"code,name,file\";
+
+foreach (scandir($dir) as $file) if (preg_match('/^(.+)\\.xml$/', $file, $m)) {
+    $xml = simplexml_load_file(\"$dir/$file\");
+    $code = (string) $xml->code;
+    $code = strtr($code, '_', '-');
+    $name = (string) $xml->name;
+    print \"\\n$code,$name,$file\";
+    $n++;
+}
+print \"\\n$n codes\\n\";
+";
+    let snippet = "\
+/* ... keep existing code ... */
+foreach (scandir($dir) as $file) if (preg_match('/^(.+)\\.xml$/', $file, $m)) {
+    /* ... keep existing code ... */
+    $name = (string) $xml->name;
+\t\t
+\t\t# append the row to the output file
+\t\t$out = fopen(\"codes.csv\", \"a\") or die(\"cannot open codes.csv\");
+\t\tfwrite($out, \"\\n$code,$name,$file\");
+\t\tfclose($out);
+\t\t
+    //print \"\\n$code,$name,$file\";
+    $n++;
+/* ... keep existing code ... */
+";
+    let expected = file.replace(
+        "    print \"\\n$code,$name,$file\";\n",
+        "\t\t\n\t\t# append the row to the output file\n\t\t$out = fopen(\"codes.csv\", \"a\") or die(\"cannot open codes.csv\");\n\t\tfwrite($out, \"\\n$code,$name,$file\");\n\t\tfclose($out);\n\t\t\n    //print \"\\n$code,$name,$file\";\n",
+    );
+    assert_eq!(merged(file, snippet), expected);
+}
+
+#[test]
+fn indentation_rekeyed_only_where_the_context_shows_other_characters() {
+    // The reason re-keying exists: a file indented with tabs, a snippet typed with spaces whose
+    // context lines (`    if ok {`) are the file's tab-indented lines: its new line takes tabs.
+    let file = "func run() {\n\tif ok {\n\t\tstart()\n\t}\n\tstop()\n}\n";
+    let snippet = "func run() {\n    if ok {\n        start()\n        wait()\n    }\n    stop()\n}\n";
+    assert_eq!(
+        merged(file, snippet),
+        file.replace("start()\n", "start()\n\t\twait()\n")
+    );
+    // Context at the left margin only, the lines replaced tab-indented: re-keyed as well.
+    let snippet = "func run() {\n    if ready {\n        begin()\n    }\n}\n";
+    assert_eq!(
+        merged(file, snippet),
+        "func run() {\n\tif ready {\n\t\tbegin()\n\t}\n}\n"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Class 4d: line endings of a rewritten block. A file of mixed endings (LF lines, one CRLF line in
+// a step); the model rewrites that step and adds another like it. The run of lines it writes is
+// longer than the lines it replaces: its lines past them took the ending of the last line
+// replaced, the odd CRLF one, and a line the model wrote that the file's history keeps (`env:`,
+// taken as new by the alignment) changed its ending. The run takes the ending its kept
+// neighbours share.
+
+#[test]
+fn line_endings_of_a_rewritten_block_take_the_neighbours() {
+    let file = "\
+jobs:
+  build:
+    steps:
+    - name: Build
+      run: make all
+    - name: Test
+      run: make test FLAGS=all
+      env:
+        DB_ONE: host=localhost;port=5432;user=tester;database=one
+        DB_TWO: host=localhost;port=3306;user=tester;database=two
+        DB_THREE: host=localhost;port=1433;user=tester;database=three
+    - name: Pack
+      run: make dist
+"
+    .replace("FLAGS=all\n", "FLAGS=all\r\n");
+    let file = file.as_str();
+    let snippet = "\
+# ... existing steps ...
+    - name: Build
+      run: make all
+    - name: Core tests
+      run: make test-core FLAGS=all
+      env:
+        DB_ONE: host=localhost;port=5432;user=tester;database=one
+        DB_TWO: host=localhost;port=3306;user=tester;database=two
+        DB_THREE: host=localhost;port=1433;user=tester;database=three
+    - name: Extra tests
+      run: make test-extra FLAGS=all
+      env:
+        DB_ONE: host=localhost;port=5432;user=tester;database=one
+        DB_TWO: host=localhost;port=3306;user=tester;database=two
+# ... existing steps ...
+";
+    let out = merged(file, snippet);
+    // The text is the snippet's; every line ends with LF but the file's own CRLF line, rewritten
+    // by a run of new lines between two LF lines, which takes theirs.
+    assert_eq!(out.replace("\r\n", "\n"), file.replace("\r\n", "\n").replace(
+        "    - name: Test\n      run: make test FLAGS=all\n",
+        "    - name: Core tests\n      run: make test-core FLAGS=all\n      env:\n        DB_ONE: host=localhost;port=5432;user=tester;database=one\n        DB_TWO: host=localhost;port=3306;user=tester;database=two\n        DB_THREE: host=localhost;port=1433;user=tester;database=three\n    - name: Extra tests\n      run: make test-extra FLAGS=all\n",
+    ));
+    assert!(!out.contains('\r'), "{out:?}");
+    // A one-for-one rewrite of the CRLF line keeps its ending.
+    let snippet = "# ...\n    - name: Test\n      run: make test FLAGS=fast\n      env:\n# ...\n";
+    assert_eq!(merged(file, snippet), file.replace("FLAGS=all\r\n", "FLAGS=fast\r\n"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Class 2: a block replaced at the wrong place. A property added after the last property's `}`
+// and a blank line, before a field held once and the class's `}`; the doc comment opener the new
+// property starts with (`/// <summary>`) is held by every property. That opener, a strong line
+// the file holds elsewhere, left out the insertion behind the weak `}` and blank; the span from
+// an earlier `}`, blank and `/// <summary>` to the field was placed alone, deleting the three
+// properties between unseen.
+
+const SETTINGS_CS: &str = "\
+namespace Example
+{
+    public static partial class Mapper
+    {
+        public static class Settings
+        {
+            /// <summary>
+            /// Resets every setting to its default value
+            /// </summary>
+            public static void SetDefaults()
+            {
+                CommandTimeout = null;
+                FetchSize = -1;
+            }
+
+            /// <summary>
+            /// The default command timeout for all queries
+            /// </summary>
+            public static int? CommandTimeout { get; set; }
+
+            /// <summary>
+            /// Whether null values in the data are applied to members
+            /// </summary>
+            public static bool ApplyNullValues { get; set; }
+
+            /// <summary>
+            /// The fetch size given to every command that has one; negative: left as it is
+            /// </summary>
+            public static long FetchSize
+            {
+                get => Volatile.Read(ref s_FetchSize);
+                set
+                {
+                    Volatile.Write(ref s_FetchSize, value);
+                    CommandCache.Reset();
+                }
+            }
+
+            private static long s_FetchSize = -1;
+        }
+    }
+}
+";
+
+#[test]
+fn block_replaced_at_the_wrong_place_doc_opener_held_many_times() {
+    let snippet = "\
+// ... previous code ...
+            }
+
+            /// <summary>
+            /// Whether single-character parameter tokens are detected and used where possible
+            /// </summary>
+            public static bool SupportLegacyTokens { get; set; } = true;
+
+            private static long s_FetchSize = -1;
+        }
+    // ... previous code ...
+";
+    // Placed right or refused, never placed over the properties: here both readings stay (the
+    // span from `SetDefaults`'s `}` has only lines the file repeats at its head), so it is
+    // refused as ambiguous and lists them.
+    match refused(SETTINGS_CS, snippet) {
+        SnippetError::Ambiguous { readings, .. } => assert_eq!(readings.len(), 2, "{readings:?}"),
+        other => panic!("{other:?}"),
+    }
+    // With a line of the property's body shown, the place is named: an insertion.
+    let snippet = snippet.replace(
+        "// ... previous code ...\n            }\n",
+        "// ... previous code ...\n                    CommandCache.Reset();\n                }\n            }\n",
+    );
+    let expected = SETTINGS_CS.replace(
+        "            private static long s_FetchSize",
+        "            /// <summary>
+            /// Whether single-character parameter tokens are detected and used where possible
+            /// </summary>
+            public static bool SupportLegacyTokens { get; set; } = true;
+
+            private static long s_FetchSize",
+    );
+    assert_eq!(merged(SETTINGS_CS, &snippet), expected);
+}

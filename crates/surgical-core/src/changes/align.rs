@@ -100,14 +100,37 @@ const MAX_PAIRING_CELLS: usize = 4096;
 /// Builds the bytes that replace `span` (which matched `old` under `fold`) so that the file reads
 /// `new` there. `old` and `new` use `\n` only.
 pub(crate) fn align(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[u8]) -> Aligned {
+    align_ending(span, old, new, fold, local_eol, None)
+}
+
+/// [`align`], where `written` (when given) is the terminator of every line `new` writes that is not
+/// a file line kept as it is (edited and new lines alike), instead of the terminator of the file
+/// line it stands in for: the caller decided it (a lazy snippet's run of new lines takes its kept
+/// neighbours' ending in a file of mixed endings).
+pub(crate) fn align_ending(
+    span: &[u8],
+    old: &str,
+    new: &str,
+    fold: Fold,
+    local_eol: &[u8],
+    written: Option<&[u8]>,
+) -> Aligned {
     let mut budget = Budget::for_bytes(span.len() + old.len() + new.len());
-    let mut out = align_within(span, old, new, fold, local_eol, &mut budget);
+    let mut out = align_within(span, old, new, fold, local_eol, written, &mut budget);
     out.coarse |= budget.exceeded();
     out
 }
 
-/// [`align`], with every diff drawing from `budget`.
-fn align_within(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[u8], budget: &mut Budget) -> Aligned {
+/// [`align_ending`], with every diff drawing from `budget`.
+fn align_within(
+    span: &[u8],
+    old: &str,
+    new: &str,
+    fold: Fold,
+    local_eol: &[u8],
+    written: Option<&[u8]>,
+    budget: &mut Budget,
+) -> Aligned {
     let mut out = Aligned::default();
     let mut s_lines = split_lines(span);
     let o_lines = split_model_lines(old);
@@ -179,7 +202,9 @@ fn align_within(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[u8],
         for (n, &(text, nl)) in n_lines.iter().enumerate().take(n_end).skip(n_start) {
             // A new line takes the terminator of the file line it stands in for, if any.
             let replaced = o_start + (n - n_start);
-            let landing = if replaced < o_end && !s_lines[replaced].eol.is_empty() {
+            let landing = if let Some(w) = written {
+                w
+            } else if replaced < o_end && !s_lines[replaced].eol.is_empty() {
                 s_lines[replaced].eol
             } else if o_end > o_start && !s_lines[o_end - 1].eol.is_empty() {
                 s_lines[o_end - 1].eol
@@ -193,7 +218,13 @@ fn align_within(span: &[u8], old: &str, new: &str, fold: Fold, local_eol: &[u8],
                     let s = &s_lines[o];
                     let line = out.lines_out;
                     edit_line(&mut out, s.content, o_keys[o], text, fold, line, budget);
-                    push_eol(&mut out, s, nl, local_eol);
+                    match written {
+                        Some(w) if nl && !s.eol.is_empty() => {
+                            out.bytes.extend_from_slice(w);
+                            out.lines_out += 1;
+                        }
+                        _ => push_eol(&mut out, s, nl, local_eol),
+                    }
                     if !s.eol.is_empty() {
                         last_eol = s.eol;
                     }

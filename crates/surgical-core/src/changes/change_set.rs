@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::ops::Range;
 
-use crate::changes::align::{align, inserted, Difference, DifferenceKind};
+use crate::changes::align::{align, align_ending, inserted, Difference, DifferenceKind};
 use crate::changes::transport::transport;
 use crate::diff::change::Change;
 use crate::diff::Windows;
@@ -293,6 +293,9 @@ struct Replacement {
     /// For an elided needle ([`Tier::Elision`]): each piece's span start and texts, aligned in place
     /// of `old`/`new` at that span; the lines between pieces are not spans, so they stay.
     parts: Vec<Part>,
+    /// The terminator of the lines it writes, when its caller decided it
+    /// ([`ChangeSet::replace_lines_ending`]).
+    written_eol: Option<Vec<u8>>,
 }
 
 /// One piece of an elided needle's replacement.
@@ -347,6 +350,22 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
     /// (`index` is then the replacement's number); nothing is added then.
     pub fn replace(&mut self, found: &Match, new_text: &str) -> Result<usize, EditError> {
         self.add(found, new_text, false)
+    }
+
+    /// Like [`ChangeSet::replace`] for a match of whole lines, except that the lines `new_text`
+    /// writes (every line not kept as the file's) end with `terminator` rather than with the
+    /// terminator of the file line each stands in for: for a caller that knows which ending they
+    /// take (a lazy snippet's run of new lines in a file of mixed endings takes its kept
+    /// neighbours'). `terminator` is `\n`, `\r\n` or `\r`.
+    pub(crate) fn replace_lines_ending(
+        &mut self,
+        found: &Match,
+        new_text: &str,
+        terminator: &[u8],
+    ) -> Result<usize, EditError> {
+        let id = self.add(found, new_text, false)?;
+        self.replacements[id].written_eol = Some(terminator.to_vec());
+        Ok(id)
     }
 
     /// Like [`ChangeSet::replace`], except where `found` ends a text without a final line break and
@@ -408,6 +427,7 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
             end_with_line_break: false,
             insertion: true,
             parts: Vec::new(),
+            written_eol: None,
         });
         Ok(id)
     }
@@ -491,6 +511,7 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
             end_with_line_break,
             insertion: false,
             parts: Vec::new(),
+            written_eol: None,
         });
         Ok(id)
     }
@@ -559,6 +580,7 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
             end_with_line_break,
             insertion: false,
             parts,
+            written_eol: None,
         });
         Ok(id)
     }
@@ -653,9 +675,16 @@ impl<'h, 'a> ChangeSet<'h, 'a> {
                 inserted(text, span.start, &r.new, &self.fallback_terminator)
             } else if at_open_end(text, span, r.open_end, &r.old) {
                 let (old, new) = without_open_end(&r.old, &r.new, r.end_with_line_break);
-                align(&text[span.clone()], old, new, r.fold, local)
+                align_ending(&text[span.clone()], old, new, r.fold, local, r.written_eol.as_deref())
             } else {
-                align(&text[span.clone()], &r.old, &r.new, r.fold, local)
+                align_ending(
+                    &text[span.clone()],
+                    &r.old,
+                    &r.new,
+                    r.fold,
+                    local,
+                    r.written_eol.as_deref(),
+                )
             };
             if let Some(forgiven) = r.forgiven.as_ref().filter(|_| part.is_none_or(|k| k == 0)) {
                 let kind = DifferenceKind::Forgiven(forgiven.clone());

@@ -26,6 +26,16 @@
 //!   nearest kept line (tabs where the file uses tabs). A new line's own text, trailing blanks
 //!   included, is written as the snippet has it: a line of blanks only too (re-indented like the
 //!   others when indentation is ignored; an empty line stays empty).
+//! - **Indentation re-keyed only on evidence** (issue 31 class 4c). When the snippet fits as
+//!   written but indents with tabs where the file mostly indents with spaces (or the reverse), its
+//!   lines are compared and written with the file's indentation only where the model's own context
+//!   shows it sees the file's indentation otherwise: a segment line that pairs with a file line
+//!   (indentation ignored) indented with other bytes (spaces for the file's tabs). Where its
+//!   indented context lines are the file's byte for byte, its new lines are written as it wrote
+//!   them (a Makefile's tab-indented recipes in a file whose other lines indent with spaces; new
+//!   tab-indented lines in a space-indented script). With no indented context line, the file lines
+//!   the snippet replaces vote against the snippet's lines; with none there either, the whole
+//!   file's vote (the rule before). On the lines the model wrote, its bytes are written.
 //! - **Placing a segment.** Its *head* is the longest run of its first lines found together in the
 //!   file (at one place), its *tail* the longest run of its last lines found together after the
 //!   head. The segment replaces the file lines from its head to the nearest tail after it: file
@@ -166,7 +176,10 @@
 //!   counted); a span behind a weak head (before a weak tail) whose next new line is a strong line
 //!   the file holds elsewhere, where the segment then anchors by that line too — unless that line
 //!   repeats one of the segment's own anchors (the shape above), which is no evidence of another
-//!   place; a span before a weak tail that would write again as new a strong line the segment
+//!   place, or unless (issue 31 class 2) the file holds that line more than once (`/// <summary>`),
+//!   this span deletes no line it does not show, and a span anchored over that line, with no line
+//!   the file holds once among its anchors, deletes lines the snippet does not show (both are then
+//!   counted: a deletion of unshown lines needs more evidence than a line held many times); a span before a weak tail that would write again as new a strong line the segment
 //!   shows between its anchors, the file holding that line once, after this tail, inside a farther
 //!   span from the same head that is itself counted (not left out by the rules before this one):
 //!   that span keeps the line as the file's. Were a rule to leave out a reading without such a counted rival, the one left could be
@@ -209,7 +222,12 @@
 //! - **Bytes.** The merge goes through a [`ChangeSet`], one replacement or insertion per run of
 //!   changed lines: every byte outside those runs is the file's, the kept lines between them too
 //!   (they are not rewritten, so their endings stay on the lines the alignment keeps); new lines
-//!   take the file's line ending there. Deleting the file's last lines where its last line has no
+//!   take the file's line ending there: in an insertion, that of the line before; in a run that
+//!   rewrites as many lines as it replaces or fewer, each new line that of the file line it stands
+//!   in for; in a run that writes more lines than it replaces, where the file lines around the run
+//!   end alike, all its lines take that ending (issue 31 class 4d: a mixed-ending file's odd line
+//!   rewritten into a block does not lend its ending to the block), else the engine's rule (the
+//!   lines past the replaced ones take the ending of the last one). Deleting the file's last lines where its last line has no
 //!   line break is written with the segment's whole region, so that no final line break appears.
 //!
 //! Work is near-linear: the file's lines are keyed once; each segment looks up its first and last
@@ -1337,6 +1355,29 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
                     && self.anchors_elsewhere(keys[m - q - 1])
                     && !own(keys[m - q - 1]))
         };
+        // Issue 31 class 2: the new line next to the weak anchors is no evidence of another place
+        // when the file holds it more than once (`/// <summary>`, a doc comment's opener), this
+        // span deletes no line it does not show, and a span that anchors by that line (its head
+        // or tail reaching over it, with no line the file holds once among them) deletes lines
+        // the snippet does not show: a deletion of
+        // unshown lines needs more evidence than a reading that loses none, and a line held many
+        // times gives little. Both are counted (ambiguous, unless another rule decides).
+        let stray_is_common = |l: &[u8]| file.places.get(l).is_some_and(|v| v.len() > 1);
+        let lossless_beside_lossy = |&(j, p, y, q): &(usize, usize, usize, usize)| {
+            let head_side = keys[..p].iter().all(|h| self.weak(h)) && p + q < m && stray_is_common(keys[p]);
+            let tail_side = keys[m - q..].iter().all(|t| self.weak(t)) && p + q < m && stray_is_common(keys[m - q - 1]);
+            (head_side || tail_side)
+                && !self.loses_lines(k, j, y + q, false)
+                && spans.iter().any(|s2 @ &(j2, p2, y2, q2)| {
+                    // The rival's anchors name no place: none is a line the file holds once (a
+                    // function's unique signature in its head is evidence of its place).
+                    let held_once = |l: &&[u8]| !self.weak(l) && file.places.get(l).is_some_and(|v| v.len() == 1);
+                    ((head_side && p2 > p && !keys[..p2].iter().any(held_once))
+                        || (tail_side && q2 > q && !keys[m - q2..].iter().any(held_once)))
+                        && !dominated(s2)
+                        && self.loses_lines(k, j2, y2 + q2, false)
+                })
+        };
         let strays = |&(j, p, y, q): &(usize, usize, usize, usize)| {
             let own = |l: &[u8]| own_of(p, q, l);
             // Before a weak tail, a strong line the segment shows between its anchors that the
@@ -1354,7 +1395,7 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
                     })
             };
             let weak_tail = keys[m - q..].iter().all(|t| self.weak(t));
-            strays_near(&(j, p, y, q))
+            (strays_near(&(j, p, y, q)) && !lossless_beside_lossy(&(j, p, y, q)))
                 || (weak_tail && p + q < m && keys[p..m - q].iter().any(kept_farther))
                 || self.unique_line_elsewhere(k, (j, p, y, q), lo, hi)
         };
@@ -1976,9 +2017,18 @@ fn merge<M: Merged>(
     let mut set = ChangeSet::new(&hay);
     let tabs = uses_tabs(file.lines.iter().map(|l| l.content));
     // A snippet indented with spaces for a file indented with tabs (or the reverse) is compared
-    // and written with the file's indentation; otherwise its indentation is kept as written.
+    // and written with the file's indentation; otherwise its indentation is kept as written. The
+    // votes of the whole file and the whole snippet differing is not enough (issue 31 class 4c):
+    // its own context lines must show that the model sees the file's indentation otherwise.
     let snippet_tabs = uses_tabs(segments.iter().flat_map(|s| s.lines.iter().map(|l| l.text.as_bytes())));
-    let keying = if tabs != snippet_tabs { Keying::Trimmed } else { keying };
+    let keying = if keying == Keying::Indented
+        && tabs != snippet_tabs
+        && sees_other_indentation(file, segments, places, snippet_tabs)
+    {
+        Keying::Trimmed
+    } else {
+        keying
+    };
     // The lines keyed again only when the keying differs (a whole pass and index of the file).
     let rekeyed;
     let file = if keying == file.keying {
@@ -2088,7 +2138,11 @@ fn merge<M: Merged>(
                         pieces: Vec::new(),
                         unpinned: Vec::new(),
                     };
-                    set.replace(&found, &text).map_err(SnippetError::Engine)?;
+                    match run_ending(file, &block) {
+                        Some(eol) => set.replace_lines_ending(&found, &text, eol),
+                        None => set.replace(&found, &text),
+                    }
+                    .map_err(SnippetError::Engine)?;
                 }
                 changed_ids.push(k);
             }
@@ -2278,6 +2332,30 @@ fn change_blocks(kept: &[Option<usize>], place: &Place, file: &FileLines<'_>) ->
     blocks
 }
 
+/// The line ending of a run of changed lines that writes more lines than it replaces, where the
+/// file's lines around it (the kept or unchanged line before the run and the one after it) end
+/// alike and a line it replaces ends otherwise (issue 31 class 4d, a file of mixed endings): the
+/// run's lines take their neighbours' ending. The engine's own rule (a new line takes the ending
+/// of the file line it stands in for, the lines past the replaced ones that of the last replaced
+/// line) would give every added line the ending of the one odd line the model rewrote, and a line
+/// the model wrote that the file's history keeps (a `env:` line the alignment took as new) would
+/// then change its ending. A one-for-one rewrite keeps each line's own ending; `None` where the
+/// engine's rule stands.
+fn run_ending<'f>(file: &FileLines<'f>, block: &ChangeBlock) -> Option<&'f [u8]> {
+    let old = block.old.clone();
+    if old.is_empty() || block.new.len() <= old.len() || old.start == 0 || old.end >= file.lines.len() {
+        return None;
+    }
+    let (before, after) = (file.lines[old.start - 1].eol, file.lines[old.end].eol);
+    if before.is_empty() || before != after {
+        return None;
+    }
+    file.lines[old]
+        .iter()
+        .any(|l| !l.eol.is_empty() && l.eol != before)
+        .then_some(before)
+}
+
 /// A segment's region: its bytes before, its one-based lines before and after.
 #[derive(Clone)]
 struct Region {
@@ -2354,6 +2432,71 @@ fn uses_tabs<'l>(lines: impl Iterator<Item = &'l [u8]>) -> bool {
         }
     }
     tabs > spaces
+}
+
+/// Whether the model sees the file's indentation otherwise than the file has it, so that its lines
+/// are compared and written with the file's indentation (issue 31 class 4c), when the votes of the
+/// file and the snippet ([`uses_tabs`]) differ. The evidence, in order:
+///
+/// 1. The segment lines that pair with file lines, indentation ignored (a diff of each segment
+///    with its region): where one of them is indented, or its file line is, and the two
+///    indentations differ, the model wrote the file's indentation otherwise (spaces for its tabs):
+///    yes. Where such pairs exist and all of them are indented byte for byte as the file's: no,
+///    the model sees the file's indentation as it is, and the lines it wrote are written as it
+///    wrote them (a Makefile's tab-indented recipe lines in a file whose other lines indent with
+///    spaces; a PHP script's new tab-indented lines between space-indented context lines).
+/// 2. No indented pair (context lines at the left margin only): the file lines the segments
+///    replace vote, against the snippet: the model's tab-indented recipe lines rewrite the file's
+///    tab-indented ones.
+/// 3. No indented file line there either: the file's vote against the snippet's, as given.
+fn sees_other_indentation(
+    file: &FileLines<'_>,
+    segments: &[Segment<'_>],
+    places: &[Place],
+    snippet_tabs: bool,
+) -> bool {
+    let mut paired = false;
+    for (seg, place) in segments.iter().zip(places) {
+        let region: Vec<&[u8]> = file.lines[place.start..place.end]
+            .iter()
+            .map(|l| key(l.content, Keying::Trimmed))
+            .collect();
+        let lines: Vec<&[u8]> = seg
+            .lines
+            .iter()
+            .map(|l| key(l.text.as_bytes(), Keying::Trimmed))
+            .collect();
+        let (kept, _) = align_lines(&region, &lines, place.start);
+        for (i, j) in kept.iter().enumerate() {
+            let Some(j) = *j else { continue };
+            if lines[i].is_empty() {
+                continue;
+            }
+            let (own, theirs) = (
+                indent_of(seg.lines[i].text.as_bytes()),
+                indent_of(file.lines[j].content),
+            );
+            if own.is_empty() && theirs.is_empty() {
+                continue;
+            }
+            if own != theirs {
+                return true;
+            }
+            paired = true;
+        }
+    }
+    if paired {
+        return false;
+    }
+    let mut region = places
+        .iter()
+        .flat_map(|p| file.lines[p.start..p.end].iter().map(|l| l.content))
+        .filter(|l| matches!(l.first(), Some(b' ' | b'\t')) && !l.trim_ascii().is_empty())
+        .peekable();
+    if region.peek().is_some() {
+        return uses_tabs(region) != snippet_tabs;
+    }
+    true
 }
 
 /// `line` (a new line of the snippet) re-indented like the file: the indentation its nearest kept
