@@ -53,7 +53,7 @@ pub(super) fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<
 fn write_files(root: &Root, files: &Files, step: &mut Option<Step>, done: &mut Vec<Done>) -> Result<(), ToolError> {
     for k in 0..files.slots.len() {
         let s = &files.slots[k];
-        let hash_after = s.hash_after.as_ref().expect("new bytes are hashed");
+        let hash_after = || s.hash_after.as_ref().expect("new bytes are hashed");
         let parts: [&[u8]; 2] = match &s.after {
             Final::Bytes(bytes) => [&[], bytes],
             Final::Text(prefix, text) => [prefix, text],
@@ -61,13 +61,14 @@ fn write_files(root: &Root, files: &Files, step: &mut Option<Step>, done: &mut V
                 // The text read, with the same prefix, and the changed ranges (see `settle`).
                 let b = s.before.as_ref().expect("a spliced text is the text read");
                 let pieces = crate::pipeline::in_place::spliced(prefix.len(), old.len(), spliced);
-                b.commit_spliced(&pieces, hash_after, step.as_mut())
+                b.commit_spliced(&pieces, hash_after(), step.as_mut())
                     .map_err(|e| file_error(e, &s.shown))?;
                 done.push(Done::Updated(k));
                 continue;
             }
             Final::Absent | Final::Unchanged => continue,
         };
+        let hash_after = hash_after();
         match &s.before {
             Some(b) => {
                 b.commit_spliced(&parts.map(Piece::New), hash_after, step.as_mut())
