@@ -51,7 +51,9 @@ mod place;
 mod search_replace;
 mod unified;
 
-pub use place::{place, Elsewhere, Failure, FailureKind, How, HunkOutcome, Internal, Patched, Rules};
+pub use place::{
+    place, place_spliced, Elsewhere, Failure, FailureKind, How, HunkOutcome, Internal, Patched, PatchedSpliced, Rules,
+};
 
 /// An edit format.
 ///

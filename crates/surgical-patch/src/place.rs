@@ -17,7 +17,8 @@ use std::ops::Range;
 use surgical_core::line_numbers::{line_number_prefix, strip_line_numbers};
 use surgical_core::lines::{line_start, prev_terminator, LineCounter, LineIndex};
 use surgical_core::{
-    line_destinations, Change, ChangeSet, Difference, EditError, Haystack, Match, Miss, Needle, Options, Scope, Tier,
+    line_destinations, Change, ChangeSet, Difference, EditError, Haystack, Match, Miss, Needle, Options, Scope,
+    Spliced, Tier,
 };
 
 use surgical_core::Closest;
@@ -177,6 +178,16 @@ pub struct Patched {
     pub hunks: Vec<HunkOutcome>,
     /// Every replaced range with its replacement, in file order (for the diffs).
     pub changes: Vec<Change>,
+}
+
+/// Where every hunk of a file went and the replacements on its text ([`place_spliced`]).
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct PatchedSpliced {
+    /// One per hunk, in patch order.
+    pub hunks: Vec<HunkOutcome>,
+    /// The replaced ranges and their new bytes, in file order.
+    pub spliced: Spliced,
 }
 
 /// Why a hunk could not be placed: data, for the caller to word.
@@ -572,9 +583,30 @@ struct Placer<'a> {
 /// there), replaced by the new lines' bytes. When that fails for any hunk, their CRs are read as
 /// line endings and all are placed as usual.
 pub fn place(text: &[u8], hunks: &[Hunk], rules: &Rules) -> Result<Patched, Failure> {
+    let r = place_replacements(text, hunks, rules)?;
+    Ok(Patched {
+        text: r.text(text),
+        hunks: r.hunks,
+        changes: r.changes,
+    })
+}
+
+/// [`place()`] without building the new text: where every hunk went and the replacements on
+/// `text` ([`Spliced`]), for a caller that writes, hashes and diffs the new version as the old
+/// bytes and the changed ranges (as an edit's). The same placement, outcomes and failures.
+pub fn place_spliced(text: &[u8], hunks: &[Hunk], rules: &Rules) -> Result<PatchedSpliced, Failure> {
+    let r = place_replacements(text, hunks, rules)?;
+    Ok(PatchedSpliced {
+        hunks: r.hunks,
+        spliced: Spliced::from_replacements(text.len(), r.changes, r.bytes),
+    })
+}
+
+/// Where the hunks go on `text` and what replaces their lines: see [`place()`].
+fn place_replacements(text: &[u8], hunks: &[Hunk], rules: &Rules) -> Result<Replacements, Failure> {
     if rules.bytes_first || hunks.iter().any(carries_cr) {
         if let Some(placed) = place_bytes(text, hunks) {
-            return splice(text, placed);
+            return replacements(text, placed);
         }
         let plain: Vec<Hunk> = hunks.iter().map(without_cr).collect();
         return place_lines(text, &plain, rules);
@@ -630,7 +662,7 @@ fn without_cr(hunk: &Hunk) -> Hunk {
 }
 
 /// [`place`] for hunks of lines without CRs.
-fn place_lines(text: &[u8], hunks: &[Hunk], rules: &Rules) -> Result<Patched, Failure> {
+fn place_lines(text: &[u8], hunks: &[Hunk], rules: &Rules) -> Result<Replacements, Failure> {
     let mut placer = Placer {
         lines: Lines::new(text),
         rules,
@@ -642,7 +674,7 @@ fn place_lines(text: &[u8], hunks: &[Hunk], rules: &Rules) -> Result<Patched, Fa
     for (index, hunk) in hunks.iter().enumerate() {
         placed.push(placer.place(index, hunk, found.get(index).copied().flatten())?);
     }
-    splice(text, placed)
+    replacements(text, placed)
 }
 
 /// Whether a hunk searches the whole file for its old lines (no anchor, not at the end).
@@ -1183,8 +1215,46 @@ fn trailing_context(hunk: &Hunk) -> usize {
     hunk.lines.iter().rev().take_while(|(t, _)| *t == Tag::Context).count()
 }
 
-/// Splices placed hunks into `text` (refusing overlaps) and numbers their lines.
-fn splice(text: &[u8], mut placed: Vec<Placed>) -> Result<Patched, Failure> {
+/// The replacements of placed hunks on one text, in file order, and where every hunk went.
+struct Replacements {
+    hunks: Vec<HunkOutcome>,
+    /// Every replaced range with its range in the new text, in file order.
+    changes: Vec<Change>,
+    /// The changes' new bytes, one after the other.
+    bytes: Vec<u8>,
+}
+
+impl Replacements {
+    /// The new text, built whole from `text` (the text the hunks were placed on).
+    fn text(&self, text: &[u8]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(text.len() + self.bytes.len());
+        let (mut cursor, mut at) = (0, 0);
+        for c in &self.changes {
+            out.extend_from_slice(&text[cursor..c.old.start]);
+            out.extend_from_slice(&self.bytes[at..at + c.new.len()]);
+            at += c.new.len();
+            cursor = c.old.end;
+        }
+        out.extend_from_slice(&text[cursor..]);
+        out
+    }
+}
+
+/// Lines terminated in `bytes` before `upto` (as [`LineCounter::line_at`] counts them: a `\r\n`
+/// is one, a `\r` before a `\n` that follows it is none), `next` the byte after `bytes` in the
+/// new text.
+fn terminators_in(bytes: &[u8], upto: usize, next: Option<u8>) -> usize {
+    let lf = memchr::memchr_iter(b'\n', &bytes[..upto]).count();
+    let cr = memchr::memchr_iter(b'\r', &bytes[..upto])
+        .filter(|&at| bytes.get(at + 1).copied().or(next) != Some(b'\n'))
+        .count();
+    lf + cr
+}
+
+/// The replacements of placed hunks on `text` (refusing overlaps), their lines numbered in the old
+/// and the new text without building the new text: a line of the new text is counted from the old
+/// text's lines before it (one pass up to the last hunk) and the replacements before it.
+fn replacements(text: &[u8], mut placed: Vec<Placed>) -> Result<Replacements, Failure> {
     placed.sort_by_key(|p| (p.span.start, p.span.end, p.index));
     for w in placed.windows(2) {
         if w[1].span.start < w[0].span.end {
@@ -1200,29 +1270,47 @@ fn splice(text: &[u8], mut placed: Vec<Placed>) -> Result<Patched, Failure> {
             ));
         }
     }
-    let mut out = Vec::with_capacity(text.len() + placed.iter().map(|p| p.bytes.len()).sum::<usize>());
-    let mut cursor = 0;
-    let mut spans = Vec::with_capacity(placed.len());
-    for p in &placed {
-        out.extend_from_slice(&text[cursor..p.span.start]);
-        let start = out.len();
-        out.extend_from_slice(&p.bytes);
-        spans.push(start..out.len());
-        cursor = p.span.end;
-    }
-    out.extend_from_slice(&text[cursor..]);
-
+    // The first byte of the new text from the replacement `k` on (`None` at its end).
+    let next_from = |k: usize| -> Option<u8> {
+        let mut cursor = placed[k].span.start;
+        for p in &placed[k..] {
+            if cursor < p.span.start {
+                return Some(text[cursor]);
+            }
+            if let Some(&b) = p.bytes.first() {
+                return Some(b);
+            }
+            cursor = p.span.end;
+        }
+        text.get(cursor).copied()
+    };
     let mut old_counter = LineCounter::new(text);
-    let mut new_counter = LineCounter::new(&out);
+    let mut bytes = Vec::with_capacity(placed.iter().map(|p| p.bytes.len()).sum::<usize>());
     let mut hunks = Vec::with_capacity(placed.len());
     let mut changes = Vec::with_capacity(placed.len());
-    for (p, new) in placed.into_iter().zip(spans) {
+    // Where the old text's kept stretch before the next replacement starts, its line there, and the
+    // new text's length and terminators before it.
+    let (mut cursor, mut cursor_line) = (0, 1);
+    let (mut new_len, mut new_terminators) = (0, 0);
+    for k in 0..placed.len() {
+        let p = &placed[k];
+        // The kept stretch `cursor..p.span.start`: its terminators as the old text counts them, but
+        // for its last byte, a CR, whose LF (or not) is now the replacement's first byte.
         let old_first = old_counter.line_at(p.span.start);
+        let mut kept = old_first - cursor_line;
+        if p.span.start > cursor && text[p.span.start - 1] == b'\r' {
+            let was = text.get(p.span.start) == Some(&b'\n');
+            let now = next_from(k) == Some(b'\n');
+            kept = kept + usize::from(was) - usize::from(now);
+        }
+        new_terminators += kept;
+        new_len += p.span.start - cursor;
         let old_last = if p.span.is_empty() {
             old_first
         } else {
             old_counter.line_at(p.span.end - 1)
         };
+        let new = new_len..new_len + p.bytes.len();
         // A replacement that starts by ending the line before it (after a last line that had no
         // terminator) starts, as lines go, on the next line.
         let lead = if p.bytes.first().is_some_and(|b| matches!(b, b'\n' | b'\r')) {
@@ -1234,14 +1322,21 @@ fn splice(text: &[u8], mut placed: Vec<Placed>) -> Result<Patched, Failure> {
         } else {
             0
         };
-        let first_line = new_counter.line_at(new.start);
+        // The line of the new text at `new.start`, and at `new.end - 1`.
+        let first_line = new_terminators + 1;
         let new_first = if lead > 0 && new.len() > lead {
             first_line + 1
         } else {
             first_line
         };
+        let next = if k + 1 < placed.len() {
+            next_from(k + 1)
+        } else {
+            text.get(p.span.end).copied()
+        };
         let new_last = if new.len() > lead {
-            new_counter.line_at(new.end - 1).max(new_first)
+            let last = p.bytes.len() - 1;
+            (first_line + terminators_in(&p.bytes, last, Some(p.bytes[last]))).max(new_first)
         } else {
             new_first
         };
@@ -1250,7 +1345,12 @@ fn splice(text: &[u8], mut placed: Vec<Placed>) -> Result<Patched, Failure> {
             .iter()
             .map(|d| d.clone().on_line(first_line + d.line))
             .collect();
+        new_terminators += terminators_in(&p.bytes, p.bytes.len(), next);
+        new_len = new.end;
+        bytes.extend_from_slice(&p.bytes);
         changes.push(Change::new(p.span.clone(), new));
+        cursor = p.span.end;
+        cursor_line = old_counter.line_at(cursor);
         hunks.push(HunkOutcome {
             index: p.index,
             strategy: p.strategy,
@@ -1264,9 +1364,5 @@ fn splice(text: &[u8], mut placed: Vec<Placed>) -> Result<Patched, Failure> {
         });
     }
     hunks.sort_by_key(|h| h.index);
-    Ok(Patched {
-        text: out,
-        hunks,
-        changes,
-    })
+    Ok(Replacements { hunks, changes, bytes })
 }

@@ -147,6 +147,43 @@ impl Spliced {
         })
     }
 
+    /// A result made of replacements found another way (a patch's hunks placed by
+    /// `surgical-patch`), with no edits: `changes` in file order (old ranges ascending, not
+    /// overlapping, inside a text of `old_len` bytes; each new range where its bytes land in the new
+    /// text), `bytes` their new bytes one after the other. Written, hashed and diffed as an edit's.
+    ///
+    /// # Panics
+    ///
+    /// When the changes are not in that order, a new range is not where the ones before it put it,
+    /// or `bytes` is not as long as the new ranges.
+    pub fn from_replacements(old_len: usize, changes: Vec<Change>, bytes: Vec<u8>) -> Spliced {
+        let (mut old_end, mut new_end) = (0, 0);
+        for c in &changes {
+            assert!(
+                c.old.start >= old_end && c.old.start <= c.old.end && c.old.end <= old_len,
+                "replacements in file order, inside the text"
+            );
+            assert_eq!(
+                c.new.start,
+                new_end + (c.old.start - old_end),
+                "each new range where the ones before it put it"
+            );
+            (old_end, new_end) = (c.old.end, c.new.end);
+        }
+        assert_eq!(
+            bytes.len(),
+            changes.iter().map(|c| c.new.len()).sum::<usize>(),
+            "the new bytes of every change"
+        );
+        Spliced {
+            edits: Vec::new(),
+            changes,
+            bytes,
+            old_len,
+            has_cr: None,
+        }
+    }
+
     /// The length of the new text.
     pub fn new_len(&self) -> usize {
         self.old_len - self.changes.iter().map(|c| c.old.len()).sum::<usize>() + self.bytes.len()

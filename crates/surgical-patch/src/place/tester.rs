@@ -1228,3 +1228,55 @@ fn differences_are_reported_on_their_lines_of_the_new_text() {
     let on: Vec<usize> = p.hunks[0].differences.iter().map(|d| d.line).collect();
     assert_eq!(on, [3, 6], "{:?}", p.hunks[0].differences);
 }
+
+/// The new text's line numbers of every hunk counted as before `place_spliced` (over the new text
+/// built whole, with a `LineCounter`), for texts whose hunks meet lone CRs, CRLFs and a last line
+/// without a terminator at their edges: the count from the old text and the replacements agrees,
+/// and `place_spliced` gives `place`'s text and outcomes.
+#[test]
+fn new_lines_counted_without_the_new_text_agree_with_the_new_text() {
+    use surgical_core::lines::LineCounter;
+    let texts: [&[u8]; 6] = [
+        b"a\nb\nc\nd\ne\nf\n",
+        b"a\rb\rc\rd\re\rf\r",
+        b"a\r\nb\r\nc\r\nd\r\ne\r\nf\r\n",
+        b"a\rb\nc\r\nd\re\nf",
+        b"a\n\nb\r\nc\rd\n\ne\rf",
+        b"a\r\n\nb\r\r\nc\nd\re\r\nf",
+    ];
+    let hunk_sets: [&[&[&str]]; 4] = [
+        &[&[" a", "-b", "+B", "+B2"], &[" e", "-f", "+F"]],
+        &[&["-a", "+A"], &["-c", "+C1", "+C2", "+C3"], &[" e", "+E"]],
+        &[&[" b", "-c", "-d"], &["-f", "+F", "+G"]],
+        &[&["-b", "-c", "-d", "+x"], &[" e", " f", "+g"]],
+    ];
+    for text in texts {
+        for set in hunk_sets {
+            let hunks: Vec<Hunk> = set.iter().map(|h| hunk(h)).collect();
+            let rules = Rules::new(PatchFormat::Codex, Tier::WhitespaceRuns);
+            let Ok(patched) = place(text, &hunks, &rules) else {
+                continue;
+            };
+            let spliced = super::place_spliced(text, &hunks, &rules).expect("placed as by place");
+            assert_eq!(spliced.spliced.text(text), patched.text, "{text:?} {set:?}");
+            assert_eq!(spliced.spliced.changes(), &patched.changes[..]);
+            let mut counter = LineCounter::new(&patched.text);
+            let mut by_order: Vec<_> = patched.hunks.iter().zip(&patched.changes).collect();
+            by_order.sort_by_key(|(_, c)| c.new.start);
+            for (h, c) in by_order {
+                let first_line = counter.line_at(c.new.start);
+                assert!(
+                    h.new_lines.0 == first_line || h.new_lines.0 == first_line + 1,
+                    "{text:?} {set:?}"
+                );
+                if c.new.len() > 1 {
+                    assert_eq!(
+                        h.new_lines.1,
+                        counter.line_at(c.new.end - 1).max(h.new_lines.0),
+                        "{text:?} {set:?}"
+                    );
+                }
+            }
+        }
+    }
+}

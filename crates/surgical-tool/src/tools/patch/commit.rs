@@ -27,7 +27,8 @@ pub(super) fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<
     }
     // Every file to replace or delete may be written, or nothing is touched.
     for s in &files.slots {
-        if let (Some(b), Final::Bytes(_) | Final::Text(..) | Final::Absent) = (&s.before, &s.after) {
+        if let (Some(b), Final::Bytes(_) | Final::Text(..) | Final::Spliced(..) | Final::Absent) = (&s.before, &s.after)
+        {
             b.info.check_writable().map_err(|e| file_error(e, &s.shown))?;
         }
     }
@@ -52,12 +53,22 @@ pub(super) fn commit(root: &Root, files: &mut Files, config: &Config) -> Result<
 fn write_files(root: &Root, files: &Files, step: &mut Option<Step>, done: &mut Vec<Done>) -> Result<(), ToolError> {
     for k in 0..files.slots.len() {
         let s = &files.slots[k];
+        let hash_after = || s.hash_after.as_ref().expect("new bytes are hashed");
         let parts: [&[u8]; 2] = match &s.after {
             Final::Bytes(bytes) => [&[], bytes],
             Final::Text(prefix, text) => [prefix, text],
+            Final::Spliced(prefix, old, spliced) => {
+                // The text read, with the same prefix, and the changed ranges (see `settle`).
+                let b = s.before.as_ref().expect("a spliced text is the text read");
+                let pieces = crate::pipeline::in_place::spliced(prefix.len(), old.len(), spliced);
+                b.commit_spliced(&pieces, hash_after(), step.as_mut())
+                    .map_err(|e| file_error(e, &s.shown))?;
+                done.push(Done::Updated(k));
+                continue;
+            }
             Final::Absent | Final::Unchanged => continue,
         };
-        let hash_after = s.hash_after.as_ref().expect("new bytes are hashed");
+        let hash_after = hash_after();
         match &s.before {
             Some(b) => {
                 b.commit_spliced(&parts.map(Piece::New), hash_after, step.as_mut())

@@ -5,8 +5,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
+use surgical_core::Spliced;
 use surgical_fs::{DirLock, Encoding, FsErrorKind, Root, Target};
 use surgical_patch::{Op, OpKind};
 
@@ -15,13 +16,94 @@ use crate::pipeline::document::{self, Digest, Document, Shared};
 use crate::wording::patch as words;
 use crate::{ErrorCode, ToolError};
 
+/// A file's text at some point of the call: whole, or a text with a patch's replacements (an
+/// update's hunks placed), which is written, hashed and diffed as the old bytes and the changed
+/// ranges, as an edit's. It is built whole only when something needs it so (a later operation on
+/// the same file, a move, an encoding that is not UTF-8), once.
+#[derive(Clone, Debug)]
+pub(super) struct Body(Arc<Inner>);
+
+#[derive(Debug)]
+struct Inner {
+    base: Shared,
+    spliced: Option<Arc<Spliced>>,
+    whole: OnceLock<Shared>,
+}
+
+impl Body {
+    /// A text held whole.
+    pub(super) fn whole(text: Shared) -> Body {
+        Body(Arc::new(Inner {
+            base: text,
+            spliced: None,
+            whole: OnceLock::new(),
+        }))
+    }
+
+    /// `base` with the replacements of `spliced` (on `base`).
+    pub(super) fn spliced(base: Shared, spliced: Spliced) -> Body {
+        if spliced.changes().is_empty() {
+            return Body::whole(base);
+        }
+        Body(Arc::new(Inner {
+            base,
+            spliced: Some(Arc::new(spliced)),
+            whole: OnceLock::new(),
+        }))
+    }
+
+    /// The text, whole (built from the replacements the first time it is asked for).
+    pub(super) fn text(&self) -> &Shared {
+        match &self.0.spliced {
+            None => &self.0.base,
+            Some(s) => self.0.whole.get_or_init(|| Arc::new(s.text(&self.0.base))),
+        }
+    }
+
+    /// The replacements on `old` that make this text, when it is held so (`old` the very buffer
+    /// they were placed on).
+    pub(super) fn spliced_on(&self, old: &Shared) -> Option<&Arc<Spliced>> {
+        self.0.spliced.as_ref().filter(|_| Arc::ptr_eq(&self.0.base, old))
+    }
+
+    /// The text it was placed on and its replacements, when it is held so.
+    pub(super) fn parts(&self) -> Option<(&Shared, &Arc<Spliced>)> {
+        self.0.spliced.as_ref().map(|s| (&self.0.base, s))
+    }
+
+    /// How many lines it has ([`surgical_core::lines::count_lines`]), without building it.
+    pub(super) fn count_lines(&self) -> usize {
+        use surgical_core::lines::{count_lines, count_terminators, ends_open};
+        let Some((base, spliced)) = self.parts() else {
+            return count_lines(self.text());
+        };
+        // The old text's kept stretches and the replacements, in order: each one's terminators,
+        // less one where a CR ending one and an LF starting the next are one CRLF.
+        let mut pieces: Vec<&[u8]> = Vec::with_capacity(2 * spliced.changes().len() + 1);
+        let mut cursor = 0;
+        for (c, bytes) in spliced.replacements() {
+            pieces.push(&base[cursor..c.old.start]);
+            pieces.push(bytes);
+            cursor = c.old.end;
+        }
+        pieces.push(&base[cursor..]);
+        pieces.retain(|p| !p.is_empty());
+        let joined = pieces
+            .windows(2)
+            .filter(|w| w[0].last() == Some(&b'\r') && w[1].first() == Some(&b'\n'))
+            .count();
+        let terminators: usize = pieces.iter().map(|p| count_terminators(p)).sum();
+        terminators - joined + usize::from(pieces.last().is_some_and(|p| ends_open(p)))
+    }
+}
+
 /// A file's content at some point of the call.
 #[derive(Clone, Debug)]
 pub(super) enum Content {
     Absent,
     Text {
         encoding: Encoding,
-        text: Shared,
+        text: Body,
     },
     /// Present but not text surgical can edit (binary, UTF-32, ...): it can only be deleted or
     /// replaced. The error says why.
@@ -59,6 +141,9 @@ pub(super) enum Final {
     /// New UTF-8 text to write after a prefix (a BOM, or nothing): written and hashed as the two,
     /// never joined in memory (that was a whole copy of the file for a file with a BOM).
     Text(&'static [u8], Shared),
+    /// The UTF-8 text read (after the same prefix) with replacements: written as the bytes read
+    /// and the changed ranges, hashed from the old hash's checkpoint before the first change.
+    Spliced(&'static [u8], Shared, Arc<Spliced>),
 }
 
 pub(super) struct Files {
@@ -153,7 +238,7 @@ impl Files {
             s.now = match &doc.content {
                 document::Content::Text(t) => Content::Text {
                     encoding: t.encoding,
-                    text: Arc::clone(&t.text),
+                    text: Body::whole(Arc::clone(&t.text)),
                 },
                 document::Content::Undecodable(e) => Content::Opaque(e.to_string(), ErrorCode::of_fs(e)),
             };

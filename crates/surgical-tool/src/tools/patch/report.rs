@@ -5,13 +5,12 @@
 use std::fmt::Write as _;
 
 use surgical_core::diff;
-use surgical_core::lines::count_lines;
 use surgical_fs::Encoding;
 use surgical_patch::{HunkOutcome, PatchFormat};
 
-use super::files::{Files, Slot};
+use super::files::{Body, Files, Slot};
 use super::simulate::Outcome;
-use crate::pipeline::document::{file_patch, sha256_hex, Shared, Version};
+use crate::pipeline::document::{file_patch, sha256_hex, Version};
 use crate::wording::patch as words;
 use crate::{FileReport, HunkReport, PatchSuccess};
 
@@ -94,31 +93,47 @@ fn file_report(o: &Outcome, index: usize, files: &Files, format: PatchFormat, dr
 /// and the patch still has them, so that `git apply` reproduces the deletion) and its patch
 /// ([`patch_of`]).
 fn diffs_of(o: &Outcome) -> (diff::NumberedDiff, String) {
-    let old_text = o.before.as_ref().map_or(&[][..], |(_, t)| t.as_slice());
-    let new_text = o.after.as_ref().map_or(&[][..], |(_, t)| t.as_slice());
-    let changes = match &o.changes {
-        Some(c) if o.before.is_some() => c.clone(),
-        _ => diff::whole_change(old_text, new_text),
-    };
-    let shown = if o.after.is_none() {
-        diff::NumberedDiff::untold(None)
-    } else {
+    let shown = match (&o.before, &o.after) {
+        (_, None) => diff::NumberedDiff::untold(None),
         // Window by window: the same diff as over the whole texts, without passes over them.
-        diff::Windows::new(
-            old_text,
-            changes.iter().map(|c| (c.old.clone(), &new_text[c.new.clone()])),
-        )
-        .numbered_diff()
+        (before, Some((_, after))) => {
+            let old_text = before.as_ref().map_or(&[][..], |(_, t)| t.text().as_slice());
+            match replacements_of(o) {
+                Some(replacements) => diff::Windows::new(old_text, replacements).numbered_diff(),
+                None => {
+                    let new_text = after.text().as_slice();
+                    let changes = match &o.changes {
+                        Some(c) if o.before.is_some() => c.clone(),
+                        _ => diff::whole_change(old_text, new_text),
+                    };
+                    diff::Windows::new(
+                        old_text,
+                        changes.iter().map(|c| (c.old.clone(), &new_text[c.new.clone()])),
+                    )
+                    .numbered_diff()
+                }
+            }
+        }
     };
     (shown, patch_of(o))
+}
+
+/// The replaced ranges of an operation's old text with their new bytes, when its new text is held
+/// as replacements on its old one (as an update's is): nothing is built to diff it.
+fn replacements_of(o: &Outcome) -> Option<Vec<(std::ops::Range<usize>, &[u8])>> {
+    let (Some((_, before)), Some((_, after))) = (&o.before, &o.after) else {
+        return None;
+    };
+    let spliced = after.spliced_on(before.text())?;
+    Some(spliced.replacements().map(|(c, b)| (c.old.clone(), b)).collect())
 }
 
 /// The SHA-256 of an operation's file before and after it, as bytes on disk: known for the file
 /// as read and as written (`slot`: the file after the call); computed for a state in between (a
 /// file several operations change).
 fn hashes_of(o: &Outcome, index: usize, slot: &Slot) -> (Option<String>, Option<String>) {
-    let hash = |c: &Option<(Encoding, Shared)>| {
-        c.as_ref().map(|(e, t)| match e {
+    let hash = |c: &Option<(Encoding, Body)>| {
+        c.as_ref().map(|(e, t)| (e, t.text())).map(|(e, t)| match e {
             Encoding::Utf8 | Encoding::Utf8Bom => sha256_hex(&[e.bom(), t]),
             _ => sha256_hex(&[&surgical_fs::encode(*e, t).unwrap_or_else(|_| t.to_vec())]),
         })
@@ -135,9 +150,8 @@ fn hashes_of(o: &Outcome, index: usize, slot: &Slot) -> (Option<String>, Option<
 
 /// An operation's lines of `text` (see [`words::operation`]).
 fn operation_text(o: &Outcome, format: PatchFormat, dry_run: bool) -> String {
-    let old_text = o.before.as_ref().map_or(&[][..], |(_, t)| t.as_slice());
-    let new_text = o.after.as_ref().map_or(&[][..], |(_, t)| t.as_slice());
-    let had_bom = |c: &Option<(Encoding, Shared)>| matches!(c, Some((Encoding::Utf8Bom, _)));
+    let count = |c: &Option<(Encoding, Body)>| c.as_ref().map_or(0, |(_, t)| t.count_lines());
+    let had_bom = |c: &Option<(Encoding, Body)>| matches!(c, Some((Encoding::Utf8Bom, _)));
     let bom_changed = o.after.is_some() && had_bom(&o.before) != had_bom(&o.after);
     words::operation(
         &words::Operation {
@@ -145,7 +159,7 @@ fn operation_text(o: &Outcome, format: PatchFormat, dry_run: bool) -> String {
             path: &o.path,
             moved_to: o.moved_to.as_deref(),
             replaced: o.replaced,
-            lines: count_lines(if o.action == "delete" { old_text } else { new_text }),
+            lines: count(if o.action == "delete" { &o.before } else { &o.after }),
             hunks: &o.hunks,
             bom_now: bom_changed.then(|| had_bom(&o.after)),
         },
@@ -156,16 +170,29 @@ fn operation_text(o: &Outcome, format: PatchFormat, dry_run: bool) -> String {
 
 /// The unified diff of one operation, with git's headers for added, deleted and moved files.
 fn patch_of(o: &Outcome) -> String {
-    fn version(c: &Option<(Encoding, Shared)>) -> Option<Version<'_>> {
+    fn version(c: &Option<(Encoding, Body)>) -> Option<Version<'_>> {
         c.as_ref().map(|(encoding, text)| Version {
             encoding: *encoding,
-            text,
+            text: text.text(),
             on_disk: None,
         })
     }
     let old_name = o.path.as_str();
     let new_name = o.moved_to.as_deref().unwrap_or(old_name);
-    let body = file_patch(version(&o.before), version(&o.after), o.changes.as_deref(), new_name);
+    // What the patch shows before the text: a UTF-8 BOM (see `document::file_patch`).
+    let prefix = |c: &Option<(Encoding, Body)>| match c {
+        Some((Encoding::Utf8Bom, _)) => Encoding::Utf8Bom.bom(),
+        _ => &[][..],
+    };
+    let body = match replacements_of(o) {
+        // A new text held as replacements on the old one, with the same prefix: window by window,
+        // as `file_patch` does for known changes, without building it.
+        Some(replacements) if prefix(&o.before) == prefix(&o.after) => {
+            let old_text = o.before.as_ref().map_or(&[][..], |(_, t)| t.text().as_slice());
+            diff::Windows::new(old_text, replacements).unified_patch(prefix(&o.before), new_name)
+        }
+        _ => file_patch(version(&o.before), version(&o.after), o.changes.as_deref(), new_name),
+    };
     let body = body
         .split_once('\n')
         .and_then(|(_, r)| r.split_once('\n'))

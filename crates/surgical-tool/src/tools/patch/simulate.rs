@@ -7,11 +7,11 @@ use std::sync::Arc;
 use surgical_core::lines::{with_ending, Ending, Endings};
 use surgical_core::Change;
 use surgical_fs::Encoding;
-use surgical_patch::{place, strip_bom, Hunk, HunkOutcome, Op, OpKind, PatchFormat, Rules};
+use surgical_patch::{place, place_spliced, strip_bom, Hunk, HunkOutcome, Op, OpKind, PatchFormat, Rules};
 
 use super::errors::{file_error, hunk_error, op_error};
-use super::files::{Content, Files, Final};
-use crate::pipeline::document::{Digest, Shared, Text};
+use super::files::{Body, Content, Files, Final};
+use crate::pipeline::document::{Digest, Text};
 use crate::wording::patch as words;
 use crate::{ErrorCode, ToolError};
 
@@ -20,8 +20,8 @@ pub(super) struct Outcome {
     pub(super) path: String,
     pub(super) action: &'static str,
     pub(super) moved_to: Option<String>,
-    pub(super) before: Option<(Encoding, Shared)>,
-    pub(super) after: Option<(Encoding, Shared)>,
+    pub(super) before: Option<(Encoding, Body)>,
+    pub(super) after: Option<(Encoding, Body)>,
     /// The SHA-256 of `before` when it is the file as read (known already).
     pub(super) hash_before: Option<String>,
     /// The replaced ranges (hunks), or `None` for a whole-file change.
@@ -32,7 +32,7 @@ pub(super) struct Outcome {
     /// `add` over an existing file.
     pub(super) replaced: bool,
     /// A move's destination's content before it was replaced.
-    pub(super) displaced: Option<(Encoding, Shared)>,
+    pub(super) displaced: Option<(Encoding, Body)>,
 }
 
 /// Runs every operation in memory, in patch order, each seeing what earlier ones did to its file
@@ -75,7 +75,7 @@ struct Start {
     src: usize,
     dst: Option<usize>,
     now: Content,
-    current: Option<(Encoding, Shared)>,
+    current: Option<(Encoding, Body)>,
     hash_before: Option<String>,
 }
 
@@ -85,7 +85,7 @@ impl Files {
         let (src, dst) = self.of_op[k];
         let now = self.slots[src].now.clone();
         let current = match &now {
-            Content::Text { encoding, text } => Some((*encoding, Arc::clone(text))),
+            Content::Text { encoding, text } => Some((*encoding, text.clone())),
             _ => None,
         };
         // The file as read: its hash is known.
@@ -118,7 +118,7 @@ fn add(op: &Op, content: &str, files: &mut Files, start: Start) -> Result<Outcom
         ..
     } = start;
     let (encoding, eol) = match &now {
-        Content::Text { encoding, text } => (*encoding, dominant_eol(text)),
+        Content::Text { encoding, text } => (*encoding, dominant_eol(text.text())),
         _ => (Encoding::Utf8, Ending::Lf),
     };
     let text = Arc::new(with_ending(content, eol).into_owned());
@@ -129,9 +129,10 @@ fn add(op: &Op, content: &str, files: &mut Files, start: Start) -> Result<Outcom
             words::new_file_with_nul(&op.path),
         ));
     }
+    let text = Body::whole(text);
     files.slots[src].now = Content::Text {
         encoding,
-        text: Arc::clone(&text),
+        text: text.clone(),
     };
     Ok(Outcome {
         hash_before,
@@ -167,6 +168,7 @@ fn delete(
         Content::Absent => return Err(op_error(op, ErrorCode::FileNotFound, words::delete_missing(&op.path))),
         Content::Opaque(message, code) if !hunks.is_empty() => return Err(op_error(op, *code, message.clone())),
         Content::Text { text, .. } if !hunks.is_empty() => {
+            let text = text.text();
             let patched = place(text, hunks, rules).map_err(|f| hunk_error(f, text, op, format))?;
             let left = surgical_core::lines::count_terminators(&patched.text)
                 + usize::from(!patched.text.is_empty() && !patched.text.ends_with(b"\n"));
@@ -204,10 +206,10 @@ struct Update<'a> {
 }
 
 /// A file's text with an update's hunks placed: its encoding (a hunk may remove the BOM), the new
-/// text, the replaced ranges and where each hunk went.
+/// text (the old one with the hunks' replacements), the replaced ranges and where each hunk went.
 struct Placed {
     encoding: Encoding,
-    text: Shared,
+    text: Body,
     changes: Vec<Change>,
     hunks: Vec<HunkOutcome>,
 }
@@ -223,14 +225,14 @@ impl Update<'_> {
         (rules, format): (&Rules, PatchFormat),
     ) -> Result<Outcome, ToolError> {
         let (encoding, text, existed) = self.base(op, start.now, format)?;
-        let before = existed.then(|| (encoding, Arc::clone(&text)));
+        let before = existed.then(|| (encoding, text.clone()));
         let placed = self.place(op, encoding, &text, (rules, format))?;
         let (action, slot, displaced) = files.land(
             (start.src, start.dst),
             existed,
             Content::Text {
                 encoding: placed.encoding,
-                text: Arc::clone(&placed.text),
+                text: placed.text.clone(),
             },
         );
         Ok(Outcome {
@@ -250,11 +252,11 @@ impl Update<'_> {
 
     /// The text the update applies to, and whether the file existed: an absent file only when
     /// the hunks only add lines and the format creates files that way.
-    fn base(&self, op: &Op, now: Content, format: PatchFormat) -> Result<(Encoding, Shared, bool), ToolError> {
+    fn base(&self, op: &Op, now: Content, format: PatchFormat) -> Result<(Encoding, Body, bool), ToolError> {
         match now {
             Content::Text { encoding, text } => Ok((encoding, text, true)),
             Content::Absent if self.create_if_missing && self.hunks.iter().all(|h| h.old_lines().is_empty()) => {
-                Ok((Encoding::Utf8, Arc::new(Vec::new()), false))
+                Ok((Encoding::Utf8, Body::whole(Arc::new(Vec::new())), false))
             }
             Content::Absent => Err(op_error(
                 op,
@@ -272,14 +274,17 @@ impl Update<'_> {
         &self,
         op: &Op,
         encoding: Encoding,
-        text: &Shared,
+        body: &Body,
         (rules, format): (&Rules, PatchFormat),
     ) -> Result<Placed, ToolError> {
+        // The text the hunks are placed on, whole: the new one is this buffer with their
+        // replacements, never built here.
+        let text = body.text();
         let hunks = self.hunks;
         let mut encoding = encoding;
         let bom = (encoding == Encoding::Utf8Bom).then(|| strip_bom(hunks));
         let (new_text, changes, placed) = match &bom {
-            _ if hunks.is_empty() => (Arc::clone(text), Vec::new(), Vec::new()),
+            _ if hunks.is_empty() => (body.clone(), Vec::new(), Vec::new()),
             Some(bom) => {
                 let (indexes, kept): (Vec<usize>, Vec<Hunk>) = bom.hunks.iter().cloned().unzip();
                 if bom.removes_bom {
@@ -290,9 +295,9 @@ impl Update<'_> {
                     .filter(|i| !indexes.contains(i))
                     .map(HunkOutcome::bom_only);
                 if kept.is_empty() {
-                    (Arc::clone(text), Vec::new(), bom_only.collect())
+                    (body.clone(), Vec::new(), bom_only.collect())
                 } else {
-                    let p = place(text, &kept, rules).map_err(|mut f| {
+                    let p = place_spliced(text, &kept, rules).map_err(|mut f| {
                         f.hunk = indexes[f.hunk];
                         hunk_error(f, text, op, format)
                     })?;
@@ -302,12 +307,14 @@ impl Update<'_> {
                     }
                     outcomes.extend(bom_only);
                     outcomes.sort_by_key(|h| h.index);
-                    (Arc::new(p.text), p.changes, outcomes)
+                    let changes = p.spliced.changes().to_vec();
+                    (Body::spliced(Arc::clone(text), p.spliced), changes, outcomes)
                 }
             }
             None => {
-                let p = place(text, hunks, rules).map_err(|f| hunk_error(f, text, op, format))?;
-                (Arc::new(p.text), p.changes, p.hunks)
+                let p = place_spliced(text, hunks, rules).map_err(|f| hunk_error(f, text, op, format))?;
+                let changes = p.spliced.changes().to_vec();
+                (Body::spliced(Arc::clone(text), p.spliced), changes, p.hunks)
             }
         };
         Ok(Placed {
@@ -329,11 +336,11 @@ impl Files {
         (src, dst): (usize, Option<usize>),
         existed: bool,
         new: Content,
-    ) -> (&'static str, usize, Option<(Encoding, Shared)>) {
+    ) -> (&'static str, usize, Option<(Encoding, Body)>) {
         match dst.filter(|&d| d != src) {
             Some(d) => {
                 let displaced = match &self.slots[d].now {
-                    Content::Text { encoding, text } => Some((*encoding, Arc::clone(text))),
+                    Content::Text { encoding, text } => Some((*encoding, text.clone())),
                     _ => None,
                 };
                 self.slots[d].now = new;
@@ -350,21 +357,42 @@ impl Files {
 }
 
 /// Settles what every file is at the end of the call, and the hash of its new bytes, before
-/// anything is written.
+/// anything is written. A UTF-8 file whose new text is the text read with a patch's replacements
+/// stays so ([`Final::Spliced`]): written as the bytes read and the changed ranges, its hash
+/// resumed from the old hash's checkpoint before the first change.
 fn settle(files: &mut Files) -> Result<(), ToolError> {
     for s in &mut files.slots {
         s.after = match &s.now {
             Content::Text { encoding, text } => {
-                let text = Text {
-                    encoding: *encoding,
-                    text: Arc::clone(text),
-                };
-                match &s.before {
-                    Some(b) if b.holds(&text) => Final::Unchanged,
-                    _ if matches!(text.encoding, Encoding::Utf8 | Encoding::Utf8Bom) => {
-                        Final::Text(text.encoding.bom(), text.text)
+                let read = s
+                    .before
+                    .as_ref()
+                    .and_then(|b| b.text())
+                    .filter(|t| t.encoding == *encoding);
+                let spliced = read
+                    .filter(|_| matches!(encoding, Encoding::Utf8 | Encoding::Utf8Bom))
+                    .and_then(|t| Some((&t.text, text.spliced_on(&t.text)?)));
+                match spliced {
+                    Some((old, spliced)) => {
+                        if spliced.replacements().all(|(c, bytes)| &old[c.old.clone()] == bytes) {
+                            Final::Unchanged
+                        } else {
+                            Final::Spliced(encoding.bom(), Arc::clone(old), Arc::clone(spliced))
+                        }
                     }
-                    _ => Final::Bytes(text.encoded().map_err(|e| file_error(e, &s.shown))?),
+                    None => {
+                        let text = Text {
+                            encoding: *encoding,
+                            text: Arc::clone(text.text()),
+                        };
+                        match &s.before {
+                            Some(b) if b.holds(&text) => Final::Unchanged,
+                            _ if matches!(text.encoding, Encoding::Utf8 | Encoding::Utf8Bom) => {
+                                Final::Text(text.encoding.bom(), text.text)
+                            }
+                            _ => Final::Bytes(text.encoded().map_err(|e| file_error(e, &s.shown))?),
+                        }
+                    }
                 }
             }
             // Only the file as read can be opaque.
@@ -375,6 +403,7 @@ fn settle(files: &mut Files) -> Result<(), ToolError> {
             (Final::Unchanged, Some(b)) => Some(Digest::known(b.hash.get().to_string())),
             (Final::Bytes(bytes), _) => Some(Digest::of(bytes)),
             (Final::Text(prefix, text), _) => Some(Digest::of_parts(prefix, text)),
+            (Final::Spliced(prefix, old, spliced), Some(b)) => Some(b.hash.spliced(prefix, old, spliced)),
             _ => None,
         };
     }

@@ -63,11 +63,17 @@ pub(crate) fn run(req: &PatchRequest, config: &Config) -> Result<PatchSuccess, T
         .iter()
         .map(|o| match (&o.before, &o.after) {
             (Some((_, old)), Some((_, new))) => {
+                let shown = o.moved_to.as_deref().unwrap_or(&o.path);
+                let old = old.text();
+                // A new text held as replacements on the old one is built only to be parsed.
+                if let Some(spliced) = new.spliced_on(old) {
+                    return crate::pipeline::syntax::check_spliced(config, shown, old, spliced);
+                }
+                let new = new.text();
                 let changes = match &o.changes {
                     Some(c) => c.clone(),
                     None => surgical_core::diff::whole_change(old, new),
                 };
-                let shown = o.moved_to.as_deref().unwrap_or(&o.path);
                 crate::pipeline::syntax::check(config, shown, old, new, &changes)
             }
             _ => crate::pipeline::syntax::Outcome::default(),
