@@ -33,6 +33,8 @@ mod grammar;
 mod language;
 #[cfg(feature = "parser")]
 mod layout;
+#[cfg(feature = "parser")]
+mod members;
 mod problem;
 #[cfg(feature = "parser")]
 mod tokens;
