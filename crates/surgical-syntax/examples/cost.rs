@@ -1,8 +1,8 @@
 //! What the check costs on a large file: `cargo run --release -p surgical-syntax --example cost --
-//! FILE [RUNS]`. Takes FILE's first 10,000 lines and times, as medians over RUNS (default 21):
-//! one parse of the whole text (for scale), the check of a one-line edit that keeps the syntax
-//! (the common case: windows), and of one that breaks it (the whole texts parsed, the text after
-//! incrementally).
+//! FILE [RUNS] [LINE]`. Takes FILE's first 10,000 lines and times, as medians over RUNS (default
+//! 21): one parse of the whole text (for scale), the check of a one-line edit at the end of LINE
+//! (one-based; default the middle line) that keeps the syntax (the common case: windows), and of
+//! one that breaks it (from windows when they can decide, else the whole texts).
 
 use std::time::{Duration, Instant};
 
@@ -16,8 +16,9 @@ fn median(mut times: Vec<Duration>) -> Duration {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let path = args.next().expect("usage: cost FILE [RUNS]");
+    let path = args.next().expect("usage: cost FILE [RUNS] [LINE]");
     let runs: usize = args.next().map_or(21, |r| r.parse().expect("RUNS a number"));
+    let at_line: Option<usize> = args.next().map(|l| l.parse().expect("LINE a number"));
     let whole = std::fs::read(&path).expect("FILE readable");
     let cut = whole
         .iter()
@@ -34,7 +35,7 @@ fn main() {
         .iter()
         .enumerate()
         .filter(|(_, &b)| b == b'\n')
-        .nth(lines / 2)
+        .nth(at_line.map_or(lines / 2, |l| l.saturating_sub(1)))
         .map(|(i, _)| i)
         .unwrap();
     let edit = |insert: &[u8]| {
@@ -73,7 +74,8 @@ fn main() {
         report.push(format!("{name}: {:?} ({errors} errors)", median(times)));
     }
     println!(
-        "{path} ({}, {lines} lines, {} bytes): whole parse {:?}; {}",
+        "{path}{} ({}, {lines} lines, {} bytes): whole parse {:?}; {}",
+        at_line.map_or(String::new(), |l| format!(" line {l}")),
         language.name(),
         old.len(),
         median(parse),

@@ -45,6 +45,13 @@ pub(crate) fn introduced(
         .set_language(&grammar)
         .expect("every grammar built in is of an ABI this tree-sitter reads");
     if windowed && old.len() >= WHOLE_BELOW {
+        // Code indented under a namespace or a class has no top-level line near a change: a
+        // window inside its blocks, read with their headers and closers, decides first.
+        if matches!(language, Language::CSharp | Language::Java) && !changes.is_empty() {
+            if let Some(found) = nested(&mut parser, language, old, new, changes, deadline)? {
+                return Ok(found);
+            }
+        }
         if let (Some(windows), Some(window_grammar)) = (windows(old, changes), window_grammar(language, old, new)) {
             parser
                 .set_language(&window_grammar)
@@ -236,21 +243,7 @@ fn windowed(
         // echoes; and when a string or a keyword block (`if` ... `fi`, `do` ... `end`) is left
         // open or closes nothing: the parser pairs those over the whole text, and reports echoes
         // of them far from the edit.
-        let bracket = |f: &Finding| match &f.problem {
-            crate::Problem::NeverClosed { opener, .. } => matches!(opener.as_str(), "{" | "(" | "["),
-            crate::Problem::ClosesNothing { closer } => matches!(closer.as_str(), "}" | ")" | "]"),
-            _ => false,
-        };
-        let keyword_or_string = |f: &Finding| match &f.problem {
-            crate::Problem::NeverClosed { .. } | crate::Problem::ClosesNothing { .. } => !bracket(f),
-            crate::Problem::UnclosedString { .. } => true,
-            _ => false,
-        };
-        if listed.is_empty()
-            || !listed.iter().all(inside)
-            || listed.iter().any(keyword_or_string)
-            || !(all_inside || listed.iter().all(bracket))
-        {
+        if !decides(&listed, all_inside, &inside) {
             return Ok(None);
         }
         broken = Some(listed);
@@ -259,6 +252,140 @@ fn windowed(
         introduced: broken.unwrap_or_default(),
         preexisting: 0,
     }))
+}
+
+/// The check decided from a window inside nested blocks ([`crate::members`]), read with the
+/// headers and closers of the blocks around it, or `None` when it cannot decide. The same
+/// decision as [`windowed`]'s for one window: the text before must parse clean in that context;
+/// the text after clean too, nothing was introduced; broken, its boundaries are confirmed by the
+/// text before parsed clean over [`CONTEXT_LINES`] more lines of the block each way (in the same
+/// context), and the problems of a fresh parse of the text after over those lines are the
+/// edit's, under the same conditions.
+fn nested(
+    parser: &mut Parser,
+    language: Language,
+    old: &[u8],
+    new: &[u8],
+    changes: &[Change],
+    deadline: Instant,
+) -> Result<Option<Found>, OverBudget> {
+    let (a, b) = (changes[0].old.start, changes[changes.len() - 1].old.end);
+    let Some(n) = crate::members::window(old, a, b) else {
+        return Ok(None);
+    };
+    if n.window.len() * 2 > old.len() || a < n.window.start || b >= n.window.end {
+        return Ok(None);
+    }
+    let old_lines = Newlines::of(old);
+    let mut tree = parse_ranges(parser, old, &old_lines, &n.ranges(), None, deadline)?;
+    if !problems(language, &tree, old, 0, &[]).findings.is_empty() {
+        return Ok(None);
+    }
+    // The same stretches of the text after: the headers before the changes, the closers after.
+    let delta = new.len() as isize - old.len() as isize;
+    let moved = |r: &Range<usize>| (r.start as isize + delta) as usize..(r.end as isize + delta) as usize;
+    let new_window = new_position(changes, n.window.start, false)..new_position(changes, n.window.end, true);
+    let after_ranges = |n: &crate::members::Nested, window: Range<usize>| {
+        let mut out = n.headers.clone();
+        out.push(window);
+        out.extend(n.closers.iter().map(moved));
+        out
+    };
+    edit(&mut tree, old, new, changes, 0, 0);
+    let new_lines = Newlines::of(new);
+    let after = parse_ranges(
+        parser,
+        new,
+        &new_lines,
+        &after_ranges(&n, new_window.clone()),
+        Some(&tree),
+        deadline,
+    )?;
+    let focus: Vec<Range<usize>> = changes.iter().map(|c| c.new.clone()).collect();
+    if problems(language, &after, new, 0, &focus).findings.is_empty() {
+        return Ok(Some(Found {
+            introduced: Vec::new(),
+            preexisting: 0,
+        }));
+    }
+    // Broken: the boundaries confirmed in a wider stretch of the block.
+    let Some(wide) = crate::members::widened(old, &n, CONTEXT_LINES) else {
+        return Ok(None);
+    };
+    let wide_tree = parse_ranges(parser, old, &old_lines, &wide.ranges(), None, deadline)?;
+    if !problems(language, &wide_tree, old, 0, &[]).findings.is_empty()
+        || !between_items(&wide_tree, n.window.start)
+        || !between_items(&wide_tree, n.window.end)
+    {
+        return Ok(None);
+    }
+    let around = new_position(changes, wide.window.start, false)..new_position(changes, wide.window.end, true);
+    let fresh = parse_ranges(parser, new, &new_lines, &after_ranges(&wide, around), None, deadline)?;
+    let mut found = problems(language, &fresh, new, 0, &focus).findings;
+    let inside = |f: &Finding| new_window.start <= f.at.start && f.at.end <= new_window.end;
+    let all_inside = found.iter().all(inside);
+    for f in &mut found {
+        if let (crate::Problem::NeverClosed { closer, .. }, None) = (&f.problem, f.hint) {
+            f.hint = crate::findings::before_line(new, f.at.start, closer);
+        }
+    }
+    let mut listed = crate::attribute::attribute(language, &fresh, new, &focus, found);
+    listed.truncate(crate::MAX_ERRORS);
+    if !decides(&listed, all_inside, &inside) {
+        return Ok(None);
+    }
+    Ok(Some(Found {
+        introduced: listed,
+        preexisting: 0,
+    }))
+}
+
+/// Whether the problems `listed` from a broken window say what the whole texts would (see
+/// [`windowed`]): some listed, all inside the window, no string or keyword block left open or
+/// closing nothing, and every problem found inside the window (`all_inside`) unless all listed are
+/// brackets (whose echoes the rules dropped).
+fn decides(listed: &[Finding], all_inside: bool, inside: &dyn Fn(&Finding) -> bool) -> bool {
+    let bracket = |f: &Finding| match &f.problem {
+        crate::Problem::NeverClosed { opener, .. } => matches!(opener.as_str(), "{" | "(" | "["),
+        crate::Problem::ClosesNothing { closer } => matches!(closer.as_str(), "}" | ")" | "]"),
+        _ => false,
+    };
+    let keyword_or_string = |f: &Finding| match &f.problem {
+        crate::Problem::NeverClosed { .. } | crate::Problem::ClosesNothing { .. } => !bracket(f),
+        crate::Problem::UnclosedString { .. } => true,
+        _ => false,
+    };
+    !(listed.is_empty()
+        || !listed.iter().all(inside)
+        || listed.iter().any(keyword_or_string)
+        || !(all_inside || listed.iter().all(bracket)))
+}
+
+/// Parses the stretches `ranges` of `text` (whose line breaks are `lines`) as one text, within the
+/// deadline; the tree's positions are the text's. The parser reads whole texts again after.
+fn parse_ranges(
+    parser: &mut Parser,
+    text: &[u8],
+    lines: &Newlines,
+    ranges: &[Range<usize>],
+    old: Option<&Tree>,
+    deadline: Instant,
+) -> Result<Tree, OverBudget> {
+    let included: Vec<tree_sitter::Range> = ranges
+        .iter()
+        .map(|r| tree_sitter::Range {
+            start_byte: r.start,
+            end_byte: r.end,
+            start_point: lines.point(r.start),
+            end_point: lines.point(r.end),
+        })
+        .collect();
+    parser
+        .set_included_ranges(&included)
+        .expect("the stretches are in order and apart");
+    let tree = parse(parser, text, old, deadline);
+    parser.set_included_ranges(&[]).expect("no stretches: the whole text");
+    tree
 }
 
 /// Whether window `w` of `old` starts and ends between top-level items: the text before parses

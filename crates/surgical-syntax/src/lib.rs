@@ -11,7 +11,9 @@
 //!
 //! The cost is bounded: texts over [`Limits::max_bytes`] are not checked, parsing stops at
 //! [`Limits::budget`], and a large text is parsed in windows around the changes (each from a line
-//! that starts a top-level item to the next such line after the change): a window clean before
+//! that starts a top-level item to the next such line after the change; in C# and Java, whose code
+//! is indented under a namespace or class, first a window inside the blocks around the change,
+//! parsed with their headers and closers): a window clean before
 //! and after is a change that broke nothing; one clean before and broken after, its boundaries
 //! confirmed by a wider parse of the text before, holds what the change broke when the same wider
 //! parse of the text after keeps the problems in it. Only when the windows cannot decide (the
@@ -33,6 +35,8 @@ mod grammar;
 mod language;
 #[cfg(feature = "parser")]
 mod layout;
+#[cfg(feature = "parser")]
+mod members;
 mod problem;
 #[cfg(feature = "parser")]
 mod tokens;

@@ -7,7 +7,9 @@
 //! report the same errors: same lines, same messages. Where the windows cannot decide, the check
 //! falls back to the whole texts, so those edits agree by construction and still count.
 //!
-//! In CI: the synthetic files of `tests/detection/`, each repeated to over 16 KiB, and the
+//! In CI: the synthetic files of `tests/detection/`, each repeated to over 16 KiB (the C# and
+//! Java ones also with their class's members repeated inside it: code indented under a class,
+//! read in windows inside it), and the
 //! repository's own large Rust files and docs; a difference fails the test. With
 //! `SURGICAL_DETECTION_DIR=DIR`, the files of 16 KiB or more under DIR instead (real files,
 //! outside the repository): the tally and every difference are printed (`--nocapture`).
@@ -176,6 +178,32 @@ fn repeated(language: Language, text: &[u8]) -> Vec<u8> {
     out
 }
 
+/// The synthetic file with its class's members repeated inside it to over [`WINDOWED_FROM`]
+/// bytes, copies apart by a blank line: code indented under a class (and a namespace), where no
+/// top-level line is near an edit (C#, Java).
+fn members_repeated(text: &[u8]) -> Vec<u8> {
+    let s = std::str::from_utf8(text).unwrap();
+    let lines: Vec<&str> = s.split_inclusive('\n').collect();
+    let class = lines.iter().position(|l| l.contains("class ")).unwrap();
+    let indent = lines[class].len() - lines[class].trim_start().len();
+    let open = if lines[class].trim_end().ends_with('{') {
+        class
+    } else {
+        class + 1
+    };
+    let closer = format!("{}}}", " ".repeat(indent));
+    let close = lines.iter().rposition(|l| l.trim_end() == closer).unwrap();
+    let body = lines[open + 1..close].concat();
+    let mut out = lines[..=open].concat();
+    out.push_str(&body);
+    while out.len() < WINDOWED_FROM + 2048 {
+        out.push('\n');
+        out.push_str(&body);
+    }
+    out.push_str(&lines[close..].concat());
+    out.into_bytes()
+}
+
 #[derive(Default)]
 struct Tally {
     edits: usize,
@@ -210,7 +238,10 @@ fn windows_report_what_the_whole_texts_report() {
                 let text = std::fs::read(&p).unwrap();
                 let name = p.to_string_lossy().into_owned();
                 let language = Language::detect(&name, &text).unwrap();
-                texts.push((name, language, repeated(language, &text)));
+                texts.push((name.clone(), language, repeated(language, &text)));
+                if matches!(language, Language::CSharp | Language::Java) {
+                    texts.push((format!("{name} (members repeated)"), language, members_repeated(&text)));
+                }
             }
             // The repository's own large files: real code and prose (the largest few, to keep
             // `cargo test` fast).
