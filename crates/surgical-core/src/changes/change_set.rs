@@ -147,6 +147,21 @@ impl Spliced {
         })
     }
 
+    /// The new text as pieces, in order: the stretches of `old` (the text the edits were applied
+    /// to) that no change touches, and each change's new bytes between them. Empty pieces are
+    /// included (an insertion at the start, two adjacent changes); their concatenation is
+    /// [`Spliced::text`].
+    pub fn pieces<'a>(&'a self, old: &'a [u8]) -> impl Iterator<Item = &'a [u8]> + 'a {
+        let mut cursor = 0;
+        self.replacements()
+            .flat_map(move |(c, bytes)| {
+                let kept = &old[cursor..c.old.start];
+                cursor = c.old.end;
+                [kept, bytes]
+            })
+            .chain(std::iter::once(&old[self.changes.last().map_or(0, |c| c.old.end)..]))
+    }
+
     /// A result made of replacements found another way (a patch's hunks placed by
     /// `surgical-patch`), with no edits: `changes` in file order (old ranges ascending, not
     /// overlapping, inside a text of `old_len` bytes; each new range where its bytes land in the new
@@ -201,13 +216,9 @@ impl Spliced {
             "Spliced::text takes the text the edits were applied to"
         );
         let mut out = Vec::with_capacity(self.new_len());
-        let mut cursor = 0;
-        for (c, bytes) in self.replacements() {
-            out.extend_from_slice(&old[cursor..c.old.start]);
-            out.extend_from_slice(bytes);
-            cursor = c.old.end;
+        for piece in self.pieces(old) {
+            out.extend_from_slice(piece);
         }
-        out.extend_from_slice(&old[cursor..]);
         out
     }
 

@@ -194,15 +194,7 @@ impl Digest {
             };
             // The new version's parts: the prefix, then the old text's unchanged stretches between the
             // replacements.
-            let mut parts: Vec<&[u8]> = Vec::with_capacity(2 * new.changes().len() + 2);
-            parts.push(prefix);
-            let mut cursor = 0;
-            for (change, bytes) in new.replacements() {
-                parts.push(&old[cursor..change.old.start]);
-                parts.push(bytes);
-                cursor = change.old.end;
-            }
-            parts.push(&old[cursor..]);
+            let parts: Vec<&[u8]> = std::iter::once(prefix).chain(new.pieces(&old)).collect();
             hash_from(state, resume, &parts, checkpoint)
         };
         if small {

@@ -168,14 +168,7 @@ impl NewVersion {
         } else {
             // Encoded from the old text's unchanged stretches and the replacements: no new text whole
             // beside the old one and the encoded bytes.
-            let mut parts: Vec<&[u8]> = Vec::with_capacity(2 * applied.changes().len() + 1);
-            let mut cursor = 0;
-            for (change, bytes) in applied.replacements() {
-                parts.push(&old.text[cursor..change.old.start]);
-                parts.push(bytes);
-                cursor = change.old.end;
-            }
-            parts.push(&old.text[cursor..]);
+            let parts: Vec<&[u8]> = applied.pieces(&old.text).collect();
             Some(Arc::new(
                 surgical_fs::encode_parts(encoding, &parts).map_err(|e| fs_error(e, shown))?,
             ))

@@ -79,15 +79,7 @@ impl Body {
         };
         // The old text's kept stretches and the replacements, in order: each one's terminators,
         // less one where a CR ending one and an LF starting the next are one CRLF.
-        let mut pieces: Vec<&[u8]> = Vec::with_capacity(2 * spliced.changes().len() + 1);
-        let mut cursor = 0;
-        for (c, bytes) in spliced.replacements() {
-            pieces.push(&base[cursor..c.old.start]);
-            pieces.push(bytes);
-            cursor = c.old.end;
-        }
-        pieces.push(&base[cursor..]);
-        pieces.retain(|p| !p.is_empty());
+        let pieces: Vec<&[u8]> = spliced.pieces(base).filter(|p| !p.is_empty()).collect();
         let joined = pieces
             .windows(2)
             .filter(|w| w[0].last() == Some(&b'\r') && w[1].first() == Some(&b'\n'))
