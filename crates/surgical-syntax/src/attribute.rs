@@ -37,7 +37,7 @@ pub(crate) fn attribute(
         found
     };
     let found = if language == Language::CSharp {
-        let around = written_directive_groups(text, focus);
+        let around = written_directive_groups(tree, text, focus);
         found
             .into_iter()
             .filter(|f| {
@@ -230,12 +230,14 @@ fn line_of(text: &[u8], at: usize) -> usize {
 const DIRECTIVE_REACH: usize = 10;
 
 /// C#: the lines (zero-based, each group widened by [`DIRECTIVE_REACH`]) of the `#if` ... `#endif`
-/// groups of which the edit wrote a directive line (`#if`, `#elif`, `#else`, `#endif`).
-/// tree-sitter-c-sharp reads a directive only where its grammar places one (among statements,
-/// members, ...): a group around switch sections (`#if X` / `case 'c':` / `#endif`) or inside a
-/// class's header (`class A` / `#if X` / `: IB` / `#endif`), which the compiler takes, it reads
-/// as broken code. Problems there are not reported (a real break inside such a group with them).
-fn written_directive_groups(text: &[u8], focus: &[Range<usize>]) -> Vec<std::ops::RangeInclusive<usize>> {
+/// groups of which the edit wrote a directive line (`#if`, `#elif`, `#else`, `#endif`) and which
+/// the grammar misreads. tree-sitter-c-sharp reads a directive only where its grammar places one
+/// (among statements, members, ...): a group around switch sections (`#if X` / `case 'c':` /
+/// `#endif`) or inside a class's header (`class A` / `#if X` / `: IB` / `#endif`), which the
+/// compiler takes, it reads as broken code. Such a group holds a switch label at a line's start,
+/// or one of its directives is read as a stray token in a stretch the parser could not read. Problems there are not
+/// reported (a real break inside such a group with them).
+fn written_directive_groups(tree: &Tree, text: &[u8], focus: &[Range<usize>]) -> Vec<std::ops::RangeInclusive<usize>> {
     let written = |l: usize| {
         focus
             .iter()
@@ -261,7 +263,7 @@ fn written_directive_groups(text: &[u8], focus: &[Range<usize>]) -> Vec<std::ops
             }
             b"endif" => {
                 if let Some((first, wrote)) = open.pop() {
-                    if wrote || written(line) {
+                    if (wrote || written(line)) && misread_group(tree, text, first, line) {
                         out.push(first.saturating_sub(DIRECTIVE_REACH)..=line + DIRECTIVE_REACH);
                     }
                 }
@@ -270,6 +272,27 @@ fn written_directive_groups(text: &[u8], focus: &[Range<usize>]) -> Vec<std::ops
         }
     }
     out
+}
+
+/// Whether the C# directive group from line `first` (`#if`) to line `last` (`#endif`) is one the
+/// grammar misreads: a switch label starts one of its lines, or one of its directives is a token
+/// of an ERROR node.
+fn misread_group(tree: &Tree, text: &[u8], first: usize, last: usize) -> bool {
+    let (from, to) = (line_start(text, first), line_start(text, last + 1));
+    let labels = text[from..to.max(from)].split(|&b| b == b'\n').any(|l| {
+        let l = &l[l.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+        l.starts_with(b"case ") || l.starts_with(b"default:")
+    });
+    if labels {
+        return true;
+    }
+    let mut leaves = Vec::new();
+    collect_in(tree.root_node(), from..to, &mut leaves);
+    // A directive read as a stray token (not one inside a group the parser read, which a break
+    // in the group may wrap in an ERROR node whole).
+    leaves
+        .iter()
+        .any(|n| n.kind().starts_with('#') && n.parent().is_some_and(|p| p.is_error()))
 }
 
 fn touches(focus: &[Range<usize>], r: &Range<usize>) -> bool {

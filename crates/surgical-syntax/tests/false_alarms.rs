@@ -294,4 +294,16 @@ fn a_directive_group_the_csharp_grammar_cannot_read_where_the_edit_wrote_it_is_n
     // A break the edit made away from a directive is still reported.
     let broken = before.replace("return 0;", "return 0");
     assert_eq!(introduced("x.cs", before, &broken), vec![(12, missing_semicolon())]);
+    // And one inside a group the grammar reads (statements in a method's body).
+    let group = before.replace(
+        "            return 0;
+",
+        "#if DEBUG
+            Log(c)
+#endif
+            return 0;
+",
+    );
+    let found = introduced("x.cs", before, &group);
+    assert!(found.first().is_some_and(|f| (12..=13).contains(&f.0)), "{found:?}");
 }
