@@ -710,6 +710,9 @@ fn unbalanced_line(language: Language, tree: &Tree, text: &[u8], focus: &[Range<
 /// The most lines a block may span for [`uneven_block`] to read it.
 const UNEVEN_BLOCK_LINES: usize = 400;
 
+/// The most lines an edit may write for [`uneven_block`] to read the blocks of each.
+const UNEVEN_EDIT_LINES: usize = 50;
+
 /// A line the edit wrote that opens a block (brackets it leaves open, the lines after it indented
 /// deeper) or closes one (brackets it closes first on its line, after lines indented deeper), and
 /// the line at the other end of that block (the nearest line indented as it, the other way): when
@@ -719,6 +722,14 @@ const UNEVEN_BLOCK_LINES: usize = 400;
 /// the `)` of `expect(x)`): that opener is never closed, on the opening line, where the parser
 /// blames an outer opener or the lines below; one closer more: it closes nothing.
 fn uneven_block(language: Language, tree: &Tree, text: &[u8], focus: &[Range<usize>]) -> Option<Finding> {
+    // Each line reads a block's tokens: an edit of many lines (a rewrite) is left to the rules after.
+    let written: usize = focus
+        .iter()
+        .map(|f| line_of(text, f.end) - line_of(text, f.start) + 1)
+        .sum();
+    if written > UNEVEN_EDIT_LINES {
+        return None;
+    }
     let lines = indents(text);
     for f in focus {
         let (first, last) = (line_of(text, f.start), line_of(text, f.end));
