@@ -36,6 +36,18 @@ pub(crate) fn attribute(
     } else {
         found
     };
+    let found = if language == Language::CSharp {
+        let around = written_directive_groups(tree, text, focus);
+        found
+            .into_iter()
+            .filter(|f| {
+                let l = line_of(text, f.at.start);
+                !around.iter().any(|r| r.contains(&l))
+            })
+            .collect()
+    } else {
+        found
+    };
     if found.is_empty() || language == Language::Markdown {
         return found;
     }
@@ -76,8 +88,9 @@ pub(crate) fn attribute(
         out.push(quote);
         return out;
     }
-    if let Some(bracket) =
-        unbalanced_line(language, tree, text, focus).or_else(|| bracket_by_indentation(language, tree, text, focus))
+    if let Some(bracket) = unbalanced_line(language, tree, text, focus)
+        .or_else(|| uneven_block(language, tree, text, focus))
+        .or_else(|| bracket_by_indentation(language, tree, text, focus))
     {
         let line = line_of(text, bracket.at.start);
         let mut out = vec![bracket];
@@ -210,6 +223,76 @@ fn line_of(text: &[u8], at: usize) -> usize {
         }
         cache.2.partition_point(|&p| p < at.min(text.len()))
     })
+}
+
+/// How many lines around a conditional directive group the edit wrote its problems are the
+/// preprocessor's (C#).
+const DIRECTIVE_REACH: usize = 10;
+
+/// C#: the lines (zero-based, each group widened by [`DIRECTIVE_REACH`]) of the `#if` ... `#endif`
+/// groups of which the edit wrote a directive line (`#if`, `#elif`, `#else`, `#endif`) and which
+/// the grammar misreads. tree-sitter-c-sharp reads a directive only where its grammar places one
+/// (among statements, members, ...): a group around switch sections (`#if X` / `case 'c':` /
+/// `#endif`) or inside a class's header (`class A` / `#if X` / `: IB` / `#endif`), which the
+/// compiler takes, it reads as broken code. Such a group holds a switch label at a line's start,
+/// or one of its directives is read as a stray token in a stretch the parser could not read. Problems there are not
+/// reported (a real break inside such a group with them).
+fn written_directive_groups(tree: &Tree, text: &[u8], focus: &[Range<usize>]) -> Vec<std::ops::RangeInclusive<usize>> {
+    let written = |l: usize| {
+        focus
+            .iter()
+            .any(|f| line_of(text, f.start) <= l && l <= line_of(text, f.end))
+    };
+    let mut out = Vec::new();
+    // Open groups: (the `#if` line, whether the edit wrote one of the group's directives).
+    let mut open: Vec<(usize, bool)> = Vec::new();
+    for at in memchr::memchr_iter(b'#', text) {
+        let start = text[..at].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        if !text[start..at].iter().all(|&b| b == b' ' || b == b'\t') {
+            continue;
+        }
+        let word: &[u8] = &text[at + 1..];
+        let word = &word[..word.iter().take_while(|b| b.is_ascii_alphabetic()).count()];
+        let line = line_of(text, at);
+        match word {
+            b"if" => open.push((line, written(line))),
+            b"elif" | b"else" => {
+                if let Some(last) = open.last_mut() {
+                    last.1 |= written(line);
+                }
+            }
+            b"endif" => {
+                if let Some((first, wrote)) = open.pop() {
+                    if (wrote || written(line)) && misread_group(tree, text, first, line) {
+                        out.push(first.saturating_sub(DIRECTIVE_REACH)..=line + DIRECTIVE_REACH);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether the C# directive group from line `first` (`#if`) to line `last` (`#endif`) is one the
+/// grammar misreads: a switch label starts one of its lines, or one of its directives is a token
+/// of an ERROR node.
+fn misread_group(tree: &Tree, text: &[u8], first: usize, last: usize) -> bool {
+    let (from, to) = (line_start(text, first), line_start(text, last + 1));
+    let labels = text[from..to.max(from)].split(|&b| b == b'\n').any(|l| {
+        let l = &l[l.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+        l.starts_with(b"case ") || l.starts_with(b"default:")
+    });
+    if labels {
+        return true;
+    }
+    let mut leaves = Vec::new();
+    collect_in(tree.root_node(), from..to, &mut leaves);
+    // A directive read as a stray token (not one inside a group the parser read, which a break
+    // in the group may wrap in an ERROR node whole).
+    leaves
+        .iter()
+        .any(|n| n.kind().starts_with('#') && n.parent().is_some_and(|p| p.is_error()))
 }
 
 fn touches(focus: &[Range<usize>], r: &Range<usize>) -> bool {
@@ -594,7 +677,14 @@ fn unbalanced_line(language: Language, tree: &Tree, text: &[u8], focus: &[Range<
                     continued && matches!(tail, "," | "(" | "[" | "{" | "=" | "+" | "-" | "&&" | "||" | "." | "\\");
                 // Or the last, with the next line at the same indentation: no block follows (a
                 // `{}` that lost its `}`; a line indented less may be a signature's body).
-                let no_block = opener == "{" && last_token && next_line.is_some_and(|n| indent(n) == indent(line));
+                // A `(` or `[` ending the line likewise, unless the next line closes it
+                // (`const key = createKey(` before `function Page() {`: the `)` was dropped).
+                let no_block = last_token
+                    && next_line.is_some_and(|n| {
+                        indent(n) == indent(line)
+                            && (opener == "{"
+                                || !text[line_start(text, n) + indent(n)..].starts_with(closer.as_bytes()))
+                    });
                 if (!last_token && !goes_on) || no_block {
                     let _ = language;
                     let n = on[i];
@@ -615,6 +705,147 @@ fn unbalanced_line(language: Language, tree: &Tree, text: &[u8], focus: &[Range<
         }
     }
     None
+}
+
+/// The most lines a block may span for [`uneven_block`] to read it.
+const UNEVEN_BLOCK_LINES: usize = 400;
+
+/// The most lines an edit may write for [`uneven_block`] to read the blocks of each.
+const UNEVEN_EDIT_LINES: usize = 50;
+
+/// A line the edit wrote that opens a block (brackets it leaves open, the lines after it indented
+/// deeper) or closes one (brackets it closes first on its line, after lines indented deeper), and
+/// the line at the other end of that block (the nearest line indented as it, the other way): when
+/// the lines between close nothing of the opening line's and leave nothing open, the closing line
+/// must close what the opening line left open, bracket for bracket. One more opener than closers
+/// (`onClick={() => {` ... `}` that lost one of its `}}`; `expect(x.toEqual([` ... `])` that lost
+/// the `)` of `expect(x)`): that opener is never closed, on the opening line, where the parser
+/// blames an outer opener or the lines below; one closer more: it closes nothing.
+fn uneven_block(language: Language, tree: &Tree, text: &[u8], focus: &[Range<usize>]) -> Option<Finding> {
+    // Each line reads a block's tokens: an edit of many lines (a rewrite) is left to the rules after.
+    let written: usize = focus
+        .iter()
+        .map(|f| line_of(text, f.end) - line_of(text, f.start) + 1)
+        .sum();
+    if written > UNEVEN_EDIT_LINES {
+        return None;
+    }
+    let lines = indents(text);
+    for f in focus {
+        let (first, last) = (line_of(text, f.start), line_of(text, f.end));
+        for line in first..=last {
+            let Some(indent) = lines.get(line).and_then(|l| l.1) else {
+                continue;
+            };
+            let end = (line + 1..lines.len().min(line + UNEVEN_BLOCK_LINES))
+                .find(|&l| lines[l].1.is_some_and(|n| n <= indent))
+                .filter(|&end| end > line + 1 && lines[end].1 == Some(indent));
+            let start = (line.saturating_sub(UNEVEN_BLOCK_LINES)..line)
+                .rev()
+                .find(|&l| lines[l].1.is_some_and(|n| n <= indent))
+                .filter(|&start| start + 1 < line && lines[start].1 == Some(indent));
+            let found = end
+                .and_then(|end| block_pairs(language, tree, text, line, end))
+                .or_else(|| start.and_then(|start| block_pairs(language, tree, text, start, line)));
+            if found.is_some() {
+                return found;
+            }
+        }
+    }
+    None
+}
+
+/// [`uneven_block`] for the block from line `open` to line `close`.
+fn block_pairs(language: Language, tree: &Tree, text: &[u8], open: usize, close: usize) -> Option<Finding> {
+    let mut leaves = Vec::new();
+    collect_in(
+        tree.root_node(),
+        line_start(text, open)..line_start(text, close + 1),
+        &mut leaves,
+    );
+    let bracket = |n: &Node| match role(language, n.kind()) {
+        Role::Opens(c) if matches!(c, ")" | "]" | "}") => Some(Some(c)),
+        Role::Closes if matches!(n.kind(), ")" | "]" | "}") => Some(None),
+        _ => None,
+    };
+    // (opener, its closer, on the opening line)
+    let mut stack: Vec<(Node, &'static str, bool)> = Vec::new();
+    let mut closing: Vec<Node> = Vec::new();
+    for n in &leaves {
+        let line = line_of(text, n.start_byte());
+        if line < open || line > close || n.kind().contains("comment") {
+            continue;
+        }
+        let Some(role) = bracket(n) else { continue };
+        if line == close {
+            closing.push(*n);
+            continue;
+        }
+        match role {
+            Some(c) => stack.push((*n, c, line == open)),
+            None if line == open => {
+                // The opening line closes before it opens: pairs on the line only.
+                if stack.last().is_some_and(|(_, c, _)| closes(n.kind(), c)) {
+                    stack.pop();
+                } else {
+                    return None;
+                }
+            }
+            None => match stack.last() {
+                Some((_, c, _)) if closes(n.kind(), c) => {
+                    stack.pop();
+                }
+                _ => return None,
+            },
+        }
+    }
+    // The lines between leave nothing of their own open; the opening line leaves something.
+    if stack.is_empty() || stack.iter().any(|(_, _, own)| !own) {
+        return None;
+    }
+    for n in &closing {
+        match bracket(n) {
+            // The closing line only closes (first on its line, nothing opened before).
+            Some(Some(_)) => return None,
+            _ => match stack.iter().rposition(|(_, c, _)| closes(n.kind(), c)) {
+                Some(at) if at + 1 == stack.len() => {
+                    stack.pop();
+                }
+                // An opener after the one it closes never was.
+                Some(_) => {
+                    let (o, c, _) = stack.last().copied()?;
+                    return Some(never_closed_before(text, o, c, close));
+                }
+                None => {
+                    return Some(Finding {
+                        at: n.start_byte()..n.end_byte(),
+                        problem: Problem::ClosesNothing {
+                            closer: n.kind().to_string(),
+                        },
+                        hint: None,
+                    })
+                }
+            },
+        }
+    }
+    // The closing line must start with its closers: a line going on after them is not one.
+    if closing.is_empty() || stack.is_empty() {
+        return None;
+    }
+    let (o, c, _) = stack.last().copied()?;
+    Some(never_closed_before(text, o, c, close))
+}
+
+fn never_closed_before(text: &[u8], opener: Node, closer: &str, line: usize) -> Finding {
+    Finding {
+        at: opener.start_byte()..opener.end_byte(),
+        problem: Problem::NeverClosed {
+            opener: opener.kind().to_string(),
+            closer: closer.to_string(),
+            before_line: None,
+        },
+        hint: Some(line_start(text, line)),
+    }
 }
 
 /// The lines of `text` with their indentation (`None` for a blank line).
@@ -750,8 +981,24 @@ fn bracket_by_indentation(language: Language, tree: &Tree, text: &[u8], focus: &
                 if depth > 0 && matches!(leaf.kind(), ")" | "]" | "}") {
                     continue;
                 }
-                // The line that opened the block must end with an opener.
-                let opened = leaves
+                // The line that opened the block must end with an opener. It may lie before the
+                // leaves gathered (a module's `mod small {` 200 lines up): its own are read then.
+                let mut own = Vec::new();
+                let on_start: &[Node] = if start < from {
+                    collect_in(
+                        tree.root_node(),
+                        line_start(text, start)..line_start(text, start + 1),
+                        &mut own,
+                    );
+                    &own
+                } else {
+                    &leaves
+                };
+                if !on_start.iter().any(|n| line_of(text, n.start_byte()) == start) {
+                    // Outside the tree (a window's): the line says nothing here.
+                    continue;
+                }
+                let opened = on_start
                     .iter()
                     .rev()
                     .find(|n| line_of(text, n.start_byte()) == start && !n.kind().contains("comment"));

@@ -608,7 +608,7 @@ fn problems(language: Language, tree: &Tree, text: &[u8], offset: usize, focus: 
         Language::Python => layout::python::check(text, offset),
         #[cfg(feature = "markdown")]
         Language::Markdown => layout::markdown::check(tree, text, offset),
-        Language::Bash | Language::Css => layout::lenient::check(language, tree, text, offset),
+        Language::Bash | Language::Css | Language::Rust => layout::lenient::check(language, tree, text, offset),
         _ => Vec::new(),
     };
     if !extra.is_empty() {

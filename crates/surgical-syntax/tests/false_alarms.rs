@@ -199,3 +199,111 @@ fn a_comment_opened_and_closed_far_apart_in_a_large_file_is_no_break() {
         other => panic!("not checked: {other:?}"),
     }
 }
+
+// The fifth pass (docs/syntax-check.md): the detection set's misses in Rust and TSX, and the C#
+// replay's false alarms.
+
+#[test]
+fn a_rust_macro_call_that_lost_its_semicolon_before_the_next_statement_is_reported() {
+    // tree-sitter-rust reads `tri!(x)` then `Ok(y)` as two statements; rustc wants the `;`.
+    let before = "fn f() -> R {\n    tri!(self.parse());\n    Ok(self)\n}\n\nimpl D {\n    number!(de_u8);\n    number!(de_u16);\n}\n";
+    let after = before.replace("tri!(self.parse());", "tri!(self.parse())");
+    assert_eq!(introduced("x.rs", before, &after), vec![(2, missing_semicolon())]);
+    // An item macro among items likewise.
+    let after = before.replace("number!(de_u8);", "number!(de_u8)");
+    assert_eq!(introduced("x.rs", before, &after), vec![(7, missing_semicolon())]);
+    // A block's last expression needs none; a call with braces needs none.
+    let tail = "fn f() -> String {\n    let x = 1;\n    format!(\"{x}\")\n}\n";
+    let edited = tail.replace("let x = 1;", "let x = 2;");
+    assert_eq!(introduced("x.rs", tail, &edited), vec![]);
+    let braces = "fn f() {\n    m! { a }\n    let x = 1;\n}\n";
+    assert_eq!(introduced("x.rs", braces, &braces.replace("x = 1", "x = 2")), vec![]);
+}
+
+#[test]
+fn a_dropped_semicolon_far_inside_a_module_is_not_a_closer_closing_nothing() {
+    // The block's opening line (`mod small {`) lay past the lines read around the edit: the
+    // module's `}` was said to close nothing, 20 lines below the edit.
+    let mut before = String::from("mod small {\n");
+    // 280 lines: past the 200 read around the edit, within the 400 searched for the block's start.
+    for i in 0..70 {
+        before.push_str(&format!("    fn f{i}(x: u64) -> u64 {{\n        x + {i}\n    }}\n\n"));
+    }
+    before.push_str(
+        "    fn g(n: usize) {\n        let rem = n % 8;\n        let div = n / 8;\n        h(rem, div);\n    }\n",
+    );
+    for i in 0..5 {
+        before.push_str(&format!("\n    fn k{i}() {{\n        h(0, 0);\n    }}\n"));
+    }
+    before.push_str("} // small\n");
+    let after = before.replace("let rem = n % 8;", "let rem = n % 8");
+    let found = introduced("x.rs", &before, &after);
+    let line = before.lines().position(|l| l.contains("let rem")).unwrap() + 1;
+    assert!(
+        !found.is_empty() && found.iter().all(|(l, _)| l.abs_diff(line) <= 1),
+        "line {line}: {found:?}"
+    );
+}
+
+#[test]
+fn one_of_two_closers_ending_a_block_dropped_is_reported_on_its_opening_line() {
+    // JSX: `onClick={() => {` ... `}}` that lost a `}`: the parser blames lines below.
+    let before = "export function Page() {\n  return (\n    <div>\n      <button\n        onClick={() => {\n          trigger()\n        }}\n      >\n        go\n      </button>\n      <p>{data}</p>\n    </div>\n  )\n}\n";
+    let after = before.replace("        }}\n", "        }\n");
+    let found = introduced("x.tsx", before, &after);
+    assert!(found.first().is_some_and(|f| f.0 == 5), "{found:?}");
+}
+
+#[test]
+fn a_call_left_open_before_a_line_indented_as_it_is_reported_on_its_line() {
+    // `const key = createKey(` before `function Page() {`: the `)` was dropped.
+    let before = "describe('x', () => {\n  it('a', async () => {\n    const key = createKey()\n    function Page() {\n      return <div>{key}</div>\n    }\n    render(<Page />)\n  })\n})\n";
+    let after = before.replace("createKey()", "createKey(");
+    let found = introduced("x.tsx", before, &after);
+    assert!(found.first().is_some_and(|f| f.0 == 3), "{found:?}");
+    // A call whose arguments go on over lines indented deeper is not one.
+    let over_lines = before.replace("createKey()", "createKey(\n      1,\n    )");
+    let edited = over_lines.replace("render(<Page />)", "render(<Page  />)");
+    assert_eq!(introduced("x.tsx", &over_lines, &edited), vec![]);
+}
+
+#[test]
+fn an_opener_of_two_left_open_on_a_line_closed_by_one_is_reported_on_its_line() {
+    // `expect(loggedData).toEqual([` ... `])` that lost the `)` of `expect(loggedData)`.
+    let before = "it('a', async () => {\n  await sleep(200)\n\n  expect(loggedData).toEqual([\n    undefined,\n    'foo',\n  ])\n  done()\n})\n\nit('b', () => {\n  done()\n})\n";
+    let after = before.replace("expect(loggedData)", "expect(loggedData");
+    let found = introduced("x.ts", before, &after);
+    assert!(found.first().is_some_and(|f| f.0 == 4), "{found:?}");
+}
+
+#[test]
+fn a_directive_group_the_csharp_grammar_cannot_read_where_the_edit_wrote_it_is_no_alarm() {
+    // tree-sitter-c-sharp reads `#if` only where its grammar places one: not inside a class's
+    // header, nor around switch sections. The compiler takes both.
+    let before = "namespace N\n{\n    public partial class R\n    {\n        int F(char c)\n        {\n            switch (c)\n            {\n                case 'x':\n                    return 1;\n            }\n            return 0;\n        }\n    }\n}\n";
+    let header = before.replace(
+        "    public partial class R\n",
+        "    public partial class R\n#if HAVE_ASYNC_DISPOSABLE\n        : IAsyncDisposable\n#endif\n",
+    );
+    assert_eq!(introduced("x.cs", before, &header), vec![]);
+    let sections = before.replace(
+        "                    return 1;\n",
+        "                    return 1;\n#if HAVE_REGEX\n                    case 'c':\n                        return 2;\n#endif\n",
+    );
+    assert_eq!(introduced("x.cs", before, &sections), vec![]);
+    // A break the edit made away from a directive is still reported.
+    let broken = before.replace("return 0;", "return 0");
+    assert_eq!(introduced("x.cs", before, &broken), vec![(12, missing_semicolon())]);
+    // And one inside a group the grammar reads (statements in a method's body).
+    let group = before.replace(
+        "            return 0;
+",
+        "#if DEBUG
+            Log(c)
+#endif
+            return 0;
+",
+    );
+    let found = introduced("x.cs", before, &group);
+    assert!(found.first().is_some_and(|f| (12..=13).contains(&f.0)), "{found:?}");
+}

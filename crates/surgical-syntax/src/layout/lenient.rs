@@ -2,7 +2,10 @@
 //! a command's name stands (bash reads it as the reserved word, closing nothing: the `{` was
 //! dropped), and a function whose body is a `[ ... ]` command (bash wants a compound command:
 //! `f() [ -n "$x" ]` is refused, the `{` after `f()` was dropped); CSS's string running past its
-//! line's end (CSS ends a string at a line break: its closing quote was dropped).
+//! line's end (CSS ends a string at a line break: its closing quote was dropped); Rust's macro call
+//! with `(...)` or `[...]` standing as a statement or an item, followed by another one without its
+//! `;` (tree-sitter-rust reads `tri!(x)` then `Ok(y)` as two statements; rustc refuses it: such a
+//! call needs its `;` unless it is a block's last expression, and as an item always).
 
 use tree_sitter::{Node, Tree};
 
@@ -11,7 +14,7 @@ use crate::Language;
 
 /// The problems of `tree` (of `text`, positions shifted by `offset`) that its grammar accepts.
 pub(crate) fn check(language: Language, tree: &Tree, text: &[u8], offset: usize) -> Vec<Finding> {
-    if !matches!(language, Language::Bash | Language::Css) {
+    if !matches!(language, Language::Bash | Language::Css | Language::Rust) {
         return Vec::new();
     }
     let mut findings = Vec::new();
@@ -39,6 +42,11 @@ pub(crate) fn check(language: Language, tree: &Tree, text: &[u8], offset: usize)
                     });
                 }
             }
+            (Language::Rust, "macro_invocation") if needs_semicolon(node) => findings.push(Finding {
+                at: offset + node.end_byte()..offset + node.end_byte(),
+                problem: Problem::Missing { token: ";".into() },
+                hint: None,
+            }),
             (Language::Css, "string_value") if spans_lines(bytes) => findings.push(Finding {
                 at: offset + node.start_byte()..offset + node.start_byte() + 1,
                 problem: Problem::UnclosedString {
@@ -46,12 +54,40 @@ pub(crate) fn check(language: Language, tree: &Tree, text: &[u8], offset: usize)
                 },
                 hint: None,
             }),
+            // A macro's arguments and an attribute hold no statement.
+            (Language::Rust, "token_tree" | "attribute_item" | "string_literal" | "raw_string_literal") => continue,
             _ => {}
         }
         stack.extend(node.children(&mut cursor));
     }
     findings.sort_by_key(|f| (f.at.start, f.at.end));
     findings
+}
+
+/// Whether a Rust macro call is a statement (or an item) delimited with `(` or `[` and followed
+/// by another statement or item of its block without a `;` between: tree-sitter-rust reads it as
+/// complete, rustc wants the `;`. The last one of a block is its value (`{ format!("x") }`).
+fn needs_semicolon(node: Node) -> bool {
+    if !node
+        .parent()
+        .is_some_and(|p| matches!(p.kind(), "block" | "declaration_list" | "source_file"))
+    {
+        return false;
+    }
+    // The token tree's delimiter: `m! { ... }` needs no `;`.
+    let mut cursor = node.walk();
+    let braces = node
+        .children(&mut cursor)
+        .last()
+        .is_none_or(|t| t.kind() != "token_tree" || t.child(0).is_none_or(|d| d.kind() == "{"));
+    if braces {
+        return false;
+    }
+    let mut next = node.next_sibling();
+    while let Some(n) = next.filter(|n| n.is_extra()) {
+        next = n.next_sibling();
+    }
+    next.is_some_and(|n| n.is_named() && !n.is_error() && n.kind() != "empty_statement")
 }
 
 /// Whether a string's text holds a line break not escaped (CSS continues a string over a line only
