@@ -18,7 +18,13 @@
 //!   reads as a marker is code when it matches the file there: when the file holds it (same
 //!   indentation) next to a line equal to its neighbour in the snippet, or when it is a bare `...`
 //!   under a line ending with `:` and the file holds `...` so indented (Python's stub body). A line
-//!   read as a marker is never written into the file.
+//!   read as a marker is never written into the file. A marker-like line the file holds is read
+//!   both ways (up to `MAX_DOUBTFUL`, 3, such lines): when one way gives a single reading, the other
+//!   way's spans that delete unshown lines with no anchor naming their place (counted only beside
+//!   other readings, see "A deletion with no anchor naming its place") are counted beside it
+//!   (issue 31 class 1'', content read as a marker beside a rewrite: a file ending with its own
+//!   `// ...` line, the line before it rewritten, was an insertion that kept the old line). The
+//!   two ways giving different files, the snippet is refused as `ambiguous`.
 //! - **Segments.** The code lines between markers form segments (a segment of blank lines only is
 //!   dropped; other blank lines are lines like any other). Lines are compared with their trailing blanks and line endings
 //!   ignored and their indentation as written; when no reading fits that way, the whole snippet is
@@ -179,7 +185,12 @@
 //!   place, or unless (issue 31 class 2) the file holds that line more than once (`/// <summary>`),
 //!   this span deletes no line it does not show, and a span anchored over that line, with no line
 //!   the file holds once among its anchors, deletes lines the snippet does not show (both are then
-//!   counted: a deletion of unshown lines needs more evidence than a line held many times); a span before a weak tail that would write again as new a strong line the segment
+//!   counted: a deletion of unshown lines needs more evidence than a line held many times); or
+//!   unless (issue 31 class 1'') the file holds that line only between this span's head and tail,
+//!   nowhere right next to a copy of its weak anchors (a DocC article's `_example() {` shown
+//!   before the fenced example's own `    ...` line taken as the weak tail, lines apart: the span
+//!   keeps it as the file's; a blank line right before `[testenv:docs]` makes it the longer
+//!   head's line, still a stray); a span before a weak tail that would write again as new a strong line the segment
 //!   shows between its anchors, the file holding that line once, after this tail, inside a farther
 //!   span from the same head that is itself counted (not left out by the rules before this one):
 //!   that span keeps the line as the file's. Were a rule to leave out a reading without such a counted rival, the one left could be
