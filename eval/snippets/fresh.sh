@@ -54,6 +54,11 @@ language-codes|datasets+language-codes|15:150000:15:*.csv;10:60000:6:*.json *.ym
 swift-argument-parser|apple+swift-argument-parser|20:40000:4:*.swift;10:60000:4:*.md *.txt;10:60000:6:*.yml *.json *.mdoc *.zsh *.editorconfig
 inspect-lua|kikito+inspect.lua|20:60000:6:*.lua *.tl;10:60000:6:*.md *.rockspec *.yml *.txt Makefile *.luacheckrc
 scopt|scopt+scopt|20:40000:4:*.scala;10:60000:4:*.md *.markdown;10:60000:6:*.sbt *.yml *.properties
+commandline|commandlineparser+commandline|20:40000:4:*.cs;10:60000:6:*.csproj *.props *.targets *.config *.sln *.json *.nuspec *.fsproj *.vbproj;8:60000:6:*.yml *.yaml;10:60000:4:*.md *.txt *.ps1 *.fsx *.vb
+toml|toml-lang+toml|15:150000:4:*.md;10:60000:6:*.abnf *.yaml *.yml *.toml *.py *.txt *.json
+gdp|datasets+gdp|15:600000:15:*.csv;12:60000:6:*.json *.yml *.yaml *.md *.py *.txt Makefile
+log|rust-lang+log|20:40000:4:*.rs;10:60000:6:*.toml *.lock;10:60000:4:*.md;10:60000:6:*.yml *.yaml
+iso3166|lukes+ISO-3166-Countries-with-Regional-Codes|15:150000:15:*.csv;12:150000:6:*.json *.xml *.md *.yml *.yaml *.py *.txt
 '
 
 want=" $* "

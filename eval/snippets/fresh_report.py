@@ -8,6 +8,9 @@ Counting (the corpus's scorer, see README.md):
 - positives are the variants that expect the commit's file, except `thin-contested`: placed,
   refused (by code), wrong, damaged (a wrong result that changed bytes outside the commit's hunks);
 - negatives (`ambiguous-*`, expect a refusal): refused of all; any result is wrong;
+- wrong results that differ from the commit's file only in invisible bytes (the verdict table's
+  `invisible` column, issue 31's whitespace rule) are counted in "wrong" and named beside it:
+  "context" (the file's bytes kept on context lines, by rule), "new-line" (new lines re-keyed);
 - `thin-contested` apart: the commit's file expected, a refusal right too; "other" is a result
   that is not the commit's file (another reading the snippet also fits, or worse: damaged).
 """
@@ -43,6 +46,7 @@ class Count:
     def __init__(self):
         self.pos = self.placed = self.refused = self.wrong = self.damaged = 0
         self.codes = collections.Counter()
+        self.invisible = collections.Counter()
         self.neg = self.neg_refused = 0
         self.cont = self.cont_placed = self.cont_refused = self.cont_other = 0
 
@@ -67,6 +71,8 @@ class Count:
                 self.codes[r["code"]] += 1
             self.wrong += v == "wrong"
             self.damaged += r["damaged"] == "true"
+        if v == "wrong" and r.get("invisible"):
+            self.invisible[r["invisible"]] += 1
 
     def cells(self):
         pct = f"{100 * self.placed / self.pos:.1f}%" if self.pos else "-"
@@ -75,7 +81,8 @@ class Count:
         return [
             f"{self.placed}/{self.pos} ({pct})",
             f"{self.refused}" + (f" ({codes})" if codes else ""),
-            str(self.wrong),
+            str(self.wrong) + (" (invisible only: " + ", ".join(f"{c} {n}" for c, n in sorted(self.invisible.items())) + ")"
+                               if self.invisible else ""),
             str(self.damaged),
             f"{self.neg_refused}/{self.neg}",
             cont,

@@ -1222,3 +1222,74 @@ fn block_replaced_at_the_wrong_place_doc_opener_held_many_times() {
     );
     assert_eq!(merged(SETTINGS_CS, &snippet), expected);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Class 1'': content read as a marker beside a rewrite or a deletion (the snippet property
+// `a_window_with_one_change_merges_exactly_or_is_refused`, about 1 run in 10; phase E,
+// swift-argument-parser `f2eda39df5cc`/deletion, a DocC article). The file holds a marker-like
+// line (`// ...`, a fenced example's `    ...`) right where the snippet shows it; read as a
+// marker it keeps the lines the snippet changes next to it (an insertion beside the old line,
+// a deletion half done), read as the file's line it rewrites or deletes them. The two readings
+// give different files: never the marker's alone.
+
+#[test]
+fn content_read_as_a_marker_beside_a_rewrite() {
+    let file = "fn f() {\n    a();\n}\n\nlet old = 1;\n// ...\n";
+    let snippet = "// ... existing code ...\n}\n\nlet new = 2;\n// ...\n// ... existing code ...\n";
+    match apply_snippet(file.as_bytes(), snippet) {
+        // The line read as the file's: `let old = 1;` rewritten.
+        Ok(a) => assert_eq!(
+            String::from_utf8(a.applied.text).unwrap(),
+            "fn f() {\n    a();\n}\n\nlet new = 2;\n// ...\n"
+        ),
+        Err(e) => assert!(matches!(e, SnippetError::Ambiguous { .. }), "{e:?}"),
+    }
+}
+
+#[test]
+fn content_read_as_a_marker_beside_a_deletion_in_a_fenced_example() {
+    use surgical_core::marker::TextKind;
+    use surgical_core::snippet::apply_snippet_in;
+    let file = "\
+# Shell completions
+
+Install the scripts your tool generates.
+
+## Overview
+```
+$ tool --completions zsh
+#compdef tool
+local state line
+typeset -A opts
+
+_tool() {
+    integer status=1
+    local -a words
+    ...
+}
+```
+
+Put the script in a directory on `fpath`.
+";
+    let snippet = "\
+# Shell completions
+
+Install the scripts your tool generates.
+
+## Overview
+... rest of the document ...
+$ tool --completions zsh
+#compdef tool
+
+_tool() {
+    ...
+... rest of the document ...
+";
+    let want = file
+        .replace("local state line\ntypeset -A opts\n", "")
+        .replace("    integer status=1\n    local -a words\n", "");
+    match apply_snippet_in(file.as_bytes(), snippet, TextKind::of_path("guide.md")) {
+        Ok(a) => assert_eq!(String::from_utf8(a.applied.text).unwrap(), want),
+        Err(e) => assert!(matches!(e, SnippetError::Ambiguous { .. }), "{e:?}"),
+    }
+}

@@ -67,7 +67,7 @@ fn fresh_sets_first_run() {
         })
         .collect();
     let elapsed = started.elapsed();
-    let mut tsv = String::from("set\tcase\tvariant\tpath\texpect\tverdict\tcode\tdamaged\tmessage\n");
+    let mut tsv = String::from("set\tcase\tvariant\tpath\texpect\tverdict\tcode\tdamaged\tmessage\tinvisible\n");
     for c in &cases {
         let outcome = &outcomes[&c.name()];
         let verdict = snippets::judge(c, outcome);
@@ -76,13 +76,26 @@ fn fresh_sets_first_run() {
             Outcome::Refused { code, .. } => ("refused", code.clone(), false),
             Outcome::Wrong { damaged, .. } => ("wrong", String::new(), *damaged),
         };
+        // A wrong result that differs from the commit's file in invisible bytes only (issue 31's
+        // whitespace rule), in its own column: `context` (the file's bytes kept on context lines,
+        // by rule) or `new-line` (a new line re-keyed to the file's indentation).
+        let invisible = match (&verdict, outcome) {
+            (Outcome::Wrong { .. }, Merged::Applied(result)) => {
+                match snippets::invisible(&c.before, &c.after, result) {
+                    snippets::Invisible::No => "",
+                    snippets::Invisible::Context => "context",
+                    snippets::Invisible::NewLine => "new-line",
+                }
+            }
+            _ => "",
+        };
         let message = match outcome {
             Merged::Refused { message, .. } => message.lines().next().unwrap_or("").to_owned(),
             Merged::Applied(_) => String::new(),
         };
         let _ = writeln!(
             tsv,
-            "{}\t{}\t{}\t{}\t{}\t{v}\t{code}\t{damaged}\t{}",
+            "{}\t{}\t{}\t{}\t{}\t{v}\t{code}\t{damaged}\t{}\t{invisible}",
             c.repo,
             c.id,
             c.variant,

@@ -18,7 +18,13 @@
 //!   reads as a marker is code when it matches the file there: when the file holds it (same
 //!   indentation) next to a line equal to its neighbour in the snippet, or when it is a bare `...`
 //!   under a line ending with `:` and the file holds `...` so indented (Python's stub body). A line
-//!   read as a marker is never written into the file.
+//!   read as a marker is never written into the file. A marker-like line the file holds is read
+//!   both ways (up to `MAX_DOUBTFUL`, 3, such lines): when one way gives a single reading, the other
+//!   way's spans that delete unshown lines with no anchor naming their place (counted only beside
+//!   other readings, see "A deletion with no anchor naming its place") are counted beside it
+//!   (issue 31 class 1'', content read as a marker beside a rewrite: a file ending with its own
+//!   `// ...` line, the line before it rewritten, was an insertion that kept the old line). The
+//!   two ways giving different files, the snippet is refused as `ambiguous`.
 //! - **Segments.** The code lines between markers form segments (a segment of blank lines only is
 //!   dropped; other blank lines are lines like any other). Lines are compared with their trailing blanks and line endings
 //!   ignored and their indentation as written; when no reading fits that way, the whole snippet is
@@ -179,7 +185,12 @@
 //!   place, or unless (issue 31 class 2) the file holds that line more than once (`/// <summary>`),
 //!   this span deletes no line it does not show, and a span anchored over that line, with no line
 //!   the file holds once among its anchors, deletes lines the snippet does not show (both are then
-//!   counted: a deletion of unshown lines needs more evidence than a line held many times); a span before a weak tail that would write again as new a strong line the segment
+//!   counted: a deletion of unshown lines needs more evidence than a line held many times); or
+//!   unless (issue 31 class 1'') the file holds that line only between this span's head and tail,
+//!   nowhere right next to a copy of its weak anchors (a DocC article's `_example() {` shown
+//!   before the fenced example's own `    ...` line taken as the weak tail, lines apart: the span
+//!   keeps it as the file's; a blank line right before `[testenv:docs]` makes it the longer
+//!   head's line, still a stray); a span before a weak tail that would write again as new a strong line the segment
 //!   shows between its anchors, the file holding that line once, after this tail, inside a farther
 //!   span from the same head that is itself counted (not left out by the rules before this one):
 //!   that span keeps the line as the file's. Were a rule to leave out a reading without such a counted rival, the one left could be
@@ -784,6 +795,9 @@ struct Search<'a, 't, 's> {
     keys: Vec<Vec<&'s [u8]>>,
     /// No marker before the first segment, after the last.
     open: (bool, bool),
+    /// Deletions with no anchor naming their place are counted alone too (another variant's
+    /// rivals; see [`Search::run`]).
+    rivals: bool,
     readings: Vec<Vec<Place>>,
     hashes: Vec<u64>,
     capped: bool,
@@ -859,7 +873,7 @@ fn merged<M: Merged>(text: &[u8], snippet: &str, kind: TextKind) -> Result<(M, P
         let mut pool = Pool::default();
         for (v, variant) in variants.iter().enumerate() {
             let edges = (!variant.first_is_marker, !variant.last_is_marker);
-            let outcome = Search::run(file, &variant.segments, keying, edges);
+            let outcome = Search::run(file, &variant.segments, keying, edges, false);
             pool.capped |= outcome.capped;
             if pool.failed.is_none() {
                 pool.failed = outcome.failed.map(|f| (v, f));
@@ -868,6 +882,24 @@ fn merged<M: Merged>(text: &[u8], snippet: &str, kind: TextKind) -> Result<(M, P
                 if !pool.hashes.contains(&hash) {
                     pool.hashes.push(hash);
                     pool.readings.push((v, places));
+                }
+            }
+        }
+        // Issue 31 class 1'' (content read as a marker beside a rewrite): a marker-like line the
+        // file holds is read both ways (the variants). A reading of the other way whose only
+        // evidence is a deletion between anchors that name no place (not counted alone inside its
+        // own variant) still rivals the one reading found: the line may be the file's content
+        // there, and the two readings give different files. Counted beside it, never alone.
+        if pool.readings.len() == 1 && variants.len() > 1 {
+            let winner = pool.readings[0].0;
+            for (v, variant) in variants.iter().enumerate().filter(|&(v, _)| v != winner) {
+                let edges = (!variant.first_is_marker, !variant.last_is_marker);
+                let outcome = Search::run(file, &variant.segments, keying, edges, true);
+                for (hash, places) in outcome.hashes.into_iter().zip(outcome.readings) {
+                    if !pool.hashes.contains(&hash) {
+                        pool.hashes.push(hash);
+                        pool.readings.push((v, places));
+                    }
                 }
             }
         }
@@ -1096,7 +1128,15 @@ struct Outcome {
 
 impl<'a, 't, 's> Search<'a, 't, 's> {
     /// `open` says whether the snippet has no marker before its first segment and after its last.
-    fn run(file: &'a FileLines<'t>, segments: &'a [Segment<'s>], keying: Keying, open: (bool, bool)) -> Outcome {
+    /// `rivals`: spans that delete unshown lines with no anchor naming their place count alone
+    /// too (they are readings beside another variant's, never placed alone).
+    fn run(
+        file: &'a FileLines<'t>,
+        segments: &'a [Segment<'s>],
+        keying: Keying,
+        open: (bool, bool),
+        rivals: bool,
+    ) -> Outcome {
         let keys = segments
             .iter()
             .map(|s| s.lines.iter().map(|l| key(l.text.as_bytes(), keying)).collect())
@@ -1106,6 +1146,7 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             segments,
             keys,
             open,
+            rivals,
             readings: Vec::new(),
             hashes: Vec::new(),
             capped: false,
@@ -1345,14 +1386,28 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         // Behind a weak head (or before a weak tail), a new line the file holds elsewhere as a strong
         // line says the segment belongs there, not here.
         let own_of = |p: usize, q: usize, l: &[u8]| keys[..p].contains(&l) || keys[m - q..].contains(&l);
-        let strays_near = |&(_, p, _, q): &(usize, usize, usize, usize)| {
+        let strays_near = |&(j, p, y, q): &(usize, usize, usize, usize)| {
             // (A new line that repeats one of the segment's own anchors here is no such evidence:
             // `A B` shown, new lines, `B` again.)
             let own = |l: &[u8]| own_of(p, q, l);
-            (keys[..p].iter().all(|h| self.weak(h)) && p + q < m && self.anchors_elsewhere(keys[p]) && !own(keys[p]))
+            // Nor is a line the file holds only between this span's head and tail, nowhere next
+            // to a copy of the weak anchors (issue 31 class 1'': `_example() {` shown before a
+            // fenced example's own `    ...` line taken as the weak tail, lines apart): the span
+            // keeps it as the file's, and no longer run of anchors holds it. (Next to a copy of
+            // the weak head, a blank then `[testenv:docs]`, it is the longer head's line.)
+            let held = |l: &[u8], next_to: &dyn Fn(usize) -> bool| {
+                self.anchors_elsewhere(l)
+                    && file
+                        .places
+                        .get(l)
+                        .is_some_and(|v| v.iter().any(|&i| i < j + p || i >= y || next_to(i)))
+            };
+            let after_head = |i: usize| i >= p && file.keys[i - p..i] == keys[..p];
+            let before_tail = |i: usize| i + 1 + q <= file.len() && file.keys[i + 1..i + 1 + q] == keys[m - q..];
+            (keys[..p].iter().all(|h| self.weak(h)) && p + q < m && held(keys[p], &after_head) && !own(keys[p]))
                 || (keys[m - q..].iter().all(|t| self.weak(t))
                     && p + q < m
-                    && self.anchors_elsewhere(keys[m - q - 1])
+                    && held(keys[m - q - 1], &before_tail)
                     && !own(keys[m - q - 1]))
         };
         // Issue 31 class 2: the new line next to the weak anchors is no evidence of another place
@@ -1533,7 +1588,7 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
                 }
             }
         }
-        if !out.is_empty() {
+        if !out.is_empty() || self.rivals {
             for place in unanchored {
                 push(place, &mut out);
             }

@@ -208,6 +208,39 @@ pub fn damaged(before: &[u8], after: &[u8], result: &[u8]) -> bool {
     false
 }
 
+/// How a wrong result differs from the commit's file when nothing visible differs (issue 31's
+/// whitespace rule: the file's invisible bytes are kept on lines that pair with unchanged context,
+/// and the model's indentation is re-keyed to the file's where its context shows other
+/// characters). Reported in their own column, never hidden: still wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Invisible {
+    /// Something visible differs (a line's text, or the number of lines).
+    No,
+    /// Only blanks at the lines' ends (indentation, trailing blanks) and line endings differ, and
+    /// every such line holds, visibly, a line of the file before the commit: the file's bytes kept
+    /// on context lines, by rule.
+    Context,
+    /// Only invisible bytes differ, on a line the file did not hold (a new line written with the
+    /// file's indentation: re-keyed).
+    NewLine,
+}
+
+/// [`Invisible`] for a result: `before` the file, `after` the commit's.
+pub fn invisible(before: &[u8], after: &[u8], result: &[u8]) -> Invisible {
+    let trim = |l: &[u8]| -> Vec<u8> { l.trim_ascii().to_vec() };
+    let (r, a) = (lines(result), lines(after));
+    if r.len() != a.len() || r.iter().zip(&a).any(|(r, a)| trim(r) != trim(a)) {
+        return Invisible::No;
+    }
+    let held: std::collections::HashSet<Vec<u8>> = lines(before).iter().map(|l| trim(l)).collect();
+    let differing = r.iter().zip(&a).filter(|(r, a)| r != a);
+    if differing.clone().all(|(r, _)| held.contains(&trim(r))) {
+        Invisible::Context
+    } else {
+        Invisible::NewLine
+    }
+}
+
 /// Judges what a merger did with a case: placed (the commit's bytes, byte-ideal), refused, or
 /// wrong (damaged when bytes outside the commit's hunks changed; for a negative, the commit's file
 /// still tells which bytes it may change).
@@ -228,7 +261,13 @@ pub fn judge(case: &Case, merged: &Merged) -> Outcome {
                     tier: None,
                     damaged: damaged(&case.before, &case.after, result),
                     outside_bytes: 0,
-                    why: String::new(),
+                    why: match invisible(&case.before, &case.after, result) {
+                        Invisible::No => String::new(),
+                        Invisible::Context => "differs only in invisible bytes on context lines, kept by rule".into(),
+                        Invisible::NewLine => {
+                            "differs only in invisible bytes (new lines re-keyed to the file's indentation)".into()
+                        }
+                    },
                 }
             }
         }
@@ -241,7 +280,8 @@ pub fn verdict(outcome: &Outcome) -> String {
     match outcome {
         Outcome::Placed { .. } => "Placed".to_string(),
         Outcome::Refused { code, .. } => format!("Refused({code:?})"),
-        Outcome::Wrong { damaged, .. } => format!("Wrong {{ damaged: {damaged} }}"),
+        Outcome::Wrong { damaged, why, .. } if why.is_empty() => format!("Wrong {{ damaged: {damaged} }}"),
+        Outcome::Wrong { damaged, why, .. } => format!("Wrong {{ damaged: {damaged} }} ({why})"),
     }
 }
 
