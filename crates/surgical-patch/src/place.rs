@@ -696,28 +696,36 @@ impl<'a> Placer<'a> {
     /// The first line of every hunk that searches the whole file, found in one pass of the engine
     /// (all needles at once) when each occurs exactly once, as usual; otherwise nothing, and each
     /// hunk is searched on its own (which says which one failed and why).
-    fn locate_all(&self, hunks: &[Hunk]) -> Vec<Option<(usize, usize)>> {
+    fn locate_all(&mut self, hunks: &[Hunk]) -> Vec<Option<(usize, usize)>> {
         let batch: Vec<usize> = (0..hunks.len()).filter(|&i| searches_whole_file(&hunks[i])).collect();
         if batch.len() < 2 {
             return Vec::new();
         }
         let olds: Vec<String> = batch.iter().map(|&i| joined(&hunks[i].old_lines())).collect();
         let needles: Vec<Needle<'_>> = olds.iter().map(|o| Needle::new(o)).collect();
-        let hay = Haystack::new(self.lines.text);
+        // The haystack borrows the placer's line index (the search numbers its matches with it),
+        // and gives it back: one index of the whole file, not two.
+        let index = std::mem::replace(&mut self.lines.index, LineIndex::new(&[]));
+        let hay = Haystack::with_lines(self.lines.text, index);
         let options = self.text_options();
-        let Ok(matches) = hay.find_all(&needles, &Pass::Text.scope(), options.get_loosest_tier()) else {
+        let matches = hay.find_all(&needles, &Pass::Text.scope(), options.get_loosest_tier());
+        let found = matches.map(|matches| {
+            let found: Vec<(usize, usize)> = matches.iter().map(|m| lines_of(&hay, m, 0)).collect();
+            (matches.iter().map(|m| m.spans[0].clone()).collect::<Vec<_>>(), found)
+        });
+        self.lines.index = hay.into_lines().expect("given to the haystack");
+        let Ok((mut spans, lines)) = found else {
             return Vec::new();
         };
         // Places that overlap are placed one by one instead, each after the one before (which says
         // which hunk failed and why).
-        let mut spans: Vec<Range<usize>> = matches.iter().map(|m| m.spans[0].clone()).collect();
         spans.sort_by_key(|s| (s.start, s.end));
         if spans.windows(2).any(|p| p[1].start < p[0].end) {
             return Vec::new();
         }
         let mut found = vec![None; hunks.len()];
-        for (m, &i) in matches.iter().zip(&batch) {
-            found[i] = Some(lines_of(&hay, m, 0));
+        for (l, &i) in lines.into_iter().zip(&batch) {
+            found[i] = Some(l);
         }
         found
     }

@@ -791,7 +791,7 @@ fn the_batched_pass_takes_the_hunks_that_search_the_whole_file() {
     use super::Placer;
     let text = b"a\nb\nc\nd\ne\nf\n";
     let rules = Rules::new(PatchFormat::Codex, loosest());
-    let placer = Placer {
+    let mut placer = Placer {
         lines: Lines::new(text),
         rules: &rules,
         prev_end: None,
@@ -827,7 +827,7 @@ fn the_batched_pass_takes_the_hunks_that_search_the_whole_file() {
         []
     );
     let twice = b"a\nb\na\n";
-    let placer = Placer {
+    let mut placer = Placer {
         lines: Lines::new(twice),
         ..placer
     };
