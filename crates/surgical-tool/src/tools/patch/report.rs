@@ -256,17 +256,17 @@ fn patch_of(o: &Outcome, windows: Option<&diff::Windows<'_>>) -> String {
     if o.displaced.is_some() {
         out = patch_of(
             &Outcome {
-            path: new_name.to_string(),
-            action: "delete",
-            moved_to: None,
-            before: o.displaced.clone(),
-            after: None,
-            hash_before: None,
-            changes: None,
-            hunks: Vec::new(),
-            slot: o.slot,
-            replaced: false,
-            displaced: None,
+                path: new_name.to_string(),
+                action: "delete",
+                moved_to: None,
+                before: o.displaced.clone(),
+                after: None,
+                hash_before: None,
+                changes: None,
+                hunks: Vec::new(),
+                slot: o.slot,
+                replaced: false,
+                displaced: None,
             },
             None,
         );
