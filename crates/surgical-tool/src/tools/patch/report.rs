@@ -8,7 +8,7 @@ use surgical_core::diff;
 use surgical_fs::Encoding;
 use surgical_patch::{HunkOutcome, PatchFormat};
 
-use super::files::{Body, Files, Slot};
+use super::files::{Body, Files};
 use super::simulate::Outcome;
 use crate::pipeline::document::{file_patch, sha256_hex, Version};
 use crate::wording::patch as words;
@@ -103,7 +103,7 @@ fn file_report(
     dry_run: bool,
 ) -> FileReport {
     let slot = &files.slots[o.slot];
-    let (hash_before, hash_after) = hashes_of(o, index, slot);
+    let (hash_before, hash_after) = hashes_of(o, index, files);
     let encoding = o
         .after
         .as_ref()
@@ -167,16 +167,18 @@ fn replacements_of(o: &Outcome) -> Option<Vec<(std::ops::Range<usize>, &[u8])>> 
 }
 
 /// The SHA-256 of an operation's file before and after it, as bytes on disk: known for the file
-/// as read and as written (`slot`: the file after the call); computed for a state in between (a
+/// as read (its slot's hash) and as written (the slot of the file after the call); computed for a state in between (a
 /// file several operations change).
-fn hashes_of(o: &Outcome, index: usize, slot: &Slot) -> (Option<String>, Option<String>) {
+fn hashes_of(o: &Outcome, index: usize, files: &Files) -> (Option<String>, Option<String>) {
+    let slot = &files.slots[o.slot];
     let hash = |c: &Option<(Encoding, Body)>| {
         c.as_ref().map(|(e, t)| (e, t.text())).map(|(e, t)| match e {
             Encoding::Utf8 | Encoding::Utf8Bom => sha256_hex(&[e.bom(), t]),
             _ => sha256_hex(&[&surgical_fs::encode(*e, t).unwrap_or_else(|_| t.to_vec())]),
         })
     };
-    let hash_before = o.hash_before.clone().or_else(|| hash(&o.before));
+    let as_read = |k: usize| files.slots[k].before.as_ref().map(|b| b.hash.get().to_string());
+    let hash_before = o.hash_before.and_then(as_read).or_else(|| hash(&o.before));
     let is_final = slot.last_op == Some(index) && o.after.is_some();
     let hash_after = if is_final {
         slot.hash_after.as_ref().map(|d| d.get().to_string())
