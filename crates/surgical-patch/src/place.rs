@@ -15,7 +15,7 @@
 use std::ops::Range;
 
 use surgical_core::line_numbers::{line_number_prefix, strip_line_numbers};
-use surgical_core::lines::{line_start, prev_terminator, LineCounter, LineIndex};
+use surgical_core::lines::{ends_open, line_start, prev_terminator, LineCounter, LineIndex};
 use surgical_core::{
     line_destinations, Change, ChangeSet, Difference, EditError, Haystack, Match, Miss, Needle, Options, Scope,
     Spliced, Tier,
@@ -606,7 +606,7 @@ pub fn place_spliced(text: &[u8], hunks: &[Hunk], rules: &Rules) -> Result<Patch
 fn place_replacements(text: &[u8], hunks: &[Hunk], rules: &Rules) -> Result<Replacements, Failure> {
     if rules.bytes_first || hunks.iter().any(carries_cr) {
         if let Some(placed) = place_bytes(text, hunks) {
-            return replacements(text, placed);
+            return replacements(text, placed, None);
         }
         let plain: Vec<Hunk> = hunks.iter().map(without_cr).collect();
         return place_lines(text, &plain, rules);
@@ -674,7 +674,7 @@ fn place_lines(text: &[u8], hunks: &[Hunk], rules: &Rules) -> Result<Replacement
     for (index, hunk) in hunks.iter().enumerate() {
         placed.push(placer.place(index, hunk, found.get(index).copied().flatten())?);
     }
-    replacements(text, placed)
+    replacements(text, placed, Some(&placer.lines.index))
 }
 
 /// Whether a hunk searches the whole file for its old lines (no anchor, not at the end).
@@ -696,28 +696,36 @@ impl<'a> Placer<'a> {
     /// The first line of every hunk that searches the whole file, found in one pass of the engine
     /// (all needles at once) when each occurs exactly once, as usual; otherwise nothing, and each
     /// hunk is searched on its own (which says which one failed and why).
-    fn locate_all(&self, hunks: &[Hunk]) -> Vec<Option<(usize, usize)>> {
+    fn locate_all(&mut self, hunks: &[Hunk]) -> Vec<Option<(usize, usize)>> {
         let batch: Vec<usize> = (0..hunks.len()).filter(|&i| searches_whole_file(&hunks[i])).collect();
         if batch.len() < 2 {
             return Vec::new();
         }
         let olds: Vec<String> = batch.iter().map(|&i| joined(&hunks[i].old_lines())).collect();
         let needles: Vec<Needle<'_>> = olds.iter().map(|o| Needle::new(o)).collect();
-        let hay = Haystack::new(self.lines.text);
+        // The haystack borrows the placer's line index (the search numbers its matches with it),
+        // and gives it back: one index of the whole file, not two.
+        let index = std::mem::replace(&mut self.lines.index, LineIndex::new(&[]));
+        let hay = Haystack::with_lines(self.lines.text, index);
         let options = self.text_options();
-        let Ok(matches) = hay.find_all(&needles, &Pass::Text.scope(), options.get_loosest_tier()) else {
+        let matches = hay.find_all(&needles, &Pass::Text.scope(), options.get_loosest_tier());
+        let found = matches.map(|matches| {
+            let found: Vec<(usize, usize)> = matches.iter().map(|m| lines_of(&hay, m, 0)).collect();
+            (matches.iter().map(|m| m.spans[0].clone()).collect::<Vec<_>>(), found)
+        });
+        self.lines.index = hay.into_lines().expect("given to the haystack");
+        let Ok((mut spans, lines)) = found else {
             return Vec::new();
         };
         // Places that overlap are placed one by one instead, each after the one before (which says
         // which hunk failed and why).
-        let mut spans: Vec<Range<usize>> = matches.iter().map(|m| m.spans[0].clone()).collect();
         spans.sort_by_key(|s| (s.start, s.end));
         if spans.windows(2).any(|p| p[1].start < p[0].end) {
             return Vec::new();
         }
         let mut found = vec![None; hunks.len()];
-        for (m, &i) in matches.iter().zip(&batch) {
-            found[i] = Some(lines_of(&hay, m, 0));
+        for (l, &i) in lines.into_iter().zip(&batch) {
+            found[i] = Some(l);
         }
         found
     }
@@ -1251,10 +1259,30 @@ fn terminators_in(bytes: &[u8], upto: usize, next: Option<u8>) -> usize {
     lf + cr
 }
 
+/// The one-based lines of ascending positions of a text, as [`LineCounter::line_at`] numbers them:
+/// looked up in the text's line index when there is one, else counted (one pass up to the last).
+enum OldLines<'a> {
+    Indexed(&'a [u8], &'a LineIndex),
+    Counted(LineCounter<'a>),
+}
+
+impl OldLines<'_> {
+    fn line_at(&mut self, at: usize) -> usize {
+        match self {
+            // A position inside the text is on the line holding it; the end (or past it) is on the
+            // line after the last terminator, as the counter says.
+            OldLines::Indexed(text, index) if at < text.len() => index.line_of(at) + 1,
+            OldLines::Indexed(text, index) => index.count() + 1 - usize::from(ends_open(text)),
+            OldLines::Counted(counter) => counter.line_at(at),
+        }
+    }
+}
+
 /// The replacements of placed hunks on `text` (refusing overlaps), their lines numbered in the old
 /// and the new text without building the new text: a line of the new text is counted from the old
-/// text's lines before it (one pass up to the last hunk) and the replacements before it.
-fn replacements(text: &[u8], mut placed: Vec<Placed>) -> Result<Replacements, Failure> {
+/// text's lines before it (looked up in `index`, the text's line index, when the placement built
+/// one; else one pass up to the last hunk) and the replacements before it.
+fn replacements(text: &[u8], mut placed: Vec<Placed>, index: Option<&LineIndex>) -> Result<Replacements, Failure> {
     placed.sort_by_key(|p| (p.span.start, p.span.end, p.index));
     for w in placed.windows(2) {
         if w[1].span.start < w[0].span.end {
@@ -1284,7 +1312,10 @@ fn replacements(text: &[u8], mut placed: Vec<Placed>) -> Result<Replacements, Fa
         }
         text.get(cursor).copied()
     };
-    let mut old_counter = LineCounter::new(text);
+    let mut old_counter = match index {
+        Some(index) => OldLines::Indexed(text, index),
+        None => OldLines::Counted(LineCounter::new(text)),
+    };
     let mut bytes = Vec::with_capacity(placed.iter().map(|p| p.bytes.len()).sum::<usize>());
     let mut hunks = Vec::with_capacity(placed.len());
     let mut changes = Vec::with_capacity(placed.len());

@@ -48,6 +48,25 @@ impl<'a> Haystack<'a> {
         }
     }
 
+    /// A haystack over `text` with its line index built already (by a caller that needs it too:
+    /// the index of a large text is a pass over it and 8 bytes a line, built once this way);
+    /// [`Haystack::into_lines`] hands it back.
+    ///
+    /// # Panics
+    ///
+    /// When `lines` is not the index of a text as long as `text`.
+    pub fn with_lines(text: &'a [u8], lines: LineIndex) -> Haystack<'a> {
+        assert_eq!(lines.len(), text.len(), "the line index of the text searched");
+        let hay = Haystack::new(text);
+        let _ = hay.lines.set(lines);
+        hay
+    }
+
+    /// The line index, if it was built or given ([`Haystack::with_lines`]).
+    pub fn into_lines(self) -> Option<LineIndex> {
+        self.lines.into_inner()
+    }
+
     /// The text searched.
     pub fn text(&self) -> &'a [u8] {
         self.text

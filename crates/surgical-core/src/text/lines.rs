@@ -90,6 +90,16 @@ impl LineIndex {
         self.starts.len()
     }
 
+    /// The length of the text indexed.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the text indexed is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     /// Where line `k` starts; the text's length for any `k >= count()`, so that
     /// `start(k)..start(k + 1)` is always line `k` with its terminator.
     pub fn start(&self, k: usize) -> usize {

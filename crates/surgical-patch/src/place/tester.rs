@@ -791,7 +791,7 @@ fn the_batched_pass_takes_the_hunks_that_search_the_whole_file() {
     use super::Placer;
     let text = b"a\nb\nc\nd\ne\nf\n";
     let rules = Rules::new(PatchFormat::Codex, loosest());
-    let placer = Placer {
+    let mut placer = Placer {
         lines: Lines::new(text),
         rules: &rules,
         prev_end: None,
@@ -827,7 +827,7 @@ fn the_batched_pass_takes_the_hunks_that_search_the_whole_file() {
         []
     );
     let twice = b"a\nb\na\n";
-    let placer = Placer {
+    let mut placer = Placer {
         lines: Lines::new(twice),
         ..placer
     };
@@ -1277,6 +1277,34 @@ fn new_lines_counted_without_the_new_text_agree_with_the_new_text() {
                     );
                 }
             }
+        }
+    }
+}
+
+/// The old text's lines of the hunks, looked up in the placement's line index, are numbered as the
+/// counter numbers them, at every position, the end and past it included, whatever the terminators
+/// and whether the last line has one.
+#[test]
+fn old_lines_looked_up_in_the_index_are_the_counted_ones() {
+    use super::OldLines;
+    use surgical_core::lines::{LineCounter, LineIndex};
+    let texts: [&[u8]; 9] = [
+        b"",
+        b"a",
+        b"\n",
+        b"\r",
+        b"\r\n",
+        b"a\nb\r\nc\rd",
+        b"a\r\n\nb\r\r\nc\nd\re\r\nf\r",
+        b"\r\r\n\n\r",
+        b"x\n\ny",
+    ];
+    for text in texts {
+        let index = LineIndex::new(text);
+        let mut indexed = OldLines::Indexed(text, &index);
+        let mut counted = OldLines::Counted(LineCounter::new(text));
+        for at in 0..=text.len() + 2 {
+            assert_eq!(indexed.line_at(at), counted.line_at(at), "{text:?} at {at}");
         }
     }
 }

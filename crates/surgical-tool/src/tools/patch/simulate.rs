@@ -22,8 +22,9 @@ pub(super) struct Outcome {
     pub(super) moved_to: Option<String>,
     pub(super) before: Option<(Encoding, Body)>,
     pub(super) after: Option<(Encoding, Body)>,
-    /// The SHA-256 of `before` when it is the file as read (known already).
-    pub(super) hash_before: Option<String>,
+    /// When `before` is the file as read: its slot, whose hash (computed on another thread while
+    /// the call goes on) is `before`'s. Nothing waits for it before the report.
+    pub(super) hash_before: Option<usize>,
     /// The replaced ranges (hunks), or `None` for a whole-file change.
     pub(super) changes: Option<Vec<Change>>,
     pub(super) hunks: Vec<HunkOutcome>,
@@ -70,13 +71,14 @@ pub(super) fn simulate(
 }
 
 /// Where an operation starts: its file's slot (and a move's destination), the file's content at
-/// this point of the call, and its hash when that is the file as read.
+/// this point of the call, and its slot again when that is the file as read (whose hash is then
+/// `before`'s).
 struct Start {
     src: usize,
     dst: Option<usize>,
     now: Content,
     current: Option<(Encoding, Body)>,
-    hash_before: Option<String>,
+    hash_before: Option<usize>,
 }
 
 impl Files {
@@ -88,9 +90,10 @@ impl Files {
             Content::Text { encoding, text } => Some((*encoding, text.clone())),
             _ => None,
         };
-        // The file as read: its hash is known.
+        // The file as read: its hash is the one being computed since it was read (not waited for
+        // here: the placement runs beside it).
         let hash_before = match (&self.slots[src].before, self.slots[src].touched) {
-            (Some(b), false) => Some(b.hash.get().to_string()),
+            (Some(_), false) => Some(src),
             _ => None,
         };
         for slot in std::iter::once(src).chain(dst) {

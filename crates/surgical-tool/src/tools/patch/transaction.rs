@@ -20,7 +20,9 @@
 //!    journal (old contents saved, created and deleted files recorded), kept only if every file of
 //!    it is. If a step fails, every step already done is undone (old bytes written back, created
 //!    files and directories removed, deleted files recreated), and the error says so.
-//! 7. **Report** ([`report`]): per operation its diffs, hashes and hunks; the text.
+//! 7. **Report** ([`report`]): per operation its diffs, hashes and hunks; the text. The diffs
+//!    ([`render`]) depend on the operations alone: for large files they are made on another thread
+//!    while the commit writes.
 
 use surgical_core::Options;
 use surgical_fs::Root;
@@ -29,8 +31,8 @@ use surgical_patch::{detect_format, parse, Rules};
 use super::commit::commit;
 use super::errors::{file_error, parse_error};
 use super::files::Files;
-use super::report::report;
-use super::simulate::simulate;
+use super::report::{render, report, Rendered};
+use super::simulate::{simulate, Outcome};
 use super::PatchRequest;
 use crate::wording::patch as words;
 use crate::{Config, PatchSuccess, ToolError};
@@ -86,10 +88,49 @@ pub(crate) fn run(req: &PatchRequest, config: &Config) -> Result<PatchSuccess, T
         ));
     }
     crate::pipeline::timings::mark("syntax");
-    if !req.dry_run {
-        commit(&root, &mut files, config)?;
-    }
-    let report = report(&outcomes, &syntax, &files, format, req.dry_run);
+    let rendered = if req.dry_run {
+        render(&outcomes)
+    } else {
+        commit_and_render(&root, &mut files, config, &outcomes)?
+    };
+    let report = report(&outcomes, rendered, &syntax, &files, format, req.dry_run);
     crate::pipeline::timings::mark("report");
     Ok(report)
+}
+
+/// Patches whose files hold at least this many bytes have their diffs made on another thread while
+/// the files are written (most of a large file's write is the `fsync` waiting for the disk); for
+/// smaller ones starting a thread costs more than it saves.
+const RENDER_ON_THREAD: usize = 1 << 20;
+
+/// The commit, and the operations' diffs ([`render`]), on another thread meanwhile when the files
+/// are large; the diffs are returned only once every file is written.
+fn commit_and_render(
+    root: &Root,
+    files: &mut Files,
+    config: &Config,
+    outcomes: &[Outcome],
+) -> Result<Vec<Rendered>, ToolError> {
+    let size: usize = outcomes
+        .iter()
+        .filter_map(|o| o.before.as_ref())
+        .map(|(_, t)| t.text().len())
+        .sum();
+    if size < RENDER_ON_THREAD {
+        commit(root, files, config)?;
+        return Ok(render(outcomes));
+    }
+    std::thread::scope(|scope| {
+        let rendering = scope.spawn(|| {
+            let began = std::time::Instant::now();
+            let rendered = render(outcomes);
+            crate::pipeline::timings::took("diffs", began);
+            rendered
+        });
+        let committed = commit(root, files, config);
+        let rendered = rendering
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        committed.map(|()| rendered)
+    })
 }
