@@ -112,40 +112,37 @@ pub(crate) fn attribute(
 /// followed by a line that does not go on with attributes (`name=` or `>`): the `>` is missing at
 /// the line's end.
 fn tag_left_open(text: &[u8], focus: &[Range<usize>]) -> Option<Finding> {
-    for f in focus {
-        let (first, last) = (line_of(text, f.start), line_of(text, f.end));
-        for line in first..=last {
-            let (s, e) = (line_start(text, line), line_start(text, line + 1));
-            let bytes = &text[s..e.max(s)];
-            let Some(open) = bytes
-                .windows(2)
-                .rposition(|w| w[0] == b'<' && w[1].is_ascii_alphabetic())
-            else {
-                continue;
-            };
-            if bytes[open..].contains(&b'>') {
-                continue;
-            }
-            // The next line goes on with the tag's attributes: a tag over several lines.
-            let next = text[e.min(text.len())..]
-                .split(|&b| b == b'\n')
-                .map(|l| l.trim_ascii())
-                .find(|l| !l.is_empty())
-                .unwrap_or(b"");
-            let attribute = next
-                .iter()
-                .position(|&b| !(b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b':'))
-                .is_some_and(|p| p > 0 && next[p..].trim_ascii_start().starts_with(b"="));
-            if attribute || next.starts_with(b">") || next.starts_with(b"/>") {
-                continue;
-            }
-            let end = s + bytes.trim_ascii_end().len();
-            return Some(Finding {
-                at: end..end,
-                problem: Problem::Missing { token: ">".into() },
-                hint: None,
-            });
+    for line in written_lines(text, focus) {
+        let (s, e) = (line_start(text, line), line_start(text, line + 1));
+        let bytes = &text[s..e.max(s)];
+        let Some(open) = bytes
+            .windows(2)
+            .rposition(|w| w[0] == b'<' && w[1].is_ascii_alphabetic())
+        else {
+            continue;
+        };
+        if bytes[open..].contains(&b'>') {
+            continue;
         }
+        // The next line goes on with the tag's attributes: a tag over several lines.
+        let next = text[e.min(text.len())..]
+            .split(|&b| b == b'\n')
+            .map(|l| l.trim_ascii())
+            .find(|l| !l.is_empty())
+            .unwrap_or(b"");
+        let attribute = next
+            .iter()
+            .position(|&b| !(b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b':'))
+            .is_some_and(|p| p > 0 && next[p..].trim_ascii_start().starts_with(b"="));
+        if attribute || next.starts_with(b">") || next.starts_with(b"/>") {
+            continue;
+        }
+        let end = s + bytes.trim_ascii_end().len();
+        return Some(Finding {
+            at: end..end,
+            problem: Problem::Missing { token: ">".into() },
+            hint: None,
+        });
     }
     None
 }
@@ -155,44 +152,41 @@ fn tag_left_open(text: &[u8], focus: &[Range<usize>]) -> Option<Finding> {
 /// item going on two columns in, nor inside a flow collection).
 fn yaml_indented_out(text: &[u8], focus: &[Range<usize>]) -> Option<Finding> {
     let lines = indents(text);
-    for f in focus {
-        let (first, last) = (line_of(text, f.start), line_of(text, f.end));
-        for line in first..=last {
-            let Some(indent) = lines.get(line).and_then(|l| l.1) else {
-                continue;
-            };
-            let content = |l: usize| {
-                let s = lines[l].0;
-                let e = line_start(text, l + 1);
-                text[s..e.max(s)].trim_ascii()
-            };
-            if content(line).starts_with(b"#") {
-                continue;
-            }
-            let Some(prev) = (0..line)
-                .rev()
-                .find(|&l| lines[l].1.is_some() && !content(l).starts_with(b"#"))
-            else {
-                continue;
-            };
-            let prev_indent = lines[prev].1.unwrap_or(0);
-            let p = content(prev);
-            let opens = p.ends_with(b":") || p.ends_with(b"|") || p.ends_with(b">") || p.ends_with(b"-");
-            let flow = p.contains(&b'[') || p.contains(&b'{') || p.ends_with(b",");
-            let item = p.starts_with(b"- ") && indent == prev_indent + 2;
-            // A key only (`name: value` or `name:`): a scalar going on over lines is not.
-            let key = content(line)
-                .iter()
-                .position(|&b| b == b':')
-                .is_some_and(|c| !content(line)[..c].contains(&b' ') || content(line).starts_with(b"- "));
-            if indent > prev_indent && !opens && !flow && !item && key {
-                let at = lines[line].0 + indent;
-                return Some(Finding {
-                    at: at..line_start(text, line + 1).saturating_sub(1).max(at),
-                    problem: Problem::BadIndentation,
-                    hint: None,
-                });
-            }
+    for line in written_lines(text, focus) {
+        let Some(indent) = lines.get(line).and_then(|l| l.1) else {
+            continue;
+        };
+        let content = |l: usize| {
+            let s = lines[l].0;
+            let e = line_start(text, l + 1);
+            text[s..e.max(s)].trim_ascii()
+        };
+        if content(line).starts_with(b"#") {
+            continue;
+        }
+        let Some(prev) = (0..line)
+            .rev()
+            .find(|&l| lines[l].1.is_some() && !content(l).starts_with(b"#"))
+        else {
+            continue;
+        };
+        let prev_indent = lines[prev].1.unwrap_or(0);
+        let p = content(prev);
+        let opens = p.ends_with(b":") || p.ends_with(b"|") || p.ends_with(b">") || p.ends_with(b"-");
+        let flow = p.contains(&b'[') || p.contains(&b'{') || p.ends_with(b",");
+        let item = p.starts_with(b"- ") && indent == prev_indent + 2;
+        // A key only (`name: value` or `name:`): a scalar going on over lines is not.
+        let key = content(line)
+            .iter()
+            .position(|&b| b == b':')
+            .is_some_and(|c| !content(line)[..c].contains(&b' ') || content(line).starts_with(b"- "));
+        if indent > prev_indent && !opens && !flow && !item && key {
+            let at = lines[line].0 + indent;
+            return Some(Finding {
+                at: at..line_start(text, line + 1).saturating_sub(1).max(at),
+                problem: Problem::BadIndentation,
+                hint: None,
+            });
         }
     }
     None
@@ -214,6 +208,13 @@ thread_local! {
 
 /// The zero-based `\n`-line of `at`: a binary search in the text's newline positions, indexed
 /// once per text (keyed by its address and length).
+/// The lines the edit wrote, range by range (a line two ranges touch is read for each).
+fn written_lines<'a>(text: &'a [u8], focus: &'a [Range<usize>]) -> impl Iterator<Item = usize> + 'a {
+    focus
+        .iter()
+        .flat_map(move |f| line_of(text, f.start)..=line_of(text, f.end))
+}
+
 fn line_of(text: &[u8], at: usize) -> usize {
     NEWLINES.with(|cell| {
         let mut cache = cell.borrow_mut();
@@ -723,33 +724,26 @@ const UNEVEN_EDIT_LINES: usize = 50;
 /// blames an outer opener or the lines below; one closer more: it closes nothing.
 fn uneven_block(language: Language, tree: &Tree, text: &[u8], focus: &[Range<usize>]) -> Option<Finding> {
     // Each line reads a block's tokens: an edit of many lines (a rewrite) is left to the rules after.
-    let written: usize = focus
-        .iter()
-        .map(|f| line_of(text, f.end) - line_of(text, f.start) + 1)
-        .sum();
-    if written > UNEVEN_EDIT_LINES {
+    if written_lines(text, focus).count() > UNEVEN_EDIT_LINES {
         return None;
     }
     let lines = indents(text);
-    for f in focus {
-        let (first, last) = (line_of(text, f.start), line_of(text, f.end));
-        for line in first..=last {
-            let Some(indent) = lines.get(line).and_then(|l| l.1) else {
-                continue;
-            };
-            let end = (line + 1..lines.len().min(line + UNEVEN_BLOCK_LINES))
-                .find(|&l| lines[l].1.is_some_and(|n| n <= indent))
-                .filter(|&end| end > line + 1 && lines[end].1 == Some(indent));
-            let start = (line.saturating_sub(UNEVEN_BLOCK_LINES)..line)
-                .rev()
-                .find(|&l| lines[l].1.is_some_and(|n| n <= indent))
-                .filter(|&start| start + 1 < line && lines[start].1 == Some(indent));
-            let found = end
-                .and_then(|end| block_pairs(language, tree, text, line, end))
-                .or_else(|| start.and_then(|start| block_pairs(language, tree, text, start, line)));
-            if found.is_some() {
-                return found;
-            }
+    for line in written_lines(text, focus) {
+        let Some(indent) = lines.get(line).and_then(|l| l.1) else {
+            continue;
+        };
+        let end = (line + 1..lines.len().min(line + UNEVEN_BLOCK_LINES))
+            .find(|&l| lines[l].1.is_some_and(|n| n <= indent))
+            .filter(|&end| end > line + 1 && lines[end].1 == Some(indent));
+        let start = (line.saturating_sub(UNEVEN_BLOCK_LINES)..line)
+            .rev()
+            .find(|&l| lines[l].1.is_some_and(|n| n <= indent))
+            .filter(|&start| start + 1 < line && lines[start].1 == Some(indent));
+        let found = end
+            .and_then(|end| block_pairs(language, tree, text, line, end))
+            .or_else(|| start.and_then(|start| block_pairs(language, tree, text, start, line)));
+        if found.is_some() {
+            return found;
         }
     }
     None
