@@ -104,16 +104,18 @@ pub(crate) fn held_open() -> io::Error {
 
 /// Runs `op`, retrying for [`BUSY_RETRY`] while another program holds the file open; then reports
 /// that clearly ([`held_open`]).
-fn retry_busy<T>(mut op: impl FnMut() -> io::Result<T>) -> io::Result<T> {
+fn retry_busy<T>(op: impl FnMut() -> io::Result<T>) -> io::Result<T> {
+    retry(op, is_busy).map_err(|e| if is_busy(&e) { held_open() } else { e })
+}
+
+/// Runs `op`, retrying for [`BUSY_RETRY`] while it fails with an error `transient` accepts; then
+/// returns that error.
+fn retry<T>(mut op: impl FnMut() -> io::Result<T>, transient: impl Fn(&io::Error) -> bool) -> io::Result<T> {
     let start = Instant::now();
     let mut pause = Duration::from_millis(10);
     loop {
         match op() {
-            Err(e) if is_busy(&e) => {
-                if start.elapsed() > BUSY_RETRY {
-                    return Err(held_open());
-                }
-            }
+            Err(e) if transient(&e) && start.elapsed() <= BUSY_RETRY => {}
             other => return other,
         }
         std::thread::sleep(pause);
@@ -345,13 +347,20 @@ fn move_file(from: &Path, to: &Path, flags: u32) -> io::Result<()> {
 pub(crate) fn rename_at(dir: &Dir, from: &OsStr, to: &OsStr) -> io::Result<()> {
     let (from, to) = (at(dir, from)?, at(dir, to)?);
     refuse_read_only(&to)?;
-    retry_busy(|| {
-        match move_file(&from, &to, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH) {
-            // Replacing a file open without delete sharing is "access denied": tell it apart.
-            Err(e) if e.raw_os_error() == Some(ERROR_ACCESS_DENIED as i32) && opened_elsewhere(&to) => {
-                Err(io::Error::from_raw_os_error(ERROR_SHARING_VIOLATION as i32))
-            }
-            other => other,
+    // Windows refuses to replace a file that is open anywhere with "access denied", even where every
+    // handle shares deletion (another surgical process reading it, say): that lasts as long as the
+    // reader, so it is retried like a file held open. (The read-only attribute, the lasting cause,
+    // was refused above.)
+    let denied = |e: &io::Error| e.raw_os_error() == Some(ERROR_ACCESS_DENIED as i32);
+    retry(
+        || move_file(&from, &to, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH),
+        |e| is_busy(e) || denied(e),
+    )
+    .map_err(|e| {
+        if is_busy(&e) || (denied(&e) && opened_elsewhere(&to)) {
+            held_open()
+        } else {
+            e
         }
     })
 }
@@ -625,6 +634,27 @@ mod tests {
         // Once it is closed, the same edit goes through.
         crate::write_atomic(&info, b"new").unwrap();
         assert_eq!(fs::read(&path).unwrap(), b"new");
+    }
+
+    #[test]
+    fn a_file_a_reader_holds_open_for_a_moment_is_replaced_once_it_closes() {
+        // Class: replace_refused_while_a_reader_shares_deletion. Eight `surgical` processes editing
+        // one file (tests/guarantees.rs) read it while another renames over it: Windows answered
+        // "access denied" though every handle shared deletion, and the edit failed as a permission
+        // problem.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("read.txt");
+        fs::write(&path, b"old").unwrap();
+        let (info, _) = crate::read(&path).unwrap();
+        let reader = OpenOptions::new().read(true).share_mode(SHARE_ALL).open(&path).unwrap();
+        let closer = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            drop(reader);
+        });
+        crate::write_atomic(&info, b"new").unwrap();
+        closer.join().unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"new");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
     }
 
     #[test]
