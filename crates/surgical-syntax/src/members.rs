@@ -261,15 +261,19 @@ fn item_above(text: &[u8], start: usize, level: usize) -> Option<usize> {
             if i == level && starts_item(text, l, level) {
                 return Some(l);
             }
-        } else if line(text, l).trim_ascii_start().starts_with(b"#if")
-            && prev_line(text, l).is_some_and(|p| blank(text, p))
-        {
+        } else if opens_group(text, l) {
             // A group opening after a blank line, its first item right below it.
             return Some(l);
         }
         l = prev_line(text, l)?;
     }
     None
+}
+
+/// Whether the line starting at `l` opens a conditional directive group (`#if`) after a blank
+/// line: a window may start or end there, as at an item.
+fn opens_group(text: &[u8], l: usize) -> bool {
+    line(text, l).trim_ascii_start().starts_with(b"#if") && prev_line(text, l).is_some_and(|p| blank(text, p))
 }
 
 /// The conditional directive lines of `range` (whole lines of `text`) left unmatched in it: how
@@ -484,13 +488,17 @@ pub(crate) fn widened(text: &[u8], n: &Nested, lines: usize) -> Option<Nested> {
         loop {
             let was = (start, end);
             while start > block_first
-                && !(up >= lines && starts_item(text, start, n.level) && unmatched_directives(text, start..end).0 == 0)
+                && !(up >= lines
+                    && (starts_item(text, start, n.level) || opens_group(text, start))
+                    && unmatched_directives(text, start..end).0 == 0)
             {
                 start = prev_line(text, start)?;
                 up += 1;
             }
             while end < block_end
-                && !(down >= lines && starts_item(text, end, n.level) && unmatched_directives(text, start..end).1 == 0)
+                && !(down >= lines
+                    && (starts_item(text, end, n.level) || opens_group(text, end))
+                    && unmatched_directives(text, start..end).1 == 0)
                 && (ignorable(text, end) || indent(text, end).is_none_or(|i| i >= n.level))
             {
                 end = next_line(text, end).unwrap_or(text.len());
