@@ -6,6 +6,11 @@
 //! those stretches of the text (tree-sitter's included ranges), so its tree and problems are in
 //! the text's own positions.
 //!
+//! A block that continues a statement (`} catch (E e) {`, `} else {`, Allman's `}` / `else` /
+//! `{`) is read after the statement's first link (`try {`, `if (x) {`), a switch section's
+//! statements after the switch's header and the section's label, and a window takes whole the
+//! conditional directive groups (`#if` ... `#endif`) it would cut.
+//!
 //! Found from lines and indentation only: the text before is parsed in that context and must be
 //! clean for the window to decide anything, which a context read wrong (a misindented brace, a
 //! boundary inside a multi-line string) does not pass.
