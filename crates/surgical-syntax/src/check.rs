@@ -111,6 +111,7 @@ fn whole(
     let new_focus: Vec<Range<usize>> = changes.iter().map(|c| c.new.clone()).collect();
     let mut tree = parse(parser, old, None, deadline)?;
     let before = problems(language, &tree, old, 0, &old_focus);
+    let pristine = tree.clone();
     edit(&mut tree, old, new, changes, 0, 0);
     let after_tree = parse(parser, new, Some(&tree), deadline)?;
     let after = problems(language, &after_tree, new, 0, &new_focus);
@@ -118,8 +119,19 @@ fn whole(
     let mut after_tree = after_tree;
     if !found.introduced.is_empty() {
         // Error recovery over reused subtrees can differ from a fresh reading of the same text:
-        // what is reported is what a fresh parse of the text after finds.
-        let fresh = parse(parser, new, None, deadline)?;
+        // what is reported is what a fresh parse of the text after finds. Fresh from the first
+        // change on: the tree before, told that everything from there was replaced, lends the
+        // parser only what precedes the change (which tree-sitter reuses only where a fresh
+        // parse would read the same), and the rest is read anew.
+        let fresh = match changes.first() {
+            Some(c) => {
+                let mut from_change = pristine;
+                let rest = Change::new(c.old.start..old.len(), c.new.start..new.len());
+                edit(&mut from_change, old, new, std::slice::from_ref(&rest), 0, 0);
+                parse(parser, new, Some(&from_change), deadline)?
+            }
+            _ => parse(parser, new, None, deadline)?,
+        };
         found = compare(&before, problems(language, &fresh, new, 0, &new_focus), changes);
         after_tree = fresh;
     }
@@ -243,7 +255,7 @@ fn windowed(
         // echoes; and when a string or a keyword block (`if` ... `fi`, `do` ... `end`) is left
         // open or closes nothing: the parser pairs those over the whole text, and reports echoes
         // of them far from the edit.
-        if !decides(&listed, all_inside, &inside) {
+        if !decides(&listed, all_inside, &inside, &|_| false) {
             return Ok(None);
         }
         broken = Some(listed);
@@ -286,7 +298,7 @@ fn nested(
     let moved = |r: &Range<usize>| (r.start as isize + delta) as usize..(r.end as isize + delta) as usize;
     let new_window = new_position(changes, n.window.start, false)..new_position(changes, n.window.end, true);
     let after_ranges = |n: &crate::members::Nested, window: Range<usize>| {
-        let mut out = n.headers.clone();
+        let mut out = n.before();
         out.push(window);
         out.extend(n.closers.iter().map(moved));
         out
@@ -331,7 +343,14 @@ fn nested(
     }
     let mut listed = crate::attribute::attribute(language, &fresh, new, &focus, found);
     listed.truncate(crate::MAX_ERRORS);
-    if !decides(&listed, all_inside, &inside) {
+    // An opener of a block around the window, left open by what the edit wrote: the `{` of a
+    // header of the context, which the parse read with the window (a `(` typed on a blank line
+    // of a method swallows the closers below, and the rules place the break on the block).
+    let context = |f: &Finding| {
+        matches!(&f.problem, crate::Problem::NeverClosed { opener, .. } if opener == "{")
+            && n.headers.iter().any(|h| h.end == f.at.end)
+    };
+    if !decides(&listed, all_inside, &inside, &context) {
         return Ok(None);
     }
     Ok(Some(Found {
@@ -341,10 +360,16 @@ fn nested(
 }
 
 /// Whether the problems `listed` from a broken window say what the whole texts would (see
-/// [`windowed`]): some listed, all inside the window, no string or keyword block left open or
-/// closing nothing, and every problem found inside the window (`all_inside`) unless all listed are
-/// brackets (whose echoes the rules dropped).
-fn decides(listed: &[Finding], all_inside: bool, inside: &dyn Fn(&Finding) -> bool) -> bool {
+/// [`windowed`]): some listed, all inside the window or placed on its `context` (the `{` of a
+/// block around a window inside blocks, which the parse read too), no string or keyword block
+/// left open or closing nothing, and every problem found inside the window (`all_inside`) unless
+/// all listed are brackets (whose echoes the rules dropped).
+fn decides(
+    listed: &[Finding],
+    all_inside: bool,
+    inside: &dyn Fn(&Finding) -> bool,
+    context: &dyn Fn(&Finding) -> bool,
+) -> bool {
     let bracket = |f: &Finding| match &f.problem {
         crate::Problem::NeverClosed { opener, .. } => matches!(opener.as_str(), "{" | "(" | "["),
         crate::Problem::ClosesNothing { closer } => matches!(closer.as_str(), "}" | ")" | "]"),
@@ -356,7 +381,7 @@ fn decides(listed: &[Finding], all_inside: bool, inside: &dyn Fn(&Finding) -> bo
         _ => false,
     };
     !(listed.is_empty()
-        || !listed.iter().all(inside)
+        || !listed.iter().all(|f| inside(f) || context(f))
         || listed.iter().any(keyword_or_string)
         || !(all_inside || listed.iter().all(bracket)))
 }

@@ -6,6 +6,11 @@
 //! those stretches of the text (tree-sitter's included ranges), so its tree and problems are in
 //! the text's own positions.
 //!
+//! A block that continues a statement (`} catch (E e) {`, `} else {`, Allman's `}` / `else` /
+//! `{`) is read after the statement's first link (`try {`, `if (x) {`), a switch section's
+//! statements after the switch's header and the section's label, and a window takes whole the
+//! conditional directive groups (`#if` ... `#endif`) it would cut.
+//!
 //! Found from lines and indentation only: the text before is parsed in that context and must be
 //! clean for the window to decide anything, which a context read wrong (a misindented brace, a
 //! boundary inside a multi-line string) does not pass.
@@ -21,6 +26,11 @@ pub(crate) struct Nested {
     /// The enclosing blocks' headers, outermost first: each from its declaration's first line to
     /// just past its `{`.
     pub headers: Vec<Range<usize>>,
+    /// For a header that continues a statement (`} else {`, `} catch (E e) {`, Allman's `}` /
+    /// `else` / `{`), the statement's first link: from its first line to just past its `{` (the
+    /// links between and their bodies are left out: `try {` `} catch (E e) {` reads as a whole).
+    /// The header then starts at the `}` closing that link's body.
+    leads: Vec<Option<Range<usize>>>,
     /// The window: whole lines, between items of the innermost block.
     pub window: Range<usize>,
     /// The enclosing blocks' closing `}`, innermost first (so in text order).
@@ -34,9 +44,19 @@ pub(crate) struct Nested {
 impl Nested {
     /// The stretches the parser reads, in text order.
     pub fn ranges(&self) -> Vec<Range<usize>> {
-        let mut out = self.headers.clone();
+        let mut out = self.before();
         out.push(self.window.clone());
         out.extend(self.closers.iter().cloned());
+        out
+    }
+
+    /// The stretches before the window: each header, after its lead if it has one.
+    pub fn before(&self) -> Vec<Range<usize>> {
+        let mut out = Vec::new();
+        for (h, lead) in self.headers.iter().zip(&self.leads) {
+            out.extend(lead.clone());
+            out.push(h.clone());
+        }
         out
     }
 }
@@ -110,6 +130,9 @@ fn starts_item(text: &[u8], start: usize, level: usize) -> bool {
         return false;
     }
     let t = line(text, start).trim_ascii_start();
+    if t.starts_with(b"#") {
+        return false;
+    }
     let continues = [
         &b"else"[..],
         b"catch",
@@ -165,29 +188,32 @@ pub(crate) fn window(text: &[u8], a: usize, b: usize) -> Option<Nested> {
         }
         l = p;
     }
-    let start = start?;
+    let mut start = start?;
     // Its end: the next line starting an item at that indentation, or the block's last line
     // (a closer indented less); every line between indented no less.
-    let mut l = next_line(text, line_start(text, b.min(text.len().saturating_sub(1))))?;
-    let mut end = None;
+    let mut end = item_end(
+        text,
+        next_line(text, line_start(text, b.min(text.len().saturating_sub(1))))?,
+        level,
+    )?;
+    // A conditional directive group (`#if` ... `#endif`) is read as one piece of syntax: one
+    // split by a boundary makes the window read wrong. The window takes the items it needs to
+    // hold the groups it cuts whole (none when the block's first or last line cuts one).
     for _ in 0..REACH {
-        if !ignorable(text, l) {
-            let i = indent(text, l)?;
-            if i < level {
-                if !line(text, l).trim_ascii_start().starts_with(b"}") {
-                    return None;
-                }
-                end = Some(l);
-                break;
-            }
-            if starts_item(text, l, level) {
-                end = Some(l);
-                break;
-            }
+        let (endifs, ifs) = unmatched_directives(text, start..end);
+        if endifs == 0 && ifs == 0 {
+            break;
         }
-        l = next_line(text, l)?;
+        if endifs > 0 {
+            start = item_above(text, start, level)?;
+        }
+        if ifs > 0 {
+            if indent(text, end).is_none_or(|i| i < level) {
+                return None;
+            }
+            end = item_end(text, next_line(text, end)?, level)?;
+        }
     }
-    let end = end?;
     // Every line of the window indented at least as its items (the changed lines too).
     let mut l = start;
     while l < end {
@@ -196,10 +222,11 @@ pub(crate) fn window(text: &[u8], a: usize, b: usize) -> Option<Nested> {
         }
         l = next_line(text, l)?;
     }
-    let (headers, indents) = headers(text, start, level)?;
+    let (headers, leads, indents) = headers(text, start, level)?;
     let closers = closers(text, end, &indents)?;
     Some(Nested {
         headers,
+        leads,
         window: start..end,
         closers,
         level,
@@ -207,10 +234,86 @@ pub(crate) fn window(text: &[u8], a: usize, b: usize) -> Option<Nested> {
     })
 }
 
+/// The first line from `from` on that ends a window of items at `level`: a line starting an item
+/// there, or the block's last line (a closer indented less).
+fn item_end(text: &[u8], from: usize, level: usize) -> Option<usize> {
+    let mut l = from;
+    for _ in 0..REACH {
+        if !ignorable(text, l) {
+            let i = indent(text, l)?;
+            if i < level {
+                return (line(text, l).trim_ascii_start().starts_with(b"}") || is_label(text, l)).then_some(l);
+            }
+            if starts_item(text, l, level) {
+                return Some(l);
+            }
+        }
+        l = next_line(text, l)?;
+    }
+    None
+}
+
+/// The nearest line before `start` that starts an item at `level`, every line between indented
+/// no less; `None` past the block's first line.
+fn item_above(text: &[u8], start: usize, level: usize) -> Option<usize> {
+    let mut l = prev_line(text, start)?;
+    for _ in 0..REACH {
+        if !ignorable(text, l) {
+            let i = indent(text, l)?;
+            if i < level {
+                return None;
+            }
+            if i == level && starts_item(text, l, level) {
+                return Some(l);
+            }
+        } else if opens_group(text, l) {
+            // A group opening after a blank line, its first item right below it.
+            return Some(l);
+        }
+        l = prev_line(text, l)?;
+    }
+    None
+}
+
+/// Whether the line starting at `l` opens a conditional directive group (`#if`) after a blank
+/// line: a window may start or end there, as at an item.
+fn opens_group(text: &[u8], l: usize) -> bool {
+    line(text, l).trim_ascii_start().starts_with(b"#if") && prev_line(text, l).is_some_and(|p| blank(text, p))
+}
+
+/// The conditional directive lines of `range` (whole lines of `text`) left unmatched in it: how
+/// many `#endif` close a group opened before it, and how many `#if` open one closed after it.
+fn unmatched_directives(text: &[u8], range: Range<usize>) -> (usize, usize) {
+    let (mut depth, mut lowest) = (0isize, 0isize);
+    let mut l = range.start;
+    while l < range.end {
+        let t = line(text, l).trim_ascii_start();
+        let word =
+            |w: &[u8]| t.starts_with(w) && !t.get(w.len()).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+        if word(b"#if") {
+            depth += 1;
+        } else if word(b"#endif") {
+            depth -= 1;
+            lowest = lowest.min(depth);
+        }
+        match next_line(text, l) {
+            Some(n) => l = n,
+            None => break,
+        }
+    }
+    ((-lowest) as usize, (depth - lowest) as usize)
+}
+
 /// The headers of the blocks enclosing the line at `start` (indented `level`), outermost first,
 /// and each block's indentation.
-fn headers(text: &[u8], start: usize, level: usize) -> Option<(Vec<Range<usize>>, Vec<usize>)> {
+#[allow(clippy::type_complexity)]
+fn headers(
+    text: &[u8],
+    start: usize,
+    level: usize,
+) -> Option<(Vec<Range<usize>>, Vec<Option<Range<usize>>>, Vec<usize>)> {
     let mut headers = Vec::new();
+    let mut leads = Vec::new();
     let mut indents = Vec::new();
     let (mut at, mut level) = (start, level);
     while level > 0 {
@@ -219,40 +322,126 @@ fn headers(text: &[u8], start: usize, level: usize) -> Option<(Vec<Range<usize>>
         while ignorable(text, o) || indent(text, o)? >= level {
             o = prev_line(text, o)?;
         }
-        let block = indent(text, o)?;
-        // The line whose `{` opens the block: that one, or a continuation of it indented deeper.
-        let mut open = o;
-        while !opens(text, open) {
-            open = next_line(text, open).filter(|&n| n < at)?;
-            if !ignorable(text, open) && indent(text, open)? <= block {
-                return None;
+        // A switch section's label (`case X:`, `default:`): its statements are a block without
+        // braces. It is read after the switch's header, as the header of the switch's block.
+        if is_label(text, o) {
+            let mut sw = prev_line(text, o)?;
+            let label = indent(text, o)?;
+            while ignorable(text, sw) || indent(text, sw)? >= label {
+                sw = prev_line(text, sw)?;
             }
+            let (first, brace, block) = declaration(text, sw, o)?;
+            headers.push(o..o + line(text, o).len());
+            leads.push(Some(first..brace));
+            indents.push(block);
+            at = first;
+            level = block.min(indent(text, first)?);
+            continue;
         }
-        let brace = open + memchr::memrchr(b'{', line(text, open))? + 1;
-        // The declaration's first line: back over the lines (attributes, doc comments, a
-        // signature over lines) that end no statement or block.
-        let mut first = o;
-        while let Some(p) = prev_line(text, first) {
-            let c = code(text, p);
-            if blank(text, p)
-                || c.starts_with(b"#")
-                || c.ends_with(b";")
-                || c.ends_with(b"{")
-                || c.ends_with(b"}")
-                || indent(text, p)? < block
-            {
-                break;
+        // The line whose `{` opens the block (that one, or a continuation of it indented
+        // deeper), and the declaration's first line.
+        let (first, brace, block) = declaration(text, o, at)?;
+        // A header continuing a statement (`} else {`; Allman's `}` then `catch (E e)`) is read
+        // after the statement's first link, from the `}` that closes that link's body.
+        let t = line(text, first).trim_ascii_start();
+        if t.starts_with(b"}") || continues_statement(t) {
+            let close = if t.starts_with(b"}") {
+                first
+            } else {
+                let mut p = prev_line(text, first)?;
+                while ignorable(text, p) {
+                    p = prev_line(text, p)?;
+                }
+                if indent(text, p)? != block || !line(text, p).trim_ascii_start().starts_with(b"}") {
+                    return None;
+                }
+                p
+            };
+            // The statement's first line: up over the links (lines at the block's indentation
+            // starting with `}`, `{`, `else`, `catch`, `finally`) and their bodies.
+            let mut head = prev_line(text, close)?;
+            loop {
+                if !ignorable(text, head) {
+                    let i = indent(text, head)?;
+                    if i < block {
+                        return None;
+                    }
+                    let t = line(text, head).trim_ascii_start();
+                    if i == block && !(t.starts_with(b"}") || t.starts_with(b"{") || continues_statement(t)) {
+                        break;
+                    }
+                }
+                head = prev_line(text, head)?;
             }
-            first = p;
+            let mut open = head;
+            while !opens(text, open) {
+                open = next_line(text, open).filter(|&n| n < close)?;
+            }
+            let head_brace = open + memchr::memrchr(b'{', line(text, open))? + 1;
+            let closing = close + line(text, close).iter().position(|&b| b == b'}')?;
+            headers.push(closing..brace);
+            leads.push(Some(head..head_brace));
+            indents.push(block);
+            at = head;
+            level = block.min(indent(text, head)?);
+            continue;
         }
         headers.push(first..brace);
+        leads.push(None);
         indents.push(block);
         at = first;
         level = block.min(indent(text, first)?);
     }
     headers.reverse();
+    leads.reverse();
     indents.reverse();
-    Some((headers, indents))
+    Some((headers, leads, indents))
+}
+
+/// Whether the line starting at `start` is a switch section's label: `case ...:` or `default:`.
+fn is_label(text: &[u8], start: usize) -> bool {
+    let t = line(text, start).trim_ascii_start();
+    let word = |w: &[u8]| t.starts_with(w) && !t.get(w.len()).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+    (word(b"case") || word(b"default")) && code(text, start).ends_with(b":")
+}
+
+/// The declaration whose header's line `o` is (the block's header, or its `{` line), its `{`
+/// before `limit`: its first line (back over the lines that end no statement or block:
+/// attributes, doc comments, a signature over lines), the end of its `{`, and the block's
+/// indentation.
+fn declaration(text: &[u8], o: usize, limit: usize) -> Option<(usize, usize, usize)> {
+    let block = indent(text, o)?;
+    let mut open = o;
+    while !opens(text, open) {
+        open = next_line(text, open).filter(|&n| n < limit)?;
+        if !ignorable(text, open) && indent(text, open)? <= block {
+            return None;
+        }
+    }
+    let brace = open + memchr::memrchr(b'{', line(text, open))? + 1;
+    let mut first = o;
+    while let Some(p) = prev_line(text, first) {
+        let c = code(text, p);
+        if blank(text, p)
+            || c.starts_with(b"#")
+            || c.ends_with(b";")
+            || c.ends_with(b"{")
+            || c.ends_with(b"}")
+            || indent(text, p)? < block
+        {
+            break;
+        }
+        first = p;
+    }
+    Some((first, brace, block))
+}
+
+/// Whether a line (trimmed) continues a statement whose first link is above it: `else`, `catch`,
+/// `finally`.
+fn continues_statement(t: &[u8]) -> bool {
+    [&b"else"[..], b"catch", b"finally"]
+        .iter()
+        .any(|w| t.starts_with(w) && !t.get(w.len()).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_'))
 }
 
 /// The closing `}` of each block (indentations `indents`, outermost first) after `from`,
@@ -299,25 +488,41 @@ pub(crate) fn widened(text: &[u8], n: &Nested, lines: usize) -> Option<Nested> {
             None => 0,
         };
         let block_end = n.closers.first().map_or(text.len(), |c| line_start(text, c.start));
-        let mut start = n.window.start;
-        while start > block_first && !(up >= lines && starts_item(text, start, n.level)) {
-            start = prev_line(text, start)?;
-            up += 1;
-        }
-        let mut end = n.window.end;
-        while end < block_end && !(down >= lines && starts_item(text, end, n.level)) {
-            end = next_line(text, end).unwrap_or(text.len());
-            down += 1;
+        let (mut start, mut end) = (n.window.start, n.window.end);
+        // Out to lines starting items, and on while a conditional directive group is cut.
+        loop {
+            let was = (start, end);
+            while start > block_first
+                && !(up >= lines
+                    && (starts_item(text, start, n.level) || opens_group(text, start))
+                    && unmatched_directives(text, start..end).0 == 0)
+            {
+                start = prev_line(text, start)?;
+                up += 1;
+            }
+            while end < block_end
+                && !(down >= lines
+                    && (starts_item(text, end, n.level) || opens_group(text, end))
+                    && unmatched_directives(text, start..end).1 == 0)
+                && (ignorable(text, end) || indent(text, end).is_none_or(|i| i >= n.level))
+            {
+                end = next_line(text, end).unwrap_or(text.len());
+                down += 1;
+            }
+            if (start, end) == was || unmatched_directives(text, start..end) == (0, 0) {
+                break;
+            }
         }
         n.window = start..end;
         if (up >= lines && down >= lines) || n.headers.is_empty() {
             break;
         }
         let header = n.headers.pop()?;
+        let first = n.leads.pop()?.map_or(header.start, |lead| lead.start);
         let closer = n.closers.remove(0);
         n.indents.pop();
-        n.window = header.start..next_line(text, line_start(text, closer.start)).unwrap_or(text.len());
-        n.level = indent(text, header.start)?;
+        n.window = first..next_line(text, line_start(text, closer.start)).unwrap_or(text.len());
+        n.level = indent(text, first)?;
     }
     let mut l = n.window.start;
     while l < n.window.end {
@@ -378,6 +583,60 @@ mod tests {
         assert_eq!(&s[n.headers[0].clone()], "public final class C\n    extends B {");
         assert_eq!(&s[n.window.clone()], "  int b;\n");
         assert_eq!(&s[n.closers[0].clone()], "}");
+    }
+
+    #[test]
+    fn a_block_continuing_a_statement_is_read_after_its_first_link() {
+        // K&R: `} catch (E e) {` after `try {`, the try's body left out.
+        let text = b"class C {\n  void m() {\n    try {\n      a();\n    } catch (E e) {\n      b();\n      c();\n    }\n  }\n}\n";
+        let s = std::str::from_utf8(text).unwrap();
+        let at = s.find("c()").unwrap();
+        let n = window(text, at, at + 1).unwrap();
+        let before: Vec<&str> = n.before().iter().map(|r| &s[r.clone()]).collect();
+        assert_eq!(before, ["class C {", "  void m() {", "    try {", "} catch (E e) {"]);
+        assert_eq!(&s[n.window.clone()], "      b();\n      c();\n");
+        // Allman: `}` / `else` / `{` after `if (x)` / `{`, and a link between left out.
+        let text = b"namespace N\n{\n    class C\n    {\n        void M()\n        {\n            if (x)\n            {\n                a();\n            }\n            else if (y)\n            {\n                b();\n            }\n            else\n            {\n                c();\n            }\n        }\n    }\n}\n";
+        let s = std::str::from_utf8(text).unwrap();
+        let at = s.find("c()").unwrap();
+        let n = window(text, at, at + 1).unwrap();
+        let before: Vec<&str> = n.before().iter().map(|r| &s[r.clone()]).collect();
+        assert_eq!(before[3], "            if (x)\n            {");
+        assert_eq!(before[4], "}\n            else\n            {");
+        // Widened past the block: the statement whole, from its first link.
+        let w = widened(text, &n, 3).unwrap();
+        assert!(w.window.start <= s.find("if (x)").unwrap() && w.window.end > s.find("c()").unwrap());
+        assert!(w.window.start == 0 || text[w.window.start - 1] == b'\n');
+    }
+
+    #[test]
+    fn a_switch_section_is_read_after_the_switch_header() {
+        let text = b"class C\n{\n    int M()\n    {\n        switch (t)\n        {\n            case 1:\n                a();\n\n                b();\n                break;\n            default:\n                return 0;\n        }\n    }\n}\n";
+        let s = std::str::from_utf8(text).unwrap();
+        let at = s.find("b()").unwrap();
+        let n = window(text, at, at + 1).unwrap();
+        let before: Vec<&str> = n.before().iter().map(|r| &s[r.clone()]).collect();
+        assert_eq!(before[2], "        switch (t)\n        {");
+        assert_eq!(before[3], "            case 1:");
+        // The section's items, up to the next label.
+        assert_eq!(&s[n.window.clone()], "                b();\n                break;\n");
+        assert_eq!(n.closers.len(), 3);
+        let w = widened(text, &n, 3).unwrap();
+        assert!(w.window.start <= s.find("switch").unwrap() && w.window.end > s.find("return 0").unwrap());
+    }
+
+    #[test]
+    fn a_window_holds_the_directive_groups_it_cuts_whole() {
+        let text = b"class C\n{\n    int a;\n\n#if X\n    int b;\n\n    int c;\n#endif\n\n    int d;\n}\n";
+        let s = std::str::from_utf8(text).unwrap();
+        let at = s.find("int c").unwrap();
+        let n = window(text, at, at + 1).unwrap();
+        assert_eq!(&s[n.window.clone()], "#if X\n    int b;\n\n    int c;\n#endif\n\n");
+        assert_eq!(unmatched_directives(text, n.window.clone()), (0, 0));
+        assert_eq!(unmatched_directives(text, n.window.start + 6..n.window.end), (1, 0));
+        // Its start taken up over the `#if`: a directive line starts no item.
+        let w = widened(text, &n, 1).unwrap();
+        assert_eq!(unmatched_directives(text, w.window.clone()), (0, 0));
     }
 
     #[test]

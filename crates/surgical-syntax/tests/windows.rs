@@ -9,7 +9,8 @@
 //!
 //! In CI: the synthetic files of `tests/detection/`, each repeated to over 16 KiB (the C# and
 //! Java ones also with their class's members repeated inside it: code indented under a class,
-//! read in windows inside it), and the
+//! read in windows inside it), those of `tests/windows/` (C# and Java blocks continuing a
+//! statement, switch sections, directive groups) with their members repeated, and the
 //! repository's own large Rust files and docs; a difference fails the test. With
 //! `SURGICAL_DETECTION_DIR=DIR`, the files of 16 KiB or more under DIR instead (real files,
 //! outside the repository): the tally and every difference are printed (`--nocapture`).
@@ -242,6 +243,18 @@ fn windows_report_what_the_whole_texts_report() {
                 if matches!(language, Language::CSharp | Language::Java) {
                     texts.push((format!("{name} (members repeated)"), language, members_repeated(&text)));
                 }
+            }
+            // Blocks that continue a statement (`} catch (E e) {`, `else`), switch sections and
+            // conditional directive groups, with their members repeated inside their class: the
+            // windows inside blocks read them with the statement's first link, the switch's
+            // header, the whole group (our own text, C# and Java).
+            let mut blocks = Vec::new();
+            files(&root.join("tests/windows"), &mut blocks);
+            for p in blocks {
+                let text = std::fs::read(&p).unwrap();
+                let name = p.to_string_lossy().into_owned();
+                let language = Language::detect(&name, &text).unwrap();
+                texts.push((format!("{name} (members repeated)"), language, members_repeated(&text)));
             }
             // The repository's own large files: real code and prose (the largest few, to keep
             // `cargo test` fast).
