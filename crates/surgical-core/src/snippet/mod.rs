@@ -1404,11 +1404,36 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             };
             let after_head = |i: usize| i >= p && file.keys[i - p..i] == keys[..p];
             let before_tail = |i: usize| i + 1 + q <= file.len() && file.keys[i + 1..i + 1 + q] == keys[m - q..];
-            (keys[..p].iter().all(|h| self.weak(h)) && p + q < m && held(keys[p], &after_head) && !own(keys[p]))
+            // Nor, when the other edge holds a strong line the file holds once (every reading of
+            // the segment ends, or starts, there), is a line held only where no rival reaches:
+            // nowhere right after a copy of the weak head before that tail (right before a copy
+            // of the weak tail after that head). Issue 31 class 2' (rust-lang/log 25f49fe3d31e, a
+            // new test between `}, "hello");` `}` and a unique doc comment, its `#[cfg(...)]`
+            // held by other tests; terraform-aws-vpc 41348d36b3fe, `tags = merge(` held further
+            // down): no span anchors the segment at those copies, and leaving this one out left
+            // the segment not found, or placed by the indentation-blind retry at a wrong `}`.
+            let names_one_place = |l: &&[u8]| !self.weak(l) && file.places.get(l).is_some_and(|v| v.len() == 1);
+            let rival_after_head = |l: &[u8]| {
+                !keys[m - q..].iter().any(names_one_place)
+                    || file.places.get(l).is_some_and(|v| v.iter().any(|&i| i < y && after_head(i)))
+            };
+            let rival_before_tail = |l: &[u8]| {
+                !keys[..p].iter().any(names_one_place)
+                    || file
+                        .places
+                        .get(l)
+                        .is_some_and(|v| v.iter().any(|&i| i >= j + p && before_tail(i)))
+            };
+            (keys[..p].iter().all(|h| self.weak(h))
+                && p + q < m
+                && held(keys[p], &after_head)
+                && !own(keys[p])
+                && rival_after_head(keys[p]))
                 || (keys[m - q..].iter().all(|t| self.weak(t))
                     && p + q < m
                     && held(keys[m - q - 1], &before_tail)
-                    && !own(keys[m - q - 1]))
+                    && !own(keys[m - q - 1])
+                    && rival_before_tail(keys[m - q - 1]))
         };
         // Issue 31 class 2: the new line next to the weak anchors is no evidence of another place
         // when the file holds it more than once (`/// <summary>`, a doc comment's opener), this
@@ -1417,18 +1442,29 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         // the snippet does not show: a deletion of
         // unshown lines needs more evidence than a reading that loses none, and a line held many
         // times gives little. Both are counted (ambiguous, unless another rule decides).
+        //
+        // Issue 31 class 3' (terraform-aws-vpc 5f5df5719258, shellcheck 99a94421ab77: natural
+        // negatives placed): the same when the line is held once, the rival anchoring by it, and
+        // this span is a pure insertion between adjacent anchors (it deletes no file line at all:
+        // `  )` then `}`, `steps:` then `- name: Checkout`). The rival, however well its head
+        // names its place, deletes lines the snippet does not show (the lifecycle block's
+        // `ignore_changes` written over, two install lines dropped): it needs more evidence than
+        // an insertion that loses nothing, and the snippet is refused as ambiguous.
         let stray_is_common = |l: &[u8]| file.places.get(l).is_some_and(|v| v.len() > 1);
         let lossless_beside_lossy = |&(j, p, y, q): &(usize, usize, usize, usize)| {
-            let head_side = keys[..p].iter().all(|h| self.weak(h)) && p + q < m && stray_is_common(keys[p]);
-            let tail_side = keys[m - q..].iter().all(|t| self.weak(t)) && p + q < m && stray_is_common(keys[m - q - 1]);
+            let insertion = y == j + p;
+            let counts = |l: &[u8]| stray_is_common(l) || (insertion && !is_weak(l));
+            let head_side = keys[..p].iter().all(|h| self.weak(h)) && p + q < m && counts(keys[p]);
+            let tail_side = keys[m - q..].iter().all(|t| self.weak(t)) && p + q < m && counts(keys[m - q - 1]);
             (head_side || tail_side)
                 && !self.loses_lines(k, j, y + q, false)
                 && spans.iter().any(|s2 @ &(j2, p2, y2, q2)| {
                     // The rival's anchors name no place: none is a line the file holds once (a
-                    // function's unique signature in its head is evidence of its place).
+                    // function's unique signature in its head is evidence of its place) — unless
+                    // this span is a pure insertion (above).
                     let held_once = |l: &&[u8]| !self.weak(l) && file.places.get(l).is_some_and(|v| v.len() == 1);
-                    ((head_side && p2 > p && !keys[..p2].iter().any(held_once))
-                        || (tail_side && q2 > q && !keys[m - q2..].iter().any(held_once)))
+                    let named = |anchors: &[&[u8]]| !insertion && anchors.iter().any(held_once);
+                    ((head_side && p2 > p && !named(&keys[..p2])) || (tail_side && q2 > q && !named(&keys[m - q2..])))
                         && !dominated(s2)
                         && self.loses_lines(k, j2, y2 + q2, false)
                 })
@@ -1452,7 +1488,7 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             let weak_tail = keys[m - q..].iter().all(|t| self.weak(t));
             (strays_near(&(j, p, y, q)) && !lossless_beside_lossy(&(j, p, y, q)))
                 || (weak_tail && p + q < m && keys[p..m - q].iter().any(kept_farther))
-                || self.unique_line_elsewhere(k, (j, p, y, q), lo, hi)
+                || (self.unique_line_elsewhere(k, (j, p, y, q), lo, hi) && !lossless_beside_lossy(&(j, p, y, q)))
         };
         // Spans counted that delete no file line (the file's lines from head to tail are all
         // shown, in order, among the segment's): (head start, head end, tail start, tail end).
