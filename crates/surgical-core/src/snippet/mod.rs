@@ -1639,7 +1639,10 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         if !narrowed && !out.is_empty() && out.iter().all(|pl| self.loses_lines(k, pl.start, pl.end, false)) {
             for s @ &(j, p, y, q) in &spans {
                 let (head, tail) = (&keys[..p], &keys[m - q..]);
-                if y > j + p
+                // (A pure insertion between adjacent weak anchors counts too beside a rival that
+                // deletes unshown lines, class 3' above: `  )` then `}`, a block inserted, against
+                // a unique `  lifecycle {` whose line the snippet writes over.)
+                if (y > j + p || lossless_beside_lossy(s))
                     && !anchored(head)
                     && !anchored(tail)
                     && !dominated(s)
