@@ -1463,8 +1463,19 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
                     // function's unique signature in its head is evidence of its place) — unless
                     // this span is a pure insertion (above).
                     let held_once = |l: &&[u8]| !self.weak(l) && file.places.get(l).is_some_and(|v| v.len() == 1);
-                    let named = |anchors: &[&[u8]]| !insertion && anchors.iter().any(held_once);
-                    ((head_side && p2 > p && !named(&keys[..p2])) || (tail_side && q2 > q && !named(&keys[m - q2..])))
+                    // For a pure insertion, the rival's far edge (its tail beside a longer head)
+                    // must name no place: a deletion between two lines the file holds once each
+                    // (a paragraph reflowed between a unique first line and a unique heading) is
+                    // bracketed on both sides.
+                    let named = |anchors: &[&[u8]], far: &[&[u8]]| {
+                        if insertion {
+                            far.iter().any(held_once)
+                        } else {
+                            anchors.iter().any(held_once)
+                        }
+                    };
+                    ((head_side && p2 > p && !named(&keys[..p2], &keys[m - q2..]))
+                        || (tail_side && q2 > q && !named(&keys[m - q2..], &keys[..p2])))
                         && !dominated(s2)
                         && self.loses_lines(k, j2, y2 + q2, false)
                 })
