@@ -1613,7 +1613,44 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
                 .iter()
                 .any(|&(j2, x2, _, end)| j2 == j && x2 == x && written_again_unique(x..end))
             {
-                push(Place { start: j, end: x }, &mut out);
+                // Issue 31 class 2'' (terraform-aws-vpc f8cd1681837c: a module block copied after
+                // the one it copies, its first shown lines `suffix`, `class`, blank, `tags`, `}`,
+                // the copy ending with `suffix`, `class`): where the segment's last lines are its
+                // first ones, a shorter head of just those lines is a reading too, the rest of the
+                // head then new lines of the copy, the file's own lines after the copy. The file's
+                // brackets balancing, a reading whose new lines leave them unbalanced (`module
+                // "x" {` opened and the file's next block taken for its end) gives way to one
+                // that keeps them balanced; otherwise both are counted (ambiguous).
+                let p = x - j;
+                let short = (1..p)
+                    .rev()
+                    .find(|&r| keys[m - r..] == keys[..r] && keys[..r].iter().any(|l| !self.weak(l)));
+                let sums_to_zero = |from: usize| {
+                    keys[from..]
+                        .iter()
+                        .fold([0i64; 3], |mut acc, l| {
+                            let d = bracket_delta(l);
+                            (0..3).for_each(|i| acc[i] += d[i]);
+                            acc
+                        })
+                        == [0; 3]
+                };
+                match short {
+                    Some(r) => {
+                        let (long_ok, short_ok) = if file.balanced() {
+                            (sums_to_zero(p), sums_to_zero(r))
+                        } else {
+                            (true, true)
+                        };
+                        if long_ok || !short_ok {
+                            push(Place { start: j, end: x }, &mut out);
+                        }
+                        if short_ok || !long_ok {
+                            push(Place { start: j, end: j + r }, &mut out);
+                        }
+                    }
+                    None => push(Place { start: j, end: x }, &mut out),
+                }
             }
         }
         if runs.is_empty() && !self.anchors_elsewhere(keys[0]) {
