@@ -1407,18 +1407,24 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             // Nor, when the other edge holds a strong line the file holds once (every reading of
             // the segment ends, or starts, there), is a line held only where no rival reaches:
             // nowhere right after a copy of the weak head before that tail (right before a copy
-            // of the weak tail after that head). Issue 31 class 2' (rust-lang/log 25f49fe3d31e, a
+            // of the weak tail after that head), the span losing no line. Issue 31 class 2' (rust-lang/log 25f49fe3d31e, a
             // new test between `}, "hello");` `}` and a unique doc comment, its `#[cfg(...)]`
             // held by other tests; terraform-aws-vpc 41348d36b3fe, `tags = merge(` held further
             // down): no span anchors the segment at those copies, and leaving this one out left
             // the segment not found, or placed by the indentation-blind retry at a wrong `}`.
             let names_one_place = |l: &&[u8]| !self.weak(l) && file.places.get(l).is_some_and(|v| v.len() == 1);
+            // (Only for a span that loses no line: one that deletes unshown lines, 120 of them
+            // between `help: help)` `  }` and a far `  }` `}` in swift-argument-parser
+            // a544331c431f, needs the evidence the stray denies it.)
+            let loses = || self.loses_lines(k, j, y + q, false);
             let rival_after_head = |l: &[u8]| {
                 !keys[m - q..].iter().any(names_one_place)
                     || file.places.get(l).is_some_and(|v| v.iter().any(|&i| i < y && after_head(i)))
+                    || loses()
             };
             let rival_before_tail = |l: &[u8]| {
                 !keys[..p].iter().any(names_one_place)
+                    || loses()
                     || file
                         .places
                         .get(l)
@@ -1460,22 +1466,33 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
                 && !self.loses_lines(k, j, y + q, false)
                 && spans.iter().any(|s2 @ &(j2, p2, y2, q2)| {
                     // The rival's anchors name no place: none is a line the file holds once (a
-                    // function's unique signature in its head is evidence of its place) — unless
-                    // this span is a pure insertion (above).
+                    // function's unique signature in its head is evidence of its place) — for a
+                    // line held once, next to this pure insertion (above), the far edge instead.
                     let held_once = |l: &&[u8]| !self.weak(l) && file.places.get(l).is_some_and(|v| v.len() == 1);
                     // For a pure insertion, the rival's far edge (its tail beside a longer head)
                     // must name no place: a deletion between two lines the file holds once each
                     // (a paragraph reflowed between a unique first line and a unique heading) is
                     // bracketed on both sides.
-                    let named = |anchors: &[&[u8]], far: &[&[u8]]| {
-                        if insertion {
-                            far.iter().any(held_once)
-                        } else {
+                    // (The far edge counted in a header's block when the segment is searched
+                    // there: the block confines the place, as for a deletion's anchors below.)
+                    let far_once = |l: &&[u8]| {
+                        let (from, to) = if header { (lo, hi) } else { (0, file.len()) };
+                        !self.weak(l) && file.places_in(l, from, to).len() == 1
+                    };
+                    // Nor may the rival's lines reach this insertion's (viper 196113234fe0: a
+                    // rewritten `if` block, the insertion writing it again right after the
+                    // file's own, between its closing `}` and the next line): one place, two
+                    // ways of reading it, the longer anchoring more of the segment.
+                    let apart = y2 + q2 <= j || j2 >= y + q;
+                    let named = |stray: &[u8], anchors: &[&[u8]], far: &[&[u8]]| {
+                        if stray_is_common(stray) {
                             anchors.iter().any(held_once)
+                        } else {
+                            !apart || far.iter().any(far_once)
                         }
                     };
-                    ((head_side && p2 > p && !named(&keys[..p2], &keys[m - q2..]))
-                        || (tail_side && q2 > q && !named(&keys[m - q2..], &keys[..p2])))
+                    ((head_side && p2 > p && !named(keys[p], &keys[..p2], &keys[m - q2..]))
+                        || (tail_side && q2 > q && !named(keys[m - q - 1], &keys[m - q2..], &keys[..p2])))
                         && !dominated(s2)
                         && self.loses_lines(k, j2, y2 + q2, false)
                 })
