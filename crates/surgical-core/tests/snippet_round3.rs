@@ -1454,3 +1454,95 @@ fn pure_insertion_beside_a_rival_that_deletes_unshown_lines() {
     let e = refused(WORKFLOW_YML, INSTALL_STEP_SNIPPET);
     assert!(matches!(e, SnippetError::Ambiguous { .. }), "{e:?}");
 }
+
+// Class 2'': a block copied right after the one it copies, the snippet showing the end of the
+// original (`suffix`, `class`, blank, `tags`, `}`) then the copy, ending with the original's
+// first shown lines. Read with the longest head, the copy was inserted after the original's `}`
+// and the file's next block taken for the copy's end (its `tags` and `}` lost, the module left
+// open); the shorter head (the lines the copy ends with) keeps the brackets balanced.
+
+const MODULES_TF: &str = "\
+module \"logs_a\" {
+  source = \"../../\"
+
+  name = \"a\"
+
+  log_interval      = 60
+  log_group_prefix  = \"/aws/logs-a/\"
+  log_group_suffix  = \"test\"
+  log_group_class   = \"STANDARD\"
+
+  log_tags = local.tags
+}
+
+# Separate role
+module \"logs_b\" {
+  source = \"../../\"
+
+  name = \"b\"
+
+  create_role = true
+}
+";
+const COPY_SNIPPET: &str = "\
+# ... unchanged ...
+  log_group_suffix  = \"test\"
+  log_group_class   = \"STANDARD\"
+
+  log_tags = local.tags
+}
+
+# Prefixed copy
+module \"logs_prefix\" {
+  source = \"../../\"
+
+  name = \"prefix\"
+
+  log_interval      = 60
+  log_group_prefix  = \"/aws/logs-prefix/\"
+  log_group_suffix  = \"test\"
+  log_group_class   = \"STANDARD\"
+  # ... unchanged ...
+";
+const MODULES_COPIED_TF: &str = "\
+module \"logs_a\" {
+  source = \"../../\"
+
+  name = \"a\"
+
+  log_interval      = 60
+  log_group_prefix  = \"/aws/logs-a/\"
+  log_group_suffix  = \"test\"
+  log_group_class   = \"STANDARD\"
+
+  log_tags = local.tags
+}
+
+# Prefixed copy
+module \"logs_prefix\" {
+  source = \"../../\"
+
+  name = \"prefix\"
+
+  log_interval      = 60
+  log_group_prefix  = \"/aws/logs-prefix/\"
+  log_group_suffix  = \"test\"
+  log_group_class   = \"STANDARD\"
+
+  log_tags = local.tags
+}
+
+# Separate role
+module \"logs_b\" {
+  source = \"../../\"
+
+  name = \"b\"
+
+  create_role = true
+}
+";
+
+#[test]
+fn copy_ending_with_the_heads_first_lines_keeps_the_brackets_balanced() {
+    assert_eq!(merged(MODULES_TF, COPY_SNIPPET), MODULES_COPIED_TF);
+}
