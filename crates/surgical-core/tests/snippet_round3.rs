@@ -1546,3 +1546,88 @@ module \"logs_b\" {
 fn copy_ending_with_the_heads_first_lines_keeps_the_brackets_balanced() {
     assert_eq!(merged(MODULES_TF, COPY_SNIPPET), MODULES_COPIED_TF);
 }
+
+// Refusal with one obviously right reading (toml-lang/toml 6d0c5c6c4c05's shape): a paragraph
+// rewritten under a short heading the file holds once (`## Array`; `## Array of Tables` is
+// another line), the fenced example after it as the tail. Behind a blank head, the span whose next
+// new line is that heading would write it a second time; a short word line held once is a strong
+// line the file holds elsewhere, as any long one is: only the rewrite under the heading is read.
+
+const SPEC_MD: &str = "\
+# Spec
+
+## String
+
+Strings are quoted.
+
+```text
+s = \"x\"
+```
+
+## Array
+
+Arrays are values in brackets. Whitespace is ignored. Items
+are separated by commas. Any value type
+may be an item.
+
+```text
+integers = [ 1, 2, 3 ]
+colors = [ \"red\", \"green\" ]
+```
+
+## Array of Tables
+
+Written with double brackets.
+
+```text
+[[item]]
+```
+";
+const ARRAY_SNIPPET: &str = "\
+<!-- ... unchanged ... -->
+
+## Array
+
+Arrays are ordered values in square brackets. Whitespace is ignored.
+Items are separated by commas. Any value type may be
+an item.
+
+```text
+integers = [ 1, 2, 3 ]
+<!-- ... unchanged ... -->
+";
+const SPEC_REWRITTEN_MD: &str = "\
+# Spec
+
+## String
+
+Strings are quoted.
+
+```text
+s = \"x\"
+```
+
+## Array
+
+Arrays are ordered values in square brackets. Whitespace is ignored.
+Items are separated by commas. Any value type may be
+an item.
+
+```text
+integers = [ 1, 2, 3 ]
+colors = [ \"red\", \"green\" ]
+```
+
+## Array of Tables
+
+Written with double brackets.
+
+```text
+[[item]]
+```
+";
+
+#[test]
+fn refusal_short_heading_held_once_anchors_the_rewrite_under_it() {
+    assert_eq!(merged(SPEC_MD, ARRAY_SNIPPET), SPEC_REWRITTEN_MD);
+}

@@ -1829,9 +1829,12 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
                 == 1
     }
 
-    /// Whether `key` is a strong line the file holds (a segment edge that is then no new line).
+    /// Whether `key` is a strong line the file holds (a segment edge that is then no new line): a
+    /// short word line the file holds once (`## Array`, a heading) counts, as for any anchor
+    /// ([`Search::weak`]); issue 31 phase G, toml-lang/toml 6d0c5c6c4c05: behind a blank head, a
+    /// span writing such a heading a second time was counted beside the rewrite under it.
     fn anchors_elsewhere(&self, key: &[u8]) -> bool {
-        !is_weak(key) && self.file.places.contains_key(key)
+        !self.weak(key) && self.file.places.contains_key(key)
     }
 
     /// Whether the file lines `x..y` between a head ending at `x` (starting at `j`) and a tail at
