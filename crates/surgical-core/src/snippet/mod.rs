@@ -1419,7 +1419,10 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             let loses = || self.loses_lines(k, j, y + q, false);
             let rival_after_head = |l: &[u8]| {
                 !keys[m - q..].iter().any(names_one_place)
-                    || file.places.get(l).is_some_and(|v| v.iter().any(|&i| i < y && after_head(i)))
+                    || file
+                        .places
+                        .get(l)
+                        .is_some_and(|v| v.iter().any(|&i| i < y && after_head(i)))
                     || loses()
             };
             let rival_before_tail = |l: &[u8]| {
@@ -1643,14 +1646,11 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
                     .rev()
                     .find(|&r| keys[m - r..] == keys[..r] && keys[..r].iter().any(|l| !self.weak(l)));
                 let sums_to_zero = |from: usize| {
-                    keys[from..]
-                        .iter()
-                        .fold([0i64; 3], |mut acc, l| {
-                            let d = bracket_delta(l);
-                            (0..3).for_each(|i| acc[i] += d[i]);
-                            acc
-                        })
-                        == [0; 3]
+                    keys[from..].iter().fold([0i64; 3], |mut acc, l| {
+                        let d = bracket_delta(l);
+                        (0..3).for_each(|i| acc[i] += d[i]);
+                        acc
+                    }) == [0; 3]
                 };
                 match short {
                     Some(r) => {
