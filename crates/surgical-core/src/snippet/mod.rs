@@ -174,6 +174,17 @@
 //!   (a Ruby example's own `    ...` lines read as markers split a snippet into segments placed
 //!   1,600 lines apart, the last one deleting an example there). Left out rather than kept beside
 //!   the others, it would leave a weaker reading placed alone.
+//! - **A stray needs a rival; a pure insertion beside a lossy rival** (issue 31 phase G). A new
+//!   line behind a weak head that the file holds elsewhere is no evidence of another place when the
+//!   other edge holds a line the file holds once, no copy of the head stands right before the
+//!   line's copies ahead of that edge, and the span loses no line (a new test between `}` and a
+//!   unique doc comment). A pure insertion between adjacent anchors (`  )` then `}`) is counted
+//!   beside a rival anchored by its next new line when the file holds that line once, the rival
+//!   deletes lines it does not show, stands apart from the insertion and has a far edge naming no
+//!   place: the snippet is refused as ambiguous. Where a segment's last lines are its first ones
+//!   (a block copied right after itself), the head of just those lines is a reading beside the
+//!   longest head; the file's brackets balancing, the reading whose new lines unbalance them gives
+//!   way. A short word line the file holds once (`## Array`) is a strong line held elsewhere.
 //! - **Readings not counted, and why that keeps "two results, ambiguous" true.** A reading is left
 //!   out only where another one that is counted explains the same snippet with more of its lines
 //!   as anchors: a shorter head or tail than the longest run at the same place (the longest one
