@@ -59,6 +59,13 @@ toml|toml-lang+toml|15:150000:4:*.md;10:60000:6:*.abnf *.yaml *.yml *.toml *.py 
 gdp|datasets+gdp|15:600000:15:*.csv;12:60000:6:*.json *.yml *.yaml *.md *.py *.txt Makefile
 log|rust-lang+log|20:40000:4:*.rs;10:60000:6:*.toml *.lock;10:60000:4:*.md;10:60000:6:*.yml *.yaml
 iso3166|lukes+ISO-3166-Countries-with-Regional-Codes|15:150000:15:*.csv;12:150000:6:*.json *.xml *.md *.yml *.yaml *.py *.txt
+pester|pester+Pester|20:60000:4:*.ps1 *.psm1 *.psd1;10:40000:4:*.cs;10:60000:4:*.md;10:60000:6:*.yml *.yaml *.json *.xml *.csproj *.props *.xsd *.nuspec
+jason|michalmuskala+jason|20:60000:4:*.ex *.exs;10:60000:4:*.md;10:60000:6:*.yml *.lock *.json *.formatter.exs
+shellcheck|koalaman+shellcheck|20:80000:4:*.hs;10:80000:4:*.md *.txt;10:60000:6:*.yml *.yaml *.cabal *.sh Dockerfile
+tf-vpc|terraform-aws-modules+terraform-aws-vpc|20:60000:4:*.tf;12:80000:4:*.md;10:60000:6:*.yml *.yaml *.json *.hcl *.tflint.hcl
+pgvector|pgvector+pgvector|15:80000:4:*.c *.h;15:60000:4:*.sql;10:80000:4:*.md *.out *.pl;8:60000:6:*.yml Makefile *.control *.vector
+clikt|ajalt+clikt|20:60000:4:*.kt;10:80000:4:*.md;10:60000:6:*.kts *.properties *.yml *.toml
+natural-gas|datasets+natural-gas|15:150000:15:*.csv;10:60000:6:*.json *.yml *.md *.py *.txt Makefile
 '
 
 want=" $* "

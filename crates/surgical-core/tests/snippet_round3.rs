@@ -1293,3 +1293,341 @@ _tool() {
         Err(e) => assert!(matches!(e, SnippetError::Ambiguous { .. }), "{e:?}"),
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Phase G (docs/snippets-fresh.md). Class 2': a weak head (a closer line, then a blank) whose next
+// new line the file holds elsewhere was taken as "the segment belongs there" even where the
+// other edge is a line the file holds once and no copy of the head precedes that line before
+// it: the only reading was left out (not found), or the indentation-blind retry placed the
+// segment at a wrong `}` and deleted it.
+
+const TESTS_RS: &str = "\
+#[cfg(feature = \"net\")]
+#[test]
+fn net_string_keys() {
+    check!(a = \"one\"; \"hello\");
+}
+
+#[cfg(feature = \"net\")]
+#[test]
+fn net_debug() {
+    check!(b = 2; \"hello\");
+}
+
+#[test]
+fn logger_expr() {
+    check!(logger: {
+        let logger = Logger;
+        logger
+    }, \"hello\");
+}
+
+/// Kinds used by the macros below.
+#[derive(Debug)]
+enum Kind {
+    First,
+    Second,
+}
+";
+const NEW_TEST_SNIPPET: &str = "\
+// ... existing code ...
+    }, \"hello\");
+}
+
+#[cfg(feature = \"net\")]
+#[test]
+fn net_addr() {
+    check!(c = Addr::new(10, 0, 0, 1); \"hello\");
+}
+
+/// Kinds used by the macros below.
+#[derive(Debug)]
+enum Kind {
+    // ... existing code ...
+";
+
+#[test]
+fn stray_without_a_rival_new_test_between_a_closer_and_a_unique_doc_comment() {
+    let expected = TESTS_RS.replace(
+        "    }, \"hello\");\n}\n\n",
+        "    }, \"hello\");\n}\n\n#[cfg(feature = \"net\")]\n#[test]\nfn net_addr() {\n    check!(c = Addr::new(10, 0, 0, 1); \"hello\");\n}\n\n",
+    );
+    assert_eq!(merged(TESTS_RS, NEW_TEST_SNIPPET), expected);
+}
+
+const ENDPOINTS_TF: &str = "\
+resource \"aws_vpc_endpoint\" \"this\" {
+  dynamic \"dns_options\" {
+    for_each = try([each.value.dns_options], [])
+
+    content {
+      dns_record_ip_type = try(dns_options.value.dns_record_ip_type, null)
+    }
+  }
+
+  tags = merge(var.tags, try(each.value.tags, {}))
+
+  timeouts {
+    create = try(var.timeouts.create, \"10m\")
+  }
+}
+
+resource \"aws_security_group\" \"this\" {
+  name = var.name
+
+  tags = merge(
+    var.tags,
+    var.security_group_tags,
+  )
+}
+";
+const TAGS_SNIPPET: &str = "\
+# ... omitted ...
+  }
+
+  tags = merge(
+    var.tags,
+    { \"Name\" = each.key },
+    try(each.value.tags, {}),
+  )
+
+  timeouts {
+    # ... omitted ...
+";
+
+#[test]
+fn stray_without_a_rival_line_held_after_the_unique_tail() {
+    let expected = ENDPOINTS_TF.replace(
+        "  tags = merge(var.tags, try(each.value.tags, {}))\n",
+        "  tags = merge(\n    var.tags,\n    { \"Name\" = each.key },\n    try(each.value.tags, {}),\n  )\n",
+    );
+    assert_eq!(merged(ENDPOINTS_TF, TAGS_SNIPPET), expected);
+}
+
+// Class 3': a natural negative placed. The snippet's context (a weak `steps:` before, a
+// `- name: Checkout repository` held by every job after) fits every job; where the file holds
+// the shown step once, the snippet deletes a line it does not show, elsewhere it inserts the
+// step and loses nothing. A deletion of unshown lines needs more evidence: refused.
+
+const WORKFLOW_YML: &str = "\
+name: Build
+on: [push]
+jobs:
+  package:
+    runs-on: ubuntu-latest
+    steps:
+      - name: Install Dependencies
+        run: |
+          sudo apt-get update
+          sudo apt-mark manual ghc  # keep the compiler out of the archive
+          sudo apt-get install cabal-install
+
+      - name: Checkout repository
+        uses: actions/checkout@v3
+
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - name: Checkout repository
+        uses: actions/checkout@v3
+
+  deploy:
+    runs-on: ubuntu-latest
+    steps:
+      - name: Checkout repository
+        uses: actions/checkout@v3
+";
+const INSTALL_STEP_SNIPPET: &str = "\
+# ... rest of file ...
+    steps:
+      - name: Install Dependencies
+        run: |
+          sudo apt-get update
+          sudo apt-get install hub
+
+      - name: Checkout repository
+        # ... rest of file ...
+";
+
+#[test]
+fn pure_insertion_beside_a_rival_that_deletes_unshown_lines() {
+    let e = refused(WORKFLOW_YML, INSTALL_STEP_SNIPPET);
+    assert!(matches!(e, SnippetError::Ambiguous { .. }), "{e:?}");
+}
+
+// Class 2'': a block copied right after the one it copies, the snippet showing the end of the
+// original (`suffix`, `class`, blank, `tags`, `}`) then the copy, ending with the original's
+// first shown lines. Read with the longest head, the copy was inserted after the original's `}`
+// and the file's next block taken for the copy's end (its `tags` and `}` lost, the module left
+// open); the shorter head (the lines the copy ends with) keeps the brackets balanced.
+
+const MODULES_TF: &str = "\
+module \"logs_a\" {
+  source = \"../../\"
+
+  name = \"a\"
+
+  log_interval      = 60
+  log_group_prefix  = \"/aws/logs-a/\"
+  log_group_suffix  = \"test\"
+  log_group_class   = \"STANDARD\"
+
+  log_tags = local.tags
+}
+
+# Separate role
+module \"logs_b\" {
+  source = \"../../\"
+
+  name = \"b\"
+
+  create_role = true
+}
+";
+const COPY_SNIPPET: &str = "\
+# ... unchanged ...
+  log_group_suffix  = \"test\"
+  log_group_class   = \"STANDARD\"
+
+  log_tags = local.tags
+}
+
+# Prefixed copy
+module \"logs_prefix\" {
+  source = \"../../\"
+
+  name = \"prefix\"
+
+  log_interval      = 60
+  log_group_prefix  = \"/aws/logs-prefix/\"
+  log_group_suffix  = \"test\"
+  log_group_class   = \"STANDARD\"
+  # ... unchanged ...
+";
+const MODULES_COPIED_TF: &str = "\
+module \"logs_a\" {
+  source = \"../../\"
+
+  name = \"a\"
+
+  log_interval      = 60
+  log_group_prefix  = \"/aws/logs-a/\"
+  log_group_suffix  = \"test\"
+  log_group_class   = \"STANDARD\"
+
+  log_tags = local.tags
+}
+
+# Prefixed copy
+module \"logs_prefix\" {
+  source = \"../../\"
+
+  name = \"prefix\"
+
+  log_interval      = 60
+  log_group_prefix  = \"/aws/logs-prefix/\"
+  log_group_suffix  = \"test\"
+  log_group_class   = \"STANDARD\"
+
+  log_tags = local.tags
+}
+
+# Separate role
+module \"logs_b\" {
+  source = \"../../\"
+
+  name = \"b\"
+
+  create_role = true
+}
+";
+
+#[test]
+fn copy_ending_with_the_heads_first_lines_keeps_the_brackets_balanced() {
+    assert_eq!(merged(MODULES_TF, COPY_SNIPPET), MODULES_COPIED_TF);
+}
+
+// Refusal with one obviously right reading (toml-lang/toml 6d0c5c6c4c05's shape): a paragraph
+// rewritten under a short heading the file holds once (`## Array`; `## Array of Tables` is
+// another line), the fenced example after it as the tail. Behind a blank head, the span whose next
+// new line is that heading would write it a second time; a short word line held once is a strong
+// line the file holds elsewhere, as any long one is: only the rewrite under the heading is read.
+
+const SPEC_MD: &str = "\
+# Spec
+
+## String
+
+Strings are quoted.
+
+```text
+s = \"x\"
+```
+
+## Array
+
+Arrays are values in brackets. Whitespace is ignored. Items
+are separated by commas. Any value type
+may be an item.
+
+```text
+integers = [ 1, 2, 3 ]
+colors = [ \"red\", \"green\" ]
+```
+
+## Array of Tables
+
+Written with double brackets.
+
+```text
+[[item]]
+```
+";
+const ARRAY_SNIPPET: &str = "\
+<!-- ... unchanged ... -->
+
+## Array
+
+Arrays are ordered values in square brackets. Whitespace is ignored.
+Items are separated by commas. Any value type may be
+an item.
+
+```text
+integers = [ 1, 2, 3 ]
+<!-- ... unchanged ... -->
+";
+const SPEC_REWRITTEN_MD: &str = "\
+# Spec
+
+## String
+
+Strings are quoted.
+
+```text
+s = \"x\"
+```
+
+## Array
+
+Arrays are ordered values in square brackets. Whitespace is ignored.
+Items are separated by commas. Any value type may be
+an item.
+
+```text
+integers = [ 1, 2, 3 ]
+colors = [ \"red\", \"green\" ]
+```
+
+## Array of Tables
+
+Written with double brackets.
+
+```text
+[[item]]
+```
+";
+
+#[test]
+fn refusal_short_heading_held_once_anchors_the_rewrite_under_it() {
+    assert_eq!(merged(SPEC_MD, ARRAY_SNIPPET), SPEC_REWRITTEN_MD);
+}

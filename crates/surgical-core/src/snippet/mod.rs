@@ -174,6 +174,17 @@
 //!   (a Ruby example's own `    ...` lines read as markers split a snippet into segments placed
 //!   1,600 lines apart, the last one deleting an example there). Left out rather than kept beside
 //!   the others, it would leave a weaker reading placed alone.
+//! - **A stray needs a rival; a pure insertion beside a lossy rival** (issue 31 phase G). A new
+//!   line behind a weak head that the file holds elsewhere is no evidence of another place when the
+//!   other edge holds a line the file holds once, no copy of the head stands right before the
+//!   line's copies ahead of that edge, and the span loses no line (a new test between `}` and a
+//!   unique doc comment). A pure insertion between adjacent anchors (`  )` then `}`) is counted
+//!   beside a rival anchored by its next new line when the file holds that line once, the rival
+//!   deletes lines it does not show, stands apart from the insertion and has a far edge naming no
+//!   place: the snippet is refused as ambiguous. Where a segment's last lines are its first ones
+//!   (a block copied right after itself), the head of just those lines is a reading beside the
+//!   longest head; the file's brackets balancing, the reading whose new lines unbalance them gives
+//!   way. A short word line the file holds once (`## Array`) is a strong line held elsewhere.
 //! - **Readings not counted, and why that keeps "two results, ambiguous" true.** A reading is left
 //!   out only where another one that is counted explains the same snippet with more of its lines
 //!   as anchors: a shorter head or tail than the longest run at the same place (the longest one
@@ -1404,11 +1415,45 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             };
             let after_head = |i: usize| i >= p && file.keys[i - p..i] == keys[..p];
             let before_tail = |i: usize| i + 1 + q <= file.len() && file.keys[i + 1..i + 1 + q] == keys[m - q..];
-            (keys[..p].iter().all(|h| self.weak(h)) && p + q < m && held(keys[p], &after_head) && !own(keys[p]))
+            // Nor, when the other edge holds a strong line the file holds once (every reading of
+            // the segment ends, or starts, there), is a line held only where no rival reaches:
+            // nowhere right after a copy of the weak head before that tail (right before a copy
+            // of the weak tail after that head), the span losing no line. Issue 31 class 2' (rust-lang/log 25f49fe3d31e, a
+            // new test between `}, "hello");` `}` and a unique doc comment, its `#[cfg(...)]`
+            // held by other tests; terraform-aws-vpc 41348d36b3fe, `tags = merge(` held further
+            // down): no span anchors the segment at those copies, and leaving this one out left
+            // the segment not found, or placed by the indentation-blind retry at a wrong `}`.
+            let names_one_place = |l: &&[u8]| !self.weak(l) && file.places.get(l).is_some_and(|v| v.len() == 1);
+            // (Only for a span that loses no line: one that deletes unshown lines, 120 of them
+            // between `help: help)` `  }` and a far `  }` `}` in swift-argument-parser
+            // a544331c431f, needs the evidence the stray denies it.)
+            let loses = || self.loses_lines(k, j, y + q, false);
+            let rival_after_head = |l: &[u8]| {
+                !keys[m - q..].iter().any(names_one_place)
+                    || file
+                        .places
+                        .get(l)
+                        .is_some_and(|v| v.iter().any(|&i| i < y && after_head(i)))
+                    || loses()
+            };
+            let rival_before_tail = |l: &[u8]| {
+                !keys[..p].iter().any(names_one_place)
+                    || loses()
+                    || file
+                        .places
+                        .get(l)
+                        .is_some_and(|v| v.iter().any(|&i| i >= j + p && before_tail(i)))
+            };
+            (keys[..p].iter().all(|h| self.weak(h))
+                && p + q < m
+                && held(keys[p], &after_head)
+                && !own(keys[p])
+                && rival_after_head(keys[p]))
                 || (keys[m - q..].iter().all(|t| self.weak(t))
                     && p + q < m
                     && held(keys[m - q - 1], &before_tail)
-                    && !own(keys[m - q - 1]))
+                    && !own(keys[m - q - 1])
+                    && rival_before_tail(keys[m - q - 1]))
         };
         // Issue 31 class 2: the new line next to the weak anchors is no evidence of another place
         // when the file holds it more than once (`/// <summary>`, a doc comment's opener), this
@@ -1417,18 +1462,51 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         // the snippet does not show: a deletion of
         // unshown lines needs more evidence than a reading that loses none, and a line held many
         // times gives little. Both are counted (ambiguous, unless another rule decides).
+        //
+        // Issue 31 class 3' (terraform-aws-vpc 5f5df5719258, shellcheck 99a94421ab77: natural
+        // negatives placed): the same when the line is held once, the rival anchoring by it, and
+        // this span is a pure insertion between adjacent anchors (it deletes no file line at all:
+        // `  )` then `}`, `steps:` then `- name: Checkout`). The rival, however well its head
+        // names its place, deletes lines the snippet does not show (the lifecycle block's
+        // `ignore_changes` written over, two install lines dropped): it needs more evidence than
+        // an insertion that loses nothing, and the snippet is refused as ambiguous.
         let stray_is_common = |l: &[u8]| file.places.get(l).is_some_and(|v| v.len() > 1);
         let lossless_beside_lossy = |&(j, p, y, q): &(usize, usize, usize, usize)| {
-            let head_side = keys[..p].iter().all(|h| self.weak(h)) && p + q < m && stray_is_common(keys[p]);
-            let tail_side = keys[m - q..].iter().all(|t| self.weak(t)) && p + q < m && stray_is_common(keys[m - q - 1]);
+            let insertion = y == j + p;
+            let counts = |l: &[u8]| stray_is_common(l) || (insertion && !is_weak(l));
+            let head_side = keys[..p].iter().all(|h| self.weak(h)) && p + q < m && counts(keys[p]);
+            let tail_side = keys[m - q..].iter().all(|t| self.weak(t)) && p + q < m && counts(keys[m - q - 1]);
             (head_side || tail_side)
                 && !self.loses_lines(k, j, y + q, false)
                 && spans.iter().any(|s2 @ &(j2, p2, y2, q2)| {
                     // The rival's anchors name no place: none is a line the file holds once (a
-                    // function's unique signature in its head is evidence of its place).
+                    // function's unique signature in its head is evidence of its place) — for a
+                    // line held once, next to this pure insertion (above), the far edge instead.
                     let held_once = |l: &&[u8]| !self.weak(l) && file.places.get(l).is_some_and(|v| v.len() == 1);
-                    ((head_side && p2 > p && !keys[..p2].iter().any(held_once))
-                        || (tail_side && q2 > q && !keys[m - q2..].iter().any(held_once)))
+                    // For a pure insertion, the rival's far edge (its tail beside a longer head)
+                    // must name no place: a deletion between two lines the file holds once each
+                    // (a paragraph reflowed between a unique first line and a unique heading) is
+                    // bracketed on both sides.
+                    // (The far edge counted in a header's block when the segment is searched
+                    // there: the block confines the place, as for a deletion's anchors below.)
+                    let far_once = |l: &&[u8]| {
+                        let (from, to) = if header { (lo, hi) } else { (0, file.len()) };
+                        !self.weak(l) && file.places_in(l, from, to).len() == 1
+                    };
+                    // Nor may the rival's lines reach this insertion's (viper 196113234fe0: a
+                    // rewritten `if` block, the insertion writing it again right after the
+                    // file's own, between its closing `}` and the next line): one place, two
+                    // ways of reading it, the longer anchoring more of the segment.
+                    let apart = y2 + q2 <= j || j2 >= y + q;
+                    let named = |stray: &[u8], anchors: &[&[u8]], far: &[&[u8]]| {
+                        if stray_is_common(stray) {
+                            anchors.iter().any(held_once)
+                        } else {
+                            !apart || far.iter().any(far_once)
+                        }
+                    };
+                    ((head_side && p2 > p && !named(keys[p], &keys[..p2], &keys[m - q2..]))
+                        || (tail_side && q2 > q && !named(keys[m - q - 1], &keys[m - q2..], &keys[..p2])))
                         && !dominated(s2)
                         && self.loses_lines(k, j2, y2 + q2, false)
                 })
@@ -1452,7 +1530,7 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             let weak_tail = keys[m - q..].iter().all(|t| self.weak(t));
             (strays_near(&(j, p, y, q)) && !lossless_beside_lossy(&(j, p, y, q)))
                 || (weak_tail && p + q < m && keys[p..m - q].iter().any(kept_farther))
-                || self.unique_line_elsewhere(k, (j, p, y, q), lo, hi)
+                || (self.unique_line_elsewhere(k, (j, p, y, q), lo, hi) && !lossless_beside_lossy(&(j, p, y, q)))
         };
         // Spans counted that delete no file line (the file's lines from head to tail are all
         // shown, in order, among the segment's): (head start, head end, tail start, tail end).
@@ -1566,7 +1644,41 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
                 .iter()
                 .any(|&(j2, x2, _, end)| j2 == j && x2 == x && written_again_unique(x..end))
             {
-                push(Place { start: j, end: x }, &mut out);
+                // Issue 31 class 2'' (terraform-aws-vpc f8cd1681837c: a module block copied after
+                // the one it copies, its first shown lines `suffix`, `class`, blank, `tags`, `}`,
+                // the copy ending with `suffix`, `class`): where the segment's last lines are its
+                // first ones, a shorter head of just those lines is a reading too, the rest of the
+                // head then new lines of the copy, the file's own lines after the copy. The file's
+                // brackets balancing, a reading whose new lines leave them unbalanced (`module
+                // "x" {` opened and the file's next block taken for its end) gives way to one
+                // that keeps them balanced; otherwise both are counted (ambiguous).
+                let p = x - j;
+                let short = (1..p)
+                    .rev()
+                    .find(|&r| keys[m - r..] == keys[..r] && keys[..r].iter().any(|l| !self.weak(l)));
+                let sums_to_zero = |from: usize| {
+                    keys[from..].iter().fold([0i64; 3], |mut acc, l| {
+                        let d = bracket_delta(l);
+                        (0..3).for_each(|i| acc[i] += d[i]);
+                        acc
+                    }) == [0; 3]
+                };
+                match short {
+                    Some(r) => {
+                        let (long_ok, short_ok) = if file.balanced() {
+                            (sums_to_zero(p), sums_to_zero(r))
+                        } else {
+                            (true, true)
+                        };
+                        if long_ok || !short_ok {
+                            push(Place { start: j, end: x }, &mut out);
+                        }
+                        if short_ok || !long_ok {
+                            push(Place { start: j, end: j + r }, &mut out);
+                        }
+                    }
+                    None => push(Place { start: j, end: x }, &mut out),
+                }
             }
         }
         if runs.is_empty() && !self.anchors_elsewhere(keys[0]) {
@@ -1603,7 +1715,10 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
         if !narrowed && !out.is_empty() && out.iter().all(|pl| self.loses_lines(k, pl.start, pl.end, false)) {
             for s @ &(j, p, y, q) in &spans {
                 let (head, tail) = (&keys[..p], &keys[m - q..]);
-                if y > j + p
+                // (A pure insertion between adjacent weak anchors counts too beside a rival that
+                // deletes unshown lines, class 3' above: `  )` then `}`, a block inserted, against
+                // a unique `  lifecycle {` whose line the snippet writes over.)
+                if (y > j + p || lossless_beside_lossy(s))
                     && !anchored(head)
                     && !anchored(tail)
                     && !dominated(s)
@@ -1725,9 +1840,12 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
                 == 1
     }
 
-    /// Whether `key` is a strong line the file holds (a segment edge that is then no new line).
+    /// Whether `key` is a strong line the file holds (a segment edge that is then no new line): a
+    /// short word line the file holds once (`## Array`, a heading) counts, as for any anchor
+    /// ([`Search::weak`]); issue 31 phase G, toml-lang/toml 6d0c5c6c4c05: behind a blank head, a
+    /// span writing such a heading a second time was counted beside the rewrite under it.
     fn anchors_elsewhere(&self, key: &[u8]) -> bool {
-        !is_weak(key) && self.file.places.contains_key(key)
+        !self.weak(key) && self.file.places.contains_key(key)
     }
 
     /// Whether the file lines `x..y` between a head ending at `x` (starting at `j`) and a tail at
