@@ -63,7 +63,7 @@ pub(crate) fn rarest_window<'n>(
                     rarest = (count, p);
                 }
             }
-            let mut start = rarest.1;
+            let mut start = keyed_start(bytes, run.clone(), rarest.1, rarity);
             while !needle.is_char_boundary(start) {
                 start -= 1;
             }
@@ -98,6 +98,35 @@ pub(crate) fn rarest_window<'n>(
     }
     let (_, window) = best?;
     Some((&needle[window.clone()], needle[..window.start].matches('\n').count()))
+}
+
+/// Where a window holding the rarest 4 bytes of a run (at `rarest`) starts: at them, or up to
+/// [`MAX_ANCHOR_BYTES`] before them in the run, wherever the window's first bytes are rarer by
+/// [`start_cost`]. A packed (Teddy) searcher stops wherever a window's first bytes (its
+/// fingerprint, shared with the other windows of its bucket) are: the rarest 4 bytes of a line of
+/// data are often the digits of its number (`"item-5714"`), which, mixed with the other anchors'
+/// digits, stop it at every number of the file, while the window from the byte before them
+/// (`m-5714"…`) holds the same rare bytes and stops it only where that byte is (100 needles of
+/// 64 MB of code: issue 30). Every window holding the rarest 4 bytes is as rare by the sample, so
+/// nothing else about the choice changes; a start past `rarest` would lose them.
+fn keyed_start(bytes: &[u8], run: Range<usize>, rarest: usize, rarity: &Rarity) -> usize {
+    let earliest = (rarest + 4).saturating_sub(MAX_ANCHOR_BYTES).max(run.start);
+    let mut best = (start_cost(&bytes[rarest..run.end], rarity), rarest);
+    for p in (earliest..rarest).rev() {
+        let cost = start_cost(&bytes[p..run.end], rarity);
+        if cost < best.0 {
+            best = (cost, p);
+        }
+    }
+    best.1
+}
+
+/// How often a searcher keying on the first bytes of `window` (at least 4) may stop in the text,
+/// relatively: the sample's count of its first 4 bytes, weighed by the counts of its first two
+/// bytes with the digits as one class ([`Rarity::class_count`]).
+fn start_cost(window: &[u8], rarity: &Rarity) -> u128 {
+    let class = |b: u8| u128::from(rarity.class_count(b)) + 1;
+    (u128::from(rarity.gram_count(&window[..4])) + 1) * class(window[0]) * class(window[1])
 }
 
 /// Needles of this many bytes in all or more are searched with a contiguous NFA, built in time and
@@ -148,7 +177,7 @@ pub(crate) fn each_place(hay: &[u8], patterns: &[&[u8]], rarity: &Rarity, mut vi
                 config
                     .match_kind(packed::MatchKind::LeftmostFirst)
                     .heuristic_pattern_limits(false);
-                let Some(searcher) = config.builder().extend(live.iter().map(|&i| patterns[i])).build() else {
+                let Some(searcher) = config.builder().extend(bucketed(&live, patterns)).build() else {
                     break 'rebuilt;
                 };
                 let mut at = from;
@@ -194,6 +223,31 @@ pub(crate) fn each_place(hay: &[u8], patterns: &[&[u8]], rarity: &Rarity, mut vi
             }
         }
     }
+}
+
+/// The patterns `live` in the order to give the packed searcher: lexicographic neighbours in one
+/// bucket. Teddy puts each pattern in a bucket by its index, in turn (the last bucket first), and
+/// stops wherever some bucket's fingerprint masks match, which are the union of its patterns'
+/// first bytes, nybble by nybble: patterns that start alike make narrow masks, patterns that do
+/// not (`m-57…` and `a.1…`) make masks that match strings neither starts with. So the sorted
+/// patterns are cut into as many runs as there are buckets (8, or 16 past 32 patterns on AVX2),
+/// and the `j`th run is dealt to the indexes `j`, `j + buckets`, … (the first runs one longer when
+/// the count is not a multiple). Only the cost depends on this: every place the searcher reports
+/// is checked against every live pattern.
+fn bucketed<'p>(live: &[usize], patterns: &[&'p [u8]]) -> Vec<&'p [u8]> {
+    let mut sorted: Vec<&[u8]> = live.iter().map(|&i| patterns[i]).collect();
+    sorted.sort_unstable();
+    let n = sorted.len();
+    let buckets = if n > 32 { 16 } else { 8 };
+    let (base, extra) = (n / buckets, n % buckets);
+    let mut order: Vec<&[u8]> = vec![&[]; n];
+    let mut next = sorted.into_iter();
+    for j in 0..buckets {
+        for m in 0..base + usize::from(j < extra) {
+            order[m * buckets + j] = next.next().expect("as many places as patterns");
+        }
+    }
+    order
 }
 
 /// The test hook that forces every choice of anchor (`search`'s property tests): with a seed set,
@@ -322,12 +376,66 @@ mod tests {
         assert_eq!(found(one), naive(one));
         let few: &[&[u8]] = &[b"abc", b"abcab", b"bca", b"aa", b"", b"xyz", b"q"];
         assert_eq!(found(few), naive(few));
+        // Past 32 patterns (16 buckets on AVX2), in an order the buckets change.
+        let packed: Vec<Vec<u8>> = (0..100)
+            .map(|i| format!("{}", (i * 37) % 101).into_bytes())
+            .chain([b"abc".to_vec(), b"xyz".to_vec(), b"a".to_vec()])
+            .collect();
+        let packed: Vec<&[u8]> = packed.iter().map(Vec::as_slice).collect();
+        assert_eq!(found(&packed), naive(&packed));
         let many: Vec<Vec<u8>> = (0..300)
             .map(|i| format!("{}", i % 7).into_bytes())
             .chain([b"xyz".to_vec()])
             .collect();
         let many: Vec<&[u8]> = many.iter().map(Vec::as_slice).collect();
         assert_eq!(found(&many), naive(&many));
+    }
+
+    #[test]
+    fn the_packed_searcher_gets_every_pattern_once_sorted_runs_dealt_to_its_buckets() {
+        for n in [1, 5, 8, 9, 32, 33, 100, 128] {
+            let owned: Vec<Vec<u8>> = (0..n)
+                .map(|i| format!("p{:03}", (i * 7919) % 1000).into_bytes())
+                .collect();
+            let patterns: Vec<&[u8]> = owned.iter().map(Vec::as_slice).collect();
+            let live: Vec<usize> = (0..n).collect();
+            let order = bucketed(&live, &patterns);
+            let (mut got, mut want) = (order.clone(), patterns.clone());
+            got.sort_unstable();
+            want.sort_unstable();
+            assert_eq!(got, want, "{n} patterns");
+            // Index `i` is in bucket `i % buckets`; each bucket holds a run of the sorted patterns.
+            let buckets = if n > 32 { 16 } else { 8 };
+            for b in 0..buckets {
+                let of_bucket: Vec<&[u8]> = order.iter().skip(b).step_by(buckets).copied().collect();
+                let Some(first) = want.iter().position(|p| Some(p) == of_bucket.first()) else {
+                    continue;
+                };
+                assert_eq!(
+                    of_bucket,
+                    want[first..first + of_bucket.len()],
+                    "{n} patterns, bucket {b}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_window_of_digits_starts_at_the_rarer_byte_before_them() {
+        // Lines of data whose numbers are their rare part: the window starts before the digits
+        // (`m-`, on one line in four), not at them (digits are on every line).
+        let mut text = String::new();
+        for i in 0..4000 {
+            text.push_str(&format!("    map.insert(\"item-{i}\".to_string(), 'x');\n"));
+            text.push_str(&format!("    let v{i} = lookup(\"key {i}\", {i});\n"));
+            text.push_str(&format!("    // {i} of {}\n", 7 * i));
+            text.push_str(&format!("    assert_eq!(v{i}, {});\n", i + 1));
+        }
+        let rarity = Rarity::of(text.as_bytes());
+        let needle = "    map.insert(\"item-98765\".to_string(), 'x');";
+        let (window, _) = rarest_window(needle, not_blank, &rarity).unwrap();
+        assert!(window.contains("98765"), "{window}");
+        assert!(!window.starts_with(|c: char| c.is_ascii_digit()), "{window}");
     }
 
     #[test]

@@ -218,6 +218,21 @@ fn distance(ops: &[DiffOp]) -> usize {
 
 /// Both sequences as small numbers, equal where the elements are (comparisons then cost one step).
 fn interned<T: Eq + Hash>(old: &[T], new: &[T]) -> (Vec<u32>, Vec<u32>) {
+    if old.len() + new.len() <= FEW_TO_COMPARE {
+        // The same ids, by comparing: hashing costs a pass over each element, comparing stops at
+        // the first difference (a change inside a line of megabytes: one line against one).
+        let mut seen: Vec<&T> = Vec::new();
+        let mut id = |t| match seen.iter().position(|s| *s == t) {
+            Some(k) => k as u32,
+            None => {
+                seen.push(t);
+                (seen.len() - 1) as u32
+            }
+        };
+        let a = old.iter().map(&mut id).collect();
+        let b = new.iter().map(&mut id).collect();
+        return (a, b);
+    }
     let mut ids: HashMap<&T, u32> = HashMap::new();
     let mut id = |t| {
         let next = ids.len() as u32;
@@ -227,6 +242,10 @@ fn interned<T: Eq + Hash>(old: &[T], new: &[T]) -> (Vec<u32>, Vec<u32>) {
     let b = new.iter().map(&mut id).collect();
     (a, b)
 }
+
+/// Up to this many elements in all, [`interned`] compares them rather than hashing them (at most
+/// six comparisons).
+const FEW_TO_COMPARE: usize = 4;
 
 /// The edit distance (deletions plus insertions) of `a` and `b` if it is at most `max_d`: Myers'
 /// greedy forward search, about `(n + m) * max_d` steps and `max_d` memory.
@@ -429,6 +448,30 @@ pub(crate) fn common_affixes<T: PartialEq>(old: &[T], new: &[T]) -> (usize, usiz
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn few_elements_compared_get_the_ids_hashing_gives() {
+        fn hashed(old: &[&'static str], new: &[&'static str]) -> (Vec<u32>, Vec<u32>) {
+            let mut ids: HashMap<&str, u32> = HashMap::new();
+            let mut id = |t: &&'static str| {
+                let next = ids.len() as u32;
+                *ids.entry(*t).or_insert(next)
+            };
+            let a: Vec<u32> = old.iter().map(&mut id).collect();
+            let b: Vec<u32> = new.iter().map(&mut id).collect();
+            (a, b)
+        }
+        let words = ["a", "b", "c"];
+        for n in 0..=FEW_TO_COMPARE {
+            for m in 0..=FEW_TO_COMPARE - n {
+                for pick in 0..3usize.pow((n + m) as u32) {
+                    let all: Vec<&str> = (0..n + m).map(|k| words[pick / 3usize.pow(k as u32) % 3]).collect();
+                    let (old, new) = all.split_at(n);
+                    assert_eq!(interned(old, new), hashed(old, new), "{old:?} {new:?}");
+                }
+            }
+        }
+    }
 
     /// `spend` takes what is asked while that many steps are left, the last of them included; past
     /// that it refuses, empties the budget and marks it exceeded.

@@ -93,6 +93,18 @@ impl Rarity {
         self.grams[gram_hash(gram, self.bits)]
     }
 
+    /// How many bytes of the sample are `b`, counting every ASCII digit as one (a searcher keying
+    /// on a string's first bytes, the packed one, shares its fingerprints between strings, so that
+    /// a string starting with digits stops wherever any number is; see
+    /// [`crate::find::anchors::rarest_window`]).
+    pub(crate) fn class_count(&self, b: u8) -> u32 {
+        if b.is_ascii_digit() {
+            self.bytes[usize::from(b'0')..=usize::from(b'9')].iter().sum()
+        } else {
+            self.bytes[usize::from(b)]
+        }
+    }
+
     /// How many times `s` may be in the whole text: [`Rarity::sample_count`] scaled by the text's
     /// length over the sample's (an estimate: 0 means rarer than the sample can tell).
     pub(crate) fn estimate(&self, s: &[u8]) -> usize {
