@@ -808,7 +808,7 @@ fn block_pairs(language: Language, tree: &Tree, text: &[u8], open: usize, close:
                 // An opener after the one it closes never was.
                 Some(_) => {
                     let (o, c, _) = stack.last().copied()?;
-                    return Some(never_closed_before(text, o, c, close));
+                    return Some(never_closed_before(o, c, line_start(text, close)));
                 }
                 None => {
                     return Some(Finding {
@@ -827,10 +827,11 @@ fn block_pairs(language: Language, tree: &Tree, text: &[u8], open: usize, close:
         return None;
     }
     let (o, c, _) = stack.last().copied()?;
-    Some(never_closed_before(text, o, c, close))
+    Some(never_closed_before(o, c, line_start(text, close)))
 }
 
-fn never_closed_before(text: &[u8], opener: Node, closer: &str, line: usize) -> Finding {
+/// `opener` is never closed by a `closer`; `hint` is the start of the line it belongs before.
+fn never_closed_before(opener: Node, closer: &str, hint: usize) -> Finding {
     Finding {
         at: opener.start_byte()..opener.end_byte(),
         problem: Problem::NeverClosed {
@@ -838,7 +839,7 @@ fn never_closed_before(text: &[u8], opener: Node, closer: &str, line: usize) -> 
             closer: closer.to_string(),
             before_line: None,
         },
-        hint: Some(line_start(text, line)),
+        hint: Some(hint),
     }
 }
 
@@ -922,18 +923,7 @@ fn bracket_by_indentation(language: Language, tree: &Tree, text: &[u8], focus: &
                     continue;
                 }
                 if best.as_ref().is_none_or(|(l, _)| *l < line) {
-                    best = Some((
-                        line,
-                        Finding {
-                            at: leaf.start_byte()..leaf.end_byte(),
-                            problem: Problem::NeverClosed {
-                                opener: leaf.kind().to_string(),
-                                closer: closer.to_string(),
-                                before_line: None,
-                            },
-                            hint: Some(lines[end].0),
-                        },
-                    ));
+                    best = Some((line, never_closed_before(*leaf, closer, lines[end].0)));
                 }
             }
             Role::Closes => {

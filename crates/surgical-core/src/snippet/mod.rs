@@ -521,6 +521,14 @@ fn bracket_delta(line: &[u8]) -> [i64; 3] {
     d
 }
 
+/// [`bracket_delta`] summed over `lines`: what they open less what they close, per kind.
+fn brackets_net<'l>(lines: impl IntoIterator<Item = &'l [u8]>) -> [i64; 3] {
+    lines
+        .into_iter()
+        .map(bracket_delta)
+        .fold([0i64; 3], |a, d| [a[0] + d[0], a[1] + d[1], a[2] + d[2]])
+}
+
 /// Which kind of bracket `b` is (0 for `{}`, 1 for `()`, 2 for `[]`) and whether it opens (1) or
 /// closes (-1) one.
 fn bracket(b: u8) -> Option<(usize, i64)> {
@@ -1656,13 +1664,7 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
                 let short = (1..p)
                     .rev()
                     .find(|&r| keys[m - r..] == keys[..r] && keys[..r].iter().any(|l| !self.weak(l)));
-                let sums_to_zero = |from: usize| {
-                    keys[from..].iter().fold([0i64; 3], |mut acc, l| {
-                        let d = bracket_delta(l);
-                        (0..3).for_each(|i| acc[i] += d[i]);
-                        acc
-                    }) == [0; 3]
-                };
+                let sums_to_zero = |from: usize| brackets_net(keys[from..].iter().copied()) == [0; 3];
                 match short {
                     Some(r) => {
                         let (long_ok, short_ok) = if file.balanced() {
@@ -1928,12 +1930,9 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             .all(|l| new.iter().any(|n| self.alike(l, n)));
         // Brackets: in a file whose brackets balance, the insertion unbalances them and the span
         // keeps them balanced.
-        let sum = |ls: &mut dyn Iterator<Item = &[u8]>| {
-            ls.map(bracket_delta)
-                .fold([0i64; 3], |a, d| [a[0] + d[0], a[1] + d[1], a[2] + d[2]])
-        };
-        let inserted = sum(&mut keys[p..].iter().copied());
-        let (added, removed) = (sum(&mut new.iter().copied()), sum(&mut deleted.iter().copied()));
+        let sum = |ls: &[&[u8]]| brackets_net(ls.iter().copied());
+        let inserted = sum(&keys[p..]);
+        let (added, removed) = (sum(&new), sum(&deleted));
         let unbalances = inserted != [0; 3] && added == removed && self.file.balanced();
         // The span keeps the backquotes paired (it writes as many as it deletes, modulo two) and
         // rewrites a line it deletes (a span deleting blank lines only shows no rewrite: the block
@@ -1996,11 +1995,7 @@ impl<'a, 't, 's> Search<'a, 't, 's> {
             .iter()
             .zip(&new)
             .all(|(d, n)| key_name(d).is_some() && key_name(d) == key_name(n));
-        let sum = |ls: &[&[u8]]| {
-            ls.iter()
-                .map(|l| bracket_delta(l))
-                .fold([0i64; 3], |a, d| [a[0] + d[0], a[1] + d[1], a[2] + d[2]])
-        };
+        let sum = |ls: &[&[u8]]| brackets_net(ls.iter().copied());
         let inserted = if after_head { &keys[p..] } else { &keys[..m - q] };
         let unbalances = sum(inserted) != [0; 3] && sum(&new) == sum(&deleted) && file.balanced();
         // One long line rewritten into a near copy of itself (a word or a letter's case changed):
